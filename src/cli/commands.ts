@@ -1,0 +1,11 @@
+// The CLI's commands. Each command lives in its own file and is loaded only when asked for,
+// so `grpo-sandbox layout` never pays for WebGPU or workers.
+export interface Command {
+  /** One line for `grpo-sandbox --help`. */
+  summary: string;
+  /** Runs the command with its own arguments; returns the exit status. */
+  run(args: string[]): Promise<number>;
+}
+
+export const commands: Record<string, () => Promise<Command>> = {
+};

@@ -1,0 +1,94 @@
+// The data the whole sandbox passes around: a configuration, and the layout a sampler makes
+// of it. Pure data (JSON-serialisable), no behaviour, so the CLI, the UI and workers share it.
+
+/** The sampling schemes the sandbox reproduces (`../shared/docs/frameworks.md`). */
+export type SamplerName = 'flow-grpo' | 'flow-grpo-lcm' | 'trl' | 'contiguous' | 'group-distributed';
+
+/** Every sampler takes the same shape of configuration; settings a sampler ignores are kept as given. */
+export interface LayoutConfig {
+  sampler: SamplerName;
+  /** W: data-parallel world size. */
+  ranks: number;
+  /** Samples (completions, not prompts) per rank per step, for every sampler. */
+  batch: number;
+  /** Copies per prompt: flow_grpo's k, TRL's num_generations, DanceGRPO's num_generations. */
+  k: number;
+  /** Layout steps per epoch (flow_grpo's num_batches_per_epoch; derived for flow-grpo-lcm, trl and contiguous). */
+  batchesPerEpoch: number;
+  epochs: number;
+  /** Number of prompts in the dataset; ids are 0 … datasetSize − 1. */
+  datasetSize: number;
+  /** PyTorch generator seed; a safe integer (negative seeds are taken as two's complement, as PyTorch does). */
+  seed: number;
+  /** TRL only: steps_per_generation (defaults to gradient_accumulation_steps). */
+  stepsPerGeneration: number;
+  /** TRL only: num_iterations (μ), how many optimisation passes reuse one generation batch. */
+  numIterations: number;
+}
+
+/** One sampling step (one generation batch): what every rank receives. */
+export interface LayoutStep {
+  epoch: number;
+  /** Index of the step within its epoch. */
+  step: number;
+  /** ranks[r][slot] = dataset (prompt) id rank r receives in that slot, in order. */
+  ranks: number[][];
+}
+
+/** A sampler's complete output for a configuration. */
+export interface Layout {
+  sampler: SamplerName;
+  /** All effective settings, including derived ones (e.g. batchesPerEpoch for trl). */
+  config: LayoutConfig;
+  /** In order: epoch-major, then step. */
+  steps: LayoutStep[];
+  /** Where the all-gather that regroups copies happens: over the epoch (flow_grpo gathers the concatenated batches) or per step. */
+  gatherScope: 'epoch' | 'step';
+  /** Plain-language remarks about the run the layout stands for (e.g. TRL's reused generation batches). */
+  notes: string[];
+}
+
+/** Where one copy of a prompt sits: before the gather (rank, slot of a step) and after it. */
+export interface CopyPlace {
+  rank: number;
+  /** Index into layout.steps. */
+  stepIndex: number;
+  slot: number;
+  /** Position in the rank-major gathered order of its gather scope. */
+  gatheredIndex: number;
+}
+
+/** One sample in the gathered (rank-major) order of a gather. */
+export interface GatheredSample {
+  promptId: number;
+  rank: number;
+  stepIndex: number;
+  slot: number;
+  /** Per-draw id (verl's uid): copies of one draw of a prompt share it; a second draw gets another. */
+  uid: string;
+}
+
+/** One all-gather: the samples of its scope concatenated rank-major, as all_gather / accelerator.gather return them. */
+export interface Gather {
+  epoch: number;
+  /** Indices into layout.steps that this gather covers (one for 'step' scope, the epoch's steps for 'epoch'). */
+  stepIndices: number[];
+  samples: GatheredSample[];
+}
+
+/** The three ways frameworks regroup gathered samples. */
+export type RegroupMethod = 'prompt-id' | 'view' | 'uid';
+
+/** One group after regrouping. */
+export interface RegroupRow {
+  /** The prompt id, the row number of view(-1, k), or the uid. */
+  key: string;
+  /** gatheredIndex of each member, in gathered order. */
+  members: number[];
+  /** The prompt id of each member. */
+  promptIds: number[];
+  /** True when the row holds more than one distinct prompt (view(-1, k) on a scattered order). */
+  mixed: boolean;
+  /** True when the row's size is not k (e.g. a prompt drawn twice in an epoch forms a 2k group by prompt id). */
+  offSize: boolean;
+}

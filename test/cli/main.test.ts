@@ -1,0 +1,17 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../helpers/cli.ts';
+
+test('an unknown command exits 2 with one line on stderr and nothing on stdout', () => {
+  const res = runCli(['no-such-command']);
+  assert.equal(res.status, 2);
+  assert.equal(res.stdout, '');
+  assert.match(res.stderr, /unknown command 'no-such-command'/);
+  assert.equal(res.stderr.trim().split('\n').length, 1);
+});
+
+test('--help lists the commands and exits 0', () => {
+  const res = runCli(['--help']);
+  assert.equal(res.status, 0);
+  assert.match(res.stdout, /usage: grpo-sandbox <command>/);
+});
