@@ -31,7 +31,7 @@ let ok = true;
 
 function run(label, cmd, args, parse) {
   process.stdout.write(`\n=== ${label}\n`);
-  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: process.env, maxBuffer: 1 << 28 });
+  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
   process.stdout.write(res.stdout ?? '');
   if (res.error) process.stdout.write(`${label}: could not start ${cmd}: ${res.error.message}\n`);
   const counts = parse ? parse(res.stdout ?? '') : null;
