@@ -1,0 +1,109 @@
+// Group-relative advantages exactly as each framework computes them from gathered rewards
+// (../shared/docs/frameworks.md). Pure: rewards in, advantages out, same length and order.
+// Statistics are accumulated in float64; the frameworks use float32 tensors or numpy float64,
+// so results agree to float32 precision at worst.
+
+/** TRL's `scale_rewards`: std per group (default), over the whole batch, or no division (Dr. GRPO). */
+export type ScaleRewards = 'group' | 'batch' | 'none';
+
+function mean(values: ArrayLike<number>, members: readonly number[]): number {
+  let s = 0;
+  for (const i of members) s += values[i]!;
+  return s / members.length;
+}
+
+/** Standard deviation of values[members]: ddof 0 (numpy's default) or 1 (torch's unbiased default; NaN for one member, as torch gives). */
+function std(values: ArrayLike<number>, members: readonly number[], ddof: 0 | 1): number {
+  const m = mean(values, members);
+  let s = 0;
+  for (const i of members) s += (values[i]! - m) ** 2;
+  return Math.sqrt(s / (members.length - ddof));
+}
+
+/** Indices 0..n-1 bucketed by key, buckets in order of first appearance. */
+function groupBy<K>(keys: ArrayLike<K>): number[][] {
+  const buckets = new Map<K, number[]>();
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    let b = buckets.get(key);
+    if (!b) buckets.set(key, (b = []));
+    b.push(i);
+  }
+  return [...buckets.values()];
+}
+
+/** Consecutive rows of `size` indices over 0..n-1 (`view(-1, size)`); n must be a multiple of size. */
+function rowsOf(n: number, size: number, what: string): number[][] {
+  if (!Number.isInteger(size) || size < 1 || n % size !== 0) {
+    throw new RangeError(`${what}: ${n} rewards cannot be viewed as rows of ${size}; the count must be a multiple of the group size`);
+  }
+  const rows: number[][] = [];
+  for (let start = 0; start < n; start += size) rows.push(Array.from({ length: size }, (_, j) => start + j));
+  return rows;
+}
+
+/** (r − mean) / (std + eps) per group, written into a new array of rewards.length. */
+function normalise(rewards: ArrayLike<number>, groups: readonly number[][], stats: (g: number[]) => { mean: number; std: number }, eps: number, divide = true): number[] {
+  const out = new Array<number>(rewards.length).fill(Number.NaN);
+  for (const g of groups) {
+    const { mean: m, std: s } = stats(g);
+    for (const i of g) out[i] = divide ? (rewards[i]! - m) / (s + eps) : rewards[i]! - m;
+  }
+  return out;
+}
+
+/**
+ * flow_grpo's PerPromptStatTracker: groups by prompt (a prompt drawn twice forms one group of
+ * 2k), mean per prompt; std (numpy, ddof 0) over ALL gathered rewards when globalStd (the
+ * shipped configs), else over the prompt's rewards; advantage (r − mean) / (std + 1e-4).
+ * rewards and promptIds: one entry per gathered sample, in gathered order.
+ */
+export function flowGrpoAdvantages(rewards: ArrayLike<number>, promptIds: ArrayLike<number | string>, globalStd = true): number[] {
+  if (promptIds.length !== rewards.length) throw new RangeError(`flow_grpo: ${rewards.length} rewards but ${promptIds.length} prompt ids`);
+  const all = Array.from({ length: rewards.length }, (_, i) => i);
+  const globalS = std(rewards, all, 0);
+  return normalise(rewards, groupBy(promptIds), (g) => ({ mean: mean(rewards, g), std: globalStd ? globalS : std(rewards, g, 0) }), 1e-4);
+}
+
+/**
+ * TRL GRPOTrainer: `rewards.view(-1, G)` rows are the groups (whatever prompts they hold);
+ * mean per row; scale 'group' divides by the row's unbiased std + 1e-4, 'batch' by the
+ * unbiased std of all rewards + 1e-4, 'none' does not divide (Dr. GRPO).
+ */
+export function trlAdvantages(rewards: ArrayLike<number>, numGenerations: number, scale: ScaleRewards = 'group'): number[] {
+  const rows = rowsOf(rewards.length, numGenerations, 'TRL view(-1, G)');
+  const all = Array.from({ length: rewards.length }, (_, i) => i);
+  const batchS = scale === 'batch' ? std(rewards, all, 1) : 0;
+  return normalise(rewards, rows, (g) => ({ mean: mean(rewards, g), std: scale === 'batch' ? batchS : std(rewards, g, 1) }), 1e-4, scale !== 'none');
+}
+
+/**
+ * verl's GRPO outcome advantage: groups by uid (one uid per draw of a prompt), unbiased std,
+ * (r − mean) / (std + 1e-6); a single-member group gets mean 0 and std 1 (so its advantage
+ * is r / (1 + 1e-6)).
+ */
+export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<string | number>): number[] {
+  if (uids.length !== rewards.length) throw new RangeError(`verl: ${rewards.length} rewards but ${uids.length} uids`);
+  return normalise(rewards, groupBy(uids), (g) => (g.length === 1 ? { mean: 0, std: 1 } : { mean: mean(rewards, g), std: std(rewards, g, 1) }), 1e-6);
+}
+
+/**
+ * DanceGRPO: each rank normalises its own consecutive groups of G copies (repeat_interleave
+ * keeps them together), unbiased std + 1e-8, no gather. localRewards: one rank's rewards.
+ */
+export function danceGrpoAdvantages(localRewards: ArrayLike<number>, numGenerations: number): number[] {
+  const rows = rowsOf(localRewards.length, numGenerations, 'DanceGRPO local groups');
+  return normalise(localRewards, rows, (g) => ({ mean: mean(localRewards, g), std: std(localRewards, g, 1) }), 1e-8);
+}
+
+/**
+ * The slice each rank takes back from the gathered advantages: `reshape(W, -1)[rank]`
+ * (flow_grpo) = `[rank·n, (rank+1)·n)` with n = length / W (TRL). Returns W arrays.
+ */
+export function sliceToRanks<T>(gathered: readonly T[], ranks: number): T[][] {
+  if (!Number.isInteger(ranks) || ranks < 1 || gathered.length % ranks !== 0) {
+    throw new RangeError(`slice back: ${gathered.length} gathered values do not split evenly over ${ranks} ranks`);
+  }
+  const n = gathered.length / ranks;
+  return Array.from({ length: ranks }, (_, r) => gathered.slice(r * n, (r + 1) * n));
+}
