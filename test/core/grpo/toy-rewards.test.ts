@@ -19,7 +19,7 @@ test('random rewards are spread over [0, 1): mean near 1/2 over many samples', (
 test('the toy reward model gives 0/1 rewards whose pass frequency follows each prompt\'s pass rate', () => {
   const ids = Array.from({ length: 20000 }, () => 3);
   const r = toyRewards('model', 11, 0, ids);
-  assert.ok(r.every((x) => x === 0 || x === 1));
+  assert.equal(r.filter((x) => x !== 0 && x !== 1).length, 0);
   const freq = r.reduce((a, b) => a + b, 0) / r.length;
   assert.ok(Math.abs(freq - promptPassRate(11, 3)) < 0.015, `${freq} vs ${promptPassRate(11, 3)}`);
 });
