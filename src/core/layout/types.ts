@@ -46,6 +46,12 @@ export interface Layout {
   gatherScope: 'epoch' | 'step';
   /** Plain-language remarks about the run the layout stands for (e.g. TRL's reused generation batches). */
   notes: string[];
+  /**
+   * Over which span one permutation draws each prompt at most once, i.e. what a per-draw uid
+   * (verl) is scoped to: 'step' for samplers reseeded per batch, 'epoch' for one permutation
+   * per epoch whose groups may straddle batches (flow-grpo-lcm). Absent means 'step'.
+   */
+  drawScope?: 'epoch' | 'step';
 }
 
 /** Where one copy of a prompt sits: before the gather (rank, slot of a step) and after it. */

@@ -1,0 +1,43 @@
+// The three ways frameworks put gathered samples back into groups.
+import type { Gather, RegroupMethod, RegroupRow } from './types.ts';
+
+/** Rows keyed by `keyOf`, in order of first appearance; members in gathered order. */
+function groupBy(gather: Gather, k: number, keyOf: (i: number) => string): RegroupRow[] {
+  const rows = new Map<string, RegroupRow>();
+  gather.samples.forEach((s, i) => {
+    const key = keyOf(i);
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { key, members: [], promptIds: [], mixed: false, offSize: false }));
+    row.members.push(i);
+    row.promptIds.push(s.promptId);
+  });
+  return [...rows.values()].map((row) => ({ ...row, mixed: new Set(row.promptIds).size > 1, offSize: row.members.length !== k }));
+}
+
+/**
+ * Regroups one gather (k = copies per prompt):
+ * - 'prompt-id': by prompt over the whole gather, as flow_grpo's PerPromptStatTracker groups by
+ *   prompt string over everything since it was last cleared (once per epoch), so a prompt drawn in
+ *   two batches of an epoch forms one 2k group (offSize);
+ * - 'view': `rewards.view(-1, k)` over the gathered order, as TRL does: rows of k consecutive
+ *   samples, `mixed` when a row holds several prompts (scattered layouts), `offSize` for a last
+ *   row shorter than k (where torch's view would raise);
+ * - 'uid': by the per-draw uid, as verl does: every draw is its own group of k.
+ */
+export function regroup(gather: Gather, method: RegroupMethod, k: number): RegroupRow[] {
+  switch (method) {
+    case 'prompt-id':
+      return groupBy(gather, k, (i) => `p${gather.samples[i]!.promptId}`);
+    case 'view':
+      return groupBy(gather, k, (i) => String(Math.floor(i / k)));
+    case 'uid':
+      return groupBy(gather, k, (i) => gather.samples[i]!.uid);
+  }
+}
+
+/** The regroup methods, with the framework each one stands for. */
+export const regroupMethods: { method: RegroupMethod; label: string }[] = [
+  { method: 'prompt-id', label: 'by prompt id over the gather (flow_grpo PerPromptStatTracker)' },
+  { method: 'view', label: 'view(-1, k) over the gathered order (TRL)' },
+  { method: 'uid', label: 'by per-draw uid (verl)' },
+];

@@ -1,0 +1,52 @@
+// Named configurations for the five scenarios (../shared/docs/scenarios.md). The same names are
+// accepted by `--preset` on the CLI and used by the UI and its URLs. Each preset is a layout
+// configuration; scenarios whose subject is more than a layout (seed-001's execution schemes,
+// seed-002/004's dynamic sampling, seed-003's controller) get the layout closest to theirs here,
+// and their full scenario lives in later features.
+import type { LayoutConfig } from './layout/types.ts';
+
+export interface Preset {
+  /** One paragraph: what the scenario is and why these settings. */
+  description: string;
+  config: LayoutConfig;
+}
+
+const base = { epochs: 1, seed: 42, stepsPerGeneration: 1, numIterations: 1 } as const;
+
+export const presets: Record<string, Preset> = {
+  'seed-000': {
+    description:
+      'flow_grpo DistributedKRepeatSampler: 8 ranks × 2 samples per rank, k=4 copies per prompt, 2 batches per epoch, seed 42. ' +
+      'Per batch 16 samples = 4 prompts × 4; per epoch 32 samples, 8 prompt draws. The dataset has 32 prompts (ids 0–31): ' +
+      'small enough to read every id, large enough that the draws are the real randperm(32) PyTorch makes for each set_epoch.',
+    config: { ...base, sampler: 'flow-grpo', ranks: 8, batch: 2, k: 4, batchesPerEpoch: 2, datasetSize: 32 },
+  },
+  'seed-001': {
+    description:
+      'Expanded batch (batch 4 × group 5 = 20 configurations): the layout closest to the ideal scheme, each of 4 ranks holding ' +
+      'its own sample\'s 5 configurations (contiguous, 4 prompts in all). The execution schemes and their timelines live in a later feature.',
+    config: { ...base, sampler: 'contiguous', ranks: 4, batch: 5, k: 5, batchesPerEpoch: 1, datasetSize: 4 },
+  },
+  'seed-002': {
+    description:
+      'ms-swift dynamic sampling, 4 ranks × 16 samples (4 prompts × 4 completions), global target 64. ms-swift\'s GRPOTrainer ' +
+      'builds on TRL\'s (RepeatSampler, contiguous groups, each process a contiguous block), so the layout is trl; 64 prompts give ' +
+      '4 generation batches per epoch. Filtering, resampling and the short-pool slicing bug live in a later feature.',
+    config: { ...base, sampler: 'trl', ranks: 4, batch: 16, k: 4, batchesPerEpoch: 4, datasetSize: 64 },
+  },
+  'seed-003': {
+    description:
+      'Two-stage controller: batch size 1, group size 5 configurations sampled per input, on one rank (contiguous, one prompt per step). ' +
+      'The controller, its knobs and the pairwise loss live in a later feature.',
+    config: { ...base, sampler: 'contiguous', ranks: 1, batch: 5, k: 5, batchesPerEpoch: 8, datasetSize: 8 },
+  },
+  'seed-004': {
+    description:
+      'Cross-rank pool and device mismatch, 4 ranks × 16 samples, k=4, global pool 64, slices [0:16] [16:32] [32:48] [48:64]: ' +
+      'the same TRL-like layout as seed-002 (ms-swift). The gather_object pool, the device error and the deadlock live in a later feature.',
+    config: { ...base, sampler: 'trl', ranks: 4, batch: 16, k: 4, batchesPerEpoch: 4, datasetSize: 64 },
+  },
+};
+
+/** Names accepted by `--preset`, in order. */
+export const presetNames = Object.keys(presets);

@@ -1,0 +1,136 @@
+// flow_grpo's DistributedKRepeatSampler (scatter layout) and its lcm variant.
+//
+// Both draw m prompts with randperm(datasetSize)[:m], repeat each k times contiguously, shuffle
+// the m·k copies with a second randperm from the same generator and hand rank r the slice
+// [r·batch, (r+1)·batch) of each W·batch window. Every rank computes the same permutation, so no
+// communication is needed to agree on the layout.
+import { ConfigError } from '../errors.ts';
+import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
+import { Mt19937, randperm } from '../rng/index.ts';
+import { divisors, gcd, listText, nearest, nearestMultiples } from './rules.ts';
+import type { SamplerSpec } from './spec.ts';
+
+/** One reseeded pass: `g.manual_seed(seed + epochArg)`, m prompts × k copies shuffled, cut into `batches` windows of W·B. */
+function scatterPass(config: LayoutConfig, epochArg: number, m: number, batches: number): number[][][] {
+  const { ranks, batch, k, datasetSize } = config;
+  // seed + epoch is a Python int sum; BigInt keeps it exact before PyTorch's uint64 conversion.
+  const gen = new Mt19937(BigInt(config.seed) + BigInt(epochArg));
+  const prompts = randperm(datasetSize, gen).subarray(0, m);
+  const perm = randperm(m * k, gen);
+  const out: number[][][] = [];
+  for (let i = 0; i < batches; i++) {
+    const window: number[][] = [];
+    for (let r = 0; r < ranks; r++) {
+      const slots: number[] = [];
+      for (let s = 0; s < batch; s++) {
+        const pos = i * ranks * batch + r * batch + s;
+        // repeated[j] = prompts[floor(j / k)] (copies contiguous before the shuffle)
+        slots.push(prompts[Math.floor(perm[pos]! / k)]!);
+      }
+      window.push(slots);
+    }
+    out.push(window);
+  }
+  return out;
+}
+
+export const flowGrpo: SamplerSpec = {
+  name: 'flow-grpo',
+  title: 'flow_grpo DistributedKRepeatSampler, set_epoch(epoch × batches_per_epoch + i) before every batch',
+  // flow_grpo's training loop collects every batch of the epoch on each rank, concatenates them,
+  // and gathers once per epoch before PerPromptStatTracker computes advantages.
+  gatherScope: 'epoch',
+  // Reseeded before every batch: each batch draws its prompts afresh.
+  drawScope: 'step',
+  validate(config) {
+    const total = config.ranks * config.batch;
+    const { k } = config;
+    if (total % k !== 0) {
+      const valid = divisors(total);
+      const shown = nearest(valid, k);
+      const batches = nearestMultiples(config.batch, k / gcd(k, config.ranks));
+      const nearK = nearest(valid, k, 1)[0]!;
+      return new ConfigError(
+        `k=${k} must divide ranks×batch=${total} (flow_grpo asserts "k can not divide n*b"); valid k here: ${listText(shown, valid.length)}; ` +
+          `or ${batches.map((b) => `batch=${b} (→${config.ranks * b})`).join(' or ')}, or use --sampler flow-grpo-lcm`,
+        [{ k: nearK }, ...batches.map((b) => ({ batch: b })), { sampler: 'flow-grpo-lcm' }],
+      );
+    }
+    const m = total / k;
+    if (m > config.datasetSize) {
+      return new ConfigError(
+        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m}`,
+        [{ datasetSize: m }],
+      );
+    }
+    return null;
+  },
+  effective: (config) => ({ ...config }),
+  perRankPerStep: (config) => config.batch,
+  draws: (c) => c.epochs * c.batchesPerEpoch * (c.datasetSize + c.ranks * c.batch),
+  steps(config) {
+    const m = (config.ranks * config.batch) / config.k;
+    const steps: LayoutStep[] = [];
+    for (let epoch = 0; epoch < config.epochs; epoch++) {
+      for (let i = 0; i < config.batchesPerEpoch; i++) {
+        // The sampler is rebuilt from seed + epoch on every pass; the loop's set_epoch makes each batch its own pass.
+        const [ranks] = scatterPass(config, epoch * config.batchesPerEpoch + i, m, 1);
+        steps.push({ epoch, step: i, ranks: ranks! });
+      }
+    }
+    return steps;
+  },
+  notes(config) {
+    return [
+      `Before batch i of epoch e the training loop calls set_epoch(e × ${config.batchesPerEpoch} + i), so the generator is reseeded with seed + that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`,
+    ];
+  },
+};
+
+/** Prompts per epoch of the lcm variant: the least m with m·k ≥ batchesPerEpoch·W·B, rounded up to a multiple of W·B / gcd(k, W·B). */
+export function lcmPromptsPerEpoch(config: LayoutConfig): number {
+  const total = config.ranks * config.batch;
+  const step = total / gcd(config.k, total);
+  const least = Math.ceil((config.batchesPerEpoch * total) / config.k);
+  return Math.ceil(least / step) * step;
+}
+
+export const flowGrpoLcm: SamplerSpec = {
+  name: 'flow-grpo-lcm',
+  title: 'flow_grpo-style DistributedKRepeatSampler with k not dividing W·B (one permutation per epoch, lcm-sized epochs)',
+  // Same training loop as flow-grpo: batches are concatenated per rank and gathered once per epoch.
+  gatherScope: 'epoch',
+  // One permutation per epoch; a group's k copies may sit in two consecutive batches.
+  drawScope: 'epoch',
+  validate(config) {
+    const m = lcmPromptsPerEpoch(config);
+    if (m > config.datasetSize) {
+      return new ConfigError(
+        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m}`,
+        [{ datasetSize: m }],
+      );
+    }
+    return null;
+  },
+  effective(config) {
+    const m = lcmPromptsPerEpoch(config);
+    return { ...config, batchesPerEpoch: (m * config.k) / (config.ranks * config.batch) };
+  },
+  perRankPerStep: (config) => config.batch,
+  draws: (c) => c.epochs * (c.datasetSize + c.batchesPerEpoch * c.ranks * c.batch),
+  steps(config) {
+    const m = lcmPromptsPerEpoch(config);
+    const steps: LayoutStep[] = [];
+    for (let epoch = 0; epoch < config.epochs; epoch++) {
+      const windows = scatterPass(config, epoch, m, config.batchesPerEpoch);
+      windows.forEach((ranks, step) => steps.push({ epoch, step, ranks }));
+    }
+    return steps;
+  },
+  notes(config) {
+    const m = lcmPromptsPerEpoch(config);
+    return [
+      `One permutation per epoch (generator seeded seed + epoch): m=${m} prompts × k=${config.k} = ${m * config.k} samples, cut into ${config.batchesPerEpoch} batches of ranks×batch=${config.ranks * config.batch}; a group may straddle two batches, but each prompt appears k times per epoch.`,
+    ];
+  },
+};

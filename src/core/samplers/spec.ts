@@ -1,0 +1,25 @@
+// What every sampler provides, so the layout code treats them all alike.
+import type { ConfigError } from '../errors.ts';
+import type { LayoutConfig, LayoutStep, SamplerName } from '../layout/types.ts';
+
+export interface SamplerSpec {
+  name: SamplerName;
+  /** The framework code it reproduces, in a few words. */
+  title: string;
+  /** Where the all-gather that regroups copies happens (see layout/gather.ts). */
+  gatherScope: 'epoch' | 'step';
+  /** Span of one draw of each prompt (see Layout.drawScope). */
+  drawScope: 'epoch' | 'step';
+  /** Checks the framework's own rules on a config that already passed the common checks; null when valid. */
+  validate(config: LayoutConfig): ConfigError | null;
+  /** The config with derived settings filled in (e.g. batchesPerEpoch for trl); called on valid configs only. */
+  effective(config: LayoutConfig): LayoutConfig;
+  /** Samples per rank per layout step, for a valid effective config. */
+  perRankPerStep(config: LayoutConfig): number;
+  /** Generator draws the whole layout needs (for the size limit). */
+  draws(config: LayoutConfig): number;
+  /** All steps, epoch-major, for a valid effective config. */
+  steps(config: LayoutConfig): LayoutStep[];
+  /** Plain-language remarks about the run (reseeding, padding, TRL's reused batches). */
+  notes(config: LayoutConfig): string[];
+}

@@ -1,0 +1,128 @@
+// TRL's GRPOTrainer data path: RepeatSampler → DataLoader(batch = per_device_batch × steps_per_generation)
+// → accelerate's BatchSamplerShard (process p takes every W-th batch, starting at p).
+import { ConfigError } from '../errors.ts';
+import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
+import { Mt19937, randperm } from '../rng/index.ts';
+import { divisors, gcd, listText, nearest, nearestMultiples } from './rules.ts';
+import type { SamplerSpec } from './spec.ts';
+
+/**
+ * One pass (one epoch) of TRL's RepeatSampler over `datasetSize` items: randperm from `gen`
+ * (seeded once per run, so later epochs continue its stream), chunks of `batchSize` (an
+ * incomplete last chunk is dropped), each chunk `repeatCount` times, each index
+ * `miniRepeatCount` times in a row. Returns the yielded dataset indices in order.
+ */
+export function repeatSamplerPass(datasetSize: number, miniRepeatCount: number, batchSize: number, repeatCount: number, gen: Mt19937): number[] {
+  const order = randperm(datasetSize, gen);
+  const out: number[] = [];
+  for (let start = 0; start + batchSize <= datasetSize; start += batchSize) {
+    for (let rep = 0; rep < repeatCount; rep++) {
+      for (let j = start; j < start + batchSize; j++) {
+        for (let c = 0; c < miniRepeatCount; c++) out.push(order[j]!);
+      }
+    }
+  }
+  return out;
+}
+
+/** TRL's derived sizes for a config: generation batch (samples), prompts per generation, dataloader repeats. */
+export function trlSizes(config: LayoutConfig) {
+  const generationBatch = config.batch * config.ranks * config.stepsPerGeneration;
+  return {
+    generationBatch,
+    /** RepeatSampler's batch_size: distinct prompts per generation batch. */
+    promptsPerGeneration: generationBatch / config.k,
+    /** RepeatSampler's repeat_count: dataloader rounds that carry the same generation batch. */
+    repeatCount: config.numIterations * config.stepsPerGeneration,
+    /** Samples each process loads per dataloader batch. */
+    perProcess: config.batch * config.stepsPerGeneration,
+  };
+}
+
+export const trl: SamplerSpec = {
+  name: 'trl',
+  title: 'TRL GRPOTrainer: RepeatSampler + accelerate per-process sharding of each generation batch',
+  // TRL gathers rewards once per generation batch (in _generate_and_score_completions) and
+  // regroups them with view(-1, num_generations) right there.
+  gatherScope: 'step',
+  drawScope: 'step',
+  validate(config) {
+    const { k } = config;
+    if (k < 2) {
+      return new ConfigError(`k (num_generations) = ${k} must be at least 2: TRL's GRPO needs 2 or more completions per prompt`, [{ k: 2 }]);
+    }
+    const gen = config.batch * config.ranks * config.stepsPerGeneration;
+    if (gen % k !== 0) {
+      const valid = divisors(gen).filter((d) => d >= 2);
+      const batches = nearestMultiples(config.batch, k / gcd(k, config.ranks * config.stepsPerGeneration));
+      return new ConfigError(
+        `k=${k} (num_generations) must divide the generation batch ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen} ` +
+          `(TRL: "global train batch size must be evenly divisible by the number of generations"); valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
+          `or ${batches.map((b) => `batch=${b} (→${b * config.ranks * config.stepsPerGeneration})`).join(' or ')}`,
+        [...(valid.length ? [{ k: nearest(valid, k, 1)[0]! }] : []), ...batches.map((b) => ({ batch: b }))],
+      );
+    }
+    const prompts = gen / k;
+    if (prompts > config.datasetSize) {
+      return new ConfigError(
+        `a generation batch needs ${prompts} distinct prompts (generation batch ${gen} / k=${k}) but dataset-size=${config.datasetSize}: RepeatSampler would drop the only, incomplete chunk; use dataset-size ≥ ${prompts}`,
+        [{ datasetSize: prompts }],
+      );
+    }
+    return null;
+  },
+  effective(config) {
+    // One layout step per generation batch: the number of full chunks RepeatSampler cuts from one permutation.
+    return { ...config, batchesPerEpoch: Math.floor(config.datasetSize / trlSizes(config).promptsPerGeneration) };
+  },
+  perRankPerStep: (config) => config.batch * config.stepsPerGeneration,
+  // The randperm plus every index the dataloader yields, repeats included (they are materialised).
+  draws: (c) => {
+    const { promptsPerGeneration, repeatCount } = trlSizes(c);
+    return c.epochs * (c.datasetSize + Math.floor(c.datasetSize / promptsPerGeneration) * promptsPerGeneration * c.k * repeatCount);
+  },
+  steps(config) {
+    const { promptsPerGeneration, repeatCount, perProcess } = trlSizes(config);
+    const W = config.ranks;
+    // RepeatSampler's generator is seeded once, when the trainer builds it.
+    const gen = new Mt19937(config.seed);
+    const steps: LayoutStep[] = [];
+    for (let epoch = 0; epoch < config.epochs; epoch++) {
+      const stream = repeatSamplerPass(config.datasetSize, config.k, promptsPerGeneration, repeatCount, gen);
+      // DataLoader batches of perProcess indices; BatchSamplerShard gives batch b to process b mod W,
+      // so each round of W batches is one generation batch split into W contiguous blocks.
+      const rounds = stream.length / (perProcess * W);
+      for (let round = 0; round < rounds; round++) {
+        // TRL generates only when its step counter is a multiple of steps_per_generation × num_iterations;
+        // the other rounds of the chunk are loaded and ignored (the buffered generation is reused).
+        if (round % repeatCount !== 0) continue;
+        const ranks: number[][] = [];
+        for (let p = 0; p < W; p++) {
+          const start = (round * W + p) * perProcess;
+          ranks.push(stream.slice(start, start + perProcess));
+        }
+        steps.push({ epoch, step: round / repeatCount, ranks });
+      }
+    }
+    return steps;
+  },
+  notes(config) {
+    const { generationBatch, promptsPerGeneration, repeatCount, perProcess } = trlSizes(config);
+    const notes = [
+      `One step here is one generation batch: ${generationBatch} samples = ${promptsPerGeneration} prompts × k=${config.k}; process p takes the p-th contiguous block of ${perProcess}.`,
+      `RepeatSampler's generator is seeded once per run: epoch e continues the stream of epoch e−1; an incomplete last chunk of the permutation is dropped (${config.datasetSize % promptsPerGeneration} prompt(s) per epoch never drawn).`,
+    ];
+    if (repeatCount > 1) {
+      notes.push(
+        `TRL's dataloader yields each generation batch ${repeatCount} times (num_iterations=${config.numIterations} × steps_per_generation=${config.stepsPerGeneration}); it generates from the first and only loads the other ${repeatCount - 1} (the buffered completions are reused), so those repeats are not extra steps here.`,
+      );
+    }
+    if (config.stepsPerGeneration > 1) {
+      notes.push(`Each rank's block of ${perProcess} is split into ${config.stepsPerGeneration} optimizer steps of batch=${config.batch}.`);
+    }
+    if (perProcess % config.k !== 0) {
+      notes.push(`The per-process block (${perProcess}) is not a multiple of k=${config.k}: some groups straddle two ranks.`);
+    }
+    return notes;
+  },
+};
