@@ -8,4 +8,5 @@ export interface Command {
 }
 
 export const commands: Record<string, () => Promise<Command>> = {
+  layout: async () => (await import('./layout.ts')).default,
 };

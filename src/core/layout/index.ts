@@ -3,4 +3,5 @@ export type * from './types.ts';
 export { gathers, gatherOfStep } from './gather.ts';
 export { regroup, regroupMethods } from './regroup.ts';
 export { copiesOf, promptsOfStep } from './copies.ts';
+export { explainLayout } from './explain.ts';
 export { layoutStats, type LayoutStats, type RepeatedPrompt } from './stats.ts';
