@@ -1,0 +1,461 @@
+// The collectives one rank calls, torch.distributed-style, over the shared arena. Every
+// collective starts the same way: the rank posts a header (what it calls, with which shape),
+// all ranks meet at a barrier, and every rank checks every header. So a mismatch (uneven
+// shapes, a rank in a different collective) raises the same clear error on every rank at
+// once instead of corrupting data or hanging. Payloads are written only after that check,
+// into the data region, and read back after a second barrier.
+//
+// Waiting never spins: a rank sleeps in Atomics.wait on the barrier word ('block' mode, for
+// worker threads with no GPU promise pending) or awaits Atomics.waitAsync ('async' mode, for
+// a rank that must keep its event loop running, e.g. while a GPU readback is in flight).
+import { ConfigError } from '../core/errors.ts';
+import {
+  ABORT, ABORT_LOCKED, ABORT_RANK, ARRIVED, AbortReason, Arena, GEN, H_ARG, H_BYTES, H_DIMS, H_DTYPE, H_KIND,
+  H_NDIMS, H_SEQ, H_TENSOR, kindCode, kindName, MAX_DIMS, Phase, ST_KIND, ST_PHASE, ST_SEQ, type CollectiveKind,
+} from './arena.ts';
+import { allocate, ctorOf, dtypeCode, dtypeFromCode, dtypeOf, viewOf, type DType, type TypedArray } from './dtype.ts';
+import {
+  CollectiveMismatchError, CollectiveTimeoutError, describeRanks, groupByLabel, rankList, RankFailedError, ShapeMismatchError,
+} from './faults.ts';
+import { decodeObject, encodeObject } from './objects.ts';
+import { Tensor, type DeviceName } from './tensor.ts';
+
+export type WaitMode = 'block' | 'async';
+
+// ES2024's Atomics.waitAsync (Node ≥ 16, Deno, Chromium), typed here because the project's lib is ES2023.
+interface AtomicsWithWaitAsync {
+  waitAsync(c: Int32Array, index: number, value: number, timeoutMs: number): { async: boolean; value: Promise<string> | string };
+}
+export const REDUCE_OPS = ['sum', 'mean', 'max'] as const;
+export type ReduceOp = (typeof REDUCE_OPS)[number];
+
+/** A collective's payload: a typed array (shape [length]) or a Tensor. */
+export type Payload = TypedArray | Tensor;
+
+export interface CommunicatorOptions {
+  rank: number;
+  size: number;
+  /** A collective with no progress for this long raises a diagnosis on every waiting rank. */
+  timeoutMs: number;
+  waitMode: WaitMode;
+  device: DeviceName;
+}
+
+export interface RankMetrics {
+  rank: number;
+  /** Collectives this rank completed. */
+  collectives: number;
+  /** Payload bytes this rank wrote into the arena / copied out of it. */
+  bytesWritten: number;
+  bytesRead: number;
+  /** Milliseconds spent waiting for other ranks. */
+  waitMs: number;
+}
+
+interface Posted {
+  dtype?: DType;
+  bytes?: number;
+  arg?: number;
+  shape?: readonly number[];
+  tensor?: boolean;
+}
+
+const fmtBytes = (n: number): string => (n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+
+function unpack(kind: CollectiveKind, x: unknown): { data: TypedArray; shape: readonly number[]; tensor: Tensor | null } {
+  if (x instanceof Tensor) return { data: x.data, shape: x.shape, tensor: x };
+  if (ArrayBuffer.isView(x) && !(x instanceof DataView)) {
+    dtypeOf(x);
+    return { data: x as TypedArray, shape: [(x as TypedArray).length], tensor: null };
+  }
+  throw new TypeError(`${kind} expects a typed array or a Tensor, got ${x === null ? 'null' : typeof x === 'object' ? (x.constructor?.name ?? 'object') : typeof x}`);
+}
+
+function checkOptions(kind: CollectiveKind, options: object, known: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new ConfigError(`unknown option '${key}' for ${kind}; known options: ${known.join(', ') || 'none'}`);
+  }
+}
+
+/** One rank's end of the world's collectives. */
+export class Communicator {
+  readonly rank: number;
+  readonly size: number;
+  readonly device: DeviceName;
+  timeoutMs: number;
+  waitMode: WaitMode;
+  private readonly arena: Arena;
+  private seq = 0;
+  private current: CollectiveKind | null = null;
+  private readonly counters = { collectives: 0, bytesWritten: 0, bytesRead: 0, waitMs: 0 };
+
+  constructor(buffer: SharedArrayBuffer, options: CommunicatorOptions) {
+    this.arena = new Arena(buffer, options.size);
+    this.rank = options.rank;
+    this.size = options.size;
+    this.timeoutMs = options.timeoutMs;
+    this.waitMode = options.waitMode;
+    this.device = options.device;
+  }
+
+  /** Counters since the rank started. */
+  metrics(): RankMetrics {
+    return { rank: this.rank, ...this.counters };
+  }
+
+  // ---- public collectives -------------------------------------------------------------
+
+  /** Waits until every rank has called barrier. */
+  async barrier(): Promise<void> {
+    await this.collective('barrier', {}, async () => undefined);
+  }
+
+  /**
+   * Sends `root`'s payload to every rank; returns it (same dtype and shape). Non-root ranks
+   * may pass `undefined`, or a payload whose dtype and shape must match the root's.
+   */
+  async broadcast<T extends Payload>(x: T | undefined, root = 0): Promise<T> {
+    this.checkRank('broadcast', 'root', root);
+    const mine = x === undefined ? null : unpack('broadcast', x);
+    const posted: Posted = { arg: root, ...(mine && { dtype: dtypeOf(mine.data), bytes: mine.data.byteLength, shape: mine.shape, tensor: !!mine.tensor }) };
+    return this.collective('broadcast', posted, async (seq) => {
+      this.checkArgs(seq, 'broadcast', 'root', (a) => String(a));
+      const a = this.arena;
+      const c = a.ctrl;
+      const dtype = dtypeFromCode(Atomics.load(c, a.header(seq, root, H_DTYPE)));
+      const bytes = Atomics.load(c, a.header(seq, root, H_BYTES));
+      const shape = this.postedShape(seq, root);
+      const labels = this.ranks().map((r) => (Atomics.load(c, a.header(seq, r, H_DTYPE)) === 0 ? '' : this.describePost(seq, r)));
+      const bad = labels.map((l, r) => (l !== '' && l !== labels[root] ? r : -1)).filter((r) => r >= 0);
+      if (bad.length) throw new ShapeMismatchError(`broadcast #${seq}: root rank ${root} sends ${labels[root]} but ${bad.map((r) => `rank ${r} expects ${labels[r]}`).join(', ')}; pass undefined or a payload of the root's dtype and shape`);
+      this.reserve(seq, 'broadcast', bytes, `${fmtBytes(bytes)} from rank ${root}`);
+      if (this.rank === root) this.write(mine!.data, 0);
+      await this.arrive(seq);
+      const out = this.rank === root ? mine!.data.slice() : this.read(dtype, 0, bytes);
+      const wasTensor = Atomics.load(c, a.header(seq, root, H_TENSOR)) === 1;
+      return (wasTensor ? new Tensor(out, shape, this.device) : out) as T;
+    });
+  }
+
+  /**
+   * Gathers equal-shape payloads from every rank in rank order. A typed array of n elements
+   * gives W·n elements; a Tensor of shape [s0, …] gives [W·s0, …] (torch's gather/cat on dim 0).
+   */
+  async allGather<T extends Payload>(x: T): Promise<T> {
+    const { data, shape, tensor } = unpack('allGather', x);
+    const dtype = dtypeOf(data);
+    return this.collective('allGather', { dtype, bytes: data.byteLength, shape }, async (seq) => {
+      this.checkSameShape(seq, 'allGather', 'Use allGatherVariable for uneven sizes, or give every rank the same batch size (seed-002 fix options 1–3).');
+      const bytes = data.byteLength;
+      this.reserve(seq, 'allGather', this.size * bytes, `${this.size} ranks × ${fmtBytes(bytes)}`);
+      this.write(data, this.rank * bytes);
+      await this.arrive(seq);
+      const out = this.read(dtype, 0, this.size * bytes);
+      if (!tensor) return out as T;
+      const gathered = shape.length === 0 ? [this.size] : [this.size * shape[0]!, ...shape.slice(1)];
+      return new Tensor(out, gathered, this.device) as T;
+    });
+  }
+
+  /** Gathers 1-D payloads of different lengths in rank order; `lengths[r]` is rank r's element count. */
+  async allGatherVariable<T extends TypedArray>(x: T): Promise<{ data: T; lengths: number[] }> {
+    const { data } = unpack('allGatherVariable', x);
+    const parts = await this.variable('allGatherVariable', data, -1);
+    return { data: parts!.data as T, lengths: parts!.lengths };
+  }
+
+  /** Gathers one structured value per rank (plain data, typed arrays, Tensors) in rank order; tensors keep their origin device. */
+  async allGatherObject<T>(value: T): Promise<T[]> {
+    const parts = await this.variable('allGatherObject', encodeObject(value), -1);
+    return this.decodeParts(parts!) as T[];
+  }
+
+  /** Like allGatherObject, but only rank `dst` receives the list; the others get undefined. */
+  async gatherObject<T>(value: T, dst = 0): Promise<T[] | undefined> {
+    this.checkRank('gatherObject', 'dst', dst);
+    const parts = await this.variable('gatherObject', encodeObject(value), dst);
+    return parts ? (this.decodeParts(parts) as T[]) : undefined;
+  }
+
+  /**
+   * Element-wise reduction of equal-shape payloads over all ranks (sum, mean or max). The
+   * order is always rank 0, 1, …, W−1 for every element, so results are bit-identical run to
+   * run; float32 rounds after every addition, as torch's float32 reductions do.
+   */
+  async allReduce<T extends Payload>(x: T, options: { op?: ReduceOp } = {}): Promise<T> {
+    checkOptions('allReduce', options, ['op']);
+    const op = options.op ?? 'sum';
+    if (!REDUCE_OPS.includes(op)) throw new ConfigError(`unknown allReduce op '${String(op)}'; use one of ${REDUCE_OPS.join(', ')}`);
+    const { data, shape, tensor } = unpack('allReduce', x);
+    const dtype = dtypeOf(data);
+    return this.collective('allReduce', { dtype, bytes: data.byteLength, shape, arg: REDUCE_OPS.indexOf(op) }, async (seq) => {
+      this.checkArgs(seq, 'allReduce', 'op', (a) => REDUCE_OPS[a] ?? String(a));
+      this.checkSameShape(seq, 'allReduce', 'Every rank must reduce a payload of the same dtype and shape.');
+      if (op === 'mean' && !dtype.startsWith('float')) throw new ConfigError(`allReduce #${seq}: op 'mean' needs a float dtype, got ${dtype}; use 'sum' and divide, or send float32`);
+      const n = data.length;
+      const bytes = data.byteLength;
+      this.reserve(seq, 'allReduce', (this.size + 1) * bytes, `${this.size} ranks × ${fmtBytes(bytes)} plus the result`);
+      this.write(data, this.rank * bytes);
+      await this.arrive(seq);
+      // Reduce-scatter: each rank reduces its own chunk of elements into the result region.
+      const base = this.arena.dataOffset;
+      const buf = this.arena.buffer;
+      const result = viewOf(dtype, buf, base + this.size * bytes, n);
+      const chunk = Math.ceil(n / this.size);
+      const lo = Math.min(n, this.rank * chunk);
+      const hi = Math.min(n, lo + chunk);
+      if (hi > lo) {
+        result.set(viewOf(dtype, buf, base, n).subarray(lo, hi) as never, lo);
+        for (let r = 1; r < this.size; r++) {
+          const s = viewOf(dtype, buf, base + r * bytes, n);
+          // Storing into the typed array rounds (float32) or wraps (ints) after each step.
+          if (op === 'max') for (let i = lo; i < hi; i++) result[i] = Math.max(result[i]!, s[i]!);
+          else for (let i = lo; i < hi; i++) result[i] = result[i]! + s[i]!;
+        }
+        if (op === 'mean') for (let i = lo; i < hi; i++) result[i] = result[i]! / this.size;
+      }
+      await this.arrive(seq);
+      const out = this.read(dtype, this.size * bytes, bytes);
+      return (tensor ? new Tensor(out, shape, this.device) : out) as T;
+    });
+  }
+
+  /**
+   * Marks this rank failed and releases every waiting rank with an error naming it. Called by
+   * the rank's worker when its step throws; a no-op if the world already aborted.
+   */
+  fail(error: unknown): void {
+    const c = this.arena.ctrl;
+    Atomics.store(c, this.arena.state(this.rank, ST_PHASE), Phase.Failed);
+    if (error instanceof RankFailedError || error instanceof CollectiveTimeoutError) return;
+    const e = error as { name?: string; message?: string };
+    const where = this.current ? ` in ${this.current} #${this.seq}` : '';
+    this.abort(AbortReason.RankFailed, `rank ${this.rank} failed${where}: ${e?.name ?? 'Error'}: ${e?.message ?? String(error)}`);
+  }
+
+  // ---- protocol -----------------------------------------------------------------------
+
+  private ranks(): number[] {
+    return Array.from({ length: this.size }, (_, r) => r);
+  }
+
+  private checkRank(kind: CollectiveKind, what: string, r: number): void {
+    if (!Number.isInteger(r) || r < 0 || r >= this.size) throw new ConfigError(`${kind}: ${what} must be a rank from 0 to ${this.size - 1}, got ${r}`);
+  }
+
+  /** Posts the header, meets the other ranks, checks they all called the same collective, runs `body`. */
+  private async collective<R>(kind: CollectiveKind, posted: Posted, body: (seq: number) => Promise<R>): Promise<R> {
+    this.throwIfAborted(`was about to enter ${kind} #${this.seq + 1}`);
+    const a = this.arena;
+    const c = a.ctrl;
+    const seq = ++this.seq;
+    const shape = posted.shape ?? [];
+    if (shape.length > MAX_DIMS) throw new ConfigError(`${kind}: payloads may have at most ${MAX_DIMS} dimensions, got [${shape.join(', ')}]`);
+    if ((posted.bytes ?? 0) > 0x7fffffff) throw new ConfigError(`${kind}: one rank's payload may be at most 2 GiB, got ${fmtBytes(posted.bytes!)}`);
+    Atomics.store(c, a.header(seq, this.rank, H_KIND), kindCode(kind));
+    Atomics.store(c, a.header(seq, this.rank, H_SEQ), seq);
+    Atomics.store(c, a.header(seq, this.rank, H_DTYPE), posted.dtype ? dtypeCode(posted.dtype) : 0);
+    Atomics.store(c, a.header(seq, this.rank, H_BYTES), posted.bytes ?? 0);
+    Atomics.store(c, a.header(seq, this.rank, H_ARG), posted.arg ?? 0);
+    Atomics.store(c, a.header(seq, this.rank, H_TENSOR), posted.tensor ? 1 : 0);
+    Atomics.store(c, a.header(seq, this.rank, H_NDIMS), shape.length);
+    shape.forEach((d, i) => Atomics.store(c, a.header(seq, this.rank, H_DIMS + i), d));
+    Atomics.store(c, a.state(this.rank, ST_KIND), kindCode(kind));
+    Atomics.store(c, a.state(this.rank, ST_SEQ), seq);
+    a.entered[this.rank] = Date.now();
+    Atomics.store(c, a.state(this.rank, ST_PHASE), Phase.In);
+    this.current = kind;
+    try {
+      await this.arrive(seq);
+      this.checkSameCollective(seq);
+      const result = await body(seq);
+      this.counters.collectives++;
+      return result;
+    } finally {
+      this.current = null;
+      if (Atomics.load(c, a.state(this.rank, ST_PHASE)) === Phase.In) Atomics.store(c, a.state(this.rank, ST_PHASE), Phase.Done);
+    }
+  }
+
+  /** Central barrier on the generation word; raises a diagnosis on timeout or abort. */
+  private async arrive(seq: number): Promise<void> {
+    const c = this.arena.ctrl;
+    const gen = Atomics.load(c, GEN);
+    if (Atomics.add(c, ARRIVED, 1) === this.size - 1) {
+      Atomics.store(c, ARRIVED, 0);
+      Atomics.add(c, GEN, 1);
+      Atomics.notify(c, GEN);
+      return;
+    }
+    const t0 = performance.now();
+    const deadline = Date.now() + this.timeoutMs;
+    try {
+      for (;;) {
+        if (Atomics.load(c, GEN) !== gen) return;
+        this.throwIfAborted(`was waiting in ${this.current} #${seq}`);
+        const left = deadline - Date.now();
+        if (left <= 0) this.timedOut(seq);
+        await this.sleep(c, GEN, gen, left);
+      }
+    } finally {
+      this.counters.waitMs += performance.now() - t0;
+    }
+  }
+
+  /** Sleeps until `c[index]` may differ from `expected`, a notify, or `ms` pass. */
+  private async sleep(c: Int32Array, index: number, expected: number, ms: number): Promise<void> {
+    if (this.waitMode === 'block') {
+      Atomics.wait(c, index, expected, ms);
+      return;
+    }
+    const r = (Atomics as unknown as AtomicsWithWaitAsync).waitAsync(c, index, expected, ms);
+    if (r.async) await r.value;
+  }
+
+  /** Claims the abort, writes its message and wakes every waiting rank. False if another rank aborted first. */
+  private abort(reason: AbortReason, message: string): boolean {
+    const c = this.arena.ctrl;
+    if (Atomics.compareExchange(c, ABORT, 0, ABORT_LOCKED) !== 0) return false;
+    this.arena.writeMessage(message);
+    Atomics.store(c, ABORT_RANK, this.rank);
+    Atomics.store(c, ABORT, reason);
+    Atomics.notify(c, ABORT);
+    Atomics.notify(c, GEN);
+    return true;
+  }
+
+  /** Throws the world's fault if it has aborted; `doing` says what this rank was doing. */
+  private throwIfAborted(doing: string): void {
+    const c = this.arena.ctrl;
+    let reason = Atomics.load(c, ABORT);
+    if (reason === 0) return;
+    // The aborting rank is writing its message: a short wait on that word (it notifies).
+    for (let i = 0; reason === ABORT_LOCKED && i < 100; i++) {
+      if (this.waitMode === 'block') Atomics.wait(c, ABORT, ABORT_LOCKED, 10);
+      reason = Atomics.load(c, ABORT);
+    }
+    const message = this.arena.readMessage();
+    const suffix = `\n  (rank ${this.rank} ${doing} and was released; the world is shut down)`;
+    if (reason === AbortReason.Timeout) throw new CollectiveTimeoutError(message + suffix);
+    throw new RankFailedError(message + suffix);
+  }
+
+  /** No progress within the timeout: diagnose every rank's state, abort the world, throw. */
+  private timedOut(seq: number): never {
+    const a = this.arena;
+    const c = a.ctrl;
+    const kind = this.current!;
+    const stuck = this.ranks().filter((r) =>
+      Atomics.load(c, a.state(r, ST_PHASE)) !== Phase.In || Atomics.load(c, a.state(r, ST_SEQ)) !== seq || kindName(Atomics.load(c, a.state(r, ST_KIND))) !== kind);
+    const lines = describeRanks(a);
+    const hint = stuck.length
+      ? `${rankList(stuck)} never entered ${kind} #${seq}. Every rank must call the same collectives in the same order; a rank that skips one ` +
+        `(e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever. If a rank is only slow, raise timeoutMs (now ${this.timeoutMs} ms).`
+      : `every rank is in ${kind} #${seq} but the barrier did not complete; raise timeoutMs (now ${this.timeoutMs} ms) if ranks are only slow.`;
+    const message = `collective timeout: no progress for ${this.timeoutMs} ms in ${kind} #${seq} (a hang, diagnosed)\n  ${lines.join('\n  ')}\n  → ${hint}`;
+    if (this.abort(AbortReason.Timeout, message)) throw new CollectiveTimeoutError(message);
+    this.throwIfAborted(`was waiting in ${kind} #${seq}`);
+    throw new CollectiveTimeoutError(message);
+  }
+
+  /** Every rank posted the same collective kind at the same sequence number, or all raise. */
+  private checkSameCollective(seq: number): void {
+    const a = this.arena;
+    const labels = this.ranks().map((r) => `${kindName(Atomics.load(a.ctrl, a.header(seq, r, H_KIND)))} #${Atomics.load(a.ctrl, a.header(seq, r, H_SEQ))}`);
+    const groups = groupByLabel(labels);
+    if (groups.length > 1) {
+      throw new CollectiveMismatchError(
+        `collective mismatch: ${groups.map((g) => `${rankList(g.ranks)} called ${g.label}`).join('; ')}. ` +
+          'Every rank must call the same collectives in the same order (a rank that skips or adds one — the seed-004 V2 deadlock — would hang a real cluster).',
+      );
+    }
+  }
+
+  /** Every rank posted the same argument (root, dst, op), or all raise. */
+  private checkArgs(seq: number, kind: CollectiveKind, what: string, show: (arg: number) => string): void {
+    const a = this.arena;
+    const groups = groupByLabel(this.ranks().map((r) => show(Atomics.load(a.ctrl, a.header(seq, r, H_ARG)))));
+    if (groups.length > 1) {
+      throw new CollectiveMismatchError(`${kind} #${seq}: ranks disagree on ${what}: ${groups.map((g) => `${rankList(g.ranks)} ${what} ${g.label}`).join('; ')}; every rank must pass the same ${what}`);
+    }
+  }
+
+  private postedShape(seq: number, r: number): number[] {
+    const a = this.arena;
+    const ndims = Atomics.load(a.ctrl, a.header(seq, r, H_NDIMS));
+    return Array.from({ length: ndims }, (_, i) => Atomics.load(a.ctrl, a.header(seq, r, H_DIMS + i)));
+  }
+
+  /** `float32 [16, 1]`: what rank r posted. */
+  private describePost(seq: number, r: number): string {
+    const code = Atomics.load(this.arena.ctrl, this.arena.header(seq, r, H_DTYPE));
+    return `${code ? dtypeFromCode(code) : 'nothing'} [${this.postedShape(seq, r).join(', ')}]`;
+  }
+
+  /** Every rank posted the same dtype and shape, or all raise a ShapeMismatchError naming each rank's. */
+  private checkSameShape(seq: number, kind: CollectiveKind, fix: string): void {
+    const labels = this.ranks().map((r) => this.describePost(seq, r));
+    const groups = groupByLabel(labels);
+    if (groups.length > 1) {
+      const sameDtype = new Set(labels.map((l) => l.split(' ')[0])).size === 1;
+      const show = (l: string) => (sameDtype ? l.slice(l.indexOf(' ') + 1) : l);
+      throw new ShapeMismatchError(
+        `${kind} #${seq}: ${sameDtype ? 'shape' : 'dtype/shape'} mismatch: ${groups.map((g) => `${rankList(g.ranks)} sent ${show(g.label)}`).join('; ')}. ` +
+          `Every rank must send the same ${sameDtype ? 'shape' : 'dtype and shape'}. ${fix}`,
+      );
+    }
+  }
+
+  /** Makes room for `bytes` of payload or raises (on every rank alike) how to size the arena. */
+  private reserve(seq: number, kind: CollectiveKind, bytes: number, detail: string): void {
+    if (this.arena.ensure(bytes)) return;
+    throw new ConfigError(
+      `${kind} #${seq} needs ${fmtBytes(bytes)} of arena (${detail}) but the arena is capped at ${fmtBytes(this.arena.maxDataBytes)}; ` +
+        `start the world with maxArenaBytes of at least ${bytes}`,
+    );
+  }
+
+  private write(data: TypedArray, at: number): void {
+    new Uint8Array(this.arena.buffer, this.arena.dataOffset + at, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    this.counters.bytesWritten += data.byteLength;
+  }
+
+  /** Copies `bytes` at data offset `at` out of the arena into a new array of `dtype`. */
+  private read(dtype: DType, at: number, bytes: number): TypedArray {
+    const out = allocate(dtype, bytes / ctorOf(dtype).BYTES_PER_ELEMENT);
+    new Uint8Array(out.buffer).set(new Uint8Array(this.arena.buffer, this.arena.dataOffset + at, bytes));
+    this.counters.bytesRead += bytes;
+    return out;
+  }
+
+  /** Gathers 1-D payloads of any length; only `dst` (or every rank when dst < 0) reads them. */
+  private async variable(kind: CollectiveKind, data: TypedArray, dst: number): Promise<{ data: TypedArray; lengths: number[] } | undefined> {
+    const dtype = dtypeOf(data);
+    return this.collective(kind, { dtype, bytes: data.byteLength, shape: [data.length], arg: dst + 1 }, async (seq) => {
+      if (dst >= 0) this.checkArgs(seq, kind, 'dst', (a) => String(a - 1));
+      const a = this.arena;
+      const dtypes = groupByLabel(this.ranks().map((r) => dtypeFromCode(Atomics.load(a.ctrl, a.header(seq, r, H_DTYPE)))));
+      if (dtypes.length > 1) throw new ShapeMismatchError(`${kind} #${seq}: dtype mismatch: ${dtypes.map((g) => `${rankList(g.ranks)} sent ${g.label}`).join('; ')}; every rank must send one dtype`);
+      const byteLengths = this.ranks().map((r) => Atomics.load(a.ctrl, a.header(seq, r, H_BYTES)));
+      const offsets: number[] = [];
+      let total = 0;
+      for (const b of byteLengths) { offsets.push(total); total += b; }
+      this.reserve(seq, kind, total, `${this.size} ranks, ${fmtBytes(total)} in all`);
+      this.write(data, offsets[this.rank]!);
+      await this.arrive(seq);
+      if (dst >= 0 && this.rank !== dst) return undefined;
+      const bpe = data.BYTES_PER_ELEMENT;
+      return { data: this.read(dtype, 0, total), lengths: byteLengths.map((b) => b / bpe) };
+    });
+  }
+
+  private decodeParts(parts: { data: TypedArray; lengths: number[] }): unknown[] {
+    const bytes = parts.data as Uint8Array;
+    let at = 0;
+    return parts.lengths.map((n) => {
+      const value = decodeObject(bytes.subarray(at, at + n));
+      at += n;
+      return value;
+    });
+  }
+}

@@ -1,0 +1,83 @@
+// The program of every rank's worker, the same file in Node (worker_threads, started through
+// rank-worker.node.js so tsx can load TypeScript), Deno and the browser (Web Workers). The
+// main thread drives it with comlink: init, run a step, read metrics, close. Bulk data goes
+// through the arena only.
+import * as Comlink from 'comlink';
+import { ConfigError } from '../core/errors.ts';
+import type { WaitMode } from './collectives.ts';
+import { Rank, type RankProgram } from './rank.ts';
+
+export interface RankInit {
+  buffer: SharedArrayBuffer;
+  rank: number;
+  size: number;
+  timeoutMs: number;
+  waitMode: WaitMode;
+  /** Request a GPUDevice for this rank (src/gpu/device.ts). */
+  gpu: boolean;
+}
+
+let rank: Rank | null = null;
+
+function mine(): Rank {
+  if (!rank) throw new Error('rank worker used before init()');
+  return rank;
+}
+
+const api = {
+  /** Attaches this worker to the world's arena; returns its device names. */
+  async init(init: RankInit): Promise<{ device: string; gpu: string | null }> {
+    rank = new Rank(init.buffer, { rank: init.rank, size: init.size, timeoutMs: init.timeoutMs, waitMode: init.waitMode, device: `sim:${init.rank}` });
+    if (init.gpu) {
+      const { requestGpuDevice } = await import('../gpu/device.ts');
+      const got = await requestGpuDevice();
+      if (!got.ok) throw new Error(`rank ${init.rank} could not get a GPU device: ${got.reason}`);
+      rank.gpu = got.device;
+      rank.gpuInfo = got.adapterInfo;
+    }
+    return { device: rank.device, gpu: rank.gpuInfo };
+  },
+
+  /** Runs export `name` of module `url` as this rank's step; a throw releases the other ranks. */
+  async run(url: string, name: string, args: unknown): Promise<unknown> {
+    const r = mine();
+    try {
+      const mod = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+      const program = mod[name];
+      if (typeof program !== 'function') {
+        throw new ConfigError(`${url} has no exported rank program '${name}'; exported functions: ${Object.keys(mod).filter((k) => typeof mod[k] === 'function').join(', ') || 'none'}`);
+      }
+      return await (program as RankProgram)(r, args);
+    } catch (err) {
+      r.fail(err);
+      throw err;
+    }
+  },
+
+  /** Collective counters of this rank. */
+  metrics() {
+    return mine().metrics();
+  },
+
+  /** Releases this rank's GPU device (Dawn would otherwise keep the process alive). */
+  close(): void {
+    rank?.gpu?.destroy();
+    rank = null;
+  },
+};
+
+export type RankApi = typeof api;
+
+interface NodeProcessLike { versions?: { node?: string } }
+const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
+
+if (isNode) {
+  // Variable specifiers keep Vite from trying to bundle Node-only modules for the browser.
+  const threads = 'node:worker_threads';
+  const adapter = 'comlink/dist/esm/node-adapter.mjs';
+  const { parentPort } = (await import(/* @vite-ignore */ threads)) as typeof import('node:worker_threads');
+  const nodeEndpoint = ((await import(/* @vite-ignore */ adapter)) as { default: (p: unknown) => Comlink.Endpoint }).default;
+  Comlink.expose(api, nodeEndpoint(parentPort));
+} else {
+  Comlink.expose(api);
+}

@@ -1,0 +1,81 @@
+// Starts one rank's worker in whichever runtime we are in and wraps it with comlink:
+//   Node: worker_threads, through rank-worker.node.js (which registers tsx);
+//   Deno and browsers: a module Web Worker on rank-worker.ts. The `new Worker(new URL(...,
+//   import.meta.url), { type: 'module' })` line is written literally so Vite can bundle it.
+import * as Comlink from 'comlink';
+import type { RankApi } from './rank-worker.ts';
+
+/** A started rank worker. */
+export interface RankWorker {
+  api: Comlink.Remote<RankApi>;
+  /** Rejects if the worker dies or fails to load (never resolves otherwise). */
+  crashed: Promise<never>;
+  /** Ends the worker (even one blocked in Atomics.wait); resolves once it is gone. */
+  terminate(): Promise<void>;
+}
+
+let live = 0;
+
+/** Rank workers started and not yet terminated, across all worlds of this thread (for leak checks). */
+export function liveRankWorkers(): number {
+  return live;
+}
+
+interface NodeProcessLike { versions?: { node?: string } }
+const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
+
+/** Starts the worker of `rank`. */
+export async function spawnRankWorker(rank: number): Promise<RankWorker> {
+  return isNode ? spawnNode(rank) : spawnWeb(rank);
+}
+
+async function spawnNode(rank: number): Promise<RankWorker> {
+  // Variable specifiers keep Vite from bundling Node-only modules into the browser build.
+  const threads = 'node:worker_threads';
+  const adapter = 'comlink/dist/esm/node-adapter.mjs';
+  const { Worker } = (await import(/* @vite-ignore */ threads)) as typeof import('node:worker_threads');
+  const nodeEndpoint = ((await import(/* @vite-ignore */ adapter)) as { default: (w: unknown) => Comlink.Endpoint }).default;
+  const bootstrap = new URL('./rank-worker.node.js', import.meta.url);
+  const worker = new Worker(bootstrap, { name: `rank ${rank}` });
+  live++;
+  let ending = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => { live--; resolve(); }));
+  const crashed = new Promise<never>((_, reject) => {
+    worker.once('error', (err) => reject(new Error(`rank ${rank}'s worker failed: ${(err as Error).message}`)));
+    worker.once('exit', (code) => { if (!ending) reject(new Error(`rank ${rank}'s worker exited unexpectedly (code ${code})`)); });
+  });
+  crashed.catch(() => undefined);
+  return {
+    api: Comlink.wrap<RankApi>(nodeEndpoint(worker)),
+    crashed,
+    async terminate() {
+      ending = true;
+      await worker.terminate();
+      await exited;
+    },
+  };
+}
+
+async function spawnWeb(rank: number): Promise<RankWorker> {
+  const worker = new Worker(new URL('./rank-worker.ts', import.meta.url), { type: 'module', name: `rank ${rank}` });
+  live++;
+  let alive = true;
+  const crashed = new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (ev: ErrorEvent) => {
+      // Handled here: unhandled, a worker error would end a Deno process.
+      ev.preventDefault();
+      reject(new Error(`rank ${rank}'s worker failed: ${ev.message}`));
+    });
+  });
+  crashed.catch(() => undefined);
+  return {
+    api: Comlink.wrap<RankApi>(worker),
+    crashed,
+    async terminate() {
+      if (!alive) return;
+      alive = false;
+      worker.terminate();
+      live--;
+    },
+  };
+}

@@ -1,0 +1,191 @@
+// A world of W ranks, driven from the main thread: start the workers, run a step on every
+// rank, read metrics, stop. When a step fails on any rank the world reports every rank's
+// error in one WorldFailure and terminates all its workers, so nothing is left running.
+import { ConfigError } from '../core/errors.ts';
+import { controlBytes, createArenaBuffer, MAX_WORLD } from './arena.ts';
+import type { RankMetrics, WaitMode } from './collectives.ts';
+import { groupByLabel, rankList } from './faults.ts';
+import { spawnRankWorker, type RankWorker } from './spawn.ts';
+
+export interface WorldOptions {
+  /** Number of ranks (1 … MAX_WORLD). */
+  size: number;
+  /** A collective with no progress for this many milliseconds is diagnosed as a hang (default 10 000). */
+  timeoutMs?: number;
+  /** Payload room allocated up front, bytes (default 1 MiB). */
+  arenaBytes?: number;
+  /** The arena grows on demand up to this many bytes (default 1 GiB; address space only until used). */
+  maxArenaBytes?: number;
+  /** How ranks wait: 'block' (Atomics.wait) or 'async' (Atomics.waitAsync); default 'async' with gpu, else 'block'. */
+  waitMode?: WaitMode;
+  /** Give each rank its own WebGPU device (default false; slow to start, keep it off tests that do not need it). */
+  gpu?: boolean;
+}
+
+const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu'];
+
+/** Which exported rank program to run: a module URL (resolvable inside a worker) and an export name. */
+export interface ProgramRef {
+  module: string | URL;
+  name: string;
+}
+
+/** How one rank's step ended. */
+export type RankOutcome =
+  | { rank: number; ok: true; value: unknown }
+  | { rank: number; ok: false; name: string; message: string };
+
+/** A step failed on at least one rank; `ranks` has every rank's outcome. The world is stopped. */
+export class WorldFailure extends Error {
+  readonly ranks: RankOutcome[];
+  constructor(message: string, ranks: RankOutcome[]) {
+    super(message);
+    this.name = 'WorldFailure';
+    this.ranks = ranks;
+  }
+}
+
+function validate(options: WorldOptions): Required<Omit<WorldOptions, 'waitMode'>> & { waitMode: WaitMode } {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('World.start needs an options object such as { size: 8 }');
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) throw new ConfigError(`unknown world option '${key}'; known options: ${KNOWN_OPTIONS.join(', ')}`);
+  }
+  const { size } = options;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_WORLD) {
+    throw new ConfigError(`world size must be a whole number from 1 to ${MAX_WORLD}, got ${String(size)}`, [{ size: Math.min(MAX_WORLD, Math.max(1, Math.round(Number(size) || 1))) }]);
+  }
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new ConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  const arenaBytes = options.arenaBytes ?? 2 ** 20;
+  const maxArenaBytes = options.maxArenaBytes ?? Math.max(arenaBytes, 2 ** 30);
+  if (!Number.isSafeInteger(arenaBytes) || arenaBytes < 0) throw new ConfigError(`arenaBytes must be a whole number of bytes ≥ 0, got ${String(arenaBytes)}`);
+  if (!Number.isSafeInteger(maxArenaBytes) || maxArenaBytes < arenaBytes) {
+    throw new ConfigError(`maxArenaBytes must be a whole number of bytes ≥ arenaBytes (${arenaBytes}), got ${String(maxArenaBytes)}`);
+  }
+  const gpu = options.gpu ?? false;
+  if (typeof gpu !== 'boolean') throw new ConfigError(`gpu must be true or false, got ${String(gpu)}`);
+  const waitMode = options.waitMode ?? (gpu ? 'async' : 'block');
+  if (waitMode !== 'block' && waitMode !== 'async') throw new ConfigError(`waitMode must be 'block' or 'async', got '${String(waitMode)}'`);
+  return { size, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode };
+}
+
+/** The first line of a message without the per-rank "(rank n … was released)" note. */
+const essence = (message: string): string => message.split('\n').filter((l) => !/^\s*\(rank \d+ .* released/.test(l)).join('\n');
+
+/** A started world of ranks. */
+export class World {
+  readonly size: number;
+  readonly timeoutMs: number;
+  /** Each rank's device name (`sim:0`, …) and GPU adapter (or null). */
+  readonly devices: { device: string; gpu: string | null }[];
+  private workers: RankWorker[];
+  private readonly buffer: SharedArrayBuffer;
+
+  private constructor(size: number, timeoutMs: number, buffer: SharedArrayBuffer, workers: RankWorker[], devices: { device: string; gpu: string | null }[]) {
+    this.size = size;
+    this.timeoutMs = timeoutMs;
+    this.buffer = buffer;
+    this.workers = workers;
+    this.devices = devices;
+  }
+
+  /** Starts `size` rank workers sharing one arena; rejects (leaving no worker behind) if any fails to start. */
+  static async start(options: WorldOptions): Promise<World> {
+    const o = validate(options);
+    const buffer = createArenaBuffer(o.size, o.arenaBytes, o.maxArenaBytes);
+    const started = await Promise.allSettled(Array.from({ length: o.size }, (_, r) => spawnRankWorker(r)));
+    const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    try {
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      const devices = await Promise.all(workers.map((w, rank) =>
+        Promise.race([w.api.init({ buffer, rank, size: o.size, timeoutMs: o.timeoutMs, waitMode: o.waitMode, gpu: o.gpu }), w.crashed])));
+      return new World(o.size, o.timeoutMs, buffer, workers, devices);
+    } catch (err) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      throw err;
+    }
+  }
+
+  /** Whether the world still has its workers (false after stop() or a failed step). */
+  get alive(): boolean {
+    return this.workers.length > 0;
+  }
+
+  /** Bytes of the shared arena now (control words plus payload room; grows on demand). */
+  get arenaBytes(): number {
+    return this.buffer.byteLength;
+  }
+
+  /** Bytes of control words at the front of the arena. */
+  get controlBytes(): number {
+    return controlBytes(this.size);
+  }
+
+  /**
+   * Runs `program` on every rank with the same `args`; resolves to each rank's result in rank
+   * order. If any rank fails, waits up to the timeout for the others to be released, stops the
+   * world and rejects with a WorldFailure naming each rank's error.
+   */
+  async run<R = unknown, A = unknown>(program: ProgramRef, args?: A): Promise<R[]> {
+    if (!this.alive) throw new Error('this world is stopped; start a new one');
+    const url = String(program.module);
+    const outcomes: (RankOutcome | undefined)[] = new Array(this.size).fill(undefined);
+    await new Promise<void>((resolve) => {
+      let pending = this.size;
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      this.workers.forEach((w, rank) => {
+        Promise.race([w.api.run(url, program.name, args), w.crashed]).then(
+          (value) => { outcomes[rank] = { rank, ok: true, value }; },
+          (err: unknown) => {
+            const e = err as { name?: string; message?: string };
+            outcomes[rank] = { rank, ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err) };
+            // Released ranks raise within the timeout; one stuck outside collectives never returns.
+            grace ??= setTimeout(resolve, this.timeoutMs + 500);
+          },
+        ).finally(() => {
+          if (--pending === 0) { clearTimeout(grace); resolve(); }
+        });
+      });
+    });
+    if (outcomes.every((o) => o?.ok)) return outcomes.map((o) => (o as { value: R }).value);
+    const final: RankOutcome[] = outcomes.map((o, rank) => o ?? {
+      rank, ok: false, name: 'Unresponsive',
+      message: `did not return within ${this.timeoutMs + 500} ms after the world failed (busy outside any collective); its worker was terminated`,
+    });
+    await this.stop();
+    throw new WorldFailure(this.describeFailure(program.name, final), final);
+  }
+
+  private describeFailure(name: string, outcomes: RankOutcome[]): string {
+    const labels = outcomes.map((o) => (o.ok ? 'finished its step' : `${o.name}: ${essence(o.message)}`));
+    const failures = outcomes.filter((o): o is Extract<RankOutcome, { ok: false }> => !o.ok);
+    // The root cause: a rank's own error rather than one saying it was released because of another.
+    const root = failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ?? failures[0]!;
+    const lines = groupByLabel(labels).map((g) => `${rankList(g.ranks)}: ${g.label.replace(/\n/g, '\n    ')}`);
+    return `world of ${this.size} ranks failed in '${name}' (rank ${root.rank}: ${root.name}); all workers stopped\n  ${lines.join('\n  ')}`;
+  }
+
+  /** Every rank's collective counters. */
+  async metrics(): Promise<RankMetrics[]> {
+    return Promise.all(this.workers.map((w) => w.api.metrics()));
+  }
+
+  /** Releases GPU devices and terminates every worker; safe to call twice. */
+  async stop(): Promise<void> {
+    const workers = this.workers;
+    this.workers = [];
+    if (this.devices.some((d) => d.gpu)) {
+      // A rank blocked in a collective cannot answer close(); terminate ends it (and its device) anyway.
+      await Promise.all(workers.map((w) => withTimeout(w.api.close(), 200)));
+    }
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/** Waits for `p` at most `ms` milliseconds; never rejects; leaves no timer behind. */
+async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p.catch(() => undefined), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]);
+  clearTimeout(timer);
+}
