@@ -42,11 +42,17 @@ export function validateConfig(config: LayoutConfig): ConfigError | null {
   return checkSize(eff, samples, spec.draws(eff));
 }
 
+/** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
+function canonical(c: LayoutConfig): LayoutConfig {
+  const { sampler, ranks, batch, k, batchesPerEpoch, epochs, datasetSize, seed, stepsPerGeneration, numIterations } = c;
+  return { sampler, ranks, batch, k, batchesPerEpoch, epochs, datasetSize, seed, stepsPerGeneration, numIterations };
+}
+
 /** The full layout (epochs × steps × ranks × slots of prompt ids) of a valid configuration; throws ConfigError otherwise. */
 export function buildLayout(config: LayoutConfig): Layout {
   const err = validateConfig(config);
   if (err) throw err;
   const spec = samplers[config.sampler];
-  const eff = spec.effective(config);
+  const eff = canonical(spec.effective(config));
   return { sampler: eff.sampler, config: eff, steps: spec.steps(eff), gatherScope: spec.gatherScope, drawScope: spec.drawScope, notes: spec.notes(eff) };
 }
