@@ -1,0 +1,143 @@
+// <grpo-config-panel>: every setting of a layout plus the presets. Emits `config-change`
+// with the whole new configuration; shows the core's ConfigError inline with its suggested
+// fixes as buttons (click to apply). Controls named in `hidden` (URL `<name>_hide=true`) are left out.
+import { LitElement, css, html, nothing } from 'lit';
+import type { ConfigError } from '../core/errors.ts';
+import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
+import type { Preset } from '../core/presets.ts';
+import { configParams } from './url-state.ts';
+
+type NumberField = Exclude<keyof LayoutConfig, 'sampler'>;
+
+/** Label and hint of each numeric setting, in display order. */
+const fields: { field: NumberField; label: string; hint: string; trlOnly?: boolean }[] = [
+  { field: 'ranks', label: 'ranks (W)', hint: 'data-parallel world size' },
+  { field: 'batch', label: 'per-rank batch (B)', hint: 'samples (completions) per rank per step' },
+  { field: 'k', label: 'copies per prompt (k)', hint: 'k / num_generations' },
+  { field: 'batchesPerEpoch', label: 'batches per epoch', hint: 'num_batches_per_epoch (derived by some samplers)' },
+  { field: 'epochs', label: 'epochs', hint: '' },
+  { field: 'datasetSize', label: 'dataset size', hint: 'prompts, ids 0 … n−1' },
+  { field: 'seed', label: 'seed', hint: 'PyTorch generator seed' },
+  { field: 'stepsPerGeneration', label: 'steps per generation', hint: 'TRL steps_per_generation', trlOnly: true },
+  { field: 'numIterations', label: 'iterations (μ)', hint: 'TRL num_iterations', trlOnly: true },
+];
+
+const shortName: Record<string, string> = {
+  sampler: 'sampler', ranks: 'ranks', batch: 'batch', k: 'k', batchesPerEpoch: 'batches/epoch', epochs: 'epochs',
+  datasetSize: 'dataset', seed: 'seed', stepsPerGeneration: 'steps/generation', numIterations: 'iterations',
+};
+
+/** "k = 4, ranks = 8" for a suggestion. */
+export function suggestionText(s: Record<string, unknown>): string {
+  return Object.entries(s).map(([key, v]) => `${shortName[key] ?? key} = ${String(v)}`).join(', ');
+}
+
+export class ConfigPanel extends LitElement {
+  static override properties = {
+    config: { attribute: false },
+    preset: { attribute: false },
+    presets: { attribute: false },
+    samplerNames: { attribute: false },
+    error: { attribute: false },
+    hiddenParts: { attribute: false },
+  };
+
+  declare config: LayoutConfig;
+  declare preset: string | null;
+  declare presets: Record<string, Preset>;
+  declare samplerNames: readonly SamplerName[];
+  declare error: ConfigError | null;
+  declare hiddenParts: ReadonlySet<string>;
+
+  static override styles = css`
+    :host { display: block; }
+    fieldset { border: 0; margin: 0; padding: 0; display: grid; gap: 8px; }
+    label { display: grid; grid-template-columns: minmax(0, 1fr) 88px; align-items: center; gap: 8px; font-size: 13px; }
+    label > span { min-width: 0; overflow-wrap: anywhere; }
+    label small { display: block; color: #777; font-size: 11px; }
+    label.muted { opacity: 0.55; }
+    input, select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; min-width: 0; }
+    select.wide { grid-column: 1 / -1; }
+    .preset { display: grid; gap: 4px; margin-bottom: 10px; }
+    .desc { overflow-wrap: anywhere; }
+    .desc { color: #555; font-size: 12px; margin: 2px 0 0; }
+    .error { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 8px 10px; margin-top: 10px; font-size: 13px; }
+    .error p { margin: 0 0 6px; color: #8b1a1a; }
+    .error button { font: inherit; font-size: 12px; margin: 2px 4px 2px 0; padding: 2px 8px; border: 1px solid #8b1a1a; border-radius: 12px; background: #fff; color: #8b1a1a; cursor: pointer; }
+    .error button:hover, .error button:focus-visible { background: #8b1a1a; color: #fff; }
+    h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0 0 8px; }
+  `;
+
+  constructor() {
+    super();
+    this.preset = null;
+    this.presets = {};
+    this.samplerNames = [];
+    this.error = null;
+    this.hiddenParts = new Set();
+  }
+
+  override render() {
+    const c = this.config;
+    const hide = (name: string) => this.hiddenParts.has(name);
+    return html`
+      <h2>Configuration</h2>
+      ${hide('presets') ? nothing : html`<div class="preset">
+        <label><span>preset</span>
+          <select id="preset" aria-label="preset" @change=${this.onPreset}>
+            ${this.preset === null ? html`<option value="" selected>custom</option>` : nothing}
+            ${Object.keys(this.presets).map((name) => html`<option value=${name} ?selected=${name === this.preset}>${name}</option>`)}
+          </select>
+        </label>
+        ${this.preset && this.presets[this.preset] ? html`<p class="desc">${this.presets[this.preset]!.description}</p>` : nothing}
+      </div>`}
+      <fieldset>
+        ${hide('sampler') ? nothing : html`<label><span>sampler</span>
+          <select id="sampler" aria-label="sampler" @change=${this.onSampler}>
+            ${this.samplerNames.map((s) => html`<option value=${s} ?selected=${s === c.sampler}>${s}</option>`)}
+            ${this.samplerNames.includes(c.sampler) ? nothing : html`<option selected value=${c.sampler}>${c.sampler}</option>`}
+          </select></label>`}
+        ${fields.filter((f) => !hide(configParams[f.field])).map((f) => html`
+          <label class=${f.trlOnly && c.sampler !== 'trl' ? 'muted' : ''} title=${f.hint}>
+            <span>${f.label}${f.hint ? html`<small>${f.hint}</small>` : nothing}</span>
+            <input id=${configParams[f.field]} name=${f.field} type="number" step="1" aria-label=${f.label}
+              .value=${Number.isFinite(c[f.field]) ? String(c[f.field]) : ''} @change=${this.onNumber} />
+          </label>`)}
+      </fieldset>
+      ${this.error ? html`<div class="error" role="alert">
+        <p class="message">${this.error.message}</p>
+        ${this.error.suggestions.length > 0 ? html`<div class="suggestions">try:
+          ${this.error.suggestions.map((s) => html`<button type="button" class="suggestion" @click=${() => this.apply(s)}>${suggestionText(s)}</button>`)}
+        </div>` : nothing}
+        <p class="desc">Showing the last valid layout meanwhile.</p>
+      </div>` : nothing}
+    `;
+  }
+
+  private emit(config: LayoutConfig, preset: string | null): void {
+    this.dispatchEvent(new CustomEvent('config-change', { detail: { config, preset }, bubbles: true, composed: true }));
+  }
+
+  private apply(suggestion: Record<string, unknown>): void {
+    this.emit({ ...this.config, ...suggestion } as LayoutConfig, null);
+  }
+
+  private onPreset = (ev: Event) => {
+    const name = (ev.target as HTMLSelectElement).value;
+    const preset = this.presets[name];
+    if (preset) this.emit({ ...preset.config }, name);
+  };
+
+  private onSampler = (ev: Event) => {
+    this.emit({ ...this.config, sampler: (ev.target as HTMLSelectElement).value as SamplerName }, null);
+  };
+
+  private onNumber = (ev: Event) => {
+    const input = ev.target as HTMLInputElement;
+    const field = input.name as NumberField;
+    // An empty or non-numeric entry is passed on as NaN so the core explains what is expected.
+    const value = input.value.trim() === '' ? Number.NaN : Number(input.value);
+    this.emit({ ...this.config, [field]: value }, null);
+  };
+}
+customElements.define('grpo-config-panel', ConfigPanel);

@@ -1,0 +1,60 @@
+// <grpo-stats-panel>: the layout module's statistics (src/core/layout/stats.ts) beside the
+// picture — seed-000's arithmetic (16, 4, 32, 8) and how the copies spread over ranks.
+import { LitElement, css, html, nothing } from 'lit';
+import type { LayoutStats } from '../core/layout/stats.ts';
+
+const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+
+export class StatsPanel extends LitElement {
+  static override properties = { stats: { attribute: false }, notes: { attribute: false } };
+
+  declare stats: LayoutStats | null;
+  declare notes: readonly string[];
+
+  static override styles = css`
+    :host { display: block; font-size: 13px; }
+    h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0 0 8px; }
+    dl { display: grid; grid-template-columns: auto auto; gap: 2px 12px; margin: 0; }
+    dt { color: #555; }
+    dd { margin: 0; font-variant-numeric: tabular-nums; font-weight: 600; text-align: right; }
+    .hist { display: grid; grid-template-columns: auto 1fr auto; gap: 2px 6px; align-items: center; margin-top: 8px; font-size: 12px; }
+    .bar { height: 10px; background: #4e79a7; border-radius: 2px; }
+    ul { padding-left: 18px; color: #555; font-size: 12px; }
+  `;
+
+  constructor() {
+    super();
+    this.stats = null;
+    this.notes = [];
+  }
+
+  override render() {
+    const s = this.stats;
+    if (!s) return nothing;
+    const rows: [string, string, string][] = [
+      ['samples-per-batch', 'samples per batch (all ranks)', fmt(s.samplesPerBatch)],
+      ['prompts-per-batch', 'prompt draws per batch', fmt(s.uniquePromptsPerBatch)],
+      ['samples-per-epoch', 'samples per epoch', fmt(s.samplesPerEpoch)],
+      ['prompts-per-epoch', 'prompt draws per epoch', fmt(s.uniquePromptsPerEpoch)],
+      ['per-rank-per-batch', 'per rank per batch', fmt(s.perRankPerBatch)],
+      ['per-rank-per-epoch', 'per rank per epoch', fmt(s.perRankPerEpoch)],
+      ['steps', 'steps per epoch · total', `${s.stepsPerEpoch} · ${s.totalSteps}`],
+      ['gathers', 'all-gathers × samples', `${s.gathers} × ${s.samplesPerGather}`],
+      ['mean-ranks-spanned', 'ranks a group spans (mean)', fmt(s.meanRanksSpanned)],
+      ['max-copies-on-rank', 'most copies of a group on one rank', fmt(s.maxCopiesOnOneRank)],
+      ['drawn-twice', 'prompts drawn twice in an epoch', fmt(s.promptsDrawnTwice.length)],
+      ['off-size-prompt-groups', 'prompt-id groups of size ≠ k', fmt(s.offSizePromptGroups)],
+      ['mixed-view-rows', 'view(-1, k) rows mixing prompts', `${s.mixedViewRows} of ${s.viewRows}`],
+    ];
+    const hist = s.ranksSpannedHistogram;
+    const max = Math.max(1, ...hist);
+    return html`<h2>Statistics (whole layout)</h2>
+      <dl>${rows.map(([key, label, value]) => html`<dt>${label}</dt><dd data-stat=${key}>${value}</dd>`)}</dl>
+      <div class="hist" aria-label="groups by number of ranks spanned">
+        ${hist.map((count, ranks) => (ranks === 0 ? nothing : html`<span>${ranks} rank${ranks === 1 ? '' : 's'}</span>
+          <span class="bar" style="width:${(100 * count) / max}%"></span><span>${count}</span>`))}
+      </div>
+      ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}`;
+  }
+}
+customElements.define('grpo-stats-panel', StatsPanel);

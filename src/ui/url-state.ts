@@ -1,0 +1,105 @@
+// Everything the explorer shows lives in the URL (as in TensorFlow Playground), so any view
+// is a link: the configuration, the phase of the story, the regrouping, the reward source,
+// the selected prompt, plus `embed` and per-control `<name>_hide=true` flags for course pages.
+import type { LayoutConfig, RegroupMethod, SamplerName } from '../core/layout/types.ts';
+import type { RewardSource } from '../core/grpo/toy-rewards.ts';
+import type { ScaleRewards } from '../core/grpo/advantages.ts';
+import { phaseIds, type PhaseId } from './story.ts';
+
+/** The explorer's whole state; `config` may be invalid (the UI then shows the core's error). */
+export interface ExplorerState {
+  config: LayoutConfig;
+  /** The preset the configuration came from, if it still equals it. */
+  preset: string | null;
+  phase: PhaseId;
+  /** Index into the layout's gathers (which all-gather the story follows). */
+  gather: number;
+  regroup: RegroupMethod;
+  rewards: RewardSource;
+  scale: ScaleRewards;
+  /** Animation speed factor (1 = normal). */
+  speed: number;
+  /** The highlighted prompt id, or null. */
+  prompt: number | null;
+  embed: boolean;
+  /** Controls hidden with `<name>_hide=true`. */
+  hidden: ReadonlySet<string>;
+}
+
+/** URL parameter name of each config field (short, readable in a link). */
+export const configParams: Record<keyof LayoutConfig, string> = {
+  sampler: 'sampler', ranks: 'ranks', batch: 'batch', k: 'k', batchesPerEpoch: 'batches', epochs: 'epochs',
+  datasetSize: 'dataset', seed: 'seed', stepsPerGeneration: 'spg', numIterations: 'iters',
+};
+
+/** Names accepted in `<name>_hide=true`: every config param plus these parts of the page. */
+export const hideableParts = ['presets', 'stats', 'copies', 'controls', 'caption', 'regroup', 'rewards', 'scale', 'speed', 'gather'] as const;
+
+export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'uid'];
+export const rewardSources: readonly RewardSource[] = ['random', 'model'];
+export const scaleOptions: readonly ScaleRewards[] = ['group', 'batch', 'none'];
+export const speeds = [0.25, 0.5, 1, 2, 4] as const;
+
+function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
+  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+function num(value: string | null): number | null {
+  if (value === null || value.trim() === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * Reads a state from a query string. `presets` resolves `preset=`; explicit settings
+ * override the preset's. Unknown or malformed values fall back to defaults (a number
+ * that is out of range is kept, so the UI can show the core's error about it).
+ */
+export function parseState(search: string, defaults: LayoutConfig, presets: Record<string, { config: LayoutConfig }>): ExplorerState {
+  const p = new URLSearchParams(search);
+  const presetName = p.get('preset');
+  const base = presetName !== null && presets[presetName] ? presets[presetName].config : defaults;
+  const config: LayoutConfig = { ...base };
+  let overridden = false;
+  for (const [field, param] of Object.entries(configParams) as [keyof LayoutConfig, string][]) {
+    const raw = p.get(param);
+    if (raw === null) continue;
+    if (field === 'sampler') { config.sampler = raw as SamplerName; }
+    else { const n = num(raw); if (n === null) continue; config[field] = n; }
+    if (config[field] !== base[field]) overridden = true;
+  }
+  const hidden = new Set<string>();
+  for (const [key, value] of p) if (key.endsWith('_hide') && value !== 'false') hidden.add(key.slice(0, -'_hide'.length));
+  const speed = num(p.get('speed'));
+  const prompt = num(p.get('prompt'));
+  return {
+    config,
+    preset: presetName !== null && presets[presetName] && !overridden ? presetName : null,
+    phase: pick(p.get('phase'), phaseIds, 'sample'),
+    gather: Math.max(0, Math.trunc(num(p.get('gather')) ?? 0)),
+    regroup: pick(p.get('regroup'), regroupMethods, 'prompt-id'),
+    rewards: pick(p.get('rewards'), rewardSources, 'random'),
+    scale: pick(p.get('scale'), scaleOptions, 'group'),
+    speed: speed !== null && speed > 0 && speed <= 8 ? speed : 1,
+    prompt: prompt !== null && Number.isInteger(prompt) && prompt >= 0 ? prompt : null,
+    embed: p.has('embed') && p.get('embed') !== '0' && p.get('embed') !== 'false',
+    hidden,
+  };
+}
+
+/** Writes a state as a query string (without `?`): every setting, so the link is exact. */
+export function stateToSearch(s: ExplorerState): string {
+  const p = new URLSearchParams();
+  if (s.preset) p.set('preset', s.preset);
+  for (const [field, param] of Object.entries(configParams) as [keyof LayoutConfig, string][]) p.set(param, String(s.config[field]));
+  p.set('phase', s.phase);
+  p.set('gather', String(s.gather));
+  p.set('regroup', s.regroup);
+  p.set('rewards', s.rewards);
+  p.set('scale', s.scale);
+  p.set('speed', String(s.speed));
+  if (s.prompt !== null) p.set('prompt', String(s.prompt));
+  if (s.embed) p.set('embed', '1');
+  for (const name of [...s.hidden].sort()) p.set(`${name}_hide`, 'true');
+  return p.toString();
+}
