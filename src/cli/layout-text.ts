@@ -29,6 +29,21 @@ const settingNames: [keyof Layout['config'], string][] = [
   ['datasetSize', 'dataset-size'], ['seed', 'seed'], ['stepsPerGeneration', 'steps-per-generation'], ['numIterations', 'num-iterations'],
 ];
 
+/** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
+function seedNote(layout: Layout, stepIndex: number): string {
+  const { config } = layout;
+  const step = layout.steps[stepIndex]!;
+  const plus = (n: number) => `manual_seed(${config.seed} + ${n})`;
+  switch (layout.sampler) {
+    case 'flow-grpo':
+      return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
+    case 'trl':
+      return stepIndex === 0 ? `; RepeatSampler seeded ${config.seed} once` : '';
+    default:
+      return step.step === 0 ? `; ${plus(step.epoch)} for epoch ${step.epoch}` : '';
+  }
+}
+
 /** The whole text report for a layout. */
 export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: string): string {
   const { config } = layout;
@@ -45,7 +60,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   for (const g of all) {
     for (const stepIndex of g.stepIndices) {
       const step = layout.steps[stepIndex]!;
-      out.push('', `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}; rows = ranks, columns = slots)`);
+      out.push('', `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}${seedNote(layout, stepIndex)}; rows = ranks, columns = slots)`);
       const slots = step.ranks[0]?.length ?? 0;
       const rows = [['', ...Array.from({ length: slots }, (_, s) => `s${s}`)]];
       step.ranks.forEach((ids, r) => rows.push([`rank ${r}`, ...ids.map(p)]));

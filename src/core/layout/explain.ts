@@ -24,24 +24,29 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
   );
   const distinct = stats.distinctPromptsPerEpoch[0] ?? 0;
   lines.push(
-    `Per epoch: ${stats.stepsPerEpoch} ${stepWord}es × ${stats.samplesPerBatch} = ${stats.samplesPerEpoch} samples, ${stats.uniquePromptsPerEpoch} prompt draws` +
+    `Per epoch: ${plural(stats.stepsPerEpoch, stepWord, stepWord + 'es')} × ${stats.samplesPerBatch} = ${stats.samplesPerEpoch} samples, ${stats.uniquePromptsPerEpoch} prompt draws` +
       (distinct !== stats.uniquePromptsPerEpoch ? ` (${distinct} distinct prompts in epoch 0: some were drawn twice).` : ` (${distinct} distinct prompts).`),
   );
   lines.push(
     `Each rank receives ${plural(stats.perRankPerBatch, 'sample')} per ${stepWord}: a tensor of shape [${stats.perRankPerBatch}, …] printed on one rank is one ${stepWord} on one rank, and that is normal.`,
   );
   const spanned = range(stats.ranksSpannedHistogram);
-  if (stats.ranksSpannedHistogram.length > 2 || spanned !== '1') {
+  if (spanned === '1') {
+    lines.push(
+      `All ${k} copies of each prompt sit on one rank, in consecutive slots` +
+        (layout.sampler === 'contiguous' ? ', so each group can be scored on its rank without communication.' : '.'),
+    );
+  } else {
     lines.push(
       `The ${k} copies of a prompt sit on ${spanned} ranks here (mean ${stats.meanRanksSpanned.toFixed(2)}); one rank holds ${range(stats.copiesPerRankHistogram)} copies of a given prompt, at most ${stats.maxCopiesOnOneRank}.`,
     );
-  } else {
-    lines.push(`All ${k} copies of a prompt sit on one rank, so each group can be scored without communication.`);
   }
   if (layout.gatherScope === 'epoch') {
     lines.push(
       `Each rank concatenates its ${stats.stepsPerEpoch} ${stepWord}es (${stats.perRankPerEpoch} samples per rank per epoch); only the all-gather brings the ${stats.samplesPerGather} samples together, in rank-major order, where the ${k} copies of each prompt finally meet and the per-prompt advantage can be computed.`,
     );
+  } else if (layout.sampler === 'contiguous') {
+    lines.push(`Each ${stepWord}'s all-gather (rank-major, ${stats.samplesPerGather} samples) only serves logging here: the groups are already complete on their ranks.`);
   } else {
     lines.push(
       `Each ${stepWord}'s all-gather returns its ${stats.samplesPerGather} samples in rank-major order (rank 0's block, then rank 1's, …); that is where the ${k} copies of each prompt meet.`,

@@ -1,5 +1,5 @@
 // The PyTorch-exact CPU generator and the draws the samplers need.
 export { Mt19937 } from './mt19937.ts';
 export { seedToUint64, seedLow32, type Seed } from './seed.ts';
-export { randperm, mod64, RANDPERM_LARGE_N, RANDPERM_MAX_N, type RandpermOptions } from './randperm.ts';
+export { randperm, modSafe, mod64, RANDPERM_LARGE_N, RANDPERM_MAX_N, type RandpermOptions } from './randperm.ts';
 export { rand, randint, RANDINT_MAX_RANGE } from './rand.ts';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../../src/core/errors.ts';
-import { Mt19937, mod64, rand, randint, randperm, RANDPERM_LARGE_N, seedToUint64 } from '../../../src/core/rng/index.ts';
+import { Mt19937, modSafe, mod64, rand, randint, randperm, RANDPERM_LARGE_N, seedToUint64 } from '../../../src/core/rng/index.ts';
 
 test('the large-n threshold is 0xffffffff // 20', () => {
   assert.equal(RANDPERM_LARGE_N, Math.floor(0xffffffff / 20));
@@ -41,6 +41,23 @@ test('random64 is (first << 32) | second', () => {
     const hi = BigInt(b.random());
     const lo = BigInt(b.random());
     assert.equal(a.random64(), (hi << 32n) | lo);
+  }
+});
+
+test('modSafe equals % on edge and random values', () => {
+  const ys = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 2, 2 ** 32 - 1];
+  const ms = [1, 2, 3, 7, 2 ** 16 + 1, 214748363, 2 ** 31 - 2, 2 ** 31 - 1];
+  for (const y of ys) for (const m of ms) assert.equal(modSafe(y, m), y % m, `${y} mod ${m}`);
+  for (const m of ms) for (let q = 1; q * m < 2 ** 32 && q < 1e6; q = q * 3 + 1) {
+    for (const y of [q * m - 1, q * m, q * m + 1]) if (y < 2 ** 32) assert.equal(modSafe(y, m), y % m, `${y} mod ${m}`);
+  }
+  const g = new Mt19937(99);
+  for (let i = 0; i < 20000; i++) {
+    const y = g.random();
+    const m = (g.random() >>> (g.random() % 32)) % (2 ** 31 - 1) + 1;
+    assert.equal(modSafe(y, m), y % m);
+    const x = y * 2 ** 21 + (g.random() >>> 11); // up to 2^53 − 1
+    assert.equal(modSafe(x, m), Number(BigInt(x) % BigInt(m)));
   }
 });
 
