@@ -57,7 +57,7 @@ function commonDevice(op: string, tensors: readonly Tensor[]): DeviceName {
   const other = tensors.findIndex((t) => t.device !== first);
   if (other >= 0) {
     throw new DeviceMismatchError(
-      `Expected all tensors to be on the same device, but found tensors on ${first} and ${tensors[other]!.device} ` +
+      `Expected all tensors to be on the same device, but found tensors on ${tensors[other]!.device} and ${first} ` +
         `(${op}: tensor 0 is on ${first}, tensor ${other} on ${tensors[other]!.device}). ` +
         `Objects that crossed allGatherObject keep their origin device; move each with tensor.to(rank.device) first (seed-004 fix V4).`,
     );
