@@ -15,6 +15,7 @@ export class Mt19937 {
   private readonly state = new Uint32Array(N);
   private next = N;
 
+  /** Without a seed, PyTorch's default generator seed (default_rng_seed_val = 67280421310721). */
   constructor(seed: Seed = 67280421310721n) {
     this.manualSeed(seed);
   }

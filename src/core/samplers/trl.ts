@@ -112,13 +112,17 @@ export const trl: SamplerSpec = {
       `One step here is one generation batch: ${generationBatch} samples = ${promptsPerGeneration} prompts × k=${config.k}; process p takes the p-th contiguous block of ${perProcess}.`,
       `RepeatSampler's generator is seeded once per run: epoch e continues the stream of epoch e−1; an incomplete last chunk of the permutation is dropped (${config.datasetSize % promptsPerGeneration} prompt(s) per epoch never drawn).`,
     ];
-    if (repeatCount > 1) {
+    if (repeatCount === 1) {
+      notes.push(`num_iterations × steps_per_generation = 1: TRL generates from every batch its dataloader yields, none is reused.`);
+    } else {
       notes.push(
         `TRL's dataloader yields each generation batch ${repeatCount} times (num_iterations=${config.numIterations} × steps_per_generation=${config.stepsPerGeneration}); it generates from the first and only loads the other ${repeatCount - 1} (the buffered completions are reused), so those repeats are not extra steps here.`,
       );
     }
     if (config.stepsPerGeneration > 1) {
-      notes.push(`Each rank's block of ${perProcess} is split into ${config.stepsPerGeneration} optimizer steps of batch=${config.batch}.`);
+      notes.push(
+        `Each rank's block of ${perProcess} is used as ${config.stepsPerGeneration} micro-batches of batch=${config.batch} (one per training step); with steps_per_generation = gradient_accumulation_steps, TRL's default, that is one optimizer update per generation batch and iteration.`,
+      );
     }
     if (perProcess % config.k !== 0) {
       notes.push(`The per-process block (${perProcess}) is not a multiple of k=${config.k}: some groups straddle two ranks.`);

@@ -88,6 +88,29 @@ test('flow-grpo-lcm: each prompt of an epoch exactly k times even when k does no
   assert.ok(nonDividing > 5, 'the random configurations include k not dividing ranks×batch');
 });
 
+test('flow-grpo-lcm equals a literal transcription of the one-permutation-per-epoch sampler', () => {
+  for (const c of randomConfigs('flow-grpo-lcm', 20)) {
+    const layout = buildLayout(c);
+    const W = c.ranks;
+    const B = c.batch;
+    const step = (W * B) / gcd(c.k, W * B);
+    const m = Math.ceil(Math.ceil((c.batchesPerEpoch * W * B) / c.k) / step) * step;
+    assert.equal(layout.config.batchesPerEpoch, (m * c.k) / (W * B));
+    for (let e = 0; e < c.epochs; e++) {
+      const g = new Mt19937(c.seed + e);
+      const indices = Array.from(randperm(c.datasetSize, g)).slice(0, m);
+      const repeated = indices.flatMap((x) => Array<number>(c.k).fill(x));
+      const shuffled = Array.from(randperm(repeated.length, g), (j) => repeated[j]!);
+      layout.steps.filter((s) => s.epoch === e).forEach((s) => {
+        s.ranks.forEach((slots, r) => {
+          const start = s.step * W * B + r * B;
+          assert.deepEqual(slots, shuffled.slice(start, start + B));
+        });
+      });
+    }
+  }
+});
+
 test('trl: groups contiguous within each generation batch, ranks take contiguous blocks, stream continues across epochs', () => {
   for (const c of randomConfigs('trl', N)) {
     const layout = buildLayout(c);
