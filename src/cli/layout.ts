@@ -43,9 +43,38 @@ Flags override the preset (default: seed-000).
   --json                     one JSON object {sampler, config, steps, stats}
 `;
 
+/** `--seed -5` → `--seed=-5`: parseArgs would otherwise take -5 for a flag (and say so on several lines). */
+function joinNegativeValues(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    if (a.startsWith('--') && !a.includes('=') && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** --seed: a safe integer; a larger PyTorch seed gets a pointer to its low 32 bits, which are all PyTorch uses. */
+function seedFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (/^-?\d+$/.test(text) && !Number.isSafeInteger(Number(text))) {
+    const big = BigInt(text);
+    const inRange = big >= -(1n << 63n) && big < 1n << 64n;
+    throw new ConfigError(
+      `--seed ${text} is beyond ±(2^53−1), which the sandbox keeps as a plain number` +
+        (inRange ? `; PyTorch seeds MT19937 with the low 32 bits only, so --seed ${BigInt.asUintN(32, big)} gives the same stream` : `, and outside PyTorch's [-2^63, 2^64) too`),
+    );
+  }
+  return intFlag(value, 'seed', -Number.MAX_SAFE_INTEGER);
+}
+
 /** The configuration the flags ask for: a preset (or the default) with the given flags applied. */
 export function configFromFlags(args: string[]): { config: LayoutConfig; preset?: string; json: boolean; help: boolean } {
-  const v = parseFlags(args, spec);
+  const v = parseFlags(joinNegativeValues(args), spec);
   const preset = v.preset;
   if (preset !== undefined && !presets[preset]) {
     throw new ConfigError(`unknown preset '${preset}'; presets: ${presetNames.join(', ')}`);
@@ -63,7 +92,7 @@ export function configFromFlags(args: string[]): { config: LayoutConfig; preset?
     const n = intFlag(v[flag], flag, min);
     if (n !== undefined) (config as unknown as Record<string, unknown>)[field] = n;
   }
-  const seed = intFlag(v.seed, 'seed', -Number.MAX_SAFE_INTEGER);
+  const seed = seedFlag(v.seed);
   if (seed !== undefined) config.seed = seed;
   return { config, preset, json: v.json === true, help: v.help === true };
 }

@@ -77,6 +77,9 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
     [['layout', '--bogus'], /Unknown option '--bogus'/],
     [['layout', '--sampler', 'trl', '--k', '1'], /at least 2/],
     [['layout', '--seed', '1.5'], /--seed must be a whole number/],
+    [['layout', '--ranks', '-3'], /--ranks must be between 1/],
+    [['layout', '--seed', '18446744073709551615'], /--seed 4294967295 gives the same stream/],
+    [['layout', '--seed', '99999999999999999999999'], /outside PyTorch's/],
   ];
   for (const [args, pattern] of cases) {
     const res = runCli(args);
@@ -86,6 +89,13 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
     assert.equal(res.stderr.trim().split('\n').length, 1, args.join(' '));
     assert.doesNotMatch(res.stderr, /at .*\.ts:\d+/);
   }
+});
+
+test('negative seeds are taken as PyTorch does (two\'s complement, low 32 bits)', () => {
+  const a = JSON.parse(runCli(['layout', '--seed', '-1', '--json']).stdout);
+  const b = JSON.parse(runCli(['layout', '--seed=4294967295', '--json']).stdout);
+  assert.equal(a.config.seed, -1);
+  assert.deepEqual(a.steps[0], b.steps[0]);
 });
 
 test('--help prints the flags', () => {
