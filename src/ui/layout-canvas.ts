@@ -210,7 +210,7 @@ export class LayoutCanvas extends LitElement {
 
     // Group boxes behind the tiles (regroup: fading in with the movement).
     if (geo.boxes.length > 0) {
-      ctx.globalAlpha = id === 'regroup' ? progress : 1;
+      ctx.globalAlpha = id === 'regroup' || id === 'gather' ? progress : 1;
       for (const b of geo.boxes) {
         const bx = MARGIN_LEFT + b.x * cell - 2, by = b.y * cell - 2;
         ctx.lineWidth = b.mixed || b.offSize ? 2.5 : 1;

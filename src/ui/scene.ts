@@ -16,6 +16,7 @@ export interface SceneLabel {
 
 /** A regrouped row drawn as a box around its members (regroup and advantages phases). */
 export interface GroupBox {
+  /** Index of the regrouped row, or -1 for a rank's segment of the gathered order. */
   row: number;
   x: number;
   y: number;
@@ -107,12 +108,19 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
     const ph = phases.gather;
     for (let i = 0; i < n; i++) { ph.x[i] = i % lineWidth; ph.y[i] = 1 + Math.floor(i / lineWidth); }
     if (lineWidth >= perRank) {
+      // A light box around each rank's segment shows where one rank's samples end in the gathered order.
+      const ranksPerLine = Math.floor(lineWidth / perRank);
       for (let r = 0; r < ranks; r++) {
         const start = r * perRank;
         const line = Math.floor(start / lineWidth);
-        if (lineWidth === n) ph.labels.push({ x: (start % lineWidth) + perRank / 2, y: 0.5, text: `r${r}`, align: 'center', kind: 'header' });
-        else if (start % lineWidth === 0) ph.labels.push({ x: -0.3, y: 1.5 + line, text: `${start}…`, align: 'right', kind: 'row' });
+        ph.boxes.push({ row: -1, x: start % lineWidth, y: 1 + line, w: perRank, h: 1, mixed: false, offSize: false });
+        if (lineWidth === n) ph.labels.push({ x: (start % lineWidth) + perRank / 2, y: 0.5, text: `rank ${r}`, align: 'center', kind: 'header' });
+        else if (start % lineWidth === 0) {
+          const last = Math.min(ranks - 1, r + ranksPerLine - 1);
+          ph.labels.push({ x: -0.3, y: 1.5 + line, text: last === r ? `rank ${r}` : `ranks ${r}–${last}`, align: 'right', kind: 'row' });
+        }
       }
+      if (lineWidth !== n) ph.labels.push({ x: 0, y: 0.5, text: `gathered order, rank-major: #0 … #${n - 1} (reading order)`, align: 'left', kind: 'header' });
     }
   }
   // regroup and advantages: one row per group when few, else a grid of group cells.

@@ -51,6 +51,7 @@ export async function serveApp(): Promise<AppServer> {
     cacheDir,
     logLevel: 'error',
     clearScreen: false,
+    // No HMR and no file watching: tests load pages, they do not edit them.
     server: { host: 'localhost', port: 0, strictPort: true, hmr: false, watch: null },
     // No dependency discovery at run time: a late discovery reloads the page mid-test.
     optimizeDeps: { noDiscovery: true, include: [] },
@@ -81,6 +82,9 @@ export async function launchBrowser(): Promise<Browser> {
     env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir },
   });
 }
+
+/** Console errors of Vite's dev client (its HMR WebSocket), which are not the page's. */
+const devServerNoise = /^\[vite\]|WebSocket connection to 'ws:\/\/localhost/;
 
 let shared: Promise<{ server: AppServer; browser: Browser }> | null = null;
 
@@ -121,7 +125,11 @@ export async function withPage<T>(urlPath: string, fn: (page: Page) => Promise<T
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    // The dev server's own client may complain about its WebSocket (e.g. when a test re-routes
+    // requests); that is the test server's plumbing, not the page under test.
+    if (msg.type() === 'error' && !devServerNoise.test(msg.text())) errors.push(`console.error: ${msg.text()}`);
+  });
   try {
     await page.goto(server.url + urlPath, { waitUntil: 'load' });
     const result = await fn(page);

@@ -1,0 +1,254 @@
+// The explorer in real headless Chromium: seed-000's story phase by phase (with a screenshot of
+// each in test-results/), tiles checked against the core's layout, highlighting against
+// copiesOf, settings, errors with suggestions, the URL round trip, embed/_hide and isolation.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { screenshot, withPage } from './harness.ts';
+import { coreCopies, coreLayout, firstView, jump, phases, readingOrder, settled, tiles } from './explorer-page.ts';
+
+test('seed-000: every phase of the story draws the core\'s samples where they belong (screenshots kept)', async () => {
+  await withPage('/?preset=seed-000', async (page) => {
+    const ms = await firstView(page);
+    console.log(`first view ${ms.toFixed(0)} ms after navigation start`);
+    const core = await coreLayout(page, 'seed-000');
+    assert.equal(core.gathers.length, 1);
+    const gathered = core.gathers[0]!;
+    assert.equal(gathered.length, 32);
+
+    for (const phase of phases) {
+      await jump(page, phase);
+      await screenshot(page, `explorer-seed-000-${phases.indexOf(phase) + 1}-${phase}`);
+      const caption = await page.locator('grpo-explorer .caption').textContent();
+      assert.match(caption ?? '', new RegExp(`${phases.indexOf(phase) + 1} / 7`));
+      const rects = await tiles(page);
+      assert.equal(rects.length, 32, `${phase}: one tile per gathered sample`);
+      // Every tile carries the core's prompt for its gathered index.
+      for (const r of rects) assert.equal(r.promptId, gathered[r.gatheredIndex]!.promptId);
+
+      if (phase === 'scatter') {
+        // Rows are ranks, step blocks left to right, slots in order: reading the grid row by row gives
+        // each rank's slots of step 0 then step 1, exactly layout.steps[s].ranks[r].
+        const rows = new Map<number, typeof rects>();
+        for (const r of rects) rows.set(r.y, [...(rows.get(r.y) ?? []), r]);
+        const ys = [...rows.keys()].sort((a, b) => a - b);
+        assert.equal(ys.length, 8);
+        ys.forEach((y, rank) => {
+          const row = rows.get(y)!.sort((a, b) => a.x - b.x).map((r) => r.promptId);
+          assert.deepEqual(row, [...core.steps[0]![rank]!, ...core.steps[1]![rank]!], `rank ${rank}`);
+        });
+      }
+      if (phase === 'gather') {
+        // One rank-major line: reading order is gathered order.
+        assert.deepEqual(readingOrder(rects).map((r) => r.gatheredIndex), gathered.map((_, i) => i));
+        // Wrapped lines start at a rank boundary (rank r's 4 samples are never split).
+        const lineStarts = [...new Set(rects.map((r) => r.y))].map((y) => Math.min(...rects.filter((r) => r.y === y).map((r) => r.gatheredIndex)));
+        for (const start of lineStarts) assert.equal(start % 4, 0);
+      }
+      if (phase === 'regroup') {
+        // By prompt id: each line holds the 4 copies of one prompt.
+        const lines = new Map<number, number[]>();
+        for (const r of rects) lines.set(r.y, [...(lines.get(r.y) ?? []), r.promptId]);
+        assert.equal(lines.size, 8);
+        for (const ids of lines.values()) { assert.equal(ids.length, 4); assert.equal(new Set(ids).size, 1); }
+      }
+      if (phase === 'slice') {
+        // Rank r's line is gathered[4r, 4r + 4): its own samples back.
+        const lines = [...new Map(readingOrder(rects).map((r) => [r.y, [] as number[]])).keys()];
+        for (const r of rects) assert.equal(lines.indexOf(r.y), Math.floor(r.gatheredIndex / 4));
+      }
+    }
+  });
+});
+
+test('hovering a tile highlights exactly the copies copiesOf gives; clicking keeps them and lists them', async () => {
+  await withPage('/?preset=seed-000&phase=scatter', async (page) => {
+    await firstView(page);
+    await settled(page, 'scatter');
+    const first = (await tiles(page))[5]!;
+    const copies = await coreCopies(page, 'seed-000', first.promptId);
+    assert.equal(copies.length, 4);
+    const key = (c: { rank: number; stepIndex: number; slot: number }) => `${c.rank}/${c.stepIndex}/${c.slot}`;
+
+    await page.mouse.move(first.x + first.w / 2, first.y + first.h / 2);
+    const lit = (await tiles(page)).filter((r) => r.highlighted);
+    assert.deepEqual(lit.map(key).sort(), copies.map(key).sort());
+    assert.deepEqual(lit.map((r) => r.gatheredIndex).sort((a, b) => a - b), copies.map((c) => c.gatheredIndex).sort((a, b) => a - b));
+
+    await page.mouse.click(first.x + first.w / 2, first.y + first.h / 2);
+    await page.mouse.move(2, 2);
+    const rows = page.locator('grpo-copies-panel tr.copy');
+    assert.equal(await rows.count(), 4);
+    const listed = await rows.evaluateAll((trs) => trs.map((tr) => ({ rank: Number((tr as HTMLElement).dataset.rank), stepIndex: Number((tr as HTMLElement).dataset.step), slot: Number((tr as HTMLElement).dataset.slot), gatheredIndex: Number((tr as HTMLElement).dataset.gathered) })));
+    assert.deepEqual(listed, copies);
+    assert.match(page.url(), new RegExp(`prompt=${first.promptId}`));
+
+    // The selection stays through the gather: the highlighted gathered positions are the copies'.
+    await jump(page, 'gather');
+    const litGathered = readingOrder((await tiles(page)).filter((r) => r.highlighted)).map((r) => r.gatheredIndex);
+    assert.deepEqual(litGathered, copies.map((c) => c.gatheredIndex).sort((a, b) => a - b));
+    await screenshot(page, 'explorer-seed-000-highlight-gather');
+  });
+});
+
+test('changing settings redraws from the core; an invalid one shows the core\'s error and clickable fixes, never a blank view', async () => {
+  await withPage('/?preset=seed-000&phase=scatter', async (page) => {
+    await firstView(page);
+    const ranks = page.locator('grpo-config-panel input#ranks');
+    await ranks.fill('4');
+    await ranks.press('Enter');
+    await settled(page, 'scatter');
+    const cfg = { sampler: 'flow-grpo', ranks: 4, batch: 2, k: 4, batchesPerEpoch: 2, epochs: 1, datasetSize: 32, seed: 42, stepsPerGeneration: 1, numIterations: 1 };
+    const core = await coreLayout(page, cfg);
+    const rects = await tiles(page);
+    assert.equal(rects.length, core.gathers[0]!.length);
+    assert.equal(new Set(rects.map((r) => r.y)).size, 4, 'four rank rows');
+    assert.equal(await page.locator('grpo-stats-panel dd[data-stat="samples-per-batch"]').textContent(), '8');
+    assert.match(page.url(), /ranks=4/);
+    assert.doesNotMatch(page.url(), /preset=/, 'a changed preset is no longer named in the link');
+
+    const k = page.locator('grpo-config-panel input#k');
+    await k.fill('3');
+    await k.press('Enter');
+    const alert = page.locator('grpo-config-panel [role="alert"]');
+    await alert.waitFor();
+    const message = await alert.locator('.message').textContent();
+    const expected = await page.evaluate(async (c) => {
+      const samplers = await import('/src/core/samplers/index.ts' as string);
+      return samplers.validateConfig(c)?.message as string;
+    }, { ...cfg, k: 3 });
+    assert.equal(message, expected);
+    assert.ok((await tiles(page)).length > 0, 'the last valid layout stays drawn');
+    await screenshot(page, 'explorer-error-with-suggestions');
+
+    const suggestion = alert.locator('button.suggestion').first();
+    assert.ok(await suggestion.count() > 0, 'the core offered at least one fix');
+    await suggestion.click();
+    await alert.waitFor({ state: 'detached' });
+    const fixed = await page.evaluate(async () => {
+      const samplers = await import('/src/core/samplers/index.ts' as string);
+      const app = document.querySelector('grpo-explorer') as unknown as { state: { config: unknown } };
+      return samplers.validateConfig(app.state.config) === null;
+    });
+    assert.equal(fixed, true);
+  });
+});
+
+test('the URL holds the whole view: opening the link restores settings, phase, regrouping and selection', async () => {
+  const link = await withPage('/?preset=seed-000', async (page) => {
+    await firstView(page);
+    await page.locator('grpo-config-panel select#sampler').selectOption('trl');
+    await page.locator('grpo-config-panel input#seed').fill('7');
+    await page.locator('grpo-config-panel input#seed').press('Enter');
+    await page.locator('grpo-explorer select#regroup').selectOption('view');
+    await page.locator('grpo-explorer select#rewards').selectOption('model');
+    await jump(page, 'advantages');
+    const some = (await tiles(page))[3]!;
+    await page.locator('grpo-copies-panel input').fill(String(some.promptId));
+    await page.locator('grpo-copies-panel input').press('Enter');
+    await page.waitForFunction(() => location.search.includes('prompt='));
+    return { url: page.url(), tiles: await tiles(page), caption: await page.locator('grpo-explorer .caption').textContent() };
+  });
+  assert.match(link.url, /sampler=trl/);
+  assert.match(link.url, /seed=7/);
+  assert.match(link.url, /phase=advantages/);
+  assert.match(link.url, /regroup=view/);
+  await withPage(link.url.replace(/^https?:\/\/[^/]+/, ''), async (page) => {
+    await firstView(page);
+    await settled(page, 'advantages');
+    assert.equal(await page.locator('grpo-config-panel select#sampler').inputValue(), 'trl');
+    assert.equal(await page.locator('grpo-config-panel input#seed').inputValue(), '7');
+    assert.equal(await page.locator('grpo-explorer select#regroup').inputValue(), 'view');
+    assert.equal(await page.locator('grpo-explorer .caption').textContent(), link.caption);
+    const strip = (t: { x: number; y: number; promptId: number; gatheredIndex: number; highlighted: boolean }[]) => t.map(({ x, y, promptId, gatheredIndex, highlighted }) => ({ x, y, promptId, gatheredIndex, highlighted }));
+    assert.deepEqual(strip(await tiles(page)), strip(link.tiles));
+    assert.equal(page.url(), link.url);
+  });
+});
+
+test('view(-1, k) on seed-000\'s scattered order: the rows that mix prompts are the core\'s and are flagged', async () => {
+  await withPage('/?preset=seed-000&regroup=view&phase=regroup', async (page) => {
+    await firstView(page);
+    await settled(page, 'regroup');
+    const mixed = await page.evaluate(async () => {
+      const samplers = await import('/src/core/samplers/index.ts' as string);
+      const presets = await import('/src/core/presets.ts' as string);
+      const g = await import('/src/core/layout/gather.ts' as string);
+      const r = await import('/src/core/layout/regroup.ts' as string);
+      const layout = samplers.buildLayout(presets.presets['seed-000'].config);
+      return r.regroup(g.gathers(layout)[0], 'view', 4).filter((row: { mixed: boolean }) => row.mixed).length as number;
+    });
+    assert.ok(mixed > 0);
+    const caption = await page.locator('grpo-explorer .caption').textContent();
+    assert.match(caption ?? '', new RegExp(`${mixed} mix different prompts`));
+    await screenshot(page, 'explorer-seed-000-view-regroup-mixed');
+  });
+});
+
+test('embed mode and _hide flags strip the page down for course material', async () => {
+  await withPage('/?preset=seed-000&embed=1&speed_hide=true&phase=gather', async (page) => {
+    await firstView(page);
+    assert.equal(await page.locator('grpo-config-panel').count(), 0);
+    assert.equal(await page.locator('grpo-explorer header').count(), 0);
+    assert.equal(await page.locator('grpo-story-controls select').count(), 0, 'speed hidden');
+    assert.equal((await tiles(page)).length, 32);
+    await screenshot(page, 'explorer-embed');
+  });
+  await withPage('/?preset=seed-000&k_hide=true&stats_hide=true', async (page) => {
+    await firstView(page);
+    assert.equal(await page.locator('grpo-config-panel input#k').count(), 0);
+    assert.equal(await page.locator('grpo-config-panel input#ranks').count(), 1);
+    assert.equal(await page.locator('grpo-stats-panel').count(), 0);
+  });
+});
+
+test('play runs the story: each phase shows its caption before the tiles move, and keys step back and forth', async () => {
+  await withPage('/?preset=seed-000&speed=4', async (page) => {
+    await firstView(page);
+    await page.locator('grpo-layout-canvas canvas').focus();
+    await page.keyboard.press('ArrowRight');
+    // "Text, then the action": the new phase's caption is up while the tiles still wait.
+    await page.waitForFunction(() => (document.querySelector('grpo-explorer') as HTMLElement).dataset.stage === 'caption');
+    assert.equal(await page.evaluate(() => (document.querySelector('grpo-explorer') as HTMLElement).dataset.phase), 'scatter');
+    await settled(page, 'scatter');
+    await page.keyboard.press('ArrowLeft');
+    await settled(page, 'sample');
+    const seen = await page.evaluate(async () => {
+      const app = document.querySelector('grpo-explorer') as HTMLElement;
+      const log: string[] = [];
+      const button = app.shadowRoot!.querySelector('grpo-story-controls')!.shadowRoot!.querySelector('button.play') as HTMLButtonElement;
+      button.click();
+      const start = performance.now();
+      while (performance.now() - start < 20000) {
+        const entry = `${app.dataset.phase}:${app.dataset.stage}`;
+        if (log.at(-1) !== entry) log.push(entry);
+        if (app.dataset.phase === 'slice' && app.dataset.stage === 'idle') break;
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return log;
+    });
+    for (const phase of phases.slice(1)) {
+      const c = seen.indexOf(`${phase}:caption`), m = seen.indexOf(`${phase}:move`);
+      assert.ok(c >= 0 && m > c, `${phase}: caption then movement (${seen.join(' ')})`);
+    }
+    assert.equal(seen.at(-1), 'slice:idle');
+  });
+});
+
+test('without cross-origin isolation the page explains what is missing instead of failing silently', async () => {
+  await withPage('/?preset=seed-000', async (page) => {
+    // Re-serve everything without the COOP/COEP headers, as a plain static host would.
+    await page.route('**/*', async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      await route.fulfill({ response, headers });
+    });
+    await page.reload();
+    await firstView(page);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    const banner = page.locator('grpo-explorer .isolation');
+    assert.match(await banner.textContent() ?? '', /Cross-Origin-Embedder-Policy: require-corp/);
+    assert.equal((await tiles(page)).length, 32, 'the layout explorer still works');
+  });
+});
