@@ -97,6 +97,15 @@ export function configFromFlags(args: string[]): { config: LayoutConfig; preset?
   return { config, preset, json: v.json === true, help: v.help === true };
 }
 
+/**
+ * Writes to stdout and waits until the write is handed to the OS: stdout into a pipe is
+ * asynchronous in Node, and bin.ts exits right after the command returns, which would cut
+ * long reports short (`grpo-sandbox layout … | less`).
+ */
+function writeOut(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
+}
+
 const layoutCommand: Command = {
   summary: 'where the k copies of each prompt go (samplers, gathers, regrouping, statistics)',
   async run(args) {
@@ -109,9 +118,9 @@ const layoutCommand: Command = {
     const stats = layoutStats(layout);
     if (json) {
       const steps = layout.steps.map(({ epoch, step, ranks }) => ({ epoch, step, ranks }));
-      process.stdout.write(JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats }) + '\n');
+      await writeOut(JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats }) + '\n');
     } else {
-      process.stdout.write(renderLayout(layout, stats, preset));
+      await writeOut(renderLayout(layout, stats, preset));
     }
     return 0;
   },

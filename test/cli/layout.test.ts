@@ -98,6 +98,16 @@ test('negative seeds are taken as PyTorch does (two\'s complement, low 32 bits)'
   assert.deepEqual(a.steps[0], b.steps[0]);
 });
 
+test('long reports are not cut short when stdout is a pipe (the CLI exits right after)', () => {
+  const args = ['layout', '--sampler', 'contiguous', '--dataset-size', '4000', '--batch', '4'];
+  const json = runCli([...args, '--json']);
+  assert.ok(json.stdout.length > 100_000);
+  assert.equal(JSON.parse(json.stdout).steps.length, 500);
+  const text = runCli(args);
+  assert.ok(text.stdout.length > 500_000);
+  assert.match(text.stdout, /copies are consecutive\.\n$/);
+});
+
 test('--help prints the flags', () => {
   const res = runCli(['layout', '--help']);
   assert.equal(res.status, 0);
