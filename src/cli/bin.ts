@@ -3,5 +3,9 @@ import process from 'node:process';
 import { main } from './main.ts';
 
 const code = await main(process.argv.slice(2));
-// Exit explicitly: a WebGPU device (Dawn) or a worker left behind must not keep the process alive.
+// Exit explicitly: a WebGPU device (Dawn) or a worker left behind must not keep the process
+// alive. But first let stdout and stderr drain: into a pipe they are asynchronous, and an
+// early exit would cut a long report short (`grpo-sandbox layout … | less`).
+const drained = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
+await Promise.all([drained(process.stdout), drained(process.stderr)]);
 process.exit(code);

@@ -43,20 +43,6 @@ Flags override the preset (default: seed-000).
   --json                     one JSON object {sampler, config, steps, stats}
 `;
 
-/** `--seed -5` → `--seed=-5`: parseArgs would otherwise take -5 for a flag (and say so on several lines). */
-function joinNegativeValues(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const next = args[i + 1];
-    if (a.startsWith('--') && !a.includes('=') && next !== undefined && /^-\d/.test(next)) {
-      out.push(`${a}=${next}`);
-      i++;
-    } else out.push(a);
-  }
-  return out;
-}
-
 /** --seed: a safe integer; a larger PyTorch seed gets a pointer to its low 32 bits, which are all PyTorch uses. */
 function seedFlag(value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -74,7 +60,7 @@ function seedFlag(value: unknown): number | undefined {
 
 /** The configuration the flags ask for: a preset (or the default) with the given flags applied. */
 export function configFromFlags(args: string[]): { config: LayoutConfig; preset?: string; json: boolean; help: boolean } {
-  const v = parseFlags(joinNegativeValues(args), spec);
+  const v = parseFlags(args, spec);
   const preset = v.preset;
   if (preset !== undefined && !presets[preset]) {
     throw new ConfigError(`unknown preset '${preset}'; presets: ${presetNames.join(', ')}`);
@@ -97,15 +83,6 @@ export function configFromFlags(args: string[]): { config: LayoutConfig; preset?
   return { config, preset, json: v.json === true, help: v.help === true };
 }
 
-/**
- * Writes to stdout and waits until the write is handed to the OS: stdout into a pipe is
- * asynchronous in Node, and bin.ts exits right after the command returns, which would cut
- * long reports short (`grpo-sandbox layout … | less`).
- */
-function writeOut(text: string): Promise<void> {
-  return new Promise((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
-}
-
 const layoutCommand: Command = {
   summary: 'where the k copies of each prompt go (samplers, gathers, regrouping, statistics)',
   async run(args) {
@@ -118,9 +95,9 @@ const layoutCommand: Command = {
     const stats = layoutStats(layout);
     if (json) {
       const steps = layout.steps.map(({ epoch, step, ranks }) => ({ epoch, step, ranks }));
-      await writeOut(JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats }) + '\n');
+      process.stdout.write(JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats }) + '\n');
     } else {
-      await writeOut(renderLayout(layout, stats, preset));
+      process.stdout.write(renderLayout(layout, stats, preset));
     }
     return 0;
   },
