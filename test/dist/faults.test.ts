@@ -57,9 +57,8 @@ test('seed-004 V2: a rank that never arrives turns the hang into a timeout on ev
 });
 
 test('a rank stuck outside any collective is diagnosed, then terminated with the world', async () => {
-  const t0 = Date.now();
+  // 'Unresponsive' means world.run gave up on rank 2 (after timeout + 500 ms) while its 3 s loop still ran.
   const f = await expectFailure(3, 'skipCollective', { skipper: 2, then: 'sleep' });
-  assert.ok(Date.now() - t0 < 20_000, 'the stuck rank did not hold the world for its 60 s loop');
   assert.equal(f.ranks[0]!.ok ? '' : f.ranks[0]!.name, 'CollectiveTimeoutError');
   assert.equal(f.ranks[2]!.ok ? '' : f.ranks[2]!.name, 'Unresponsive');
   assert.match(f.message, /rank 2: not in a collective; last finished allReduce #1/);

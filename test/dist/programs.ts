@@ -55,16 +55,17 @@ export async function unevenGather(rank: Rank, args: { pool: number; perRank: nu
   return rows;
 }
 
-/** seed-004 V2: every rank but `skipper` all-gathers; the skipper goes to `then` (a barrier or nothing). */
-export async function skipCollective(rank: Rank, args: { skipper: number; then: 'barrier' | 'nothing' | 'sleep' }) {
+/** seed-004 V2: every rank but `skipper` all-gathers; the skipper goes to `then` (a barrier, nothing, or a busy loop of busyMs). */
+export async function skipCollective(rank: Rank, args: { skipper: number; then: 'barrier' | 'nothing' | 'sleep'; busyMs?: number }) {
   await rank.allReduce(new Float32Array([1]));
   if (rank.rank !== args.skipper) {
     await rank.allGather(new Float32Array([rank.rank]));
   } else if (args.then === 'barrier') {
     await rank.barrier();
   } else if (args.then === 'sleep') {
-    // Busy outside any collective for longer than the world's grace period.
-    const end = Date.now() + 60_000;
+    // Busy outside any collective for longer than the world's grace period (timeout + 500 ms).
+    // Kept short: Deno cannot interrupt a worker's JS loop (denoland/deno#35657), it runs to its end.
+    const end = Date.now() + (args.busyMs ?? 3_000);
     while (Date.now() < end) { /* a stuck rank */ }
   }
   return 'done';
