@@ -51,11 +51,12 @@ export class ConfigPanel extends LitElement {
 
   static override styles = css`
     :host { display: block; }
-    fieldset { border: 0; margin: 0; padding: 0; display: grid; gap: 8px; }
+    fieldset { border: 0; margin: 0; padding: 0; display: grid; gap: 8px; min-width: 0; }
     label { display: grid; grid-template-columns: minmax(0, 1fr) 88px; align-items: center; gap: 8px; font-size: 13px; }
     label > span { min-width: 0; overflow-wrap: anywhere; }
     label small { display: block; color: #777; font-size: 11px; }
     label.muted { opacity: 0.55; }
+    label.choice { grid-template-columns: minmax(0, 1fr) 150px; }
     input, select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; min-width: 0; }
     select.wide { grid-column: 1 / -1; }
     .preset { display: grid; gap: 4px; margin-bottom: 10px; }
@@ -83,7 +84,7 @@ export class ConfigPanel extends LitElement {
     return html`
       <h2>Configuration</h2>
       ${hide('presets') ? nothing : html`<div class="preset">
-        <label><span>preset</span>
+        <label class="choice"><span>preset</span>
           <select id="preset" aria-label="preset" @change=${this.onPreset}>
             ${this.preset === null ? html`<option value="" selected>custom</option>` : nothing}
             ${Object.keys(this.presets).map((name) => html`<option value=${name} ?selected=${name === this.preset}>${name}</option>`)}
@@ -92,7 +93,7 @@ export class ConfigPanel extends LitElement {
         ${this.preset && this.presets[this.preset] ? html`<p class="desc">${this.presets[this.preset]!.description}</p>` : nothing}
       </div>`}
       <fieldset>
-        ${hide('sampler') ? nothing : html`<label><span>sampler</span>
+        ${hide('sampler') ? nothing : html`<label class="choice"><span>sampler</span>
           <select id="sampler" aria-label="sampler" @change=${this.onSampler}>
             ${this.samplerNames.map((s) => html`<option value=${s} ?selected=${s === c.sampler}>${s}</option>`)}
             ${this.samplerNames.includes(c.sampler) ? nothing : html`<option selected value=${c.sampler}>${c.sampler}</option>`}

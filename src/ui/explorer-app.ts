@@ -45,7 +45,7 @@ export class ExplorerApp extends LitElement {
     .isolation { border: 1px solid #e0a800; background: #fff8e1; border-radius: 6px; padding: 8px 12px; margin-bottom: 10px; font-size: 13px; }
     .grid { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 18px; align-items: start; }
     .grid.embed { grid-template-columns: minmax(0, 1fr); }
-    aside { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; display: grid; gap: 14px; }
+    aside { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
     main { display: grid; gap: 10px; min-width: 0; }
     .card { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; min-width: 0; }
     .caption { font-size: 15px; line-height: 1.5; margin: 0; min-height: 3em; }
@@ -54,7 +54,7 @@ export class ExplorerApp extends LitElement {
     .options { display: grid; gap: 8px; font-size: 13px; }
     .options h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0; }
     .options label { display: grid; gap: 2px; }
-    .options select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; max-width: 100%; }
+    .options select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; width: 100%; min-width: 0; }
     .below { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
     .warn { color: #8b1a1a; font-size: 13px; }
     .embed-link { font-size: 12px; text-align: right; }

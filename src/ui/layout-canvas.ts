@@ -54,6 +54,9 @@ export class LayoutCanvas extends LitElement {
   /** Milliseconds spent in each draw (for the frame-time measurement). */
   readonly drawTimes: number[] = [];
   scene: Scene | null = null;
+  /** Gathered indices per prompt id, and per advantage shade (advantages rounded to 0.1 in [−2, 2]). */
+  private byPrompt = new Map<number, number[]>();
+  private byAdvantage = new Map<number, number[]>();
   private phase = 0;
   private progress = 1;
   private hover: number | null = null;
@@ -100,6 +103,24 @@ export class LayoutCanvas extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.resize?.disconnect();
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('gather') && this.gather) {
+      this.byPrompt = new Map();
+      this.gather.samples.forEach((s, i) => {
+        const list = this.byPrompt.get(s.promptId);
+        if (list) list.push(i); else this.byPrompt.set(s.promptId, [i]);
+      });
+    }
+    if (changed.has('advantages')) {
+      this.byAdvantage = new Map();
+      (this.advantages ?? []).forEach((a, i) => {
+        const shade = Number.isFinite(a) ? Math.round(Math.max(-2, Math.min(2, a)) * 10) / 10 : Number.NaN;
+        const list = this.byAdvantage.get(shade);
+        if (list) list.push(i); else this.byAdvantage.set(shade, [i]);
+      });
+    }
   }
 
   override updated(changed: Map<string, unknown>): void {
@@ -195,7 +216,9 @@ export class LayoutCanvas extends LitElement {
       canvas.style.width = `${cssW}px`;
       canvas.style.height = `${cssH}px`;
     }
-    const ctx = canvas.getContext('2d')!;
+    // A CPU-backed canvas: thousands of small rects raster faster in Skia's software path than through
+    // a GPU emulated in software (SwiftShader on GPU-less machines), and as fast on real GPUs.
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, cssW, cssH);
     if (!scene) return;
@@ -221,50 +244,56 @@ export class LayoutCanvas extends LitElement {
       ctx.globalAlpha = 1;
     }
 
-    const label = cell >= 22;
-    const valueLine = cell >= 34;
-    const indexCorner = cell >= 28 && (id === 'gather' || id === 'regroup');
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
     const n = scene.samples.length;
-    for (let i = 0; i < n; i++) {
-      const s = scene.samples[i]!;
-      const px = MARGIN_LEFT + x[i]! * cell + pad, py = y[i]! * cell + pad;
-      const dim = active !== null && s.promptId !== active;
-      ctx.globalAlpha = dim ? 0.16 : 1;
-      const colour = this.colours.get(s.promptId) ?? '#888';
-      let fill = colour;
-      if (showAdvantage && advantageMix > 0) {
-        const adv = advantageColour(this.advantages![i]!);
-        ctx.fillStyle = colour;
-        ctx.fillRect(px, py, size, size);
-        // The advantage fills the tile below a strip of the prompt's colour, so identity stays visible.
-        const strip = Math.max(1, Math.round(size * 0.28));
-        ctx.globalAlpha = (dim ? 0.16 : 1) * advantageMix;
-        ctx.fillStyle = adv;
-        ctx.fillRect(px, py + strip, size, size - strip);
-        ctx.globalAlpha = dim ? 0.16 : 1;
-        fill = advantageMix > 0.5 ? adv : colour;
-      } else {
-        ctx.fillStyle = colour;
-        ctx.fillRect(px, py, size, size);
+    const rect = (i: number, top = 0) => ctx.fillRect(MARGIN_LEFT + x[i]! * cell + pad, y[i]! * cell + pad + top, size, size - top);
+    // Tiles are filled grouped by style (per prompt, per advantage shade) so a frame costs a few
+    // hundred style changes, not one per tile; fillRect stays on the rasteriser's fast path.
+    for (const [promptId, members] of this.byPrompt) {
+      ctx.fillStyle = this.colours.get(promptId) ?? '#888';
+      for (const i of members) rect(i);
+    }
+    // The advantage fills each tile below a strip of its prompt's colour, so identity stays visible.
+    const strip = Math.max(1, Math.round(size * 0.28));
+    if (showAdvantage && advantageMix > 0) {
+      ctx.globalAlpha = advantageMix;
+      for (const [shade, members] of this.byAdvantage) {
+        ctx.fillStyle = advantageColour(shade);
+        for (const i of members) rect(i, strip);
       }
-      if (active !== null && !dim && cell >= 6) {
-        ctx.lineWidth = cell >= 16 ? 2.5 : 1.5;
-        ctx.strokeStyle = '#111';
-        ctx.strokeRect(px + 0.5, py + 0.5, size - 1, size - 1);
+      ctx.globalAlpha = 1;
+    }
+    // A highlighted prompt: veil every other tile, outline its copies.
+    if (active !== null) {
+      ctx.fillStyle = 'rgba(255,255,255,0.82)';
+      for (let i = 0; i < n; i++) if (scene.samples[i]!.promptId !== active) rect(i);
+      ctx.lineWidth = cell >= 16 ? 2.5 : 1.5;
+      ctx.strokeStyle = '#111';
+      for (const i of this.byPrompt.get(active) ?? []) {
+        ctx.strokeRect(MARGIN_LEFT + x[i]! * cell + pad + 0.5, y[i]! * cell + pad + 0.5, size - 1, size - 1);
       }
-      if (label) {
+    }
+
+    // Text only where tiles are big enough to read it (then there are few of them).
+    if (cell >= 22) {
+      const valueLine = cell >= 34;
+      const indexCorner = cell >= 28 && (id === 'gather' || id === 'regroup');
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let i = 0; i < n; i++) {
+        const s = scene.samples[i]!;
+        const px = MARGIN_LEFT + x[i]! * cell + pad, py = y[i]! * cell + pad;
+        ctx.globalAlpha = active !== null && s.promptId !== active ? 0.3 : 1;
+        const colour = this.colours.get(s.promptId) ?? '#888';
         const cx = px + size / 2;
         if (showAdvantage && advantageMix > 0.5 && valueLine) {
           const a = this.advantages![i]!;
-          ctx.fillStyle = textOn(fill);
+          ctx.fillStyle = textOn(advantageColour(a));
           ctx.font = `600 ${Math.round(cell * 0.26)}px system-ui, sans-serif`;
           ctx.fillText(`P${s.promptId}`, cx, py + size * 0.42);
           ctx.font = `${Math.round(cell * 0.24)}px system-ui, sans-serif`;
           ctx.fillText(Number.isFinite(a) ? (a >= 0 ? '+' : '') + a.toFixed(2) : 'NaN', cx, py + size * 0.74);
         } else {
-          ctx.fillStyle = textOn(fill);
+          ctx.fillStyle = textOn(showAdvantage && advantageMix > 0.5 ? advantageColour(this.advantages![i]!) : colour);
           ctx.font = `600 ${Math.round(cell * (String(s.promptId).length > 3 ? 0.26 : 0.32))}px system-ui, sans-serif`;
           ctx.fillText(`P${s.promptId}`, cx, py + size * (indexCorner ? 0.42 : 0.5));
           if (indexCorner) {

@@ -85,7 +85,7 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
       members.forEach((i, order) => { const id = samples[i]!.promptId; if (!first.has(id)) first.set(id, order); });
       const sorted = [...members].sort((a, b) => first.get(samples[a]!.promptId)! - first.get(samples[b]!.promptId)! || a - b);
       sorted.forEach((i, j) => { ph.x[i] = gridCol[p]! + (j % width[p]!); ph.y[i] = 1 + Math.floor(j / width[p]!); });
-      ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: `step ${steps[p]}: ${first.size} prompts × copies`, align: 'center', kind: 'header' });
+      ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: `step ${steps[p]}`, align: 'center', kind: 'header' });
     });
   }
   // scatter: rank r, slot s of each step's block.
@@ -99,7 +99,7 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
   {
     const ph = phases.accumulate;
     samples.forEach((s, i) => { const p = stepPos.get(s.stepIndex)!; ph.x[i] = concatCol[p]! + s.slot; ph.y[i] = 1 + s.rank; });
-    ph.labels.push({ x: c / 2, y: 0.5, text: `each rank: ${steps.length} step${steps.length === 1 ? '' : 's'} concatenated = ${perRank} samples`, align: 'center', kind: 'header' });
+    ph.labels.push({ x: 0, y: 0.5, text: `each rank: ${steps.length} step${steps.length === 1 ? '' : 's'} concatenated = ${perRank} samples`, align: 'left', kind: 'header' });
     for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
   }
   // gather: one rank-major line, wrapped at whole ranks when it does not fit.
@@ -152,7 +152,7 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
   {
     const ph = phases.slice;
     for (let i = 0; i < n; i++) { ph.x[i] = i % perRank; ph.y[i] = 1 + Math.floor(i / perRank); }
-    ph.labels.push({ x: perRank / 2, y: 0.5, text: `rank r ← gathered[r·${perRank}, (r+1)·${perRank})`, align: 'center', kind: 'header' });
+    ph.labels.push({ x: 0, y: 0.5, text: `rank r ← gathered[r·${perRank}, (r+1)·${perRank})`, align: 'left', kind: 'header' });
     for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
   }
 
