@@ -146,11 +146,25 @@ export class LayoutCanvas extends LitElement {
     scene.samples.forEach((s, i) => {
       out.push({
         gatheredIndex: i, promptId: s.promptId, rank: s.rank, stepIndex: s.stepIndex, slot: s.slot,
-        x: box.left + MARGIN_LEFT + x[i]! * this.cell, y: box.top + y[i]! * this.cell, w: this.cell, h: this.cell,
+        x: box.left + MARGIN_LEFT + x[i]! * this.cell, y: box.top + this.py(y[i]!), w: this.cell, h: this.cell,
         highlighted: this.activePrompt() === s.promptId,
       });
     });
     return out;
+  }
+
+  /** Height in px of the header line (row 0 in tile units), readable even when tiles are tiny. */
+  private get header(): number {
+    return Math.max(this.cell, 24);
+  }
+
+  /** Tile units → px from the canvas top: row 0 is the header line, rows ≥ 1 are cells. */
+  private py(units: number): number {
+    return units <= 1 ? units * this.header : this.header + (units - 1) * this.cell;
+  }
+
+  private unitY(px: number): number {
+    return px <= this.header ? px / this.header : 1 + (px - this.header) / this.cell;
   }
 
   private get canvas(): HTMLCanvasElement | null {
@@ -208,7 +222,7 @@ export class LayoutCanvas extends LitElement {
     const scene = this.scene;
     const cell = this.cell;
     const dpr = window.devicePixelRatio || 1;
-    const cssH = scene ? Math.ceil((scene.rows + 0.4) * cell) + 4 : 40;
+    const cssH = scene ? Math.ceil(this.py(scene.rows + 0.4)) + 4 : 40;
     const cssW = this.cssWidth;
     if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {
       canvas.width = Math.round(cssW * dpr);
@@ -235,7 +249,7 @@ export class LayoutCanvas extends LitElement {
     if (geo.boxes.length > 0) {
       ctx.globalAlpha = id === 'regroup' || id === 'gather' ? progress : 1;
       for (const b of geo.boxes) {
-        const bx = MARGIN_LEFT + b.x * cell - 2, by = b.y * cell - 2;
+        const bx = MARGIN_LEFT + b.x * cell - 2, by = this.py(b.y) - 2;
         ctx.lineWidth = b.mixed || b.offSize ? 2.5 : 1;
         ctx.strokeStyle = b.mixed ? '#d62728' : b.offSize ? '#9467bd' : '#b9b9b4';
         if (b.mixed) { ctx.fillStyle = 'rgba(214,39,40,0.10)'; ctx.fillRect(bx, by, b.w * cell + 4, b.h * cell + 4); }
@@ -245,7 +259,7 @@ export class LayoutCanvas extends LitElement {
     }
 
     const n = scene.samples.length;
-    const rect = (i: number, top = 0) => ctx.fillRect(MARGIN_LEFT + x[i]! * cell + pad, y[i]! * cell + pad + top, size, size - top);
+    const rect = (i: number, top = 0) => ctx.fillRect(MARGIN_LEFT + x[i]! * cell + pad, this.py(y[i]!) + pad + top, size, size - top);
     // Tiles are filled grouped by style (per prompt, per advantage shade) so a frame costs a few
     // hundred style changes, not one per tile; fillRect stays on the rasteriser's fast path.
     for (const [promptId, members] of this.byPrompt) {
@@ -269,7 +283,7 @@ export class LayoutCanvas extends LitElement {
       ctx.lineWidth = cell >= 16 ? 2.5 : 1.5;
       ctx.strokeStyle = '#111';
       for (const i of this.byPrompt.get(active) ?? []) {
-        ctx.strokeRect(MARGIN_LEFT + x[i]! * cell + pad + 0.5, y[i]! * cell + pad + 0.5, size - 1, size - 1);
+        ctx.strokeRect(MARGIN_LEFT + x[i]! * cell + pad + 0.5, this.py(y[i]!) + pad + 0.5, size - 1, size - 1);
       }
     }
 
@@ -281,7 +295,7 @@ export class LayoutCanvas extends LitElement {
       ctx.textBaseline = 'middle';
       for (let i = 0; i < n; i++) {
         const s = scene.samples[i]!;
-        const px = MARGIN_LEFT + x[i]! * cell + pad, py = y[i]! * cell + pad;
+        const px = MARGIN_LEFT + x[i]! * cell + pad, py = this.py(y[i]!) + pad;
         ctx.globalAlpha = active !== null && s.promptId !== active ? 0.3 : 1;
         const colour = this.colours.get(s.promptId) ?? '#888';
         const cx = px + size / 2;
@@ -316,7 +330,7 @@ export class LayoutCanvas extends LitElement {
       ctx.font = l.kind === 'header' ? `600 ${Math.max(11, Math.min(14, cell * 0.4))}px system-ui, sans-serif` : `${Math.max(10, Math.min(13, cell * 0.36))}px system-ui, sans-serif`;
       ctx.fillStyle = l.kind === 'flag' ? '#c0282d' : l.kind === 'header' ? '#333' : '#555';
       const lx = MARGIN_LEFT + l.x * cell - (l.align === 'right' ? 4 : 0);
-      const ly = l.y * cell;
+      const ly = this.py(l.y);
       ctx.fillText(l.text, lx, ly, l.align === 'right' ? MARGIN_LEFT - 6 : undefined);
     }
     ctx.globalAlpha = 1;
@@ -327,7 +341,7 @@ export class LayoutCanvas extends LitElement {
     const scene = this.scene, canvas = this.canvas;
     if (!scene || !canvas) return null;
     const box = canvas.getBoundingClientRect();
-    const cx = (ev.clientX - box.left - MARGIN_LEFT) / this.cell, cy = (ev.clientY - box.top) / this.cell;
+    const cx = (ev.clientX - box.left - MARGIN_LEFT) / this.cell, cy = this.unitY(ev.clientY - box.top);
     const { x, y } = this.positions(scene);
     for (let i = 0; i < scene.samples.length; i++) {
       if (cx >= x[i]! && cx < x[i]! + 1 && cy >= y[i]! && cy < y[i]! + 1) return i;
