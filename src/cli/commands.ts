@@ -9,4 +9,5 @@ export interface Command {
 
 export const commands: Record<string, () => Promise<Command>> = {
   layout: async () => (await import('./layout.ts')).default,
+  ranks: async () => (await import('./ranks.ts')).default,
 };

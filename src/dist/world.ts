@@ -158,7 +158,7 @@ export class World {
   }
 
   private describeFailure(name: string, outcomes: RankOutcome[]): string {
-    const labels = outcomes.map((o) => (o.ok ? 'finished its step' : `${o.name}: ${essence(o.message)}`));
+    const labels = outcomes.map((o) => (o.ok ? 'finished the step' : `${o.name}: ${essence(o.message)}`));
     const failures = outcomes.filter((o): o is Extract<RankOutcome, { ok: false }> => !o.ok);
     // The root cause: a rank's own error rather than one saying it was released because of another.
     const root = failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ?? failures[0]!;
