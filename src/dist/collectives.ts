@@ -140,20 +140,28 @@ export class Communicator {
   /**
    * Gathers equal-shape payloads from every rank in rank order. A typed array of n elements
    * gives W·n elements; a Tensor of shape [s0, …] gives [W·s0, …] (torch's gather/cat on dim 0).
+   * `out`: an array of W·n elements of the same dtype to write into instead of allocating one
+   * (torch's all_gather_into_tensor).
    */
-  async allGather<T extends Payload>(x: T): Promise<T> {
+  async allGather<T extends Payload>(x: T, options: { out?: TypedArray } = {}): Promise<T> {
+    checkOptions('allGather', options, ['out']);
     const { data, shape, tensor } = unpack('allGather', x);
     const dtype = dtypeOf(data);
+    const { out } = options;
+    if (out !== undefined && (!ArrayBuffer.isView(out) || dtypeOf(out) !== dtype || out.length !== this.size * data.length)) {
+      const got = ArrayBuffer.isView(out) ? `${dtypeOf(out)} of ${out.length}` : typeof out;
+      throw new ConfigError(`allGather: out must be a ${dtype} array of ${this.size} × ${data.length} = ${this.size * data.length} elements, got ${got}`);
+    }
     return this.collective('allGather', { dtype, bytes: data.byteLength, shape }, async (seq) => {
       this.checkSameShape(seq, 'allGather', 'Use allGatherVariable for uneven sizes, or give every rank the same batch size (seed-002 fix options 1–3).');
       const bytes = data.byteLength;
       this.reserve(seq, 'allGather', this.size * bytes, `${this.size} ranks × ${fmtBytes(bytes)}`);
       this.write(data, this.rank * bytes);
       await this.arrive(seq);
-      const out = this.read(dtype, 0, this.size * bytes);
-      if (!tensor) return out as T;
-      const gathered = shape.length === 0 ? [this.size] : [this.size * shape[0]!, ...shape.slice(1)];
-      return new Tensor(out, gathered, this.device) as T;
+      const gathered = this.read(dtype, 0, this.size * bytes, out);
+      if (!tensor) return gathered as T;
+      const gatheredShape = shape.length === 0 ? [this.size] : [this.size * shape[0]!, ...shape.slice(1)];
+      return new Tensor(gathered, gatheredShape, this.device) as T;
     });
   }
 
@@ -420,10 +428,10 @@ export class Communicator {
     this.counters.bytesWritten += data.byteLength;
   }
 
-  /** Copies `bytes` at data offset `at` out of the arena into a new array of `dtype`. */
-  private read(dtype: DType, at: number, bytes: number): TypedArray {
-    const out = allocate(dtype, bytes / ctorOf(dtype).BYTES_PER_ELEMENT);
-    new Uint8Array(out.buffer).set(new Uint8Array(this.arena.buffer, this.arena.dataOffset + at, bytes));
+  /** Copies `bytes` at data offset `at` out of the arena into `into` or a new array of `dtype`. */
+  private read(dtype: DType, at: number, bytes: number, into?: TypedArray): TypedArray {
+    const out = into ?? allocate(dtype, bytes / ctorOf(dtype).BYTES_PER_ELEMENT);
+    new Uint8Array(out.buffer, out.byteOffset, bytes).set(new Uint8Array(this.arena.buffer, this.arena.dataOffset + at, bytes));
     this.counters.bytesRead += bytes;
     return out;
   }
