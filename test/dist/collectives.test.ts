@@ -24,6 +24,7 @@ for (const size of [1, 2, 3, 8, 33]) {
         assert.equal(got.device, `sim:${rank}`);
         assert.deepEqual(got.bcast, Array.from(inputFor(size - 1, n, seed)), 'broadcast from the last rank');
         assert.deepEqual(got.gathered, refAllGather(size, n, seed), 'allGather is rank-major');
+        assert.deepEqual(got.into, refAllGather(size, n, seed), 'allGather({ out }) fills and returns the caller\'s array');
         assert.deepEqual(got.variable, { data: ranks.flatMap((r) => Array(r % 3).fill(r + 1)), lengths: ranks.map((r) => r % 3) });
         assert.deepEqual(got.sum, sum);
         assert.deepEqual(got.mean, mean);
@@ -34,7 +35,7 @@ for (const size of [1, 2, 3, 8, 33]) {
         assert.deepEqual(got.toOne, rank === 0 ? ranks.map((r) => [r, { nested: [r * 2] }]) : null, 'gatherObject only reaches dst');
       }
       const metrics = await world.metrics();
-      assert.ok(metrics.every((m) => m.collectives === 10), 'each rank completed the 10 collectives');
+      assert.ok(metrics.every((m) => m.collectives === 11), 'each rank completed the 11 collectives');
     } finally {
       await world.stop();
     }

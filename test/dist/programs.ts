@@ -21,6 +21,8 @@ export async function everyCollective(rank: Rank, args: { n: number; seed: numbe
   await rank.barrier();
   const bcast = await rank.broadcast(rank.rank === rank.size - 1 ? x : undefined, rank.size - 1);
   const gathered = await rank.allGather(x);
+  const into = new Float32Array(rank.size * n);
+  const intoResult = await rank.allGather(x, { out: into });
   const variable = await rank.allGatherVariable(new Int32Array(rank.rank % 3).fill(rank.rank + 1));
   const sum = await rank.allReduce(x);
   const mean = await rank.allReduce(x, { op: 'mean' });
@@ -29,7 +31,7 @@ export async function everyCollective(rank: Rank, args: { n: number; seed: numbe
   const objects = await rank.allGatherObject({ rank: rank.rank, prompt: `p${rank.rank}`, reward: rank.tensor(new Float32Array([rank.rank / 2]), [1, 1]) });
   const toOne = await rank.gatherObject([rank.rank, { nested: [rank.rank * 2] }], 0);
   return {
-    bcast: Array.from(bcast), gathered: Array.from(gathered), variable: { data: Array.from(variable.data), lengths: variable.lengths },
+    bcast: Array.from(bcast), gathered: Array.from(gathered), into: intoResult === into ? Array.from(into) : 'not the out array', variable: { data: Array.from(variable.data), lengths: variable.lengths },
     sum: Array.from(sum), mean: Array.from(mean), max: Array.from(max), isum: Array.from(isum),
     objects: objects.map((o) => ({ rank: o.rank, prompt: o.prompt, device: o.reward.device, shape: [...o.reward.shape], reward: o.reward.data[0] })),
     toOne: toOne ?? null, device: rank.device,
@@ -108,4 +110,24 @@ export async function asyncWaits(rank: Rank, args: { slow: number; ms: number })
   if (rank.rank === args.slow) await new Promise((r) => setTimeout(r, args.ms));
   const out = await rank.allReduce(new Float64Array([rank.rank]), { op: 'max' });
   return { mode: rank.waitMode, max: out[0] };
+}
+
+/** Uses this rank's own GPUDevice: uploads [rank + 1, …], reads it back through a staging buffer, then allReduces it (waitMode 'async'). */
+export async function gpuRoundTrip(rank: Rank) {
+  const device = rank.gpu;
+  if (!device) throw new Error(`rank ${rank.rank} has no GPU device`);
+  const values = new Float32Array([rank.rank + 1, 2 * (rank.rank + 1)]);
+  const src = device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const staging = device.createBuffer({ size: 8, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(src, 0, values);
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(src, 0, staging, 0, 8);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const back = new Float32Array(staging.getMappedRange().slice(0));
+  staging.unmap();
+  src.destroy();
+  staging.destroy();
+  const sum = await rank.allReduce(back);
+  return { info: rank.gpuInfo, mode: rank.waitMode, sum: Array.from(sum) };
 }

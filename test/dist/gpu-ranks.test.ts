@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { World } from '../../src/dist/world.ts';
+import { liveRankWorkers } from '../../src/dist/spawn.ts';
+
+// Opt-in per-rank WebGPU devices (Dawn + SwiftShader in Node worker threads, wgpu in Deno).
+// Where no rank gets an adapter this skips locally but fails in CI, where one must exist.
+// (The main thread never loads Dawn here: doing so under node --test crashed the test process.)
+test('each rank may own a GPUDevice: upload, read back, then allReduce with Atomics.waitAsync', async (t) => {
+  let world: World;
+  try {
+    world = await World.start({ size: 2, gpu: true, timeoutMs: 30_000 });
+  } catch (err) {
+    const why = (err as Error).message;
+    if (process.env.CI !== 'true' && /could not get a GPU device/.test(why)) return t.skip(`no WebGPU adapter here: ${why}`);
+    throw err;
+  }
+  try {
+    assert.ok(world.devices.every((d) => typeof d.gpu === 'string' && d.gpu.length > 0), JSON.stringify(world.devices));
+    const results = await world.run<{ info: string; mode: string; sum: number[] }>({ module: new URL('./programs.ts', import.meta.url), name: 'gpuRoundTrip' });
+    for (const r of results) assert.deepEqual([r.mode, r.sum], ['async', [3, 6]]);
+  } finally {
+    await world.stop();
+  }
+  assert.equal(liveRankWorkers(), 0);
+});
