@@ -8,7 +8,7 @@ import { buildScene, type PhaseGeometry, type Scene } from './scene.ts';
 import { advantageColour, textOn } from './palette.ts';
 import { phaseIds } from './story.ts';
 
-const MARGIN_LEFT = 78; // px for row labels ("rank 12")
+const MARGIN_LEFT = 96; // px for row labels ("ranks 12–15")
 const MARGIN_RIGHT = 12;
 const MAX_CELL = 46;
 const MIN_CELL = 4;
@@ -331,7 +331,7 @@ export class LayoutCanvas extends LitElement {
       ctx.fillStyle = l.kind === 'flag' ? '#c0282d' : l.kind === 'header' ? '#333' : '#555';
       const lx = MARGIN_LEFT + l.x * cell - (l.align === 'right' ? 4 : 0);
       const ly = this.py(l.y);
-      ctx.fillText(l.text, lx, ly, l.align === 'right' ? MARGIN_LEFT - 6 : undefined);
+      ctx.fillText(l.text, lx, ly, l.align === 'right' ? Math.max(20, lx - 2) : undefined);
     }
     ctx.globalAlpha = 1;
     if (this.drawTimes.length < 100_000) this.drawTimes.push(performance.now() - t0);

@@ -40,7 +40,8 @@ test('the static build works from a plain file server that sends COOP/COEP', asy
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`http://localhost:${(server.address() as AddressInfo).port}/?preset=seed-000&phase=gather`);
-  await firstView(page);
+  const first = await firstView(page);
+  console.log(`static build: first view ${first.toFixed(0)} ms after navigation start`);
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   assert.equal((await tiles(page)).length, 32);
   assert.equal(await page.locator('grpo-explorer .isolation').count(), 0);
