@@ -128,7 +128,8 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
   {
     const ph = phases.regroup;
     const widest = rows.reduce((m, r) => Math.max(m, r.members.length), 1);
-    const oneRowEach = rows.length <= 32 && widest + 6 <= budget;
+    // One labelled line per group when there are few, or when only one group would fit a line anyway.
+    const oneRowEach = rows.length <= 32 && (widest + 6 <= budget || Math.floor((budget + 1) / (widest + 1)) <= 1);
     const cellW = widest + 1;
     const perLine = oneRowEach ? 1 : Math.max(1, Math.floor((budget + 1) / cellW));
     rows.forEach((row, ri) => {
