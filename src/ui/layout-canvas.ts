@@ -66,7 +66,8 @@ export class LayoutCanvas extends LitElement {
 
   static override styles = css`
     :host { display: block; position: relative; }
-    canvas { display: block; cursor: pointer; }
+    /* Its own compositor layer: a frame repaints the canvas only, not the page around it. */
+    canvas { display: block; cursor: pointer; will-change: transform; }
     canvas:focus-visible { outline: 2px solid #4e79a7; outline-offset: 2px; }
     .tip { position: absolute; pointer-events: none; background: #1d1d1f; color: #fff; font: 12px/1.35 system-ui, sans-serif;
       padding: 4px 8px; border-radius: 4px; white-space: nowrap; z-index: 2; }
