@@ -5,7 +5,8 @@ import { liveRankWorkers } from '../../src/dist/spawn.ts';
 
 // Opt-in per-rank WebGPU devices (Dawn + SwiftShader in Node worker threads, wgpu in Deno).
 // Where no rank gets an adapter this skips locally but fails in CI, where one must exist.
-// (The main thread never loads Dawn here: doing so under node --test crashed the test process.)
+// Known: Dawn segfaults the process if the GPU object from webgpu's create() is garbage-collected
+// while its device lives; src/gpu/device.ts must keep that object referenced (reported to its owner).
 test('each rank may own a GPUDevice: upload, read back, then allReduce with Atomics.waitAsync', async (t) => {
   let world: World;
   try {
