@@ -19,7 +19,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function arena(): Promise<number> {
   const world = await World.start({ size: RANKS, arenaBytes: RANKS * BYTES });
   try {
-    const perRank = await world.run<number[]>({ module: new URL('../src/dist/programs/bench.ts', import.meta.url), name: 'allGatherTimes' }, { bytes: BYTES, reps: REPS, warmup: 3 });
+    const perRank = await world.run<number[]>({ module: 'builtin:bench', name: 'allGatherTimes' }, { bytes: BYTES, reps: REPS, warmup: 3 });
     // An allGather is done when its slowest rank is: the max over ranks of each repetition.
     return median(perRank[0]!.map((_, i) => Math.max(...perRank.map((t) => t[i]!))));
   } finally {

@@ -65,7 +65,7 @@ const command: Command = {
     const f = FAULTS[fault as Fault];
     out(`${size} ranks on ${runtime()}, one SharedArrayBuffer arena; ${f.about}${flags.fix ? ' — with the fix applied' : ''}`);
     const world = await World.start({ size, timeoutMs });
-    const module = new URL('../dist/programs/seeds.ts', import.meta.url);
+    const module = 'builtin:seeds';
     const t0 = performance.now();
     try {
       const results = await world.run<Record<string, unknown>>({ module, name: f.program }, { fix: !!flags.fix, then: fault === 'mismatch' ? 'barrier' : 'nothing' });

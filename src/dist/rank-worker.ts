@@ -6,6 +6,15 @@ import * as Comlink from 'comlink';
 import { ConfigError } from '../core/errors.ts';
 import type { WaitMode } from './collectives.ts';
 import { Rank, type RankProgram } from './rank.ts';
+import * as bench from './programs/bench.ts';
+import * as seeds from './programs/seeds.ts';
+
+/**
+ * Program modules bundled into the worker, run as `{ module: 'builtin:seeds', name }`. A module
+ * given by URL is imported at run time instead, which works in Node, Deno and Vite's dev server
+ * but not from a production build (Vite does not bundle what it cannot see).
+ */
+const BUILTIN: Record<string, Record<string, unknown>> = { bench, seeds };
 
 export interface RankInit {
   buffer: SharedArrayBuffer;
@@ -42,7 +51,8 @@ const api = {
   async run(url: string, name: string, args: unknown): Promise<unknown> {
     const r = mine();
     try {
-      const mod = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+      const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
+      if (!mod) throw new ConfigError(`no built-in rank program module '${url}'; built-in: ${Object.keys(BUILTIN).map((k) => `builtin:${k}`).join(', ')}`);
       const program = mod[name];
       if (typeof program !== 'function') {
         throw new ConfigError(`${url} has no exported rank program '${name}'; exported functions: ${Object.keys(mod).filter((k) => typeof mod[k] === 'function').join(', ') || 'none'}`);

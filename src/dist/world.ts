@@ -24,7 +24,10 @@ export interface WorldOptions {
 
 const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu'];
 
-/** Which exported rank program to run: a module URL (resolvable inside a worker) and an export name. */
+/**
+ * Which exported rank program to run: a module (`builtin:seeds` or `builtin:bench`, bundled into
+ * the worker, or a URL the worker can import) and an export name.
+ */
 export interface ProgramRef {
   module: string | URL;
   name: string;

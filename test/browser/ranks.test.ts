@@ -36,7 +36,7 @@ test('in Chromium a rank that skips a collective is diagnosed (no frozen page) a
     const { liveRankWorkers } = await import('/src/dist/spawn.ts' as string);
     const world = await World.start({ size: 8, timeoutMs: 300 });
     try {
-      await world.run({ module: new URL('/src/dist/programs/seeds.ts', location.href).href, name: 'skippedCollective' }, { fix: false, then: 'nothing' });
+      await world.run({ module: 'builtin:seeds', name: 'skippedCollective' }, { fix: false, then: 'nothing' });
       return 'no failure';
     } catch (err) {
       return `${(err as Error).message}\nlive: ${liveRankWorkers()}`;
