@@ -1,7 +1,6 @@
-// Node entry of a rank's worker thread: registers tsx so the TypeScript rank program loads,
-// whether the parent was started with `node --import tsx` (tests; the hook is then registered
-// twice, which is harmless) or through bin/grpo-sandbox.js (which registers tsx in-process,
-// and in-process hooks do not reach worker threads).
+// Node entry of a rank's worker thread: registers tsx so the TypeScript rank program loads.
+// Needed in every case: Node 20 worker threads do not inherit the parent's loader hooks, neither
+// from `node --import tsx` (tests) nor from bin/grpo-sandbox.js's in-process register().
 import { register } from 'tsx/esm/api';
 
 register();
