@@ -250,5 +250,7 @@ test('without cross-origin isolation the page explains what is missing instead o
     const banner = page.locator('grpo-explorer .isolation');
     assert.match(await banner.textContent() ?? '', /Cross-Origin-Embedder-Policy: require-corp/);
     assert.equal((await tiles(page)).length, 32, 'the layout explorer still works');
+    // Late requests (e.g. the dev client's) must not hit the route after the page closes.
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 });
