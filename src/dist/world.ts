@@ -82,6 +82,7 @@ export class World {
   /** Each rank's device name (`sim:0`, …) and GPU adapter (or null). */
   readonly devices: { device: string; gpu: string | null }[];
   private workers: RankWorker[];
+  private running: string | null = null;
   private readonly buffer: SharedArrayBuffer;
 
   private constructor(size: number, timeoutMs: number, buffer: SharedArrayBuffer, workers: RankWorker[], devices: { device: string; gpu: string | null }[]) {
@@ -133,6 +134,17 @@ export class World {
    */
   async run<R = unknown, A = unknown>(program: ProgramRef, args?: A): Promise<R[]> {
     if (!this.alive) throw new Error('this world is stopped; start a new one');
+    // Two steps at once would interleave their collectives on the same ranks.
+    if (this.running) throw new Error(`this world is already running a step ('${this.running}'); await it before starting another`);
+    this.running = program.name;
+    try {
+      return await this.runStep<R>(program, args);
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async runStep<R>(program: ProgramRef, args: unknown): Promise<R[]> {
     const url = String(program.module);
     const outcomes: (RankOutcome | undefined)[] = new Array(this.size).fill(undefined);
     await new Promise<void>((resolve) => {

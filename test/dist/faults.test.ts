@@ -128,9 +128,12 @@ test('bad world options are ConfigErrors with the numbers and the valid range', 
   assert.equal(liveRankWorkers(), 0);
 });
 
-test('a missing rank program is named with the exports there are, and the world stops', async () => {
+test('a second step while one runs is refused; a missing rank program is named with the exports there are, and the world stops', async () => {
   const world = await World.start({ size: 2, timeoutMs: 2_000 });
   try {
+    const first = world.run({ module: programs, name: 'asyncWaits' }, { slow: 0, ms: 50 });
+    await assert.rejects(world.run({ module: programs, name: 'asyncWaits' }, { slow: 0, ms: 50 }), /already running a step \('asyncWaits'\)/);
+    assert.equal((await first).length, 2);
     await assert.rejects(world.run({ module: programs, name: 'noSuchProgram' }), /has no exported rank program 'noSuchProgram'; exported functions: .*everyCollective/);
     assert.equal(world.alive, false);
   } finally {
