@@ -61,11 +61,14 @@ export class LayoutCanvas extends LitElement {
   private progress = 1;
   private hover: number | null = null;
   private cell = 20;
+  /** Width of the host (what fits), and of the drawing (wider when even the smallest tiles do not fit: then it scrolls). */
   private cssWidth = 800;
+  private drawWidth = 800;
   private resize?: ResizeObserver;
 
   static override styles = css`
     :host { display: block; position: relative; }
+    .scroll { overflow-x: auto; overflow-y: hidden; }
     /* Its own compositor layer: a frame repaints the canvas only, not the page around it. */
     canvas { display: block; cursor: pointer; will-change: transform; }
     canvas:focus-visible { outline: 2px solid #4e79a7; outline-offset: 2px; }
@@ -87,8 +90,8 @@ export class LayoutCanvas extends LitElement {
   }
 
   override render() {
-    return html`<canvas role="img" tabindex="0" aria-label=${this.ariaText()}
-        @mousemove=${this.onMove} @mouseleave=${this.onLeave} @click=${this.onClick}></canvas>
+    return html`<div class="scroll"><canvas role="img" tabindex="0" aria-label=${this.ariaText()}
+        @mousemove=${this.onMove} @mouseleave=${this.onLeave} @click=${this.onClick}></canvas></div>
       <div class="tip" hidden></div>`;
   }
 
@@ -191,6 +194,7 @@ export class LayoutCanvas extends LitElement {
     const avail = Math.max(100, this.cssWidth - MARGIN_LEFT - MARGIN_RIGHT);
     this.cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(avail / Math.max(1, gridCols))));
     const budget = Math.max(gridCols, Math.floor(avail / this.cell));
+    this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + gridCols * this.cell + MARGIN_RIGHT);
     this.scene = buildScene(this.gather, this.rows, this.ranks, budget, this.method);
     this.draw(this.phase, this.progress);
   }
@@ -224,7 +228,7 @@ export class LayoutCanvas extends LitElement {
     const cell = this.cell;
     const dpr = window.devicePixelRatio || 1;
     const cssH = scene ? Math.ceil(this.py(scene.rows + 0.4)) + 4 : 40;
-    const cssW = this.cssWidth;
+    const cssW = this.drawWidth;
     if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {
       canvas.width = Math.round(cssW * dpr);
       canvas.height = Math.round(cssH * dpr);
