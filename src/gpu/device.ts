@@ -24,6 +24,9 @@ export type GpuDeviceResult =
 interface NodeProcessLike { versions?: { node?: string }; env: Record<string, string | undefined> }
 
 /** Finds a `GPU` object: navigator.gpu (browser, Deno) or Dawn's create() in Node. */
+/** Every Dawn instance created in this thread, held so GC never frees one under a live device. */
+const dawnInstances: GPU[] = [];
+
 async function findGpu(): Promise<{ gpu: GPU; runtime: string } | { reason: string }> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   const isDeno = 'Deno' in globalThis;
@@ -52,7 +55,12 @@ async function findGpu(): Promise<{ gpu: GPU; runtime: string } | { reason: stri
     for (const [name, value] of Object.entries(dawn.globals)) {
       if (!(name in globalThis)) (globalThis as Record<string, unknown>)[name] = value;
     }
-    return { gpu: dawn.create([]), runtime: 'node (Dawn)' };
+    // Dawn's GPU object must outlive every adapter and device made from it: if the garbage
+    // collector frees it while a device is in use, the process segfaults (seen here under
+    // allocation pressure, also single-threaded). Keep each one referenced for good.
+    const gpu = dawn.create([]);
+    dawnInstances.push(gpu);
+    return { gpu, runtime: 'node (Dawn)' };
   } catch (err) {
     return { reason: `cannot load the 'webgpu' package (Dawn for Node): ${(err as Error).message}` };
   }
