@@ -1,0 +1,79 @@
+// The GRPO surrogate loss as TRL's GRPOTrainer computes it (../shared/docs/frameworks.md), with
+// its gradient with respect to every token's log-probability.
+
+/** TRL's loss_type values. */
+export type LossType = 'grpo' | 'bnpo' | 'dr_grpo' | 'dapo';
+export const LOSS_TYPES: readonly LossType[] = ['grpo', 'bnpo', 'dr_grpo', 'dapo'];
+
+/** TRL's settings for the loss; defaults in TRL_DEFAULTS. */
+export interface GrpoLossSettings { lossType: LossType; epsilonLow: number; epsilonHigh: number; beta: number; maxCompletionLength: number }
+
+/** GRPOConfig defaults: epsilon 0.2 (epsilon_high = epsilon), beta 0, loss_type "dapo", max_completion_length 256. */
+export const TRL_DEFAULTS: GrpoLossSettings = { lossType: 'dapo', epsilonLow: 0.2, epsilonHigh: 0.2, beta: 0, maxCompletionLength: 256 };
+
+/** The code of each loss type in shaders/grpoLoss.wgsl. */
+export const LOSS_TYPE_CODE: Record<LossType, number> = { grpo: 0, bnpo: 1, dr_grpo: 2, dapo: 3 };
+
+/** Shape of a batch: B sequences (rows) × T tokens. */
+export interface TokenShape { rows: number; tokens: number }
+
+/**
+ * Per-token loss −min(ρ·A, clip(ρ, 1−ε_low, 1+ε_high)·A) + β·(e^(ref−logp) − (ref−logp) − 1),
+ * ρ = e^(logp − oldLogp), and its derivative with respect to logp.
+ * The clipped branch has zero slope when it is the minimum and ρ lies outside the clip range.
+ */
+export function grpoTokenLoss(logp: number, oldLogp: number, refLogp: number, advantage: number, s: GrpoLossSettings): { loss: number; grad: number } {
+  const ratio = Math.exp(logp - oldLogp);
+  const clipped = Math.min(Math.max(ratio, 1 - s.epsilonLow), 1 + s.epsilonHigh);
+  const unclippedTerm = ratio * advantage;
+  const clippedTerm = clipped * advantage;
+  let loss: number;
+  let grad: number;
+  if (unclippedTerm <= clippedTerm) { loss = -unclippedTerm; grad = -unclippedTerm; }
+  else { loss = -clippedTerm; grad = ratio > 1 - s.epsilonLow && ratio < 1 + s.epsilonHigh ? -unclippedTerm : 0; }
+  if (s.beta !== 0) {
+    const d = refLogp - logp;
+    loss += s.beta * (Math.exp(d) - d - 1);
+    grad += s.beta * (1 - Math.exp(d));
+  }
+  return { loss, grad };
+}
+
+/**
+ * Each token's weight in the batch loss, by loss type (TRL): grpo 1/(B·|row|), bnpo and dapo
+ * 1/Σmask (this batch stands for dapo's accumulated global batch), dr_grpo 1/(B·max_completion_length).
+ * Token counts are clamped to ≥ 1 as TRL does.
+ */
+export function tokenWeight(s: GrpoLossSettings, rows: number, rowTokens: number, batchTokens: number): number {
+  switch (s.lossType) {
+    case 'grpo': return 1 / (rows * Math.max(rowTokens, 1));
+    case 'bnpo':
+    case 'dapo': return 1 / Math.max(batchTokens, 1);
+    case 'dr_grpo': return 1 / (rows * s.maxCompletionLength);
+  }
+}
+
+/**
+ * The batch loss and dloss/dlogp. logp, oldLogp, refLogp (null when β = 0), mask: B × T; advantages: B.
+ * Returns the scalar loss and gradLogp (B × T; 0 where mask is 0).
+ */
+export function grpoLoss(logp: Float32Array, oldLogp: Float32Array, refLogp: Float32Array | null, mask: Float32Array, advantages: Float32Array, shape: TokenShape, s: GrpoLossSettings): { loss: number; gradLogp: Float32Array } {
+  const { rows, tokens } = shape;
+  let batchTokens = 0;
+  for (let i = 0; i < rows * tokens; i++) batchTokens += mask[i]!;
+  const gradLogp = new Float32Array(rows * tokens);
+  let loss = 0;
+  for (let b = 0; b < rows; b++) {
+    let rowTokens = 0;
+    for (let t = 0; t < tokens; t++) rowTokens += mask[b * tokens + t]!;
+    const weight = tokenWeight(s, rows, rowTokens, batchTokens);
+    for (let t = 0; t < tokens; t++) {
+      const i = b * tokens + t;
+      if (mask[i] === 0) continue;
+      const tok = grpoTokenLoss(logp[i]!, oldLogp[i]!, refLogp ? refLogp[i]! : logp[i]!, advantages[b]!, s);
+      loss += weight * mask[i]! * tok.loss;
+      gradLogp[i] = weight * mask[i]! * tok.grad;
+    }
+  }
+  return { loss, gradLogp };
+}
