@@ -10,4 +10,5 @@ export interface Command {
 export const commands: Record<string, () => Promise<Command>> = {
   layout: async () => (await import('./layout.ts')).default,
   ranks: async () => (await import('./ranks.ts')).default,
+  loss: async () => (await import('./loss.ts')).default,
 };

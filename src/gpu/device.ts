@@ -23,10 +23,10 @@ export type GpuDeviceResult =
 
 interface NodeProcessLike { versions?: { node?: string }; env: Record<string, string | undefined> }
 
-/** Finds a `GPU` object: navigator.gpu (browser, Deno) or Dawn's create() in Node. */
 /** Every Dawn instance created in this thread, held so GC never frees one under a live device. */
 const dawnInstances: GPU[] = [];
 
+/** Finds a `GPU` object: navigator.gpu (browser, Deno) or Dawn's create() in Node. */
 async function findGpu(): Promise<{ gpu: GPU; runtime: string } | { reason: string }> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   const isDeno = 'Deno' in globalThis;

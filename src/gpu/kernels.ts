@@ -76,8 +76,8 @@ export class Kernels {
     const k = new Kernels(device);
     for (const name of KERNELS) {
       const code = await loadShader(name);
-      // Compile errors surface through an error scope: Dawn for Node never settles
-      // getCompilationInfo() (the process then exits or crashes), so we do not call it.
+      // Compile errors surface through an error scope, which every runtime implements
+      // (getCompilationInfo() did not settle reliably under Dawn for Node here).
       device.pushErrorScope('validation');
       const module = device.createShaderModule({ label: name, code });
       const error = await device.popErrorScope();

@@ -1,0 +1,81 @@
+// `grpo-sandbox loss`: a calculator for the GRPO losses and their gradients (TRL's semantics,
+// plus the seed-003 pairwise loss), on the CPU reference or on WebGPU.
+import process from 'node:process';
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../core/errors.ts';
+import { cpuBackend, type OpsBackend } from '../ops/backend.ts';
+import { parseLossBatch, type LossBatch } from '../ops/lossBatch.ts';
+import type { Command } from './commands.ts';
+import { parseFlags } from './flags.ts';
+
+const spec = { input: { type: 'string' }, backend: { type: 'string' } } as const;
+
+const help = `usage: grpo-sandbox loss [--input FILE] [--backend cpu|webgpu]
+
+Reads one JSON object (from FILE, or stdin) and prints {"loss": number, "gradLogp": B × T}:
+  logp, oldLogp        B × T per-token log-probabilities (current policy, sampling policy)
+  refLogp              B × T, reference model (needed when beta > 0)
+  mask                 B × T of 0/1 (default: all 1)
+  advantages           B numbers (grpo, bnpo, dr_grpo, dapo)
+  rewards              B numbers (pairwise: −log σ(log π_i − log π_j) for reward_i > reward_j within a group)
+  settings             {lossType: grpo|bnpo|dr_grpo|dapo|pairwise (dapo), epsilonLow (0.2),
+                        epsilonHigh (= epsilonLow), beta (0), maxCompletionLength (256),
+                        groupSize (B; pairwise only)}   defaults are TRL GRPOConfig's
+dapo divides by the active tokens of this batch (TRL: of the accumulated global batch).
+
+  --backend cpu|webgpu   where to compute (default cpu; webgpu falls back to cpu with a notice)
+`;
+
+async function readInput(path: string | undefined): Promise<string> {
+  if (path !== undefined) {
+    try { return readFileSync(path, 'utf8'); } catch (err) { throw new ConfigError(`--input ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`); }
+  }
+  if (process.stdin.isTTY) throw new ConfigError('no input: pass --input FILE or pipe a JSON object on stdin (see --help)');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The backend asked for; WebGPU without an adapter falls back to the CPU with a notice on stderr. */
+async function openBackend(name: string): Promise<{ backend: OpsBackend; close(): void }> {
+  if (name === 'cpu') return { backend: cpuBackend, close: () => {} };
+  const { requestGpuDevice } = await import('../gpu/device.ts');
+  const gpu = await requestGpuDevice();
+  if (!gpu.ok) {
+    process.stderr.write(`grpo-sandbox loss: WebGPU unavailable (${gpu.reason}); computing on the CPU reference instead\n`);
+    return { backend: cpuBackend, close: () => {} };
+  }
+  const { createGpuBackend } = await import('../gpu/ops.ts');
+  const backend = await createGpuBackend(gpu.device);
+  return { backend, close: () => { backend.destroy(); gpu.device.destroy(); } };
+}
+
+async function compute(b: OpsBackend, batch: LossBatch): Promise<{ loss: number; gradLogp: Float32Array }> {
+  const shape = { rows: batch.rows, tokens: batch.tokens };
+  if (batch.settings.lossType === 'pairwise') return b.pairwiseLoss(batch.logp, batch.mask, batch.perRow, { ...shape, groupSize: batch.settings.groupSize });
+  return b.grpoLoss(batch.logp, batch.oldLogp, batch.refLogp, batch.mask, batch.perRow, shape, { ...batch.settings, lossType: batch.settings.lossType });
+}
+
+const loss: Command = {
+  summary: 'GRPO / DAPO / Dr. GRPO / pairwise loss and d loss / d logp for a JSON batch (CPU or WebGPU)',
+  async run(args) {
+    const flags = parseFlags(args, spec);
+    if (flags.help) { process.stdout.write(help); return 0; }
+    const backendName = flags.backend ?? 'cpu';
+    if (backendName !== 'cpu' && backendName !== 'webgpu') throw new ConfigError(`--backend must be cpu or webgpu, got '${backendName}'`);
+    const text = await readInput(flags.input);
+    let json: unknown;
+    try { json = JSON.parse(text); } catch (err) { throw new ConfigError(`${flags.input ?? 'stdin'} is not valid JSON: ${(err as Error).message}`); }
+    const batch = parseLossBatch(json);
+    const { backend, close } = await openBackend(backendName);
+    try {
+      const r = await compute(backend, batch);
+      const gradLogp = Array.from({ length: batch.rows }, (_, b) => Array.from(r.gradLogp.subarray(b * batch.tokens, (b + 1) * batch.tokens)));
+      process.stdout.write(JSON.stringify({ loss: r.loss, gradLogp }) + '\n');
+    } finally {
+      close();
+    }
+    return 0;
+  },
+};
+export default loss;
