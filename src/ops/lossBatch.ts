@@ -15,7 +15,7 @@ export interface LossBatch {
   mask: Float32Array;
   /** Per row: advantages (GRPO losses) or rewards (pairwise). */
   perRow: Float32Array;
-  settings: GrpoLossSettings & { lossType: LossKind; groupSize: number };
+  settings: Omit<GrpoLossSettings, 'lossType'> & { lossType: LossKind; groupSize: number };
 }
 
 const FIELDS = ['logp', 'oldLogp', 'refLogp', 'mask', 'advantages', 'rewards', 'settings'];
