@@ -88,9 +88,10 @@ export async function requestGpuDevice(options: { powerPreference?: GPUPowerPref
     return { ok: false, reason: `requestAdapter failed [${found.runtime}]: ${(err as Error).message}` };
   }
   if (!adapter) {
-    const hint = found.runtime.startsWith('node')
-      ? ` (no Vulkan driver: install chromium for SwiftShader at ${SWIFTSHADER_ICD}, or set VK_ICD_FILENAMES to a driver's ICD file)`
-      : '';
+    const icd = (globalThis as { process?: NodeProcessLike }).process?.env.VK_ICD_FILENAMES;
+    const hint = !found.runtime.startsWith('node') ? ''
+      : icd && icd !== SWIFTSHADER_ICD ? ` (VK_ICD_FILENAMES=${icd} gives Dawn no usable Vulkan driver; unset it to use SwiftShader at ${SWIFTSHADER_ICD})`
+        : ` (no Vulkan driver: install chromium for SwiftShader at ${SWIFTSHADER_ICD}, or set VK_ICD_FILENAMES to a driver's ICD file)`;
     return { ok: false, reason: `no WebGPU adapter available [${found.runtime}]${hint}` };
   }
   const requiredLimits: Record<string, number> = {};
