@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { GpuControllerTrainer } from '../../src/gpu/controllerStep.ts';
 import { Kernels } from '../../src/gpu/kernels.ts';
 import { CpuControllerTrainer, DEFAULT_TRAIN_CONFIG, type ControllerTrainConfig } from '../../src/train/controllerStep.ts';
+import { SEED_DIMS } from '../../src/core/env/controller.ts';
 import { deviceOf, testGpu } from '../helpers/gpu.ts';
 
 // The fused training step (one encoder, one submit) against the CPU reference step, and the
@@ -40,6 +41,22 @@ for (const lossType of ['dapo', 'grpo', 'pairwise'] as const) {
     }
   });
 }
+
+test('at the seed-003 sizes (dModel 2048, hidden 256; 1 input × 5 configurations) the fused step matches the CPU step', { skip: gpu.skip }, async () => {
+  const cfg = config({ dims: SEED_DIMS, prompts: 1, groupSize: 5, lossType: 'pairwise', seed: 5 });
+  const cpu = new CpuControllerTrainer(cfg);
+  const trainer = await GpuControllerTrainer.create(device(), cfg, { kernels: await getKernels(), metricsEvery: 1 });
+  try {
+    const want = cpu.step();
+    await trainer.step();
+    const [got] = await trainer.takeMetrics();
+    assert.ok(Math.abs(got!.meanReward - want.meanReward) < 1e-5, `mean reward ${got!.meanReward} vs ${want.meanReward}`);
+    assert.ok(Math.abs(got!.loss - want.loss) < 1e-4, `loss ${got!.loss} vs ${want.loss}`);
+    assert.ok(Math.abs(got!.gradNorm - want.gradNorm) < 2e-3 * want.gradNorm, `grad norm ${got!.gradNorm} vs ${want.gradNorm}`);
+  } finally {
+    trainer.destroy();
+  }
+});
 
 test('a step is one submit of 27 dispatches; metrics come back through the ring every N steps, in order', { skip: gpu.skip }, async () => {
   const trainer = await GpuControllerTrainer.create(device(), config({}), { kernels: await getKernels(), metricsEvery: 3, ringSize: 2 });
