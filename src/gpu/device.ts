@@ -30,6 +30,11 @@ const dawnInstances: GPU[] = [];
 async function findGpu(): Promise<{ gpu: GPU; runtime: string } | { reason: string }> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   const isDeno = 'Deno' in globalThis;
+  if (nav?.gpu && isDeno) {
+    // Deno's wgpu loads Vulkan at the first requestAdapter: same stderr noise as below without it.
+    const env = (globalThis as { Deno?: { env: { get(k: string): string | undefined; set(k: string, v: string): void } } }).Deno!.env;
+    try { if (env.get('XDG_RUNTIME_DIR') === undefined) env.set('XDG_RUNTIME_DIR', '/tmp'); } catch { /* no --allow-env: only noise */ }
+  }
   if (nav?.gpu) return { gpu: nav.gpu, runtime: isDeno ? 'deno' : 'browser' };
   const proc = (globalThis as { process?: NodeProcessLike }).process;
   if (isDeno || !proc?.versions?.node) {
