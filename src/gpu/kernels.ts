@@ -37,6 +37,8 @@ export interface PreparedDispatch {
   grid: [number, number];
   /** Rewrites some params (queued; takes effect in the next submit). */
   set(params: Record<string, number>): void;
+  /** Frees the dispatch's uniform buffer (one-shot dispatches; a step's live as long as its trainer). */
+  release(): void;
 }
 
 export interface DispatchSpec {
@@ -127,7 +129,12 @@ export class Kernels {
     spec.buffers.forEach((b, i) => entries.push({ binding: i + 1, resource: 'buffer' in b ? b : { buffer: b } }));
     const bindGroup = this.device.createBindGroup({ label: name, layout: pipeline.getBindGroupLayout(0), entries });
     const groups = spec.workgroups ?? Math.ceil((spec.invocations ?? 0) / this.workgroupSize);
-    return { kernel: name, pipeline, bindGroup, grid: grid(groups), set };
+    const release = () => {
+      const at = this.owned.indexOf(uniform);
+      if (at >= 0) this.owned.splice(at, 1);
+      uniform.destroy();
+    };
+    return { kernel: name, pipeline, bindGroup, grid: grid(groups), set, release };
   }
 
   /** Records one prepared dispatch into a compute pass. */

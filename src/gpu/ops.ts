@@ -46,6 +46,7 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
     pass.end();
     const data = await readBuffers(device, reads, encoder);
     const error = await device.popErrorScope();
+    prepared.release();
     for (const b of buffers) b.destroy();
     if (error) throw new Error(`${kernel}: ${error.message}`);
     return data.map((d, i) => (reads[i]!.u32 ? new Uint32Array(d) : new Float32Array(d)));
