@@ -96,7 +96,8 @@ export class World {
   /** Starts `size` rank workers sharing one arena; rejects (leaving no worker behind) if any fails to start. */
   static async start(options: WorldOptions): Promise<World> {
     const o = validate(options);
-    if (o.gpu) await prepareGpuEnvironment();
+    // The Vulkan loader reads the real process environment, which a Node worker cannot change.
+    if (o.gpu) await (await import('../gpu/device.ts')).prepareVulkanEnvironment();
     const buffer = createArenaBuffer(o.size, o.arenaBytes, o.maxArenaBytes);
     const started = await Promise.allSettled(Array.from({ length: o.size }, (_, r) => spawnRankWorker(r)));
     const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -196,27 +197,6 @@ export class World {
       await Promise.all(workers.map((w) => withTimeout(w.api.close(), 200)));
     }
     await Promise.all(workers.map((w) => w.terminate()));
-  }
-}
-
-/**
- * The Vulkan loader reads VK_ICD_FILENAMES (and Mesa XDG_RUNTIME_DIR) from the real process
- * environment, which a Node worker thread cannot change (its process.env is a private copy).
- * So the main thread points Dawn at SwiftShader, as src/gpu/device.ts would, before the rank
- * workers start; in Deno it only silences Mesa's XDG_RUNTIME_DIR warning.
- */
-async function prepareGpuEnvironment(): Promise<void> {
-  const proc = (globalThis as { process?: { versions?: { node?: string }; env: Record<string, string | undefined> } }).process;
-  if (!proc?.versions?.node) return;
-  const { SWIFTSHADER_ICD } = await import('../gpu/device.ts');
-  if (!('Deno' in globalThis) && proc.env.VK_ICD_FILENAMES === undefined && proc.env.VK_DRIVER_FILES === undefined) {
-    const fsName = 'node:fs';
-    const fs = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs');
-    if (fs.existsSync(SWIFTSHADER_ICD)) proc.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-  }
-  if (proc.env.XDG_RUNTIME_DIR === undefined) {
-    const osName = 'node:os';
-    proc.env.XDG_RUNTIME_DIR = ((await import(/* @vite-ignore */ osName)) as typeof import('node:os')).tmpdir();
   }
 }
 

@@ -23,6 +23,27 @@ export type GpuDeviceResult =
 
 interface NodeProcessLike { versions?: { node?: string }; env: Record<string, string | undefined> }
 
+/**
+ * Sets up the process environment the Vulkan loader reads, before Dawn creates its instance:
+ * points it at SwiftShader unless the user chose a driver (VK_ICD_FILENAMES / VK_DRIVER_FILES;
+ * Node only, Deno brings its own wgpu), and sets XDG_RUNTIME_DIR, without which the drivers print
+ * "XDG_RUNTIME_DIR is invalid" on stderr. A Node worker's process.env is a private copy the loader
+ * never sees, so code that starts GPU workers calls this on the main thread first.
+ */
+export async function prepareVulkanEnvironment(): Promise<void> {
+  const proc = (globalThis as { process?: NodeProcessLike }).process;
+  if (!proc?.versions?.node) return;
+  if (!('Deno' in globalThis) && proc.env.VK_ICD_FILENAMES === undefined && proc.env.VK_DRIVER_FILES === undefined) {
+    const fsName = 'node:fs';
+    const fs = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs');
+    if (fs.existsSync(SWIFTSHADER_ICD)) proc.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+  }
+  if (proc.env.XDG_RUNTIME_DIR === undefined) {
+    const osName = 'node:os';
+    proc.env.XDG_RUNTIME_DIR = ((await import(/* @vite-ignore */ osName)) as typeof import('node:os')).tmpdir();
+  }
+}
+
 /** Every Dawn instance created in this thread, held so GC never frees one under a live device. */
 const dawnInstances: GPU[] = [];
 
@@ -40,18 +61,7 @@ async function findGpu(): Promise<{ gpu: GPU; runtime: string } | { reason: stri
   if (isDeno || !proc?.versions?.node) {
     return { reason: isDeno ? 'Deno has no navigator.gpu here (run with a Deno that has WebGPU, e.g. 2.x with -A)' : 'this browser has no navigator.gpu (WebGPU is off or unsupported; Chromium needs a secure context, e.g. http://localhost)' };
   }
-  if (proc.env.VK_ICD_FILENAMES === undefined && proc.env.VK_DRIVER_FILES === undefined) {
-    // Must happen before Dawn creates its Vulkan instance (the loader reads it then).
-    const fsName = 'node:fs';
-    const fs = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs');
-    if (fs.existsSync(SWIFTSHADER_ICD)) proc.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-  }
-  // Without it the Vulkan drivers print "XDG_RUNTIME_DIR is invalid" on stderr (harmless noise
-  // that would pollute CLI output); any writable folder silences it.
-  if (proc.env.XDG_RUNTIME_DIR === undefined) {
-    const osName = 'node:os';
-    proc.env.XDG_RUNTIME_DIR = ((await import(/* @vite-ignore */ osName)) as typeof import('node:os')).tmpdir();
-  }
+  await prepareVulkanEnvironment();
   try {
     // A variable specifier keeps bundlers (Vite) from pulling Dawn into a browser build.
     const pkg = 'webgpu';
