@@ -2,9 +2,10 @@ import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 import { commands } from './commands.ts';
 
-function usage(): string {
+async function usage(): Promise<string> {
   const lines = ['usage: grpo-sandbox <command> [flags]', '', 'commands:'];
-  for (const name of Object.keys(commands)) lines.push(`  ${name}`);
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  for (const [name, load] of Object.entries(commands)) lines.push(`  ${name.padEnd(width)}  ${(await load()).summary}`);
   lines.push('', 'Run `grpo-sandbox <command> --help` for the flags of one command.');
   return lines.join('\n');
 }
@@ -13,7 +14,7 @@ function usage(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage() + '\n');
+    process.stdout.write((await usage()) + '\n');
     return name === undefined ? 2 : 0;
   }
   const load = commands[name];

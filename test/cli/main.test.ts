@@ -14,4 +14,6 @@ test('--help lists the commands and exits 0', () => {
   const res = runCli(['--help']);
   assert.equal(res.status, 0);
   assert.match(res.stdout, /usage: grpo-sandbox <command>/);
+  // Every command is listed with its one-line summary.
+  for (const name of ['layout', 'ranks', 'loss']) assert.match(res.stdout, new RegExp(`^  ${name} +\\S.+$`, 'm'));
 });
