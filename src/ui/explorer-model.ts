@@ -96,6 +96,7 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     regroup: state.regroup,
     groups: rows.length,
     mixedGroups: rows.filter((r) => r.mixed).length,
+    maxCopiesOnOneRank: stats.maxCopiesOnOneRank,
     offSizeGroups: rows.filter((r) => r.offSize).length,
     tiedGroups,
     rewards: state.rewards,

@@ -34,6 +34,8 @@ export interface CaptionContext {
   regroup: RegroupMethod;
   groups: number;
   mixedGroups: number;
+  /** Most copies of one group on one rank in the whole layout (the core's layoutStats). */
+  maxCopiesOnOneRank: number;
   offSizeGroups: number;
   tiedGroups: number;
   rewards: RewardSource;
@@ -56,6 +58,13 @@ const advantageText: Record<RegroupMethod, (scale: ScaleRewards) => string> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** What the scatter did to the groups, from the layout's statistics (never assumed from the sampler). */
+function scatterOutcome(k: number, maxOnOneRank: number): string {
+  if (maxOnOneRank >= k) return `Here a rank can hold all ${k} copies of a group, so those copies are together before any gather.`;
+  if (maxOnOneRank <= 1) return `Watch the ${k} copies of a prompt land on ${k} different ranks: no rank holds two copies of a group.`;
+  return `Watch the ${k} copies of a prompt spread over several ranks (up to ${maxOnOneRank} on one rank here): no rank holds a whole group.`;
+}
+
 /** The caption of a phase: what is about to happen, with this configuration's numbers. */
 export function caption(phase: PhaseId, c: CaptionContext): string {
   const { ranks: W, batch: B, k } = c.config;
@@ -66,7 +75,7 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
         (perStep % k === 0 ? `, ${perStep / k} prompts × ${k} copies` : '') +
         `. Shown here before they are dealt out, copies side by side (${plural(c.steps, 'step')} in this gather).`;
     case 'scatter':
-      return `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. Watch the ${k} copies of a prompt land on different ranks — no rank holds a whole group.`;
+      return `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. ` + scatterOutcome(k, c.maxCopiesOnOneRank);
     case 'accumulate':
       return c.steps > 1
         ? `Each rank concatenates its ${c.steps} batches: ${c.steps} × ${B} = ${c.perRank} samples per rank. Still no rank can compute a group's mean on its own.`
