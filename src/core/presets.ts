@@ -2,7 +2,7 @@
 // accepted by `--preset` on the CLI and used by the UI and its URLs. Each preset is a layout
 // configuration; scenarios whose subject is more than a layout (seed-001's execution schemes,
 // seed-002/004's dynamic sampling, seed-003's controller) get the layout closest to theirs here,
-// and their full scenario lives in later features.
+// and say where the rest of their scenario lives (or that it comes in a later feature).
 import type { LayoutConfig } from './layout/types.ts';
 
 export interface Preset {
@@ -31,19 +31,22 @@ export const presets: Record<string, Preset> = {
     description:
       'ms-swift dynamic sampling, 4 ranks × 16 samples (4 prompts × 4 completions), global target 64. ms-swift\'s GRPOTrainer ' +
       'builds on TRL\'s (RepeatSampler, contiguous groups, each process a contiguous block), so the layout is trl; 64 prompts give ' +
-      '4 generation batches per epoch. Filtering, resampling and the short-pool slicing bug live in a later feature.',
+      '4 generation batches per epoch. The short-pool slicing bug\'s shape mismatch: `grpo-sandbox ranks --fault shape` ' +
+      '(`--fix` for equal batches). Filtering and the resampling policies live in a later feature.',
     config: { ...base, sampler: 'trl', ranks: 4, batch: 16, k: 4, batchesPerEpoch: 4, datasetSize: 64 },
   },
   'seed-003': {
     description:
       'Two-stage controller: batch size 1, group size 5 configurations sampled per input, on one rank (contiguous, one prompt per step). ' +
-      'The controller, its knobs and the pairwise loss live in a later feature.',
+      'The controller and its knob-3 mask are in src/core/env/controller.ts; its pairwise loss: `grpo-sandbox loss` with ' +
+      'lossType "pairwise". Training runs of the controller live in a later feature.',
     config: { ...base, sampler: 'contiguous', ranks: 1, batch: 5, k: 5, batchesPerEpoch: 8, datasetSize: 8 },
   },
   'seed-004': {
     description:
       'Cross-rank pool and device mismatch, 4 ranks × 16 samples, k=4, global pool 64, slices [0:16] [16:32] [32:48] [48:64]: ' +
-      'the same TRL-like layout as seed-002 (ms-swift). The gather_object pool, the device error and the deadlock live in a later feature.',
+      'the same TRL-like layout as seed-002 (ms-swift). The device error after gather_object: `grpo-sandbox ranks --fault device`; ' +
+      'the V2 deadlock: `--fault deadlock` or `--fault mismatch` (each with `--fix`).',
     config: { ...base, sampler: 'trl', ranks: 4, batch: 16, k: 4, batchesPerEpoch: 4, datasetSize: 64 },
   },
 };
