@@ -1,12 +1,12 @@
 // allGather of 1 MiB per rank across 8 ranks, three ways, in one run:
-//   1. the SharedArrayBuffer arena (src/dist), timed inside the ranks, result into a reused buffer;
+//   1. the SharedArrayBuffer arena (src/ranks), timed inside the ranks, result into a reused buffer;
 //   2. a single thread copying the same bytes with TypedArray.set (every rank's 8 MiB result:
 //      8 × 8 × 1 MiB = 64 MiB), the memory-bandwidth yardstick;
 //   3. postMessage gathering: each worker posts its 1 MiB (structured clone) to the main thread,
 //      which posts all 8 to every worker, which assembles its 8 MiB result.
 // "Effective bandwidth" = bytes that land in the ranks' results (64 MiB) / time.
 import { Worker } from 'node:worker_threads';
-import { World } from '../src/dist/world.ts';
+import { World } from '../src/ranks/world.ts';
 import { medianMs, printTable } from './timing.ts';
 
 const RANKS = 8;

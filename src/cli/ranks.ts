@@ -4,9 +4,9 @@
 // run failed (as the real one would), 2 on bad flags.
 import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
-import { MAX_WORLD } from '../dist/arena.ts';
-import type { HealthySummary } from '../dist/programs/seeds.ts';
-import { World, WorldFailure } from '../dist/world.ts';
+import { MAX_WORLD } from '../ranks/arena.ts';
+import type { HealthySummary } from '../ranks/programs/seeds.ts';
+import { World, WorldFailure } from '../ranks/world.ts';
 import type { Command } from './commands.ts';
 import { intFlag, parseFlags } from './flags.ts';
 

@@ -1,18 +1,18 @@
-// src/dist in a real browser: 8 module Web Workers (bundled by Vite from the literal
+// src/ranks in a real browser: 8 module Web Workers (bundled by Vite from the literal
 // `new Worker(new URL('./rank-worker.ts', import.meta.url))`) share one SharedArrayBuffer
 // on the cross-origin-isolated page; collectives checked against the same references as Node's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withPage } from './harness.ts';
-import { refAllGather, refAllReduce } from '../dist/reference.ts';
+import { refAllGather, refAllReduce } from '../ranks/reference.ts';
 
 test('8 Web Worker ranks all-gather, all-reduce and gather objects in Chromium, matching the references', async () => {
   const results = await withPage('/', (page) => page.evaluate(async () => {
-    const { World } = await import('/src/dist/world.ts' as string);
-    const { liveRankWorkers } = await import('/src/dist/spawn.ts' as string);
+    const { World } = await import('/src/ranks/world.ts' as string);
+    const { liveRankWorkers } = await import('/src/ranks/spawn.ts' as string);
     const world = await World.start({ size: 8, timeoutMs: 20_000 });
     try {
-      const res = await world.run({ module: new URL('/test/dist/programs.ts', location.href).href, name: 'everyCollective' }, { n: 5, seed: 3 });
+      const res = await world.run({ module: new URL('/test/ranks/programs.ts', location.href).href, name: 'everyCollective' }, { n: 5, seed: 3 });
       return { res, isolated: crossOriginIsolated };
     } finally {
       await world.stop();
@@ -32,8 +32,8 @@ test('8 Web Worker ranks all-gather, all-reduce and gather objects in Chromium, 
 
 test('in Chromium a rank that skips a collective is diagnosed (no frozen page) and the workers are stopped', async () => {
   const message = await withPage('/', (page) => page.evaluate(async () => {
-    const { World } = await import('/src/dist/world.ts' as string);
-    const { liveRankWorkers } = await import('/src/dist/spawn.ts' as string);
+    const { World } = await import('/src/ranks/world.ts' as string);
+    const { liveRankWorkers } = await import('/src/ranks/spawn.ts' as string);
     const world = await World.start({ size: 8, timeoutMs: 300 });
     try {
       await world.run({ module: 'builtin:seeds', name: 'skippedCollective' }, { fix: false, then: 'nothing' });

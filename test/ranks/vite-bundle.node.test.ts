@@ -14,7 +14,7 @@ test('a production build bundles the rank worker (with its built-in programs) fr
   after(() => rmSync(outDir, { recursive: true, force: true }));
   await build({
     configFile: false, root, logLevel: 'error', worker: { format: 'es' },
-    build: { outDir, emptyOutDir: true, copyPublicDir: false, lib: { entry: 'src/dist/world.ts', formats: ['es'], fileName: 'world' } },
+    build: { outDir, emptyOutDir: true, copyPublicDir: false, lib: { entry: 'src/ranks/world.ts', formats: ['es'], fileName: 'world' } },
   });
   const assets = readdirSync(join(outDir, 'assets'));
   const worker = assets.find((f) => /^rank-worker-.*\.js$/.test(f));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { World } from '../../src/dist/world.ts';
-import { liveRankWorkers } from '../../src/dist/spawn.ts';
+import { World } from '../../src/ranks/world.ts';
+import { liveRankWorkers } from '../../src/ranks/spawn.ts';
 import { inputFor } from './programs.ts';
 import { refAllGather, refAllReduce } from './reference.ts';
 

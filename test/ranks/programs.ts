@@ -1,8 +1,8 @@
-// Rank programs the dist tests run inside real workers. Inputs are a pure function of
+// Rank programs the rank tests run inside real workers. Inputs are a pure function of
 // (rank, n, seed) so the main thread can build the expected results with plain loops.
-import type { Rank } from '../../src/dist/rank.ts';
-import type { ReduceOp } from '../../src/dist/collectives.ts';
-import { stack } from '../../src/dist/tensor.ts';
+import type { Rank } from '../../src/ranks/rank.ts';
+import type { ReduceOp } from '../../src/ranks/collectives.ts';
+import { stack } from '../../src/ranks/tensor.ts';
 
 /** Rank r's float32 input of n elements: mixed magnitudes and signs, so summation order matters. */
 export function inputFor(rank: number, n: number, seed = 1): Float32Array {

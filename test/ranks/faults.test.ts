@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { World, WorldFailure, type RankOutcome } from '../../src/dist/world.ts';
-import { liveRankWorkers } from '../../src/dist/spawn.ts';
+import { World, WorldFailure, type RankOutcome } from '../../src/ranks/world.ts';
+import { liveRankWorkers } from '../../src/ranks/spawn.ts';
 import { ConfigError } from '../../src/core/errors.ts';
 
 const programs = new URL('./programs.ts', import.meta.url);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cat, DeviceMismatchError, stack, Tensor } from '../../src/dist/tensor.ts';
-import { decodeObject, encodeObject } from '../../src/dist/objects.ts';
+import { cat, DeviceMismatchError, stack, Tensor } from '../../src/ranks/tensor.ts';
+import { decodeObject, encodeObject } from '../../src/ranks/objects.ts';
 
 test('to(device) is a no-op (same object) when already there and a copy placed on the new device otherwise', () => {
   const t = new Tensor(new Float32Array([1, 2]), [2], 'sim:3');

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const script = 'test/dist/fixtures/faulty-world.ts';
+const script = 'test/ranks/fixtures/faulty-world.ts';
 
 test('a process whose worlds failed (hang, throw, stuck rank) ends by itself with no live worker or handle', () => {
   // The same runtime as this test: Node through tsx, or Deno.

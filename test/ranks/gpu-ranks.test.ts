@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { World } from '../../src/dist/world.ts';
-import { liveRankWorkers } from '../../src/dist/spawn.ts';
+import { World } from '../../src/ranks/world.ts';
+import { liveRankWorkers } from '../../src/ranks/spawn.ts';
 
 // Opt-in per-rank WebGPU devices (Dawn + SwiftShader in Node worker threads, wgpu in Deno).
 // Where no rank gets an adapter this skips locally but fails in CI, where one must exist.
