@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The whole test suite, as `npm test` and .ci/run run it:
-//   1. typecheck (tsc --noEmit);
+//   1. format and lint (biome ci) and typecheck (tsc --noEmit);
 //   2. every test/**/*.test.ts under Node's test runner (through tsx);
 //   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and
 //      files named *.node.test.ts, which say in their first lines why they are Node-only.
@@ -41,7 +41,10 @@ function run(label, cmd, args, parse) {
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-if (filters.length === 0) run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+if (filters.length === 0) {
+  run('format and lint (biome)', bin('biome'), ['ci', '--reporter=github']);
+  run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+}
 
 if (all.length > 0) {
   run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], (out) => {
@@ -52,6 +55,7 @@ if (all.length > 0) {
 }
 if (denoFiles.length > 0 && process.env.GRPO_SKIP_DENO !== '1') {
   run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', ...denoFiles], (out) => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes from Deno output
     const m = /(\d+) passed[^|]*\|\s*(\d+) failed/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
     return m ? { passed: Number(m[1]), failed: Number(m[2]) } : null;
   });

@@ -122,6 +122,6 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   ];
   out.push(...table(statRows.map(([a, b]) => [a, b])));
   out.push('', 'what this shows');
-  for (const line of explainLayout(layout, stats)) out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? '- ' + l.slice(2) : l)));
-  return out.join('\n') + '\n';
+  for (const line of explainLayout(layout, stats)) out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
+  return `${out.join('\n')}\n`;
 }

@@ -95,7 +95,7 @@ const layoutCommand: Command = {
     const stats = layoutStats(layout);
     if (json) {
       const steps = layout.steps.map(({ epoch, step, ranks }) => ({ epoch, step, ranks }));
-      process.stdout.write(JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats }) + '\n');
+      process.stdout.write(`${JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats })}\n`);
     } else {
       process.stdout.write(renderLayout(layout, stats, preset));
     }

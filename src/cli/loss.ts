@@ -71,7 +71,7 @@ const loss: Command = {
     try {
       const r = await compute(backend, batch);
       const gradLogp = Array.from({ length: batch.rows }, (_, b) => Array.from(r.gradLogp.subarray(b * batch.tokens, (b + 1) * batch.tokens)));
-      process.stdout.write(JSON.stringify({ loss: r.loss, gradLogp }) + '\n');
+      process.stdout.write(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);
     } finally {
       close();
     }

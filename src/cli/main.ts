@@ -14,7 +14,7 @@ async function usage(): Promise<string> {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write((await usage()) + '\n');
+    process.stdout.write(`${await usage()}\n`);
     return name === undefined ? 2 : 0;
   }
   const load = commands[name];

@@ -47,7 +47,10 @@ export class GpuControllerTrainer {
     const c = config, d = c.dims, k = c.groupSize, rows = c.prompts * k, T = ACTIONS_PER_CONFIG;
     const layout = controllerLayout(d);
     const made: GPUBuffer[] = [];
-    const keep = (b: GPUBuffer) => (made.push(b), b);
+    const keep = (b: GPUBuffer) => {
+      made.push(b);
+      return b;
+    };
     const zeros = (n: number, label: string) => keep(storageBuffer(device, n, label));
 
     this.params = keep(uploadBuffer(device, initControllerParams(d, c.seed), 'params'));

@@ -1,7 +1,7 @@
 // The errors a world of ranks raises, worded so that a person sees what went wrong and how
 // to fix it: where a real cluster would hang or print a bare shape error, every rank here
 // names every rank's state.
-import { Arena, kindName, Phase, ST_KIND, ST_PHASE, ST_SEQ } from './arena.ts';
+import { type Arena, kindName, Phase, ST_KIND, ST_PHASE, ST_SEQ } from './arena.ts';
 
 /** Base of every fault raised by a collective; `name` survives the trip through comlink. */
 export class CollectiveError extends Error {

@@ -189,7 +189,7 @@ export class ExplorerApp extends LitElement {
 
   override updated(): void {
     this.canvas?.show(this.story.phase, this.story.progress);
-    const search = '?' + stateToSearch({ ...this.state, phase: phaseIds[this.story.phase]!, gather: this.view.gatherIndex, speed: this.story.speed });
+    const search = `?${stateToSearch({ ...this.state, phase: phaseIds[this.story.phase]!, gather: this.view.gatherIndex, speed: this.story.speed })}`;
     if (search !== location.search) history.replaceState(null, '', search);
     this.dataset.phase = phaseIds[this.story.phase];
     this.dataset.stage = this.story.stage;

@@ -75,7 +75,7 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
         (perStep % k === 0 ? `, ${perStep / k} prompts × ${k} copies` : '') +
         `. Shown here before they are dealt out, copies side by side (${plural(c.steps, 'step')} in this gather).`;
     case 'scatter':
-      return `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. ` + scatterOutcome(k, c.maxCopiesOnOneRank);
+      return `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. ${scatterOutcome(k, c.maxCopiesOnOneRank)}`;
     case 'accumulate':
       return c.steps > 1
         ? `Each rank concatenates its ${c.steps} batches: ${c.steps} × ${B} = ${c.perRank} samples per rank. Still no rank can compute a group's mean on its own.`

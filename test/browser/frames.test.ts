@@ -43,7 +43,7 @@ test('64 ranks × 32 slots × 4 steps: the whole story animates; frame times mea
     };
     console.log(`frame times at 64×32×4: ${JSON.stringify(report)}`);
     mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(join(resultsDir, 'frame-times.json'), JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(join(resultsDir, 'frame-times.json'), `${JSON.stringify(report, null, 2)}\n`);
     await screenshot(page, 'explorer-64x32x4-slice');
   });
 });

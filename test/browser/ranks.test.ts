@@ -11,13 +11,14 @@ test('8 Web Worker ranks all-gather, all-reduce and gather objects in Chromium, 
     const { World } = await import('/src/ranks/world.ts' as string);
     const { liveRankWorkers } = await import('/src/ranks/spawn.ts' as string);
     const world = await World.start({ size: 8, timeoutMs: 20_000 });
+    let res: unknown;
     try {
-      const res = await world.run({ module: new URL('/test/ranks/programs.ts', location.href).href, name: 'everyCollective' }, { n: 5, seed: 3 });
-      return { res, isolated: crossOriginIsolated };
+      res = await world.run({ module: new URL('/test/ranks/programs.ts', location.href).href, name: 'everyCollective' }, { n: 5, seed: 3 });
     } finally {
       await world.stop();
-      if (liveRankWorkers() !== 0) throw new Error(`${liveRankWorkers()} rank workers left`);
     }
+    if (liveRankWorkers() !== 0) throw new Error(`${liveRankWorkers()} rank workers left`);
+    return { res, isolated: crossOriginIsolated };
   }));
   assert.equal(results.isolated, true);
   const ranks = Array.from({ length: 8 }, (_, r) => r);

@@ -9,7 +9,7 @@ test('grpo-sandbox ranks: 8 ranks all-gather, all-reduce and gather objects, ide
   const res = cli(['ranks', '--world', '8']);
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stdout, /every rank now holds \[16, 1\], rank-major/);
-  assert.match(res.stdout, /allGatherObject  pool of 16 samples; origin rank of each: 0 0 1 1 2 2 3 3 4 4 5 5 6 6 7 7/);
+  assert.match(res.stdout, /allGatherObject {2}pool of 16 samples; origin rank of each: 0 0 1 1 2 2 3 3 4 4 5 5 6 6 7 7/);
   assert.match(res.stdout, /all 8 ranks received identical results/);
 });
 

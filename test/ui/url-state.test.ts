@@ -11,7 +11,7 @@ test('a state written to the URL reads back identically', () => {
   assert.equal(s.config.sampler, 'trl');
   assert.equal(s.config.seed, 7);
   assert.equal(s.preset, null, 'a changed preset is custom');
-  const again = parseState('?' + stateToSearch(s), defaults, presets);
+  const again = parseState(`?${stateToSearch(s)}`, defaults, presets);
   assert.deepEqual({ ...again, hidden: [...again.hidden] }, { ...s, hidden: [...s.hidden] });
   assert.deepEqual([...s.hidden].sort(), ['k', 'stats']);
 });

@@ -10,7 +10,7 @@ function range(hist: number[]): string {
   return lo === hi ? String(lo) : `${lo}–${hi}`;
 }
 
-const plural = (n: number, one: string, many = one + 's') => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Sentences explaining the layout's numbers (the seed-000 walk-through, generalised to any configuration). */
 export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
@@ -24,7 +24,7 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
   );
   const distinct = stats.distinctPromptsPerEpoch[0] ?? 0;
   lines.push(
-    `Per epoch: ${plural(stats.stepsPerEpoch, stepWord, stepWord + 'es')} × ${stats.samplesPerBatch} = ${stats.samplesPerEpoch} samples, ${stats.uniquePromptsPerEpoch} prompt draws` +
+    `Per epoch: ${plural(stats.stepsPerEpoch, stepWord, `${stepWord}es`)} × ${stats.samplesPerBatch} = ${stats.samplesPerEpoch} samples, ${stats.uniquePromptsPerEpoch} prompt draws` +
       (distinct !== stats.uniquePromptsPerEpoch ? ` (${distinct} distinct prompts in epoch 0: some were drawn twice).` : ` (${distinct} distinct prompts).`),
   );
   lines.push(

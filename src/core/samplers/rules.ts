@@ -59,7 +59,7 @@ type IntField = 'ranks' | 'batch' | 'k' | 'batchesPerEpoch' | 'epochs' | 'datase
 
 /** Flag spelling of a config field, for messages (`datasetSize` → `dataset-size`). */
 export function flagName(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+  return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 const MINIMA: Record<IntField, number> = {

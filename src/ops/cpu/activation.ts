@@ -14,7 +14,7 @@ export function activate(z: number, act: Activation): number {
   switch (act) {
     case 'identity': return z;
     case 'tanh': return Math.tanh(z);
-    case 'relu': return z > 0 ? z : 0;
+    case 'relu': return Math.max(z , 0);
     case 'gelu': return 0.5 * z * (1 + Math.tanh(GELU_C * (z + 0.044715 * z * z * z)));
   }
 }
