@@ -29,10 +29,14 @@ async function arena(): Promise<number> {
 
 async function copy(): Promise<number> {
   const sources = Array.from({ length: RANKS }, (_, r) => new Float32Array(BYTES / 4).fill(r));
-  const results = Array.from({ length: RANKS }, () => new Float32Array(RANKS * BYTES / 4));
-  return medianMs(() => {
-    for (const out of results) sources.forEach((s, r) => out.set(s, r * s.length));
-  }, REPS, 3);
+  const results = Array.from({ length: RANKS }, () => new Float32Array((RANKS * BYTES) / 4));
+  return medianMs(
+    () => {
+      for (const out of results) sources.forEach((s, r) => out.set(s, r * s.length));
+    },
+    REPS,
+    3,
+  );
 }
 
 // The postMessage worker: on 'send', posts its 1 MiB (cloned); on receiving all parts, assembles them.
@@ -47,13 +51,32 @@ parentPort.on('message', (m) => {
 });`;
 
 async function postMessage(): Promise<number> {
-  const workers = Array.from({ length: RANKS }, (_, rank) => new Worker(WORKER, { eval: true, workerData: { rank, ranks: RANKS, bytes: BYTES } }));
+  const workers = Array.from(
+    { length: RANKS },
+    (_, rank) => new Worker(WORKER, { eval: true, workerData: { rank, ranks: RANKS, bytes: BYTES } }),
+  );
   const next = (w: Worker) => new Promise<unknown>((resolve) => w.once('message', resolve));
   try {
-    return await medianMs(async () => {
-      const parts = await Promise.all(workers.map((w) => { const p = next(w); w.postMessage('send'); return p; }));
-      await Promise.all(workers.map((w) => { const p = next(w); w.postMessage(parts); return p; }));
-    }, REPS, 3);
+    return await medianMs(
+      async () => {
+        const parts = await Promise.all(
+          workers.map((w) => {
+            const p = next(w);
+            w.postMessage('send');
+            return p;
+          }),
+        );
+        await Promise.all(
+          workers.map((w) => {
+            const p = next(w);
+            w.postMessage(parts);
+            return p;
+          }),
+        );
+      },
+      REPS,
+      3,
+    );
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
@@ -64,11 +87,18 @@ export default async function run(): Promise<void> {
   const arenaMs = await arena();
   const postMs = await postMessage();
   const gbps = (ms: number) => (delivered / 1e9 / (ms / 1e3)).toFixed(2);
-  console.log(`allGather of ${BYTES / 2 ** 20} MiB per rank across ${RANKS} ranks; ${delivered / 2 ** 20} MiB land in the ranks' results; median of ${REPS}`);
-  printTable(['method', 'ms', 'effective GB/s', 'bandwidth vs copy'], [
-    ['TypedArray.set copy, 1 thread', copyMs.toFixed(2), gbps(copyMs), '1.00'],
-    ['SharedArrayBuffer arena allGather', arenaMs.toFixed(2), gbps(arenaMs), (copyMs / arenaMs).toFixed(2)],
-    ['postMessage gather via main thread', postMs.toFixed(2), gbps(postMs), (copyMs / postMs).toFixed(2)],
-  ]);
-  console.log(`arena vs postMessage: ${(postMs / arenaMs).toFixed(1)}× faster (aim ≥ 10×); arena vs copy: ${(copyMs / arenaMs).toFixed(2)} of the copy bandwidth (aim ≥ 0.5)`);
+  console.log(
+    `allGather of ${BYTES / 2 ** 20} MiB per rank across ${RANKS} ranks; ${delivered / 2 ** 20} MiB land in the ranks' results; median of ${REPS}`,
+  );
+  printTable(
+    ['method', 'ms', 'effective GB/s', 'bandwidth vs copy'],
+    [
+      ['TypedArray.set copy, 1 thread', copyMs.toFixed(2), gbps(copyMs), '1.00'],
+      ['SharedArrayBuffer arena allGather', arenaMs.toFixed(2), gbps(arenaMs), (copyMs / arenaMs).toFixed(2)],
+      ['postMessage gather via main thread', postMs.toFixed(2), gbps(postMs), (copyMs / postMs).toFixed(2)],
+    ],
+  );
+  console.log(
+    `arena vs postMessage: ${(postMs / arenaMs).toFixed(1)}× faster (aim ≥ 10×); arena vs copy: ${(copyMs / arenaMs).toFixed(2)} of the copy bandwidth (aim ≥ 0.5)`,
+  );
 }

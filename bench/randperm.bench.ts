@@ -21,10 +21,31 @@ function mathRandomShuffle(n: number): Int32Array {
 export default async function bench(): Promise<void> {
   let sink = 0;
   const cases: [string, () => void][] = [
-    ['randperm(1e6), torch branch n < 214748364', () => { sink ^= randperm(N, new Mt19937(42))[0]!; }],
-    ['1e6 raw MT19937 draws', () => { const g = new Mt19937(42); for (let i = 0; i < N; i++) sink ^= g.random(); }],
-    ['randperm(1e6), 64-bit branch forced', () => { sink ^= randperm(N, new Mt19937(42), { largeThreshold: 0 })[0]!; }],
-    ['Math.random Fisher–Yates (not PyTorch)', () => { sink ^= mathRandomShuffle(N)[0]!; }],
+    [
+      'randperm(1e6), torch branch n < 214748364',
+      () => {
+        sink ^= randperm(N, new Mt19937(42))[0]!;
+      },
+    ],
+    [
+      '1e6 raw MT19937 draws',
+      () => {
+        const g = new Mt19937(42);
+        for (let i = 0; i < N; i++) sink ^= g.random();
+      },
+    ],
+    [
+      'randperm(1e6), 64-bit branch forced',
+      () => {
+        sink ^= randperm(N, new Mt19937(42), { largeThreshold: 0 })[0]!;
+      },
+    ],
+    [
+      'Math.random Fisher–Yates (not PyTorch)',
+      () => {
+        sink ^= mathRandomShuffle(N)[0]!;
+      },
+    ],
   ];
   const rows: (string | number)[][] = [];
   let base = 0;

@@ -7,7 +7,9 @@ import process from 'node:process';
 
 const filters = process.argv.slice(2);
 const dir = new URL('./', import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort()
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';

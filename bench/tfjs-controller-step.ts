@@ -33,11 +33,22 @@ export async function useTfjsOnDevice(device: GPUDevice): Promise<string> {
 }
 
 /** Builds the tfjs step; `step()` runs one step, `readLoss()` reads the last loss back. */
-export function tfjsControllerStep(config: ControllerTrainConfig, prompts: ControllerPrompts): { step(): void; readLoss(): Promise<number>; dispose(): void } {
-  const c = config, d = c.dims, k = c.groupSize, rows = c.prompts * k;
+export function tfjsControllerStep(
+  config: ControllerTrainConfig,
+  prompts: ControllerPrompts,
+): { step(): void; readLoss(): Promise<number>; dispose(): void } {
+  const c = config,
+    d = c.dims,
+    k = c.groupSize,
+    rows = c.prompts * k;
   const layout = controllerLayout(d);
   const init = initControllerParams(d, c.seed);
-  const vars = Object.fromEntries(Object.values(layout.tensors).map((t) => [t.name, tf.variable(tf.tensor(init.slice(t.offset, t.offset + t.length), t.rows > 1 ? [t.rows, t.cols] : [t.cols]), true, t.name)])) as Record<string, tf.Variable>;
+  const vars = Object.fromEntries(
+    Object.values(layout.tensors).map((t) => [
+      t.name,
+      tf.variable(tf.tensor(init.slice(t.offset, t.offset + t.length), t.rows > 1 ? [t.rows, t.cols] : [t.cols]), true, t.name),
+    ]),
+  ) as Record<string, tf.Variable>;
   const { x1: x1Data, x2: x2Data } = expandPrompts(prompts, d, k);
   const x1 = tf.tensor2d(x1Data, [rows, 2 * d.dModel]);
   const latency = tf.tensor2d(x2Data, [rows, d.dModel + 5]).slice([0, 0], [rows, d.dModel]);
@@ -48,9 +59,13 @@ export function tfjsControllerStep(config: ControllerTrainConfig, prompts: Contr
   let lastLoss: tf.Scalar | null = null;
 
   // tfjs has no stop_gradient: an identity whose gradient is zero.
-  const stopGradient = tf.customGrad(((x: tf.Tensor) => ({ value: x.clone(), gradFunc: (dy: tf.Tensor) => tf.zerosLike(dy) })) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor) => tf.Tensor;
+  const stopGradient = tf.customGrad(((x: tf.Tensor) => ({
+    value: x.clone(),
+    gradFunc: (dy: tf.Tensor) => tf.zerosLike(dy),
+  })) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor) => tf.Tensor;
   const sample = (logits: tf.Tensor2D) => tf.multinomial(logits, 1).reshape([rows]) as tf.Tensor1D;
-  const logpOf = (logits: tf.Tensor2D, actions: tf.Tensor1D, width: number) => tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(actions, width)), 1);
+  const logpOf = (logits: tf.Tensor2D, actions: tf.Tensor1D, width: number) =>
+    tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(actions, width)), 1);
 
   const stage1 = () => {
     const h1 = tf.tanh(tf.add(tf.matMul(x1, vars.w1!), vars.b1!));
@@ -67,16 +82,24 @@ export function tfjsControllerStep(config: ControllerTrainConfig, prompts: Contr
   /** Sampling and rewards, outside the gradient tape (tfjs cannot backpropagate past sampled integers). */
   function rollout() {
     const { tierLogits, insLogits } = stage1();
-    const tier = sample(tierLogits), ins = sample(insLogits);
+    const tier = sample(tierLogits),
+      ins = sample(insLogits);
     const x2 = tf.concat([latency, tf.oneHot(ins, 5).cast('float32')], 1) as tf.Tensor2D;
     const pos = ins.add(1).cast('float32').reshape([rows, 1]);
     const n = tf.range(0, KNOB3_WIDTH).reshape([1, KNOB3_WIDTH]);
     const total = tf.add(pos, n);
-    const valid = tf.logicalAnd(tf.lessEqual(n, tf.sub(16, pos)), tf.logicalAnd(tf.greaterEqual(total, 12), tf.lessEqual(total, 16))) as tf.Tensor2D;
+    const valid = tf.logicalAnd(
+      tf.lessEqual(n, tf.sub(16, pos)),
+      tf.logicalAnd(tf.greaterEqual(total, 12), tf.lessEqual(total, 16)),
+    ) as tf.Tensor2D;
     const { topKLogits, k3Logits } = stage2(x2, valid);
-    const topK = sample(topKLogits), knob3 = sample(k3Logits);
+    const topK = sample(topKLogits),
+      knob3 = sample(k3Logits);
     // The simulated reward of src/core/env/controller.ts, then TRL's group advantages.
-    const cr = crops.gather(tier), p = ins.add(1).cast('float32'), kk = topK.add(4).cast('float32'), blocks = p.add(knob3.cast('float32'));
+    const cr = crops.gather(tier),
+      p = ins.add(1).cast('float32'),
+      kk = topK.add(4).cast('float32'),
+      blocks = p.add(knob3.cast('float32'));
     const quality = cr.mul(0.12).add(kk.sub(4).mul(0.15)).add(blocks.sub(12).mul(0.2)).add(p.sub(1).mul(0.05));
     const accuracy = tf.sub(1, difficulty.mul(tf.exp(quality.neg())));
     const latencyMs = p.add(cr.mul(1.5)).add(blocks.sub(p).mul(kk.mul(0.15).add(1)));
@@ -91,7 +114,10 @@ export function tfjsControllerStep(config: ControllerTrainConfig, prompts: Contr
   function loss(r: ReturnType<typeof rollout>): tf.Scalar {
     const { tierLogits, insLogits } = stage1();
     const { topKLogits, k3Logits } = stage2(r.x2, r.valid);
-    const logp = tf.stack([logpOf(tierLogits, r.tier, 3), logpOf(insLogits, r.ins, 5), logpOf(topKLogits, r.topK, 5), logpOf(k3Logits, r.knob3, KNOB3_WIDTH)], 1);
+    const logp = tf.stack(
+      [logpOf(tierLogits, r.tier, 3), logpOf(insLogits, r.ins, 5), logpOf(topKLogits, r.topK, 5), logpOf(k3Logits, r.knob3, KNOB3_WIDTH)],
+      1,
+    );
     const ratio = tf.exp(tf.sub(logp, stopGradient(logp)));
     const clipped = tf.clipByValue(ratio, 1 - c.loss.epsilonLow, 1 + c.loss.epsilonHigh);
     const perToken = tf.neg(tf.minimum(tf.mul(ratio, r.adv), tf.mul(clipped, r.adv)));
@@ -112,7 +138,9 @@ export function tfjsControllerStep(config: ControllerTrainConfig, prompts: Contr
         lastLoss = tf.keep(value);
       });
     },
-    async readLoss() { return lastLoss ? (await lastLoss.data())[0]! : NaN; },
+    async readLoss() {
+      return lastLoss ? (await lastLoss.data())[0]! : NaN;
+    },
     dispose() {
       lastLoss?.dispose();
       optimizer.dispose();

@@ -12,19 +12,33 @@ import { CpuControllerTrainer, DEFAULT_TRAIN_CONFIG, type ControllerTrainConfig 
 import { tfjsControllerStep, useTfjsOnDevice } from './tfjs-controller-step.ts';
 import { printTable } from './timing.ts';
 
-interface Measured { msPerStep: number; dispatches: number; submits: number }
+interface Measured {
+  msPerStep: number;
+  dispatches: number;
+  submits: number;
+}
 
 /** Times `steps` calls of `step`, then `settle` (waits for the GPU); counts dispatches and submits meanwhile. */
 async function measure(device: GPUDevice | null, steps: number, step: () => unknown, settle: () => Promise<unknown>): Promise<Measured> {
   const counts = { dispatches: 0, submits: 0 };
   const restore: (() => void)[] = [];
   if (device) {
-    const proto = (globalThis as unknown as { GPUComputePassEncoder: { prototype: GPUComputePassEncoder } }).GPUComputePassEncoder.prototype;
+    const proto = (globalThis as unknown as { GPUComputePassEncoder: { prototype: GPUComputePassEncoder } }).GPUComputePassEncoder
+      .prototype;
     const dispatch = proto.dispatchWorkgroups;
-    proto.dispatchWorkgroups = function (this: GPUComputePassEncoder, ...args: Parameters<GPUComputePassEncoder['dispatchWorkgroups']>) { counts.dispatches++; return dispatch.apply(this, args); };
+    proto.dispatchWorkgroups = function (this: GPUComputePassEncoder, ...args: Parameters<GPUComputePassEncoder['dispatchWorkgroups']>) {
+      counts.dispatches++;
+      return dispatch.apply(this, args);
+    };
     const submit = device.queue.submit;
-    device.queue.submit = function (this: GPUQueue, buffers: Iterable<GPUCommandBuffer>) { counts.submits++; return submit.call(this, buffers); };
-    restore.push(() => { proto.dispatchWorkgroups = dispatch; device.queue.submit = submit; });
+    device.queue.submit = function (this: GPUQueue, buffers: Iterable<GPUCommandBuffer>) {
+      counts.submits++;
+      return submit.call(this, buffers);
+    };
+    restore.push(() => {
+      proto.dispatchWorkgroups = dispatch;
+      device.queue.submit = submit;
+    });
   }
   const t0 = performance.now();
   try {
@@ -37,13 +51,22 @@ async function measure(device: GPUDevice | null, steps: number, step: () => unkn
 }
 
 export default async function trainStepBench(): Promise<void> {
-  const sizes = process.env.BENCH_QUICK ? [{ prompts: 256, k: 8 }] : [{ prompts: 256, k: 8 }, { prompts: 1024, k: 8 }];
+  const sizes = process.env.BENCH_QUICK
+    ? [{ prompts: 256, k: 8 }]
+    : [
+        { prompts: 256, k: 8 },
+        { prompts: 1024, k: 8 },
+      ];
   const gpu = await requestGpuDevice();
   console.log(gpu.ok ? `WebGPU adapter: ${gpu.adapterInfo}` : `WebGPU unavailable (${gpu.reason}): measuring the CPU reference only`);
   const kernels = gpu.ok ? await Kernels.load(gpu.device) : null;
   let tfjsBackend = '';
   if (gpu.ok) {
-    try { tfjsBackend = await useTfjsOnDevice(gpu.device); } catch (err) { console.log(`tfjs cannot use this device: ${(err as Error).message}`); }
+    try {
+      tfjsBackend = await useTfjsOnDevice(gpu.device);
+    } catch (err) {
+      console.log(`tfjs cannot use this device: ${(err as Error).message}`);
+    }
   }
   const rows: (string | number)[][] = [];
   for (const size of sizes) {
@@ -54,7 +77,15 @@ export default async function trainStepBench(): Promise<void> {
 
     const cpu = new CpuControllerTrainer(config, prompts);
     cpu.step();
-    results.push(['CPU reference', await measure(null, 3, () => cpu.step(), async () => {})]);
+    results.push([
+      'CPU reference',
+      await measure(
+        null,
+        3,
+        () => cpu.step(),
+        async () => {},
+      ),
+    ]);
 
     if (gpu.ok && kernels) {
       const device = gpu.device;
@@ -64,13 +95,32 @@ export default async function trainStepBench(): Promise<void> {
       for (let i = 0; i < 3; i++) await ours.step();
       await ours.takeMetrics();
       await device.queue.onSubmittedWorkDone();
-      results.push(['WebGPU fused (ours)', await measure(device, 20, () => ours.step(), async () => { await ours.takeMetrics(); await device.queue.onSubmittedWorkDone(); })]);
+      results.push([
+        'WebGPU fused (ours)',
+        await measure(
+          device,
+          20,
+          () => ours.step(),
+          async () => {
+            await ours.takeMetrics();
+            await device.queue.onSubmittedWorkDone();
+          },
+        ),
+      ]);
       ours.destroy();
       if (tfjsBackend) {
         const theirs = tfjsControllerStep(config, prompts);
         for (let i = 0; i < 2; i++) theirs.step();
         await theirs.readLoss();
-        results.push([`tfjs ${tfjsBackend}`, await measure(device, 5, () => theirs.step(), () => theirs.readLoss())]);
+        results.push([
+          `tfjs ${tfjsBackend}`,
+          await measure(
+            device,
+            5,
+            () => theirs.step(),
+            () => theirs.readLoss(),
+          ),
+        ]);
         theirs.dispose();
       }
       const error = await device.popErrorScope();
@@ -78,7 +128,15 @@ export default async function trainStepBench(): Promise<void> {
     }
     const tfjs = results.find(([name]) => name.startsWith('tfjs'))?.[1];
     for (const [name, m] of results) {
-      rows.push([label, name, m.msPerStep.toFixed(1), (1000 / m.msPerStep).toFixed(1), name === 'CPU reference' ? '–' : m.dispatches.toFixed(0), name === 'CPU reference' ? '–' : m.submits.toFixed(1), tfjs ? `${(tfjs.msPerStep / m.msPerStep).toFixed(2)}×` : 'n/a']);
+      rows.push([
+        label,
+        name,
+        m.msPerStep.toFixed(1),
+        (1000 / m.msPerStep).toFixed(1),
+        name === 'CPU reference' ? '–' : m.dispatches.toFixed(0),
+        name === 'CPU reference' ? '–' : m.submits.toFixed(1),
+        tfjs ? `${(tfjs.msPerStep / m.msPerStep).toFixed(2)}×` : 'n/a',
+      ]);
     }
   }
   printTable(['batch (prompts × k)', 'backend', 'ms/step', 'steps/s', 'dispatches/step', 'submits/step', 'speed vs tfjs'], rows);

@@ -31,12 +31,24 @@ let ok = true;
 
 function run(label, cmd, args, parse) {
   process.stdout.write(`\n=== ${label}\n`);
-  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
+  const res = spawnSync(cmd, args, {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NO_COLOR: '1' },
+    maxBuffer: 1 << 28,
+  });
   process.stdout.write(res.stdout ?? '');
   if (res.error) process.stdout.write(`${label}: could not start ${cmd}: ${res.error.message}\n`);
   const counts = parse ? parse(res.stdout ?? '') : null;
-  if (counts) { totals.passed += counts.passed; totals.failed += counts.failed; }
-  if (res.status !== 0) { ok = false; if (!counts || counts.failed === 0) totals.failed += 1; }
+  if (counts) {
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+  }
+  if (res.status !== 0) {
+    ok = false;
+    if (!counts || counts.failed === 0) totals.failed += 1;
+  }
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);

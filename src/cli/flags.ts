@@ -12,7 +12,9 @@ export function parseFlags<S extends FlagSpec>(args: string[], spec: S) {
   try {
     return parseArgs({ args, options: { ...spec, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    const known = Object.keys(spec).map((f) => `--${f}`).join(', ');
+    const known = Object.keys(spec)
+      .map((f) => `--${f}`)
+      .join(', ');
     throw new ConfigError(`${(err as Error).message.replace(/\. To specify.*$/s, '')} (known flags: ${known})`);
   }
 }

@@ -1,6 +1,15 @@
 // Text rendering of a layout for `grpo-sandbox layout`: per-step tables, copies, gathers,
 // regroup views, statistics and the seed-000 explanation.
-import { copiesOf, explainLayout, gathers, promptsOfStep, regroup, regroupMethods, type Layout, type LayoutStats } from '../core/layout/index.ts';
+import {
+  copiesOf,
+  explainLayout,
+  gathers,
+  promptsOfStep,
+  regroup,
+  regroupMethods,
+  type Layout,
+  type LayoutStats,
+} from '../core/layout/index.ts';
 import { samplers } from '../core/samplers/index.ts';
 
 /** Renders rows of cells as left-aligned columns. */
@@ -25,8 +34,15 @@ function wrap(items: string[], indent: string, width = 100): string[] {
 }
 
 const settingNames: [keyof Layout['config'], string][] = [
-  ['ranks', 'ranks'], ['batch', 'batch'], ['k', 'k'], ['batchesPerEpoch', 'batches-per-epoch'], ['epochs', 'epochs'],
-  ['datasetSize', 'dataset-size'], ['seed', 'seed'], ['stepsPerGeneration', 'steps-per-generation'], ['numIterations', 'num-iterations'],
+  ['ranks', 'ranks'],
+  ['batch', 'batch'],
+  ['k', 'k'],
+  ['batchesPerEpoch', 'batches-per-epoch'],
+  ['epochs', 'epochs'],
+  ['datasetSize', 'dataset-size'],
+  ['seed', 'seed'],
+  ['stepsPerGeneration', 'steps-per-generation'],
+  ['numIterations', 'num-iterations'],
 ];
 
 /** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
@@ -60,16 +76,25 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   for (const g of all) {
     for (const stepIndex of g.stepIndices) {
       const step = layout.steps[stepIndex]!;
-      out.push('', `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}${seedNote(layout, stepIndex)}; rows = ranks, columns = slots)`);
+      out.push(
+        '',
+        `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}${seedNote(layout, stepIndex)}; rows = ranks, columns = slots)`,
+      );
       const slots = step.ranks[0]?.length ?? 0;
       const rows = [['', ...Array.from({ length: slots }, (_, s) => `s${s}`)]];
       step.ranks.forEach((ids, r) => rows.push([`rank ${r}`, ...ids.map(p)]));
       out.push(...table(rows));
-      out.push(`  copies of each prompt (rank.slot → position in the ${layout.gatherScope === 'epoch' ? `epoch ${step.epoch}` : 'step'} gather):`);
+      out.push(
+        `  copies of each prompt (rank.slot → position in the ${layout.gatherScope === 'epoch' ? `epoch ${step.epoch}` : 'step'} gather):`,
+      );
       const copyRows = promptsOfStep(layout, stepIndex).map((id) => {
         const places = copiesOf(layout, id, stepIndex);
         const ranks = [...new Set(places.map((c) => c.rank))];
-        return [p(id), ...places.map((c) => `r${c.rank}.${c.slot}→${c.gatheredIndex}`), `(${ranks.length === 1 ? 'rank' : 'ranks'} ${ranks.join(',')})`];
+        return [
+          p(id),
+          ...places.map((c) => `r${c.rank}.${c.slot}→${c.gatheredIndex}`),
+          `(${ranks.length === 1 ? 'rank' : 'ranks'} ${ranks.join(',')})`,
+        ];
       });
       out.push(...table(copyRows, '    '));
     }
@@ -87,7 +112,12 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
       out.push(...table(rows, '    '));
     }
     out.push('  gathered order (position:prompt):');
-    out.push(...wrap(g.samples.map((s, i) => `${i}:${p(s.promptId)}`), '    '));
+    out.push(
+      ...wrap(
+        g.samples.map((s, i) => `${i}:${p(s.promptId)}`),
+        '    ',
+      ),
+    );
     for (const { method, label } of regroupMethods) {
       const rows = regroup(g, method, config.k);
       const flagged = rows.filter((r) => r.mixed || r.offSize).length;
@@ -105,7 +135,10 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   out.push('', 'statistics');
   const statRows: [string, string][] = [
     [`samples per ${stepWord}`, String(stats.samplesPerBatch)],
-    [`prompts per ${stepWord}`, Number.isInteger(stats.uniquePromptsPerBatch) ? String(stats.uniquePromptsPerBatch) : stats.uniquePromptsPerBatch.toFixed(3)],
+    [
+      `prompts per ${stepWord}`,
+      Number.isInteger(stats.uniquePromptsPerBatch) ? String(stats.uniquePromptsPerBatch) : stats.uniquePromptsPerBatch.toFixed(3),
+    ],
     ['samples per epoch', String(stats.samplesPerEpoch)],
     ['prompt draws per epoch', String(stats.uniquePromptsPerEpoch)],
     ['distinct prompts per epoch', stats.distinctPromptsPerEpoch.join(', ')],
@@ -114,14 +147,21 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
     ['gathers × samples each', `${stats.gathers} × ${stats.samplesPerGather}`],
     ['groups (draws) in all', String(stats.groups)],
     ['copies of a group on one rank: [0, 1, …] →', `[${stats.copiesPerRankHistogram.join(', ')}] (rank, group) pairs`],
-    ['ranks spanned by a group: [0, 1, …] →', `[${stats.ranksSpannedHistogram.join(', ')}] groups, mean ${stats.meanRanksSpanned.toFixed(2)}`],
+    [
+      'ranks spanned by a group: [0, 1, …] →',
+      `[${stats.ranksSpannedHistogram.join(', ')}] groups, mean ${stats.meanRanksSpanned.toFixed(2)}`,
+    ],
     ['max copies of one group on one rank', String(stats.maxCopiesOnOneRank)],
-    ['prompts drawn twice within an epoch', stats.promptsDrawnTwice.length ? stats.promptsDrawnTwice.map((t) => `p${t.promptId}@e${t.epoch}×${t.draws}`).join(' ') : 'none'],
+    [
+      'prompts drawn twice within an epoch',
+      stats.promptsDrawnTwice.length ? stats.promptsDrawnTwice.map((t) => `p${t.promptId}@e${t.epoch}×${t.draws}`).join(' ') : 'none',
+    ],
     ['prompt-id groups of size ≠ k', String(stats.offSizePromptGroups)],
     [`view(-1, ${config.k}) rows mixed / short / all`, `${stats.mixedViewRows} / ${stats.offSizeViewRows} / ${stats.viewRows}`],
   ];
   out.push(...table(statRows.map(([a, b]) => [a, b])));
   out.push('', 'what this shows');
-  for (const line of explainLayout(layout, stats)) out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
+  for (const line of explainLayout(layout, stats))
+    out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
   return `${out.join('\n')}\n`;
 }

@@ -52,7 +52,9 @@ function seedFlag(value: unknown): number | undefined {
     const inRange = big >= -(1n << 63n) && big < 1n << 64n;
     throw new ConfigError(
       `--seed ${text} is beyond ±(2^53−1), which the sandbox keeps as a plain number` +
-        (inRange ? `; PyTorch seeds MT19937 with the low 32 bits only, so --seed ${BigInt.asUintN(32, big)} gives the same stream` : `, and outside PyTorch's [-2^63, 2^64) too`),
+        (inRange
+          ? `; PyTorch seeds MT19937 with the low 32 bits only, so --seed ${BigInt.asUintN(32, big)} gives the same stream`
+          : `, and outside PyTorch's [-2^63, 2^64) too`),
     );
   }
   return intFlag(value, 'seed', -Number.MAX_SAFE_INTEGER);
@@ -67,12 +69,19 @@ export function configFromFlags(args: string[]): { config: LayoutConfig; preset?
   }
   const config: LayoutConfig = { ...(preset ? presets[preset]!.config : defaultConfig) };
   if (v.sampler !== undefined) {
-    if (!(samplerNames as string[]).includes(v.sampler)) throw new ConfigError(`unknown sampler '${v.sampler}'; samplers: ${samplerNames.join(', ')}`);
+    if (!(samplerNames as string[]).includes(v.sampler))
+      throw new ConfigError(`unknown sampler '${v.sampler}'; samplers: ${samplerNames.join(', ')}`);
     config.sampler = v.sampler as SamplerName;
   }
   const ints: [keyof typeof spec, keyof LayoutConfig, number][] = [
-    ['ranks', 'ranks', 1], ['batch', 'batch', 1], ['k', 'k', 1], ['batches-per-epoch', 'batchesPerEpoch', 1], ['epochs', 'epochs', 1],
-    ['dataset-size', 'datasetSize', 1], ['steps-per-generation', 'stepsPerGeneration', 1], ['num-iterations', 'numIterations', 1],
+    ['ranks', 'ranks', 1],
+    ['batch', 'batch', 1],
+    ['k', 'k', 1],
+    ['batches-per-epoch', 'batchesPerEpoch', 1],
+    ['epochs', 'epochs', 1],
+    ['dataset-size', 'datasetSize', 1],
+    ['steps-per-generation', 'stepsPerGeneration', 1],
+    ['num-iterations', 'numIterations', 1],
   ];
   for (const [flag, field, min] of ints) {
     const n = intFlag(v[flag], flag, min);

@@ -28,7 +28,11 @@ dapo divides by the active tokens of this batch (TRL: of the accumulated global 
 
 async function readInput(path: string | undefined): Promise<string> {
   if (path !== undefined) {
-    try { return readFileSync(path, 'utf8'); } catch (err) { throw new ConfigError(`--input ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`); }
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`--input ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
   }
   if (process.stdin.isTTY) throw new ConfigError('no input: pass --input FILE or pipe a JSON object on stdin (see --help)');
   const chunks: Buffer[] = [];
@@ -47,30 +51,49 @@ async function openBackend(name: string): Promise<{ backend: OpsBackend; close()
   }
   const { createGpuBackend } = await import('../gpu/ops.ts');
   const backend = await createGpuBackend(gpu.device);
-  return { backend, close: () => { backend.destroy(); gpu.device.destroy(); } };
+  return {
+    backend,
+    close: () => {
+      backend.destroy();
+      gpu.device.destroy();
+    },
+  };
 }
 
 async function compute(b: OpsBackend, batch: LossBatch): Promise<{ loss: number; gradLogp: Float32Array }> {
   const shape = { rows: batch.rows, tokens: batch.tokens };
-  if (batch.settings.lossType === 'pairwise') return b.pairwiseLoss(batch.logp, batch.mask, batch.perRow, { ...shape, groupSize: batch.settings.groupSize });
-  return b.grpoLoss(batch.logp, batch.oldLogp, batch.refLogp, batch.mask, batch.perRow, shape, { ...batch.settings, lossType: batch.settings.lossType });
+  if (batch.settings.lossType === 'pairwise')
+    return b.pairwiseLoss(batch.logp, batch.mask, batch.perRow, { ...shape, groupSize: batch.settings.groupSize });
+  return b.grpoLoss(batch.logp, batch.oldLogp, batch.refLogp, batch.mask, batch.perRow, shape, {
+    ...batch.settings,
+    lossType: batch.settings.lossType,
+  });
 }
 
 const loss: Command = {
   summary: 'GRPO / DAPO / Dr. GRPO / pairwise loss and d loss / d logp for a JSON batch (CPU or WebGPU)',
   async run(args) {
     const flags = parseFlags(args, spec);
-    if (flags.help) { process.stdout.write(help); return 0; }
+    if (flags.help) {
+      process.stdout.write(help);
+      return 0;
+    }
     const backendName = flags.backend ?? 'cpu';
     if (backendName !== 'cpu' && backendName !== 'webgpu') throw new ConfigError(`--backend must be cpu or webgpu, got '${backendName}'`);
     const text = await readInput(flags.input);
     let json: unknown;
-    try { json = JSON.parse(text); } catch (err) { throw new ConfigError(`${flags.input ?? 'stdin'} is not valid JSON: ${(err as Error).message}`); }
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      throw new ConfigError(`${flags.input ?? 'stdin'} is not valid JSON: ${(err as Error).message}`);
+    }
     const batch = parseLossBatch(json);
     const { backend, close } = await openBackend(backendName);
     try {
       const r = await compute(backend, batch);
-      const gradLogp = Array.from({ length: batch.rows }, (_, b) => Array.from(r.gradLogp.subarray(b * batch.tokens, (b + 1) * batch.tokens)));
+      const gradLogp = Array.from({ length: batch.rows }, (_, b) =>
+        Array.from(r.gradLogp.subarray(b * batch.tokens, (b + 1) * batch.tokens)),
+      );
       process.stdout.write(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);
     } finally {
       close();

@@ -25,7 +25,9 @@ const USAGE = `usage: grpo-sandbox ranks [--world N] [--fault none|shape|deadloc
 Starts N simulated ranks (one worker thread each, sharing one SharedArrayBuffer) and runs one step.
   --world N        number of ranks, 1 to ${MAX_WORLD} (default 4)
   --fault F        reproduce a seeded failure (default none):
-${Object.entries(FAULTS).map(([k, v]) => `                     ${k.padEnd(9)}${v.about}`).join('\n')}
+${Object.entries(FAULTS)
+  .map(([k, v]) => `                     ${k.padEnd(9)}${v.about}`)
+  .join('\n')}
   --fix            apply the scenario's fix (equal batches, every rank calls every collective, .to(device))
   --timeout-ms MS  a collective with no progress for MS is diagnosed as a hang (default 2000)
 Exit status: 0 the step succeeded, 1 the simulated run failed (diagnosis printed), 2 bad flags.`;
@@ -40,11 +42,17 @@ function printHealthy(results: HealthySummary[]): void {
   const r0 = results[0]!;
   const same = results.every((r) => JSON.stringify({ ...r, device: '' }) === JSON.stringify({ ...r0, device: '' }));
   const w = results.length;
-  out(`allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows at ${w > 1 ? '2r, 2r+1' : '0, 1'})`);
+  out(
+    `allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows at ${w > 1 ? '2r, 2r+1' : '0, 1'})`,
+  );
   out(`                 gathered rewards: ${r0.gathered.map((x) => x.toFixed(1)).join(' ')}`);
-  out(`allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order 0…${w - 1}: bit-identical on every rank)`);
+  out(
+    `allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order 0…${w - 1}: bit-identical on every rank)`,
+  );
   const origins = r0.poolOrigins.map((d) => d.replace('sim:', ''));
-  out(`allGatherObject  pool of ${r0.poolSize} samples; origin rank of each: ${origins.join(' ')} (their reward tensors still live on sim:<origin>)`);
+  out(
+    `allGatherObject  pool of ${r0.poolSize} samples; origin rank of each: ${origins.join(' ')} (their reward tensors still live on sim:<origin>)`,
+  );
   out(`devices          ${results.map((r) => r.device).join(', ')}`);
   out(same ? `check            all ${w} ranks received identical results` : 'check            RANKS DISAGREE (a bug: please report it)');
 }
@@ -52,13 +60,22 @@ function printHealthy(results: HealthySummary[]): void {
 const command: Command = {
   summary: 'simulated ranks (one worker each): collectives, and the seeded multi-rank failures (shape, deadlock, device) explained',
   async run(args) {
-    const flags = parseFlags(args, { world: { type: 'string' }, fault: { type: 'string' }, fix: { type: 'boolean' }, 'timeout-ms': { type: 'string' } });
-    if (flags.help) { out(USAGE); return 0; }
+    const flags = parseFlags(args, {
+      world: { type: 'string' },
+      fault: { type: 'string' },
+      fix: { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+    });
+    if (flags.help) {
+      out(USAGE);
+      return 0;
+    }
     const size = intFlag(flags.world, 'world', 1, MAX_WORLD) ?? 4;
     const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 2000;
     const fault = (flags.fault ?? 'none') as string;
     if (!(fault in FAULTS)) throw new ConfigError(`--fault must be one of ${Object.keys(FAULTS).join(', ')}, got '${fault}'`);
-    if (flags.fix && (fault === 'none' || fault === 'throw')) throw new ConfigError(`--fix applies to --fault shape, deadlock, mismatch or device, not '${fault}'`);
+    if (flags.fix && (fault === 'none' || fault === 'throw'))
+      throw new ConfigError(`--fix applies to --fault shape, deadlock, mismatch or device, not '${fault}'`);
     if (size === 1 && (fault === 'deadlock' || fault === 'mismatch' || fault === 'throw')) {
       throw new ConfigError(`--fault ${fault} needs at least 2 ranks (one misbehaves, the others wait), got --world 1`);
     }
@@ -68,7 +85,10 @@ const command: Command = {
     const module = 'builtin:seeds';
     const t0 = performance.now();
     try {
-      const results = await world.run<Record<string, unknown>>({ module, name: f.program }, { fix: !!flags.fix, then: fault === 'mismatch' ? 'barrier' : 'nothing' });
+      const results = await world.run<Record<string, unknown>>(
+        { module, name: f.program },
+        { fix: !!flags.fix, then: fault === 'mismatch' ? 'barrier' : 'nothing' },
+      );
       if (fault === 'none') printHealthy(results as unknown as HealthySummary[]);
       else for (const [r, res] of results.entries()) out(`rank ${r}: ${JSON.stringify(res)}`);
       out(`ok: the step finished on all ${size} ranks in ${(performance.now() - t0).toFixed(0)} ms`);

@@ -24,14 +24,14 @@ export const presets: Record<string, Preset> = {
   'seed-001': {
     description:
       'Expanded batch (batch 4 × group 5 = 20 configurations): the layout closest to the ideal scheme, each of 4 ranks holding ' +
-      'its own sample\'s 5 configurations (contiguous, 4 prompts in all). The execution schemes and their timelines live in a later feature.',
+      "its own sample's 5 configurations (contiguous, 4 prompts in all). The execution schemes and their timelines live in a later feature.",
     config: { ...base, sampler: 'contiguous', ranks: 4, batch: 5, k: 5, batchesPerEpoch: 1, datasetSize: 4 },
   },
   'seed-002': {
     description:
-      'ms-swift dynamic sampling, 4 ranks × 16 samples (4 prompts × 4 completions), global target 64. ms-swift\'s GRPOTrainer ' +
-      'builds on TRL\'s (RepeatSampler, contiguous groups, each process a contiguous block), so the layout is trl; 64 prompts give ' +
-      '4 generation batches per epoch. The short-pool slicing bug\'s shape mismatch: `grpo-sandbox ranks --fault shape` ' +
+      "ms-swift dynamic sampling, 4 ranks × 16 samples (4 prompts × 4 completions), global target 64. ms-swift's GRPOTrainer " +
+      "builds on TRL's (RepeatSampler, contiguous groups, each process a contiguous block), so the layout is trl; 64 prompts give " +
+      "4 generation batches per epoch. The short-pool slicing bug's shape mismatch: `grpo-sandbox ranks --fault shape` " +
       '(`--fix` for equal batches). Filtering and the resampling policies live in a later feature.',
     config: { ...base, sampler: 'trl', ranks: 4, batch: 16, k: 4, batchesPerEpoch: 4, datasetSize: 64 },
   },

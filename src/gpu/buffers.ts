@@ -20,7 +20,11 @@ export function storageBuffer(device: GPUDevice, values: number, label?: string)
 }
 
 /** Copies `bytes` from each buffer into fresh staging buffers in one submit, maps them and returns copies of the data. */
-export async function readBuffers(device: GPUDevice, sources: { buffer: GPUBuffer; bytes: number; offset?: number }[], encoder = device.createCommandEncoder()): Promise<ArrayBuffer[]> {
+export async function readBuffers(
+  device: GPUDevice,
+  sources: { buffer: GPUBuffer; bytes: number; offset?: number }[],
+  encoder = device.createCommandEncoder(),
+): Promise<ArrayBuffer[]> {
   const staging = sources.map((s) => {
     const b = device.createBuffer({ size: paddedBytes(s.bytes / 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     encoder.copyBufferToBuffer(s.buffer, s.offset ?? 0, b, 0, Math.ceil(s.bytes / 4) * 4);
@@ -29,6 +33,9 @@ export async function readBuffers(device: GPUDevice, sources: { buffer: GPUBuffe
   device.queue.submit([encoder.finish()]);
   await Promise.all(staging.map((b) => b.mapAsync(GPUMapMode.READ)));
   const out = staging.map((b, i) => b.getMappedRange().slice(0, sources[i]!.bytes));
-  for (const b of staging) { b.unmap(); b.destroy(); }
+  for (const b of staging) {
+    b.unmap();
+    b.destroy();
+  }
   return out;
 }

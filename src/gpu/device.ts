@@ -17,11 +17,12 @@ export const REQUIRED_LIMITS = {
 /** SwiftShader's Vulkan driver as Debian's chromium package installs it. */
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 
-export type GpuDeviceResult =
-  | { ok: true; device: GPUDevice; adapterInfo: string }
-  | { ok: false; reason: string };
+export type GpuDeviceResult = { ok: true; device: GPUDevice; adapterInfo: string } | { ok: false; reason: string };
 
-interface NodeProcessLike { versions?: { node?: string }; env: Record<string, string | undefined> }
+interface NodeProcessLike {
+  versions?: { node?: string };
+  env: Record<string, string | undefined>;
+}
 
 /**
  * Sets up the process environment the Vulkan loader reads, before Dawn creates its instance:
@@ -54,12 +55,20 @@ async function findGpu(): Promise<{ gpu: GPU; runtime: string } | { reason: stri
   if (nav?.gpu && isDeno) {
     // Deno's wgpu loads Vulkan at the first requestAdapter: same stderr noise as below without it.
     const env = (globalThis as { Deno?: { env: { get(k: string): string | undefined; set(k: string, v: string): void } } }).Deno!.env;
-    try { if (env.get('XDG_RUNTIME_DIR') === undefined) env.set('XDG_RUNTIME_DIR', '/tmp'); } catch { /* no --allow-env: only noise */ }
+    try {
+      if (env.get('XDG_RUNTIME_DIR') === undefined) env.set('XDG_RUNTIME_DIR', '/tmp');
+    } catch {
+      /* no --allow-env: only noise */
+    }
   }
   if (nav?.gpu) return { gpu: nav.gpu, runtime: isDeno ? 'deno' : 'browser' };
   const proc = (globalThis as { process?: NodeProcessLike }).process;
   if (isDeno || !proc?.versions?.node) {
-    return { reason: isDeno ? 'Deno has no navigator.gpu here (run with a Deno that has WebGPU, e.g. 2.x with -A)' : 'this browser has no navigator.gpu (WebGPU is off or unsupported; Chromium needs a secure context, e.g. http://localhost)' };
+    return {
+      reason: isDeno
+        ? 'Deno has no navigator.gpu here (run with a Deno that has WebGPU, e.g. 2.x with -A)'
+        : 'this browser has no navigator.gpu (WebGPU is off or unsupported; Chromium needs a secure context, e.g. http://localhost)',
+    };
   }
   await prepareVulkanEnvironment();
   try {
@@ -104,8 +113,10 @@ export async function requestGpuDevice(options: { powerPreference?: GPUPowerPref
   }
   if (!adapter) {
     const icd = (globalThis as { process?: NodeProcessLike }).process?.env.VK_ICD_FILENAMES;
-    const hint = !found.runtime.startsWith('node') ? ''
-      : icd && icd !== SWIFTSHADER_ICD ? ` (VK_ICD_FILENAMES=${icd} gives Dawn no usable Vulkan driver; unset it to use SwiftShader at ${SWIFTSHADER_ICD})`
+    const hint = !found.runtime.startsWith('node')
+      ? ''
+      : icd && icd !== SWIFTSHADER_ICD
+        ? ` (VK_ICD_FILENAMES=${icd} gives Dawn no usable Vulkan driver; unset it to use SwiftShader at ${SWIFTSHADER_ICD})`
         : ` (no Vulkan driver: install chromium for SwiftShader at ${SWIFTSHADER_ICD}, or set VK_ICD_FILENAMES to a driver's ICD file)`;
     return { ok: false, reason: `no WebGPU adapter available [${found.runtime}]${hint}` };
   }

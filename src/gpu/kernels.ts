@@ -7,25 +7,45 @@ import { loadShader } from './shaders.ts';
 
 /** Every kernel with an entry point (helpers such as philox.wgsl are only included). */
 export const KERNELS = [
-  'dense', 'activationBackward', 'denseBackwardInput', 'denseBackwardWeight',
-  'maskedSoftmax', 'categoricalSample', 'logProbBackward',
-  'grpoLoss', 'pairwiseLoss', 'groupAdvantage', 'gradNorm', 'adam', 'reduceRows',
-  'oneHot', 'knob3Mask', 'controllerReward',
+  'dense',
+  'activationBackward',
+  'denseBackwardInput',
+  'denseBackwardWeight',
+  'maskedSoftmax',
+  'categoricalSample',
+  'logProbBackward',
+  'grpoLoss',
+  'pairwiseLoss',
+  'groupAdvantage',
+  'gradNorm',
+  'adam',
+  'reduceRows',
+  'oneHot',
+  'knob3Mask',
+  'controllerReward',
 ] as const;
 export type KernelName = (typeof KERNELS)[number];
 
 type ScalarType = 'u32' | 'i32' | 'f32';
-interface ParamField { name: string; type: ScalarType }
+interface ParamField {
+  name: string;
+  type: ScalarType;
+}
 
 /** Fields of `struct Params { … }` in a WGSL source, in order. */
 export function parseParams(source: string): ParamField[] {
   const m = /struct\s+Params\s*\{([^}]*)\}/.exec(source);
   if (!m) throw new Error('kernel has no `struct Params`');
-  return m[1]!.split(',').map((f) => f.trim()).filter(Boolean).map((f) => {
-    const [name, type] = f.split(':').map((s) => s.trim()) as [string, string];
-    if (type !== 'u32' && type !== 'i32' && type !== 'f32') throw new Error(`Params field ${name} has type ${type}; only u32, i32, f32 are supported`);
-    return { name, type };
-  });
+  return m[1]!
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((f) => {
+      const [name, type] = f.split(':').map((s) => s.trim()) as [string, string];
+      if (type !== 'u32' && type !== 'i32' && type !== 'f32')
+        throw new Error(`Params field ${name} has type ${type}; only u32, i32, f32 are supported`);
+      return { name, type };
+    });
 }
 
 /** One dispatch, ready to encode again and again (a training step re-encodes the same ones). */
@@ -108,17 +128,25 @@ export class Kernels {
   prepare(name: KernelName, spec: DispatchSpec): PreparedDispatch {
     const { fields } = this.modules.get(name)!;
     const pipeline = this.pipeline(name, spec.overrides ?? {});
-    const uniform = this.device.createBuffer({ label: `${name} params`, size: Math.max(16, Math.ceil((fields.length * 4) / 16) * 16), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    const uniform = this.device.createBuffer({
+      label: `${name} params`,
+      size: Math.max(16, Math.ceil((fields.length * 4) / 16) * 16),
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     this.owned.push(uniform);
     const values = new ArrayBuffer(uniform.size);
-    const u32 = new Uint32Array(values), i32 = new Int32Array(values), f32 = new Float32Array(values);
+    const u32 = new Uint32Array(values),
+      i32 = new Int32Array(values),
+      f32 = new Float32Array(values);
     const device = this.device;
     const set = (params: Record<string, number>) => {
       for (const [key, value] of Object.entries(params)) {
         const at = fields.findIndex((f) => f.name === key);
         if (at < 0) throw new Error(`${name}: no param '${key}' (has ${fields.map((f) => f.name).join(', ')})`);
         const type = fields[at]!.type;
-        if (type === 'f32') f32[at] = value; else if (type === 'i32') i32[at] = value; else u32[at] = value;
+        if (type === 'f32') f32[at] = value;
+        else if (type === 'i32') i32[at] = value;
+        else u32[at] = value;
       }
       device.queue.writeBuffer(uniform, 0, values);
     };

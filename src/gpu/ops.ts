@@ -27,7 +27,10 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
     const buffers: GPUBuffer[] = [];
     const reads: { buffer: GPUBuffer; bytes: number; u32: boolean }[] = [];
     for (const b of bindings) {
-      if (b instanceof Float32Array || b instanceof Uint32Array) { buffers.push(uploadBuffer(device, b)); continue; }
+      if (b instanceof Float32Array || b instanceof Uint32Array) {
+        buffers.push(uploadBuffer(device, b));
+        continue;
+      }
       if ('out' in b) {
         const buffer = storageBuffer(device, b.out);
         buffers.push(buffer);
@@ -63,57 +66,126 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
 
     async dense(x, w, b, s) {
       const n = s.rows * s.outDim;
-      const [z, y] = await run('dense', { params: { rows: s.rows, inDim: s.inDim, outDim: s.outDim }, overrides: { ACTIVATION: ACTIVATION_CODE[s.activation] }, invocations: n }, [x, w, b, { out: n }, { out: n }]);
+      const [z, y] = await run(
+        'dense',
+        {
+          params: { rows: s.rows, inDim: s.inDim, outDim: s.outDim },
+          overrides: { ACTIVATION: ACTIVATION_CODE[s.activation] },
+          invocations: n,
+        },
+        [x, w, b, { out: n }, { out: n }],
+      );
       return { z: f32(z), y: f32(y) };
     },
     async activationBackward(z, dy, activation) {
-      const [dz] = await run('activationBackward', { params: { n: z.length }, overrides: { ACTIVATION: ACTIVATION_CODE[activation] }, invocations: z.length }, [z, dy, { out: z.length }]);
+      const [dz] = await run(
+        'activationBackward',
+        { params: { n: z.length }, overrides: { ACTIVATION: ACTIVATION_CODE[activation] }, invocations: z.length },
+        [z, dy, { out: z.length }],
+      );
       return f32(dz);
     },
     async denseBackwardInput(dz, w, s) {
       const n = s.rows * s.inDim;
-      const [dx] = await run('denseBackwardInput', { params: { rows: s.rows, inDim: s.inDim, outDim: s.outDim }, invocations: n }, [dz, w, { out: n }]);
+      const [dx] = await run('denseBackwardInput', { params: { rows: s.rows, inDim: s.inDim, outDim: s.outDim }, invocations: n }, [
+        dz,
+        w,
+        { out: n },
+      ]);
       return f32(dx);
     },
     async denseBackwardWeight(x, dz, s) {
       const n = s.inDim * s.outDim;
-      const [dw, db] = await run('denseBackwardWeight', { params: { rows: s.rows, inDim: s.inDim, outDim: s.outDim }, invocations: n + s.outDim }, [x, dz, { out: n }, { out: s.outDim }]);
+      const [dw, db] = await run(
+        'denseBackwardWeight',
+        { params: { rows: s.rows, inDim: s.inDim, outDim: s.outDim }, invocations: n + s.outDim },
+        [x, dz, { out: n }, { out: s.outDim }],
+      );
       return { dw: f32(dw), db: f32(db) };
     },
     async maskedSoftmax(logits, mask, h) {
       checkHead(h, logits.length, mask);
       const n = h.rows * h.width;
-      const [logp, probs] = await run('maskedSoftmax', { params: headParams(h), invocations: h.rows }, [logits, mask ?? ones(n), { out: n }, { out: n }]);
+      const [logp, probs] = await run('maskedSoftmax', { params: headParams(h), invocations: h.rows }, [
+        logits,
+        mask ?? ones(n),
+        { out: n },
+        { out: n },
+      ]);
       return { logp: f32(logp), probs: f32(probs) };
     },
     async categoricalSample(logits, mask, h, k) {
       checkHead(h, logits.length, mask);
       const n = h.rows * h.width;
       const [seedLo, seedHi] = philoxKey(k.seed);
-      const params = { ...headParams(h), seedLo, seedHi, rank: k.rank, step: k.step, rowOffset: k.rowOffset, stream: k.stream, logpStride: 1, logpColumn: 0 };
-      const [actions, logp, probs] = await run('categoricalSample', { params, invocations: h.rows }, [logits, mask ?? ones(n), { out: h.rows, u32: true }, { out: h.rows }, { out: n }]);
+      const params = {
+        ...headParams(h),
+        seedLo,
+        seedHi,
+        rank: k.rank,
+        step: k.step,
+        rowOffset: k.rowOffset,
+        stream: k.stream,
+        logpStride: 1,
+        logpColumn: 0,
+      };
+      const [actions, logp, probs] = await run('categoricalSample', { params, invocations: h.rows }, [
+        logits,
+        mask ?? ones(n),
+        { out: h.rows, u32: true },
+        { out: h.rows },
+        { out: n },
+      ]);
       return { actions: actions as Uint32Array, logp: f32(logp), probs: f32(probs) };
     },
     async logProbBackward(probs, actions, mask, gradLogp, h, g, into) {
       const target = into ?? new Float32Array(h.rows * h.stride);
       checkHead(h, target.length, mask);
-      const [out] = await run('logProbBackward', { params: { ...headParams(h), gradStride: g.stride, gradColumn: g.column }, invocations: h.rows * h.width }, [probs, actions, mask ?? ones(h.rows * h.width), gradLogp, { inout: target }]);
+      const [out] = await run(
+        'logProbBackward',
+        { params: { ...headParams(h), gradStride: g.stride, gradColumn: g.column }, invocations: h.rows * h.width },
+        [probs, actions, mask ?? ones(h.rows * h.width), gradLogp, { inout: target }],
+      );
       target.set(out!);
       return target;
     },
     async grpoLoss(logp, oldLogp, refLogp, mask, advantages, shape, s) {
-      const params = { rows: shape.rows, tokens: shape.tokens, lossType: LOSS_TYPE_CODE[s.lossType], epsilonLow: s.epsilonLow, epsilonHigh: s.epsilonHigh, beta: s.beta, maxCompletionLength: s.maxCompletionLength };
+      const params = {
+        rows: shape.rows,
+        tokens: shape.tokens,
+        lossType: LOSS_TYPE_CODE[s.lossType],
+        epsilonLow: s.epsilonLow,
+        epsilonHigh: s.epsilonHigh,
+        beta: s.beta,
+        maxCompletionLength: s.maxCompletionLength,
+      };
       const n = shape.rows * shape.tokens;
-      const [grad, loss] = await run('grpoLoss', { params, workgroups: 1 }, [logp, oldLogp, refLogp ?? logp, mask, advantages, { out: n }, { out: 1 }]);
+      const [grad, loss] = await run('grpoLoss', { params, workgroups: 1 }, [
+        logp,
+        oldLogp,
+        refLogp ?? logp,
+        mask,
+        advantages,
+        { out: n },
+        { out: 1 },
+      ]);
       return { loss: loss![0]!, gradLogp: f32(grad) };
     },
     async pairwiseLoss(logp, mask, rewards, shape) {
       const n = shape.rows * shape.tokens;
-      const [grad, out] = await run('pairwiseLoss', { params: { rows: shape.rows, tokens: shape.tokens, groupSize: shape.groupSize }, workgroups: 1 }, [logp, mask, rewards, { out: n }, { out: 2 }]);
+      const [grad, out] = await run(
+        'pairwiseLoss',
+        { params: { rows: shape.rows, tokens: shape.tokens, groupSize: shape.groupSize }, workgroups: 1 },
+        [logp, mask, rewards, { out: n }, { out: 2 }],
+      );
       return { loss: out![0]!, gradLogp: f32(grad), pairs: out![1]! };
     },
     async groupAdvantage(rewards, groupSize, scale) {
-      const [advantages, stats] = await run('groupAdvantage', { params: { rows: rewards.length, groupSize, scale: REWARD_SCALE_CODE[scale] }, workgroups: 1 }, [rewards, { out: rewards.length }, { out: 2 }]);
+      const [advantages, stats] = await run(
+        'groupAdvantage',
+        { params: { rows: rewards.length, groupSize, scale: REWARD_SCALE_CODE[scale] }, workgroups: 1 },
+        [rewards, { out: rewards.length }, { out: 2 }],
+      );
       return { advantages: f32(advantages), meanReward: stats![0]! };
     },
     async gradNorm(grads, maxNorm) {
@@ -121,12 +193,32 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
       return { norm: out![0]!, scale: out![1]! };
     },
     async adam(params, grads, m, v, gradScale, step, s) {
-      const uniforms = { n: params.length, lr: s.lr, beta1: s.beta1, beta2: s.beta2, eps: s.eps, weightDecay: s.weightDecay, bc1: 1 - s.beta1 ** step, bc2: 1 - s.beta2 ** step };
-      const [p, mm, vv] = await run('adam', { params: uniforms, invocations: params.length }, [{ inout: params }, grads, { inout: m }, { inout: v }, new Float32Array([0, gradScale])]);
-      params.set(p!); m.set(mm!); v.set(vv!);
+      const uniforms = {
+        n: params.length,
+        lr: s.lr,
+        beta1: s.beta1,
+        beta2: s.beta2,
+        eps: s.eps,
+        weightDecay: s.weightDecay,
+        bc1: 1 - s.beta1 ** step,
+        bc2: 1 - s.beta2 ** step,
+      };
+      const [p, mm, vv] = await run('adam', { params: uniforms, invocations: params.length }, [
+        { inout: params },
+        grads,
+        { inout: m },
+        { inout: v },
+        new Float32Array([0, gradScale]),
+      ]);
+      params.set(p!);
+      m.set(mm!);
+      v.set(vv!);
     },
     async reduceRows(x, rows, cols, op) {
-      const [out] = await run('reduceRows', { params: { rows, cols }, overrides: { OP: REDUCE_OP_CODE[op] }, workgroups: rows }, [x, { out: rows }]);
+      const [out] = await run('reduceRows', { params: { rows, cols }, overrides: { OP: REDUCE_OP_CODE[op] }, workgroups: rows }, [
+        x,
+        { out: rows },
+      ]);
       return f32(out);
     },
     async oneHot(actions, h, into) {
@@ -135,11 +227,22 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
       return into;
     },
     async knob3Mask(insertion) {
-      const [mask] = await run('knob3Mask', { params: { rows: insertion.length }, invocations: insertion.length * KNOB3_WIDTH }, [insertion, { out: insertion.length * KNOB3_WIDTH }]);
+      const [mask] = await run('knob3Mask', { params: { rows: insertion.length }, invocations: insertion.length * KNOB3_WIDTH }, [
+        insertion,
+        { out: insertion.length * KNOB3_WIDTH },
+      ]);
       return f32(mask);
     },
     async controllerReward(tier, insertion, topK, knob3, difficulty, budgetMs, groupSize) {
-      const [rewards] = await run('controllerReward', { params: { rows: tier.length, groupSize }, invocations: tier.length }, [tier, insertion, topK, knob3, difficulty, budgetMs, { out: tier.length }]);
+      const [rewards] = await run('controllerReward', { params: { rows: tier.length, groupSize }, invocations: tier.length }, [
+        tier,
+        insertion,
+        topK,
+        knob3,
+        difficulty,
+        budgetMs,
+        { out: tier.length },
+      ]);
       return f32(rewards);
     },
   };

@@ -29,7 +29,10 @@ async function expand(name: string, seen: Set<string>): Promise<string> {
   const out: string[] = [];
   for (const line of (await readText(shaderUrl(name))).split('\n')) {
     const m = /^\s*\/\/#include\s+([\w-]+)\.wgsl\s*$/.exec(line);
-    if (!m) { out.push(line); continue; }
+    if (!m) {
+      out.push(line);
+      continue;
+    }
     const dep = m[1]!;
     if (seen.has(dep)) continue;
     seen.add(dep);

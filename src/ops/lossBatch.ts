@@ -28,7 +28,11 @@ function unknownKeys(obj: Record<string, unknown>, known: string[], where: strin
 }
 
 /** A B × T matrix of finite numbers; `like` fixes the shape it must have. */
-function matrix(value: unknown, name: string, like?: { rows: number; tokens: number }): { rows: number; tokens: number; data: Float32Array } {
+function matrix(
+  value: unknown,
+  name: string,
+  like?: { rows: number; tokens: number },
+): { rows: number; tokens: number; data: Float32Array } {
   if (!Array.isArray(value) || value.length === 0 || !value.every(Array.isArray)) {
     throw new ConfigError(`'${name}' must be a non-empty array of rows (B × T numbers), got ${describe(value)}`);
   }
@@ -37,9 +41,11 @@ function matrix(value: unknown, name: string, like?: { rows: number; tokens: num
   if (tokens === 0) throw new ConfigError(`'${name}' rows must not be empty`);
   const data = new Float32Array(rows * tokens);
   value.forEach((row: unknown[], b) => {
-    if (row.length !== tokens) throw new ConfigError(`'${name}' row ${b} has ${row.length} values, row 0 has ${tokens}: every row needs T = ${tokens}`);
+    if (row.length !== tokens)
+      throw new ConfigError(`'${name}' row ${b} has ${row.length} values, row 0 has ${tokens}: every row needs T = ${tokens}`);
     row.forEach((v, t) => {
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`'${name}'[${b}][${t}] must be a finite number, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new ConfigError(`'${name}'[${b}][${t}] must be a finite number, got ${JSON.stringify(v)}`);
       data[b * tokens + t] = v;
     });
   });
@@ -50,10 +56,12 @@ function matrix(value: unknown, name: string, like?: { rows: number; tokens: num
 }
 
 function vector(value: unknown, name: string, length: number): Float32Array {
-  if (!Array.isArray(value)) throw new ConfigError(`'${name}' must be an array of ${length} numbers (one per row of 'logp'), got ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw new ConfigError(`'${name}' must be an array of ${length} numbers (one per row of 'logp'), got ${describe(value)}`);
   if (value.length !== length) throw new ConfigError(`'${name}' has ${value.length} values but 'logp' has B = ${length} rows`);
   return Float32Array.from(value, (v, i) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`'${name}'[${i}] must be a finite number, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new ConfigError(`'${name}'[${i}] must be a finite number, got ${JSON.stringify(v)}`);
     return v;
   });
 }
@@ -67,13 +75,15 @@ function describe(value: unknown): string {
 function numberSetting(s: Record<string, unknown>, key: string, fallback: number, check: (v: number) => boolean, rule: string): number {
   const v = s[key];
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || !check(v)) throw new ConfigError(`settings.${key} must be ${rule}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || !check(v))
+    throw new ConfigError(`settings.${key} must be ${rule}, got ${JSON.stringify(v)}`);
   return v;
 }
 
 /** Validates a parsed JSON batch; defaults are TRL's (epsilon 0.2, epsilon_high = epsilon_low, beta 0, dapo, 256). */
 export function parseLossBatch(json: unknown): LossBatch {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ConfigError(`the input must be one JSON object {logp, oldLogp, advantages, …}, got ${describe(json)}`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new ConfigError(`the input must be one JSON object {logp, oldLogp, advantages, …}, got ${describe(json)}`);
   const o = json as Record<string, unknown>;
   unknownKeys(o, FIELDS, '');
   const s = (o.settings ?? {}) as Record<string, unknown>;
@@ -81,16 +91,22 @@ export function parseLossBatch(json: unknown): LossBatch {
   unknownKeys(s, SETTINGS, 'settings.');
   const lossType = (s.lossType ?? TRL_DEFAULTS.lossType) as LossKind;
   const kinds: LossKind[] = [...LOSS_TYPES, 'pairwise'];
-  if (!kinds.includes(lossType)) throw new ConfigError(`settings.lossType must be one of ${kinds.join(', ')}, got ${JSON.stringify(s.lossType)}`);
+  if (!kinds.includes(lossType))
+    throw new ConfigError(`settings.lossType must be one of ${kinds.join(', ')}, got ${JSON.stringify(s.lossType)}`);
 
   if (o.logp === undefined) throw new ConfigError(`'logp' is missing: give the per-token log-probabilities as B × T numbers`);
   const logp = matrix(o.logp, 'logp');
   const shape = { rows: logp.rows, tokens: logp.tokens };
   const pairwise = lossType === 'pairwise';
-  if (!pairwise && o.oldLogp === undefined) throw new ConfigError(`'oldLogp' is missing: the ${lossType} loss needs the sampling policy's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}; use a copy of 'logp' for on-policy)`);
+  if (!pairwise && o.oldLogp === undefined)
+    throw new ConfigError(
+      `'oldLogp' is missing: the ${lossType} loss needs the sampling policy's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}; use a copy of 'logp' for on-policy)`,
+    );
   const oldLogp = o.oldLogp === undefined ? logp.data : matrix(o.oldLogp, 'oldLogp', shape).data;
   const mask = o.mask === undefined ? new Float32Array(shape.rows * shape.tokens).fill(1) : matrix(o.mask, 'mask', shape).data;
-  mask.forEach((v, i) => { if (v !== 0 && v !== 1) throw new ConfigError(`'mask'[${Math.floor(i / shape.tokens)}][${i % shape.tokens}] must be 0 or 1, got ${v}`); });
+  mask.forEach((v, i) => {
+    if (v !== 0 && v !== 1) throw new ConfigError(`'mask'[${Math.floor(i / shape.tokens)}][${i % shape.tokens}] must be 0 or 1, got ${v}`);
+  });
 
   const epsilonLow = numberSetting(s, 'epsilonLow', TRL_DEFAULTS.epsilonLow, (v) => v >= 0 && v < 1, 'in [0, 1)');
   const settings = {
@@ -98,24 +114,40 @@ export function parseLossBatch(json: unknown): LossBatch {
     epsilonLow,
     epsilonHigh: numberSetting(s, 'epsilonHigh', epsilonLow, (v) => v >= 0, '≥ 0'),
     beta: numberSetting(s, 'beta', TRL_DEFAULTS.beta, (v) => v >= 0, '≥ 0'),
-    maxCompletionLength: numberSetting(s, 'maxCompletionLength', TRL_DEFAULTS.maxCompletionLength, (v) => Number.isInteger(v) && v >= 1, 'a whole number ≥ 1'),
+    maxCompletionLength: numberSetting(
+      s,
+      'maxCompletionLength',
+      TRL_DEFAULTS.maxCompletionLength,
+      (v) => Number.isInteger(v) && v >= 1,
+      'a whole number ≥ 1',
+    ),
     groupSize: numberSetting(s, 'groupSize', shape.rows, (v) => Number.isInteger(v) && v >= 1, 'a whole number ≥ 1'),
   };
   if (shape.tokens > settings.maxCompletionLength) {
-    throw new ConfigError(`'logp' has T = ${shape.tokens} tokens per row but settings.maxCompletionLength is ${settings.maxCompletionLength}: completions are at most that long (raise maxCompletionLength)`);
+    throw new ConfigError(
+      `'logp' has T = ${shape.tokens} tokens per row but settings.maxCompletionLength is ${settings.maxCompletionLength}: completions are at most that long (raise maxCompletionLength)`,
+    );
   }
   let refLogp: Float32Array | null = null;
   if (o.refLogp !== undefined) refLogp = matrix(o.refLogp, 'refLogp', shape).data;
-  else if (settings.beta !== 0 && !pairwise) throw new ConfigError(`settings.beta is ${settings.beta} but 'refLogp' is missing: the KL penalty needs the reference model's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}), or set beta to 0`);
+  else if (settings.beta !== 0 && !pairwise)
+    throw new ConfigError(
+      `settings.beta is ${settings.beta} but 'refLogp' is missing: the KL penalty needs the reference model's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}), or set beta to 0`,
+    );
 
   let perRow: Float32Array;
   if (pairwise) {
-    if (o.rewards === undefined) throw new ConfigError(`'rewards' is missing: the pairwise loss ranks rows by reward (${shape.rows} numbers)`);
+    if (o.rewards === undefined)
+      throw new ConfigError(`'rewards' is missing: the pairwise loss ranks rows by reward (${shape.rows} numbers)`);
     if (o.advantages !== undefined) throw new ConfigError(`the pairwise loss takes 'rewards', not 'advantages'`);
     perRow = vector(o.rewards, 'rewards', shape.rows);
-    if (shape.rows % settings.groupSize !== 0) throw new ConfigError(`settings.groupSize ${settings.groupSize} does not divide B = ${shape.rows} rows (groups are contiguous)`);
+    if (shape.rows % settings.groupSize !== 0)
+      throw new ConfigError(`settings.groupSize ${settings.groupSize} does not divide B = ${shape.rows} rows (groups are contiguous)`);
   } else {
-    if (o.advantages === undefined) throw new ConfigError(`'advantages' is missing: the ${lossType} loss needs one advantage per row (${shape.rows} numbers)${o.rewards !== undefined ? "; 'rewards' is for lossType pairwise" : ''}`);
+    if (o.advantages === undefined)
+      throw new ConfigError(
+        `'advantages' is missing: the ${lossType} loss needs one advantage per row (${shape.rows} numbers)${o.rewards !== undefined ? "; 'rewards' is for lossType pairwise" : ''}`,
+      );
     perRow = vector(o.advantages, 'advantages', shape.rows);
   }
   return { ...shape, logp: logp.data, oldLogp, refLogp, mask, perRow, settings };

@@ -24,14 +24,22 @@ export const ABORT_MSG_BYTES = 4; // length of the abort message
 const WORLD_WORDS = 16;
 
 export const ABORT_LOCKED = -1;
-export enum AbortReason { Timeout = 1, RankFailed = 2 }
+export enum AbortReason {
+  Timeout = 1,
+  RankFailed = 2,
+}
 
 // Per-rank state words.
 export const ST_KIND = 0;
 export const ST_SEQ = 1;
 export const ST_PHASE = 2;
 const STATE_WORDS = 4;
-export enum Phase { Never = 0, In = 1, Done = 2, Failed = 3 }
+export enum Phase {
+  Never = 0,
+  In = 1,
+  Done = 2,
+  Failed = 3,
+}
 
 // Header words.
 export const H_KIND = 0;

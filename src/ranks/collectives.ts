@@ -10,12 +10,39 @@
 // a rank that must keep its event loop running, e.g. while a GPU readback is in flight).
 import { ConfigError } from '../core/errors.ts';
 import {
-  ABORT, ABORT_LOCKED, ABORT_RANK, ARRIVED, AbortReason, Arena, GEN, H_ARG, H_BYTES, H_DIMS, H_DTYPE, H_KIND,
-  H_NDIMS, H_SEQ, H_TENSOR, kindCode, kindName, MAX_DIMS, Phase, ST_KIND, ST_PHASE, ST_SEQ, type CollectiveKind,
+  ABORT,
+  ABORT_LOCKED,
+  ABORT_RANK,
+  ARRIVED,
+  AbortReason,
+  Arena,
+  GEN,
+  H_ARG,
+  H_BYTES,
+  H_DIMS,
+  H_DTYPE,
+  H_KIND,
+  H_NDIMS,
+  H_SEQ,
+  H_TENSOR,
+  kindCode,
+  kindName,
+  MAX_DIMS,
+  Phase,
+  ST_KIND,
+  ST_PHASE,
+  ST_SEQ,
+  type CollectiveKind,
 } from './arena.ts';
 import { allocate, ctorOf, dtypeCode, dtypeFromCode, dtypeOf, viewOf, type DType, type TypedArray } from './dtype.ts';
 import {
-  CollectiveMismatchError, CollectiveTimeoutError, describeRanks, groupByLabel, rankList, RankFailedError, ShapeMismatchError,
+  CollectiveMismatchError,
+  CollectiveTimeoutError,
+  describeRanks,
+  groupByLabel,
+  rankList,
+  RankFailedError,
+  ShapeMismatchError,
 } from './faults.ts';
 import { decodeObject, encodeObject } from './objects.ts';
 import { Tensor, type DeviceName } from './tensor.ts';
@@ -60,7 +87,8 @@ interface Posted {
   tensor?: boolean;
 }
 
-const fmtBytes = (n: number): string => (n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+const fmtBytes = (n: number): string =>
+  n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
 
 function unpack(kind: CollectiveKind, x: unknown): { data: TypedArray; shape: readonly number[]; tensor: Tensor | null } {
   if (x instanceof Tensor) return { data: x.data, shape: x.shape, tensor: x };
@@ -68,7 +96,9 @@ function unpack(kind: CollectiveKind, x: unknown): { data: TypedArray; shape: re
     dtypeOf(x);
     return { data: x as TypedArray, shape: [(x as TypedArray).length], tensor: null };
   }
-  throw new TypeError(`${kind} expects a typed array or a Tensor, got ${x === null ? 'null' : typeof x === 'object' ? (x.constructor?.name ?? 'object') : typeof x}`);
+  throw new TypeError(
+    `${kind} expects a typed array or a Tensor, got ${x === null ? 'null' : typeof x === 'object' ? (x.constructor?.name ?? 'object') : typeof x}`,
+  );
 }
 
 function checkOptions(kind: CollectiveKind, options: object, known: readonly string[]): void {
@@ -117,7 +147,10 @@ export class Communicator {
   async broadcast<T extends Payload>(x: T | undefined, root = 0): Promise<T> {
     this.checkRank('broadcast', 'root', root);
     const mine = x === undefined ? null : unpack('broadcast', x);
-    const posted: Posted = { arg: root, ...(mine && { dtype: dtypeOf(mine.data), bytes: mine.data.byteLength, shape: mine.shape, tensor: !!mine.tensor }) };
+    const posted: Posted = {
+      arg: root,
+      ...(mine && { dtype: dtypeOf(mine.data), bytes: mine.data.byteLength, shape: mine.shape, tensor: !!mine.tensor }),
+    };
     return this.collective('broadcast', posted, async (seq) => {
       this.checkArgs(seq, 'broadcast', 'root', (a) => String(a));
       const a = this.arena;
@@ -127,7 +160,10 @@ export class Communicator {
       const shape = this.postedShape(seq, root);
       const labels = this.ranks().map((r) => (Atomics.load(c, a.header(seq, r, H_DTYPE)) === 0 ? '' : this.describePost(seq, r)));
       const bad = labels.map((l, r) => (l !== '' && l !== labels[root] ? r : -1)).filter((r) => r >= 0);
-      if (bad.length) throw new ShapeMismatchError(`broadcast #${seq}: root rank ${root} sends ${labels[root]} but ${bad.map((r) => `rank ${r} expects ${labels[r]}`).join(', ')}; pass undefined or a payload of the root's dtype and shape`);
+      if (bad.length)
+        throw new ShapeMismatchError(
+          `broadcast #${seq}: root rank ${root} sends ${labels[root]} but ${bad.map((r) => `rank ${r} expects ${labels[r]}`).join(', ')}; pass undefined or a payload of the root's dtype and shape`,
+        );
       this.reserve(seq, 'broadcast', bytes, `${fmtBytes(bytes)} from rank ${root}`);
       if (this.rank === root) this.write(mine!.data, 0);
       await this.arrive(seq);
@@ -150,10 +186,16 @@ export class Communicator {
     const { out } = options;
     if (out !== undefined && (!ArrayBuffer.isView(out) || dtypeOf(out) !== dtype || out.length !== this.size * data.length)) {
       const got = ArrayBuffer.isView(out) ? `${dtypeOf(out)} of ${out.length}` : typeof out;
-      throw new ConfigError(`allGather: out must be a ${dtype} array of ${this.size} × ${data.length} = ${this.size * data.length} elements, got ${got}`);
+      throw new ConfigError(
+        `allGather: out must be a ${dtype} array of ${this.size} × ${data.length} = ${this.size * data.length} elements, got ${got}`,
+      );
     }
     return this.collective('allGather', { dtype, bytes: data.byteLength, shape }, async (seq) => {
-      this.checkSameShape(seq, 'allGather', 'Use allGatherVariable for uneven sizes, or give every rank the same batch size (seed-002 fix options 1–3).');
+      this.checkSameShape(
+        seq,
+        'allGather',
+        'Use allGatherVariable for uneven sizes, or give every rank the same batch size (seed-002 fix options 1–3).',
+      );
       const bytes = data.byteLength;
       this.reserve(seq, 'allGather', this.size * bytes, `${this.size} ranks × ${fmtBytes(bytes)}`);
       this.write(data, this.rank * bytes);
@@ -199,7 +241,8 @@ export class Communicator {
     return this.collective('allReduce', { dtype, bytes: data.byteLength, shape, arg: REDUCE_OPS.indexOf(op) }, async (seq) => {
       this.checkArgs(seq, 'allReduce', 'op', (a) => REDUCE_OPS[a] ?? String(a));
       this.checkSameShape(seq, 'allReduce', 'Every rank must reduce a payload of the same dtype and shape.');
-      if (op === 'mean' && !dtype.startsWith('float')) throw new ConfigError(`allReduce #${seq}: op 'mean' needs a float dtype, got ${dtype}; use 'sum' and divide, or send float32`);
+      if (op === 'mean' && !dtype.startsWith('float'))
+        throw new ConfigError(`allReduce #${seq}: op 'mean' needs a float dtype, got ${dtype}; use 'sum' and divide, or send float32`);
       const n = data.length;
       const bytes = data.byteLength;
       this.reserve(seq, 'allReduce', (this.size + 1) * bytes, `${this.size} ranks × ${fmtBytes(bytes)} plus the result`);
@@ -248,7 +291,8 @@ export class Communicator {
   }
 
   private checkRank(kind: CollectiveKind, what: string, r: number): void {
-    if (!Number.isInteger(r) || r < 0 || r >= this.size) throw new ConfigError(`${kind}: ${what} must be a rank from 0 to ${this.size - 1}, got ${r}`);
+    if (!Number.isInteger(r) || r < 0 || r >= this.size)
+      throw new ConfigError(`${kind}: ${what} must be a rank from 0 to ${this.size - 1}, got ${r}`);
   }
 
   /** Posts the header, meets the other ranks, checks they all called the same collective, runs `body`. */
@@ -258,8 +302,10 @@ export class Communicator {
     const c = a.ctrl;
     const seq = ++this.seq;
     const shape = posted.shape ?? [];
-    if (shape.length > MAX_DIMS) throw new ConfigError(`${kind}: payloads may have at most ${MAX_DIMS} dimensions, got [${shape.join(', ')}]`);
-    if ((posted.bytes ?? 0) > 0x7fffffff) throw new ConfigError(`${kind}: one rank's payload may be at most 2 GiB, got ${fmtBytes(posted.bytes!)}`);
+    if (shape.length > MAX_DIMS)
+      throw new ConfigError(`${kind}: payloads may have at most ${MAX_DIMS} dimensions, got [${shape.join(', ')}]`);
+    if ((posted.bytes ?? 0) > 0x7fffffff)
+      throw new ConfigError(`${kind}: one rank's payload may be at most 2 GiB, got ${fmtBytes(posted.bytes!)}`);
     Atomics.store(c, a.header(seq, this.rank, H_KIND), kindCode(kind));
     Atomics.store(c, a.header(seq, this.rank, H_SEQ), seq);
     Atomics.store(c, a.header(seq, this.rank, H_DTYPE), posted.dtype ? dtypeCode(posted.dtype) : 0);
@@ -353,8 +399,12 @@ export class Communicator {
     const a = this.arena;
     const c = a.ctrl;
     const kind = this.current!;
-    const stuck = this.ranks().filter((r) =>
-      Atomics.load(c, a.state(r, ST_PHASE)) !== Phase.In || Atomics.load(c, a.state(r, ST_SEQ)) !== seq || kindName(Atomics.load(c, a.state(r, ST_KIND))) !== kind);
+    const stuck = this.ranks().filter(
+      (r) =>
+        Atomics.load(c, a.state(r, ST_PHASE)) !== Phase.In ||
+        Atomics.load(c, a.state(r, ST_SEQ)) !== seq ||
+        kindName(Atomics.load(c, a.state(r, ST_KIND))) !== kind,
+    );
     const lines = describeRanks(a);
     const hint = stuck.length
       ? `${rankList(stuck)} never entered ${kind} #${seq}. Every rank must call the same collectives in the same order; a rank that skips one ` +
@@ -369,7 +419,9 @@ export class Communicator {
   /** Every rank posted the same collective kind at the same sequence number, or all raise. */
   private checkSameCollective(seq: number): void {
     const a = this.arena;
-    const labels = this.ranks().map((r) => `${kindName(Atomics.load(a.ctrl, a.header(seq, r, H_KIND)))} #${Atomics.load(a.ctrl, a.header(seq, r, H_SEQ))}`);
+    const labels = this.ranks().map(
+      (r) => `${kindName(Atomics.load(a.ctrl, a.header(seq, r, H_KIND)))} #${Atomics.load(a.ctrl, a.header(seq, r, H_SEQ))}`,
+    );
     const groups = groupByLabel(labels);
     if (groups.length > 1) {
       throw new CollectiveMismatchError(
@@ -384,7 +436,9 @@ export class Communicator {
     const a = this.arena;
     const groups = groupByLabel(this.ranks().map((r) => show(Atomics.load(a.ctrl, a.header(seq, r, H_ARG)))));
     if (groups.length > 1) {
-      throw new CollectiveMismatchError(`${kind} #${seq}: ranks disagree on ${what}: ${groups.map((g) => `${rankList(g.ranks)} ${what} ${g.label}`).join('; ')}; every rank must pass the same ${what}`);
+      throw new CollectiveMismatchError(
+        `${kind} #${seq}: ranks disagree on ${what}: ${groups.map((g) => `${rankList(g.ranks)} ${what} ${g.label}`).join('; ')}; every rank must pass the same ${what}`,
+      );
     }
   }
 
@@ -424,7 +478,9 @@ export class Communicator {
   }
 
   private write(data: TypedArray, at: number): void {
-    new Uint8Array(this.arena.buffer, this.arena.dataOffset + at, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    new Uint8Array(this.arena.buffer, this.arena.dataOffset + at, data.byteLength).set(
+      new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    );
     this.counters.bytesWritten += data.byteLength;
   }
 
@@ -437,17 +493,27 @@ export class Communicator {
   }
 
   /** Gathers 1-D payloads of any length; only `dst` (or every rank when dst < 0) reads them. */
-  private async variable(kind: CollectiveKind, data: TypedArray, dst: number): Promise<{ data: TypedArray; lengths: number[] } | undefined> {
+  private async variable(
+    kind: CollectiveKind,
+    data: TypedArray,
+    dst: number,
+  ): Promise<{ data: TypedArray; lengths: number[] } | undefined> {
     const dtype = dtypeOf(data);
     return this.collective(kind, { dtype, bytes: data.byteLength, shape: [data.length], arg: dst + 1 }, async (seq) => {
       if (dst >= 0) this.checkArgs(seq, kind, 'dst', (a) => String(a - 1));
       const a = this.arena;
       const dtypes = groupByLabel(this.ranks().map((r) => dtypeFromCode(Atomics.load(a.ctrl, a.header(seq, r, H_DTYPE)))));
-      if (dtypes.length > 1) throw new ShapeMismatchError(`${kind} #${seq}: dtype mismatch: ${dtypes.map((g) => `${rankList(g.ranks)} sent ${g.label}`).join('; ')}; every rank must send one dtype`);
+      if (dtypes.length > 1)
+        throw new ShapeMismatchError(
+          `${kind} #${seq}: dtype mismatch: ${dtypes.map((g) => `${rankList(g.ranks)} sent ${g.label}`).join('; ')}; every rank must send one dtype`,
+        );
       const byteLengths = this.ranks().map((r) => Atomics.load(a.ctrl, a.header(seq, r, H_BYTES)));
       const offsets: number[] = [];
       let total = 0;
-      for (const b of byteLengths) { offsets.push(total); total += b; }
+      for (const b of byteLengths) {
+        offsets.push(total);
+        total += b;
+      }
       this.reserve(seq, kind, total, `${this.size} ranks, ${fmtBytes(total)} in all`);
       this.write(data, offsets[this.rank]!);
       await this.arrive(seq);

@@ -1,12 +1,15 @@
 // Element types a tensor or a collective payload may have, and their codes in the arena's
 // header words (so every rank can see what the others sent).
 
-export type TypedArray =
-  | Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+export type TypedArray = Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
 
 export type DType = 'float32' | 'float64' | 'int32' | 'uint32' | 'int16' | 'uint16' | 'int8' | 'uint8';
 
-type TypedArrayCtor = { new (length: number): TypedArray; new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray; BYTES_PER_ELEMENT: number };
+type TypedArrayCtor = {
+  new (length: number): TypedArray;
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray;
+  BYTES_PER_ELEMENT: number;
+};
 
 /** Codes are 1-based so that 0 in a header word means "nothing posted". */
 export const DTYPES: readonly { name: DType; ctor: TypedArrayCtor }[] = [

@@ -13,22 +13,30 @@ export class CollectiveError extends Error {
 
 /** Ranks posted different shapes or dtypes to a collective that needs equal ones (seed-002). */
 export class ShapeMismatchError extends CollectiveError {
-  constructor(message: string) { super('ShapeMismatchError', message); }
+  constructor(message: string) {
+    super('ShapeMismatchError', message);
+  }
 }
 
 /** Ranks called different collectives (or different roots/ops) at the same call (seed-004 V2). */
 export class CollectiveMismatchError extends CollectiveError {
-  constructor(message: string) { super('CollectiveMismatchError', message); }
+  constructor(message: string) {
+    super('CollectiveMismatchError', message);
+  }
 }
 
 /** A collective made no progress within the world's timeout: a rank never arrived. */
 export class CollectiveTimeoutError extends CollectiveError {
-  constructor(message: string) { super('CollectiveTimeoutError', message); }
+  constructor(message: string) {
+    super('CollectiveTimeoutError', message);
+  }
 }
 
 /** Another rank failed; this rank was released from its wait. */
 export class RankFailedError extends CollectiveError {
-  constructor(message: string) { super('RankFailedError', message); }
+  constructor(message: string) {
+    super('RankFailedError', message);
+  }
 }
 
 /** `ranks 0–2, 5` / `rank 3`: a compact, complete list of rank numbers. */

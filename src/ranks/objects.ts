@@ -14,7 +14,10 @@ class Writer {
   /** Appends an array's bytes at an 8-byte-aligned offset (so every dtype can be viewed in place). */
   add(data: TypedArray): number {
     const pad = (8 - (this.bytes % 8)) % 8;
-    if (pad) { this.chunks.push(new Uint8Array(pad)); this.bytes += pad; }
+    if (pad) {
+      this.chunks.push(new Uint8Array(pad));
+      this.bytes += pad;
+    }
     const at = this.bytes;
     this.chunks.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     this.bytes += data.byteLength;
@@ -58,7 +61,10 @@ export function encodeObject(value: unknown): Uint8Array {
   dv.setUint32(4, w.bytes, true);
   out.set(json, 8);
   let at = binAt;
-  for (const c of w.chunks) { out.set(c, at); at += c.length; }
+  for (const c of w.chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
   return out;
 }
 
@@ -73,7 +79,11 @@ function fromJson(j: Json, bin: Uint8Array): unknown {
     const ctor = ctorOf(dtype);
     const n = j.n as number;
     // A copy: the caller's bytes may be reused, and each array must own its memory.
-    const data = new ctor(bin.buffer.slice(bin.byteOffset + (j.o as number), bin.byteOffset + (j.o as number) + n * ctor.BYTES_PER_ELEMENT), 0, n);
+    const data = new ctor(
+      bin.buffer.slice(bin.byteOffset + (j.o as number), bin.byteOffset + (j.o as number) + n * ctor.BYTES_PER_ELEMENT),
+      0,
+      n,
+    );
     return '$t' in j ? new Tensor(data, j.s as number[], j.d as string) : data;
   }
   return Object.fromEntries(Object.entries(j).map(([k, v]) => [k, fromJson(v, bin)]));

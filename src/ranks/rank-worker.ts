@@ -36,7 +36,13 @@ function mine(): Rank {
 const api = {
   /** Attaches this worker to the world's arena; returns its device names. */
   async init(init: RankInit): Promise<{ device: string; gpu: string | null }> {
-    rank = new Rank(init.buffer, { rank: init.rank, size: init.size, timeoutMs: init.timeoutMs, waitMode: init.waitMode, device: `sim:${init.rank}` });
+    rank = new Rank(init.buffer, {
+      rank: init.rank,
+      size: init.size,
+      timeoutMs: init.timeoutMs,
+      waitMode: init.waitMode,
+      device: `sim:${init.rank}`,
+    });
     if (init.gpu) {
       const { requestGpuDevice } = await import('../gpu/device.ts');
       const got = await requestGpuDevice();
@@ -52,10 +58,21 @@ const api = {
     const r = mine();
     try {
       const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
-      if (!mod) throw new ConfigError(`no built-in rank program module '${url}'; built-in: ${Object.keys(BUILTIN).map((k) => `builtin:${k}`).join(', ')}`);
+      if (!mod)
+        throw new ConfigError(
+          `no built-in rank program module '${url}'; built-in: ${Object.keys(BUILTIN)
+            .map((k) => `builtin:${k}`)
+            .join(', ')}`,
+        );
       const program = mod[name];
       if (typeof program !== 'function') {
-        throw new ConfigError(`${url} has no exported rank program '${name}'; exported functions: ${Object.keys(mod).filter((k) => typeof mod[k] === 'function').join(', ') || 'none'}`);
+        throw new ConfigError(
+          `${url} has no exported rank program '${name}'; exported functions: ${
+            Object.keys(mod)
+              .filter((k) => typeof mod[k] === 'function')
+              .join(', ') || 'none'
+          }`,
+        );
       }
       return await (program as RankProgram)(r, args);
     } catch (err) {
@@ -78,7 +95,9 @@ const api = {
 
 export type RankApi = typeof api;
 
-interface NodeProcessLike { versions?: { node?: string } }
+interface NodeProcessLike {
+  versions?: { node?: string };
+}
 const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
 
 if (isNode) {

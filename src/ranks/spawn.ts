@@ -21,7 +21,9 @@ export function liveRankWorkers(): number {
   return live;
 }
 
-interface NodeProcessLike { versions?: { node?: string } }
+interface NodeProcessLike {
+  versions?: { node?: string };
+}
 const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
 
 /** Starts the worker of `rank`. */
@@ -39,10 +41,17 @@ async function spawnNode(rank: number): Promise<RankWorker> {
   const worker = new Worker(bootstrap, { name: `rank ${rank}` });
   live++;
   let ending = false;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => { live--; resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      live--;
+      resolve();
+    }),
+  );
   const crashed = new Promise<never>((_, reject) => {
     worker.once('error', (err) => reject(new Error(`rank ${rank}'s worker failed: ${(err as Error).message}`)));
-    worker.once('exit', (code) => { if (!ending) reject(new Error(`rank ${rank}'s worker exited unexpectedly (code ${code})`)); });
+    worker.once('exit', (code) => {
+      if (!ending) reject(new Error(`rank ${rank}'s worker exited unexpectedly (code ${code})`));
+    });
   });
   crashed.catch(() => undefined);
   return {

@@ -23,7 +23,8 @@ export class Tensor {
 
   constructor(data: TypedArray, shape: readonly number[], device: DeviceName) {
     const numel = shape.reduce((a, b) => a * b, 1);
-    if (shape.some((d) => !Number.isInteger(d) || d < 0)) throw new RangeError(`tensor shape must be whole numbers ≥ 0, got [${shape.join(', ')}]`);
+    if (shape.some((d) => !Number.isInteger(d) || d < 0))
+      throw new RangeError(`tensor shape must be whole numbers ≥ 0, got [${shape.join(', ')}]`);
     if (numel !== data.length) throw new RangeError(`tensor shape [${shape.join(', ')}] needs ${numel} elements, data has ${data.length}`);
     this.data = data;
     this.shape = Object.freeze([...shape]);
@@ -68,7 +69,8 @@ function commonDevice(op: string, tensors: readonly Tensor[]): DeviceName {
 function checkSameDtype(op: string, tensors: readonly Tensor[]): DType {
   const dtype = tensors[0]!.dtype;
   const other = tensors.findIndex((t) => t.dtype !== dtype);
-  if (other >= 0) throw new TypeError(`${op}: tensor 0 is ${dtype} but tensor ${other} is ${tensors[other]!.dtype}; convert them to one dtype first`);
+  if (other >= 0)
+    throw new TypeError(`${op}: tensor 0 is ${dtype} but tensor ${other} is ${tensors[other]!.dtype}; convert them to one dtype first`);
   return dtype;
 }
 
@@ -81,10 +83,14 @@ export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
   const device = commonDevice('cat', tensors);
   const dtype = checkSameDtype('cat', tensors);
   const ref = tensors[0]!.shape;
-  if (!Number.isInteger(dim) || dim < 0 || dim >= ref.length) throw new RangeError(`cat: dim ${dim} is out of range for ${ref.length}-d tensors`);
+  if (!Number.isInteger(dim) || dim < 0 || dim >= ref.length)
+    throw new RangeError(`cat: dim ${dim} is out of range for ${ref.length}-d tensors`);
   for (const [i, t] of tensors.entries()) {
     const same = t.shape.length === ref.length && t.shape.every((d, k) => k === dim || d === ref[k]);
-    if (!same) throw new RangeError(`cat: tensor ${i} has shape ${t.shapeText()}, tensor 0 has ${tensors[0]!.shapeText()}; only dim ${dim} may differ`);
+    if (!same)
+      throw new RangeError(
+        `cat: tensor ${i} has shape ${t.shapeText()}, tensor 0 has ${tensors[0]!.shapeText()}; only dim ${dim} may differ`,
+      );
   }
   // Row-major: the tensor is `outer` blocks, each of shape[dim] × `inner` contiguous elements.
   const outer = ref.slice(0, dim).reduce((a, b) => a * b, 1);
@@ -109,12 +115,18 @@ export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
   if (tensors.length === 0) throw new RangeError('stack needs at least one tensor');
   commonDevice('stack', tensors);
   const ref = tensors[0]!.shape;
-  if (!Number.isInteger(dim) || dim < 0 || dim > ref.length) throw new RangeError(`stack: dim ${dim} is out of range for ${ref.length}-d tensors`);
+  if (!Number.isInteger(dim) || dim < 0 || dim > ref.length)
+    throw new RangeError(`stack: dim ${dim} is out of range for ${ref.length}-d tensors`);
   for (const [i, t] of tensors.entries()) {
     if (t.shape.length !== ref.length || t.shape.some((d, k) => d !== ref[k])) {
-      throw new RangeError(`stack expects each tensor to be equal size, but got ${tensors[0]!.shapeText()} at entry 0 and ${t.shapeText()} at entry ${i}`);
+      throw new RangeError(
+        `stack expects each tensor to be equal size, but got ${tensors[0]!.shapeText()} at entry 0 and ${t.shapeText()} at entry ${i}`,
+      );
     }
   }
   const unsqueezed = [...ref.slice(0, dim), 1, ...ref.slice(dim)];
-  return cat(tensors.map((t) => new Tensor(t.data, unsqueezed, t.device)), dim);
+  return cat(
+    tensors.map((t) => new Tensor(t.data, unsqueezed, t.device)),
+    dim,
+  );
 }

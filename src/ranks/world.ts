@@ -34,9 +34,7 @@ export interface ProgramRef {
 }
 
 /** How one rank's step ended. */
-export type RankOutcome =
-  | { rank: number; ok: true; value: unknown }
-  | { rank: number; ok: false; name: string; message: string };
+export type RankOutcome = { rank: number; ok: true; value: unknown } | { rank: number; ok: false; name: string; message: string };
 
 /** A step failed on at least one rank; `ranks` has every rank's outcome. The world is stopped. */
 export class WorldFailure extends Error {
@@ -55,13 +53,17 @@ function validate(options: WorldOptions): Required<Omit<WorldOptions, 'waitMode'
   }
   const { size } = options;
   if (!Number.isInteger(size) || size < 1 || size > MAX_WORLD) {
-    throw new ConfigError(`world size must be a whole number from 1 to ${MAX_WORLD}, got ${String(size)}`, [{ size: Math.min(MAX_WORLD, Math.max(1, Math.round(Number(size) || 1))) }]);
+    throw new ConfigError(`world size must be a whole number from 1 to ${MAX_WORLD}, got ${String(size)}`, [
+      { size: Math.min(MAX_WORLD, Math.max(1, Math.round(Number(size) || 1))) },
+    ]);
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new ConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs))
+    throw new ConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
   const arenaBytes = options.arenaBytes ?? 2 ** 20;
   const maxArenaBytes = options.maxArenaBytes ?? Math.max(arenaBytes, 2 ** 30);
-  if (!Number.isSafeInteger(arenaBytes) || arenaBytes < 0) throw new ConfigError(`arenaBytes must be a whole number of bytes ≥ 0, got ${String(arenaBytes)}`);
+  if (!Number.isSafeInteger(arenaBytes) || arenaBytes < 0)
+    throw new ConfigError(`arenaBytes must be a whole number of bytes ≥ 0, got ${String(arenaBytes)}`);
   if (!Number.isSafeInteger(maxArenaBytes) || maxArenaBytes < arenaBytes) {
     throw new ConfigError(`maxArenaBytes must be a whole number of bytes ≥ arenaBytes (${arenaBytes}), got ${String(maxArenaBytes)}`);
   }
@@ -73,7 +75,11 @@ function validate(options: WorldOptions): Required<Omit<WorldOptions, 'waitMode'
 }
 
 /** The first line of a message without the per-rank "(rank n … was released)" note. */
-const essence = (message: string): string => message.split('\n').filter((l) => !/^\s*\(rank \d+ .* released/.test(l)).join('\n');
+const essence = (message: string): string =>
+  message
+    .split('\n')
+    .filter((l) => !/^\s*\(rank \d+ .* released/.test(l))
+    .join('\n');
 
 /** A started world of ranks. */
 export class World {
@@ -85,7 +91,13 @@ export class World {
   private running: string | null = null;
   private readonly buffer: SharedArrayBuffer;
 
-  private constructor(size: number, timeoutMs: number, buffer: SharedArrayBuffer, workers: RankWorker[], devices: { device: string; gpu: string | null }[]) {
+  private constructor(
+    size: number,
+    timeoutMs: number,
+    buffer: SharedArrayBuffer,
+    workers: RankWorker[],
+    devices: { device: string; gpu: string | null }[],
+  ) {
     this.size = size;
     this.timeoutMs = timeoutMs;
     this.buffer = buffer;
@@ -104,8 +116,11 @@ export class World {
     try {
       const failed = started.find((s) => s.status === 'rejected');
       if (failed) throw (failed as PromiseRejectedResult).reason;
-      const devices = await Promise.all(workers.map((w, rank) =>
-        Promise.race([w.api.init({ buffer, rank, size: o.size, timeoutMs: o.timeoutMs, waitMode: o.waitMode, gpu: o.gpu }), w.crashed])));
+      const devices = await Promise.all(
+        workers.map((w, rank) =>
+          Promise.race([w.api.init({ buffer, rank, size: o.size, timeoutMs: o.timeoutMs, waitMode: o.waitMode, gpu: o.gpu }), w.crashed]),
+        ),
+      );
       return new World(o.size, o.timeoutMs, buffer, workers, devices);
     } catch (err) {
       await Promise.all(workers.map((w) => w.terminate()));
@@ -152,24 +167,36 @@ export class World {
       let pending = this.size;
       let grace: ReturnType<typeof setTimeout> | undefined;
       this.workers.forEach((w, rank) => {
-        Promise.race([w.api.run(url, program.name, args), w.crashed]).then(
-          (value) => { outcomes[rank] = { rank, ok: true, value }; },
-          (err: unknown) => {
-            const e = err as { name?: string; message?: string };
-            outcomes[rank] = { rank, ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err) };
-            // Released ranks raise within the timeout; one stuck outside collectives never returns.
-            grace ??= setTimeout(resolve, this.timeoutMs + 500);
-          },
-        ).finally(() => {
-          if (--pending === 0) { clearTimeout(grace); resolve(); }
-        });
+        Promise.race([w.api.run(url, program.name, args), w.crashed])
+          .then(
+            (value) => {
+              outcomes[rank] = { rank, ok: true, value };
+            },
+            (err: unknown) => {
+              const e = err as { name?: string; message?: string };
+              outcomes[rank] = { rank, ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err) };
+              // Released ranks raise within the timeout; one stuck outside collectives never returns.
+              grace ??= setTimeout(resolve, this.timeoutMs + 500);
+            },
+          )
+          .finally(() => {
+            if (--pending === 0) {
+              clearTimeout(grace);
+              resolve();
+            }
+          });
       });
     });
     if (outcomes.every((o) => o?.ok)) return outcomes.map((o) => (o as { value: R }).value);
-    const final: RankOutcome[] = outcomes.map((o, rank) => o ?? {
-      rank, ok: false, name: 'Unresponsive',
-      message: `did not return within ${this.timeoutMs + 500} ms after the world failed (busy outside any collective); its worker was terminated`,
-    });
+    const final: RankOutcome[] = outcomes.map(
+      (o, rank) =>
+        o ?? {
+          rank,
+          ok: false,
+          name: 'Unresponsive',
+          message: `did not return within ${this.timeoutMs + 500} ms after the world failed (busy outside any collective); its worker was terminated`,
+        },
+    );
     await this.stop();
     throw new WorldFailure(this.describeFailure(program.name, final), final);
   }
@@ -203,6 +230,11 @@ export class World {
 /** Waits for `p` at most `ms` milliseconds; never rejects; leaves no timer behind. */
 async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p.catch(() => undefined), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]);
+  await Promise.race([
+    p.catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
   clearTimeout(timer);
 }

@@ -5,8 +5,13 @@
 //   on-policy: old = current log-probs) → backward through both stages → grad-norm clip → Adam.
 // Rows are configurations: prompt p's k configurations are rows p·k … p·k + k − 1.
 import {
-  ACTIONS_PER_CONFIG, KNOB3_WIDTH, controllerLayout, initControllerParams, makePrompts,
-  type ControllerDims, type ControllerPrompts,
+  ACTIONS_PER_CONFIG,
+  KNOB3_WIDTH,
+  controllerLayout,
+  initControllerParams,
+  makePrompts,
+  type ControllerDims,
+  type ControllerPrompts,
 } from '../core/env/controller.ts';
 import * as ops from '../ops/cpu/index.ts';
 import { ADAM_DEFAULTS, type AdamSettings } from '../ops/cpu/adam.ts';
@@ -45,15 +50,22 @@ export const DEFAULT_TRAIN_CONFIG: ControllerTrainConfig = {
 };
 
 /** What a step reports (read back every N steps on the GPU). */
-export interface StepMetrics { step: number; loss: number; meanReward: number; gradNorm: number }
+export interface StepMetrics {
+  step: number;
+  loss: number;
+  meanReward: number;
+  gradNorm: number;
+}
 
 /** Sampling streams of the four heads (the last word of the Philox counter). */
 export const STREAM = { tier: 0, insertion: 1, topK: 2, knob3: 3 } as const;
 
 /** Stage inputs repeated k times (repeat_interleave), rows = prompts · k. */
 export function expandPrompts(p: ControllerPrompts, d: ControllerDims, k: number): { x1: Float32Array; x2: Float32Array } {
-  const s1 = 2 * d.dModel, s2 = d.dModel + 5;
-  const x1 = new Float32Array(p.count * k * s1), x2 = new Float32Array(p.count * k * s2);
+  const s1 = 2 * d.dModel,
+    s2 = d.dModel + 5;
+  const x1 = new Float32Array(p.count * k * s1),
+    x2 = new Float32Array(p.count * k * s2);
   for (let r = 0; r < p.count * k; r++) {
     const i = Math.floor(r / k);
     x1.set(p.stage1Input.subarray(i * s1, (i + 1) * s1), r * s1);
@@ -84,12 +96,22 @@ export class CpuControllerTrainer {
 
   /** Runs one training step; returns its metrics. */
   step(): StepMetrics {
-    const c = this.config, d = c.dims, k = c.groupSize, rows = c.prompts * k, T = ACTIONS_PER_CONFIG;
+    const c = this.config,
+      d = c.dims,
+      k = c.groupSize,
+      rows = c.prompts * k,
+      T = ACTIONS_PER_CONFIG;
     const { tensors: t } = controllerLayout(d);
     const view = (name: keyof typeof t) => this.params.subarray(t[name].offset, t[name].offset + t[name].length);
     const key = (stream: number) => ({ seed: c.seed, rank: c.rank, step: this.stepCount, rowOffset: 0, stream });
     const logpTok = new Float32Array(rows * T);
-    const sample = (logits: Float32Array, mask: Float32Array | null, h: { stride: number; offset: number; width: number }, stream: number, column: number) => {
+    const sample = (
+      logits: Float32Array,
+      mask: Float32Array | null,
+      h: { stride: number; offset: number; width: number },
+      stream: number,
+      column: number,
+    ) => {
       const s = ops.categoricalSample(logits, mask, { rows, ...h }, key(stream));
       for (let r = 0; r < rows; r++) logpTok[r * T + column] = s.logp[r]!;
       return s;
@@ -112,29 +134,75 @@ export class CpuControllerTrainer {
     const topK = sample(heads2, null, { stride: 21, offset: 0, width: 5 }, STREAM.topK, 2);
     const knob3 = sample(heads2, mask3, { stride: 21, offset: 5, width: KNOB3_WIDTH }, STREAM.knob3, 3);
     // Rewards, advantages, loss.
-    const rewards = ops.controllerReward(tier.actions, insertion.actions, topK.actions, knob3.actions, this.prompts.difficulty, this.prompts.budgetMs, k);
+    const rewards = ops.controllerReward(
+      tier.actions,
+      insertion.actions,
+      topK.actions,
+      knob3.actions,
+      this.prompts.difficulty,
+      this.prompts.budgetMs,
+      k,
+    );
     const adv = ops.groupAdvantage(rewards, k, c.rewardScale);
     const tokenMask = new Float32Array(rows * T).fill(1);
     const shape = { rows, tokens: T };
-    const loss = c.lossType === 'pairwise'
-      ? ops.pairwiseLoss(logpTok, tokenMask, rewards, { ...shape, groupSize: k })
-      : ops.grpoLoss(logpTok, logpTok, logpTok, tokenMask, adv.advantages, shape, { ...c.loss, lossType: c.lossType });
+    const loss =
+      c.lossType === 'pairwise'
+        ? ops.pairwiseLoss(logpTok, tokenMask, rewards, { ...shape, groupSize: k })
+        : ops.grpoLoss(logpTok, logpTok, logpTok, tokenMask, adv.advantages, shape, { ...c.loss, lossType: c.lossType });
     // Backward.
     const grads = new Float32Array(this.params.length);
     const put = (name: keyof typeof t, value: Float32Array) => grads.set(value, t[name].offset);
     const dHeads1 = new Float32Array(rows * 8);
-    ops.logProbBackward(tier.probs, tier.actions, null, loss.gradLogp, { rows, stride: 8, offset: 0, width: 3 }, { stride: T, column: 0 }, dHeads1);
-    ops.logProbBackward(insertion.probs, insertion.actions, null, loss.gradLogp, { rows, stride: 8, offset: 3, width: 5 }, { stride: T, column: 1 }, dHeads1);
+    ops.logProbBackward(
+      tier.probs,
+      tier.actions,
+      null,
+      loss.gradLogp,
+      { rows, stride: 8, offset: 0, width: 3 },
+      { stride: T, column: 0 },
+      dHeads1,
+    );
+    ops.logProbBackward(
+      insertion.probs,
+      insertion.actions,
+      null,
+      loss.gradLogp,
+      { rows, stride: 8, offset: 3, width: 5 },
+      { stride: T, column: 1 },
+      dHeads1,
+    );
     const dHeads2 = new Float32Array(rows * 21);
-    ops.logProbBackward(topK.probs, topK.actions, null, loss.gradLogp, { rows, stride: 21, offset: 0, width: 5 }, { stride: T, column: 2 }, dHeads2);
-    ops.logProbBackward(knob3.probs, knob3.actions, mask3, loss.gradLogp, { rows, stride: 21, offset: 5, width: KNOB3_WIDTH }, { stride: T, column: 3 }, dHeads2);
-    for (const [stage, x, h, dHeads, o, s] of [[1, this.x1, h1, dHeads1, o1, s1], [2, x2, h2, dHeads2, o2, s2]] as const) {
+    ops.logProbBackward(
+      topK.probs,
+      topK.actions,
+      null,
+      loss.gradLogp,
+      { rows, stride: 21, offset: 0, width: 5 },
+      { stride: T, column: 2 },
+      dHeads2,
+    );
+    ops.logProbBackward(
+      knob3.probs,
+      knob3.actions,
+      mask3,
+      loss.gradLogp,
+      { rows, stride: 21, offset: 5, width: KNOB3_WIDTH },
+      { stride: T, column: 3 },
+      dHeads2,
+    );
+    for (const [stage, x, h, dHeads, o, s] of [
+      [1, this.x1, h1, dHeads1, o1, s1],
+      [2, x2, h2, dHeads2, o2, s2],
+    ] as const) {
       const head = ops.denseBackwardWeight(h.y, dHeads, o);
-      put(stage === 1 ? 'w1h' : 'w2h', head.dw); put(stage === 1 ? 'b1h' : 'b2h', head.db);
+      put(stage === 1 ? 'w1h' : 'w2h', head.dw);
+      put(stage === 1 ? 'b1h' : 'b2h', head.db);
       const dy = ops.denseBackwardInput(dHeads, view(stage === 1 ? 'w1h' : 'w2h'), o);
       const dz = ops.activationBackward(h.z, dy, 'tanh');
       const trunk = ops.denseBackwardWeight(x, dz, s);
-      put(stage === 1 ? 'w1' : 'w2', trunk.dw); put(stage === 1 ? 'b1' : 'b2', trunk.db);
+      put(stage === 1 ? 'w1' : 'w2', trunk.dw);
+      put(stage === 1 ? 'b1' : 'b2', trunk.db);
     }
     const clip = ops.gradNorm(grads, c.maxGradNorm);
     this.stepCount++;

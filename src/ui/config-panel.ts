@@ -23,13 +23,23 @@ const fields: { field: NumberField; label: string; hint: string; trlOnly?: boole
 ];
 
 const shortName: Record<string, string> = {
-  sampler: 'sampler', ranks: 'ranks', batch: 'batch', k: 'k', batchesPerEpoch: 'batches/epoch', epochs: 'epochs',
-  datasetSize: 'dataset', seed: 'seed', stepsPerGeneration: 'steps/generation', numIterations: 'iterations',
+  sampler: 'sampler',
+  ranks: 'ranks',
+  batch: 'batch',
+  k: 'k',
+  batchesPerEpoch: 'batches/epoch',
+  epochs: 'epochs',
+  datasetSize: 'dataset',
+  seed: 'seed',
+  stepsPerGeneration: 'steps/generation',
+  numIterations: 'iterations',
 };
 
 /** "k = 4, ranks = 8" for a suggestion. */
 export function suggestionText(s: Record<string, unknown>): string {
-  return Object.entries(s).map(([key, v]) => `${shortName[key] ?? key} = ${String(v)}`).join(', ');
+  return Object.entries(s)
+    .map(([key, v]) => `${shortName[key] ?? key} = ${String(v)}`)
+    .join(', ');
 }
 
 export class ConfigPanel extends LitElement {
@@ -83,7 +93,10 @@ export class ConfigPanel extends LitElement {
     const hide = (name: string) => this.hiddenParts.has(name);
     return html`
       <h2>Configuration</h2>
-      ${hide('presets') ? nothing : html`<div class="preset">
+      ${
+        hide('presets')
+          ? nothing
+          : html`<div class="preset">
         <label class="choice"><span>preset</span>
           <select id="preset" aria-label="preset" @change=${this.onPreset}>
             ${this.preset === null ? html`<option value="" selected>custom</option>` : nothing}
@@ -91,27 +104,44 @@ export class ConfigPanel extends LitElement {
           </select>
         </label>
         ${this.preset && this.presets[this.preset] ? html`<p class="desc">${this.presets[this.preset]!.description}</p>` : nothing}
-      </div>`}
+      </div>`
+      }
       <fieldset>
-        ${hide('sampler') ? nothing : html`<label class="choice"><span>sampler</span>
+        ${
+          hide('sampler')
+            ? nothing
+            : html`<label class="choice"><span>sampler</span>
           <select id="sampler" aria-label="sampler" @change=${this.onSampler}>
             ${this.samplerNames.map((s) => html`<option value=${s} ?selected=${s === c.sampler}>${s}</option>`)}
             ${this.samplerNames.includes(c.sampler) ? nothing : html`<option selected value=${c.sampler}>${c.sampler}</option>`}
-          </select></label>`}
-        ${fields.filter((f) => !hide(configParams[f.field])).map((f) => html`
+          </select></label>`
+        }
+        ${fields
+          .filter((f) => !hide(configParams[f.field]))
+          .map(
+            (f) => html`
           <label class=${f.trlOnly && c.sampler !== 'trl' ? 'muted' : ''} title=${f.hint}>
             <span>${f.label}${f.hint ? html`<small>${f.hint}</small>` : nothing}</span>
             <input id=${configParams[f.field]} name=${f.field} type="number" step="1" aria-label=${f.label}
               .value=${Number.isFinite(c[f.field]) ? String(c[f.field]) : ''} @change=${this.onNumber} />
-          </label>`)}
+          </label>`,
+          )}
       </fieldset>
-      ${this.error ? html`<div class="error" role="alert">
+      ${
+        this.error
+          ? html`<div class="error" role="alert">
         <p class="message">${this.error.message}</p>
-        ${this.error.suggestions.length > 0 ? html`<div class="suggestions">try:
+        ${
+          this.error.suggestions.length > 0
+            ? html`<div class="suggestions">try:
           ${this.error.suggestions.map((s) => html`<button type="button" class="suggestion" @click=${() => this.apply(s)}>${suggestionText(s)}</button>`)}
-        </div>` : nothing}
+        </div>`
+            : nothing
+        }
         <p class="desc">Showing the last valid layout meanwhile.</p>
-      </div>` : nothing}
+      </div>`
+          : nothing
+      }
     `;
   }
 

@@ -58,11 +58,12 @@ export class CopiesPanel extends LitElement {
           @change=${this.onPick} /></label>
         ${this.prompt !== null ? html`<button @click=${() => this.select(null)}>clear</button>` : nothing}
       </div>
-      ${this.prompt === null
-        ? html`<p>Hover a tile to highlight a prompt's copies; click it (or type an id) to keep them highlighted.</p>`
-        : this.copies.length === 0
-          ? html`<p>Prompt ${this.prompt} is not drawn in this layout.</p>`
-          : html`<p><span class="swatch" style="background:${this.colour}"></span>prompt ${this.prompt}: ${this.copies.length} copies in the layout,
+      ${
+        this.prompt === null
+          ? html`<p>Hover a tile to highlight a prompt's copies; click it (or type an id) to keep them highlighted.</p>`
+          : this.copies.length === 0
+            ? html`<p>Prompt ${this.prompt} is not drawn in this layout.</p>`
+            : html`<p><span class="swatch" style="background:${this.colour}"></span>prompt ${this.prompt}: ${this.copies.length} copies in the layout,
               ${this.copies.filter(inFollowed).length} in the followed gather</p>
             <table>
               <thead><tr><th>step</th><th>rank</th><th>slot</th><th>gather</th><th>gathered #</th><th>reward</th><th>advantage</th></tr></thead>
@@ -73,7 +74,8 @@ export class CopiesPanel extends LitElement {
                   <td>${c.stepIndex}</td><td>${c.rank}</td><td>${c.slot}</td><td>${gatherOf(c)}</td><td>${c.gatheredIndex}</td>
                   <td>${here ? this.rewards[c.gatheredIndex]!.toFixed(3) : '·'}</td><td>${a !== undefined ? a.toFixed(3) : '·'}</td></tr>`;
               })}</tbody>
-            </table>`}`;
+            </table>`
+      }`;
   }
 
   private onPick = (ev: Event) => {

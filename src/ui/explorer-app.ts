@@ -66,7 +66,12 @@ export class ExplorerApp extends LitElement {
     this.state = parseState(location.search, defaultConfig, presets);
     this.hoverPrompt = null;
     if (validateConfig(this.state.config) === null) this.lastValid = this.state.config;
-    this.story = new StoryController(this, phaseIds.length, (phase, progress) => this.canvas?.show(phase, progress), () => this.syncPhase());
+    this.story = new StoryController(
+      this,
+      phaseIds.length,
+      (phase, progress) => this.canvas?.show(phase, progress),
+      () => this.syncPhase(),
+    );
     this.story.phase = phaseIds.indexOf(this.state.phase);
     this.story.speed = this.state.speed;
   }
@@ -111,45 +116,73 @@ export class ExplorerApp extends LitElement {
     const activeCopies = active === null ? [] : active === s.prompt ? v.copies : copiesOf(v.layout, active);
     const isolated = globalThis.crossOriginIsolated === true;
     return html`
-      ${s.embed ? nothing : html`<header>
+      ${
+        s.embed
+          ? nothing
+          : html`<header>
         <h1>grpo-sandbox <span>· where the k copies of a prompt go, and how they meet again</span></h1>
         <button class="share" @click=${this.copyLink} title="copy a link to exactly this view">copy link</button>
-      </header>`}
-      ${isolated ? nothing : html`<div class="isolation" role="status">
+      </header>`
+      }
+      ${
+        isolated
+          ? nothing
+          : html`<div class="isolation" role="status">
         <strong>Not cross-origin isolated:</strong> this page was served without
         <code>Cross-Origin-Opener-Policy: same-origin</code> and <code>Cross-Origin-Embedder-Policy: require-corp</code>,
         so <code>SharedArrayBuffer</code> is unavailable and the simulated ranks cannot run here. The layout explorer below
         still works. Serve the site with both headers (<code>npm start</code> and <code>npm run preview</code> send them; see the README for static hosts).
-      </div>`}
+      </div>`
+      }
       <div class="grid ${s.embed ? 'embed' : ''}">
-        ${s.embed ? nothing : html`<aside>
+        ${
+          s.embed
+            ? nothing
+            : html`<aside>
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
             .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
           ${this.renderFollowOptions(v)}
-        </aside>`}
+        </aside>`
+        }
         <main>
-          ${hide('controls') ? nothing : html`<div class="card">
+          ${
+            hide('controls')
+              ? nothing
+              : html`<div class="card">
             <grpo-story-controls .phase=${this.story.phase} .playing=${this.story.playing} .speed=${this.story.speed} .hiddenParts=${s.hidden}
               @story=${this.onStory} @speed=${this.onSpeed}></grpo-story-controls>
-          </div>`}
-          ${hide('caption') ? nothing : html`<div class="card">
+          </div>`
+          }
+          ${
+            hide('caption')
+              ? nothing
+              : html`<div class="card">
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
               <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''}</strong>
               ${caption(phase, v.caption)}
               ${(phase === 'advantages' || phase === 'slice') && v.advantageError ? html`<br /><span class="warn">${v.advantageError}</span>` : nothing}
             </p>
-          </div>`}
+          </div>`
+          }
           <div class="card">
             <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
               .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
               @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
           </div>
-          ${s.embed ? html`<div class="embed-link"><a href=${this.fullLink()} target="_blank" rel="noopener">open in the explorer ↗</a></div>` : html`<div class="below">
-            ${hide('copies') ? nothing : html`<div class="card"><grpo-copies-panel .prompt=${active} .copies=${activeCopies} .gathers=${v.gathers}
-              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages} .colour=${active === null ? '#888' : v.colours.get(active) ?? '#888'}
-              @prompt-select=${this.onPromptSelect}></grpo-copies-panel></div>`}
+          ${
+            s.embed
+              ? html`<div class="embed-link"><a href=${this.fullLink()} target="_blank" rel="noopener">open in the explorer ↗</a></div>`
+              : html`<div class="below">
+            ${
+              hide('copies')
+                ? nothing
+                : html`<div class="card"><grpo-copies-panel .prompt=${active} .copies=${activeCopies} .gathers=${v.gathers}
+              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages} .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
+              @prompt-select=${this.onPromptSelect}></grpo-copies-panel></div>`
+            }
             ${hide('stats') ? nothing : html`<div class="card"><grpo-stats-panel .stats=${v.stats} .notes=${v.layout.notes}></grpo-stats-panel></div>`}
-          </div>`}
+          </div>`
+          }
         </main>
       </div>`;
   }
@@ -159,32 +192,50 @@ export class ExplorerApp extends LitElement {
     const hide = (name: string) => s.hidden.has(name);
     return html`<div class="options">
       <h2>What to follow</h2>
-      ${hide('gather') || v.gathers.length < 2 ? nothing : html`<label>gather
+      ${
+        hide('gather') || v.gathers.length < 2
+          ? nothing
+          : html`<label>gather
         <select id="gather" @change=${(e: Event) => this.setState({ gather: Number((e.target as HTMLSelectElement).value) })}>
           ${v.gathers.map((g, i) => html`<option value=${i} ?selected=${i === v.gatherIndex}>${i + 1}: epoch ${g.epoch}${g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`}</option>`)}
-        </select></label>`}
-      ${hide('regroup') ? nothing : html`<label>regroup after the gather
+        </select></label>`
+      }
+      ${
+        hide('regroup')
+          ? nothing
+          : html`<label>regroup after the gather
         <select id="regroup" @change=${(e: Event) => this.setState({ regroup: (e.target as HTMLSelectElement).value as ExplorerState['regroup'] })}>
           ${regroupMethods.map((m) => html`<option value=${m.method} ?selected=${m.method === s.regroup}>${m.label}</option>`)}
-        </select></label>`}
-      ${hide('rewards') ? nothing : html`<label>rewards
+        </select></label>`
+      }
+      ${
+        hide('rewards')
+          ? nothing
+          : html`<label>rewards
         <select id="rewards" @change=${(e: Event) => this.setState({ rewards: (e.target as HTMLSelectElement).value as ExplorerState['rewards'] })}>
           <option value="random" ?selected=${s.rewards === 'random'}>random (seeded uniform)</option>
           <option value="model" ?selected=${s.rewards === 'model'}>toy reward model (pass / fail)</option>
-        </select></label>`}
-      ${hide('scale') || s.regroup !== 'view' ? nothing : html`<label>TRL scale_rewards
+        </select></label>`
+      }
+      ${
+        hide('scale') || s.regroup !== 'view'
+          ? nothing
+          : html`<label>TRL scale_rewards
         <select id="scale" @change=${(e: Event) => this.setState({ scale: (e.target as HTMLSelectElement).value as ExplorerState['scale'] })}>
           ${(['group', 'batch', 'none'] as const).map((o) => html`<option value=${o} ?selected=${o === s.scale}>${o}</option>`)}
-        </select></label>`}
+        </select></label>`
+      }
     </div>`;
   }
 
   override firstUpdated(): void {
     // The first picture is on screen once the canvas has drawn and the browser has painted.
-    void this.canvas?.updateComplete.then(() => requestAnimationFrame(() => {
-      window.grpoFirstViewMs = performance.now();
-      performance.mark('grpo-first-view');
-    }));
+    void this.canvas?.updateComplete.then(() =>
+      requestAnimationFrame(() => {
+        window.grpoFirstViewMs = performance.now();
+        performance.mark('grpo-first-view');
+      }),
+    );
   }
 
   override updated(): void {
@@ -233,7 +284,9 @@ export class ExplorerApp extends LitElement {
     } catch {
       if (button) button.textContent = 'copy the address bar';
     }
-    setTimeout(() => { if (button) button.textContent = 'copy link'; }, 1500);
+    setTimeout(() => {
+      if (button) button.textContent = 'copy link';
+    }, 1500);
   };
 
   private onKey = (ev: KeyboardEvent) => {

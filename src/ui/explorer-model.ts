@@ -51,12 +51,32 @@ export function layoutOf(config: LayoutConfig): { layout: Layout; stats: LayoutS
   return hit;
 }
 
-function advantagesOf(state: ExplorerState, gather: Gather, rewards: number[], k: number): { advantages: number[] | null; error: string | null } {
+function advantagesOf(
+  state: ExplorerState,
+  gather: Gather,
+  rewards: number[],
+  k: number,
+): { advantages: number[] | null; error: string | null } {
   try {
     switch (state.regroup) {
-      case 'prompt-id': return { advantages: flowGrpoAdvantages(rewards, gather.samples.map((s) => s.promptId)), error: null };
-      case 'view': return { advantages: trlAdvantages(rewards, k, state.scale), error: null };
-      case 'uid': return { advantages: verlAdvantages(rewards, gather.samples.map((s) => s.uid)), error: null };
+      case 'prompt-id':
+        return {
+          advantages: flowGrpoAdvantages(
+            rewards,
+            gather.samples.map((s) => s.promptId),
+          ),
+          error: null,
+        };
+      case 'view':
+        return { advantages: trlAdvantages(rewards, k, state.scale), error: null };
+      case 'uid':
+        return {
+          advantages: verlAdvantages(
+            rewards,
+            gather.samples.map((s) => s.uid),
+          ),
+          error: null,
+        };
     }
   } catch (e) {
     return { advantages: null, error: (e as Error).message };
@@ -103,8 +123,18 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     scale: state.scale,
   };
   return {
-    layout, error, stats, gathers: all, gatherIndex, gather, rows, rewards, advantages, advantageError,
-    colours: promptColours(promptIds), caption,
+    layout,
+    error,
+    stats,
+    gathers: all,
+    gatherIndex,
+    gather,
+    rows,
+    rewards,
+    advantages,
+    advantageError,
+    colours: promptColours(promptIds),
+    caption,
     copies: state.prompt === null ? [] : copiesOf(layout, state.prompt),
   };
 }

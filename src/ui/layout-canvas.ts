@@ -99,7 +99,10 @@ export class LayoutCanvas extends LitElement {
     super.connectedCallback();
     this.resize = new ResizeObserver((entries) => {
       const w = Math.floor(entries[0]!.contentRect.width);
-      if (w > 0 && w !== this.cssWidth) { this.cssWidth = w; this.rebuild(); }
+      if (w > 0 && w !== this.cssWidth) {
+        this.cssWidth = w;
+        this.rebuild();
+      }
     });
     this.resize.observe(this);
   }
@@ -114,7 +117,8 @@ export class LayoutCanvas extends LitElement {
       this.byPrompt = new Map();
       this.gather.samples.forEach((s, i) => {
         const list = this.byPrompt.get(s.promptId);
-        if (list) list.push(i); else this.byPrompt.set(s.promptId, [i]);
+        if (list) list.push(i);
+        else this.byPrompt.set(s.promptId, [i]);
       });
     }
     if (changed.has('advantages')) {
@@ -122,7 +126,8 @@ export class LayoutCanvas extends LitElement {
       (this.advantages ?? []).forEach((a, i) => {
         const shade = Number.isFinite(a) ? Math.round(Math.max(-2, Math.min(2, a)) * 10) / 10 : Number.NaN;
         const list = this.byAdvantage.get(shade);
-        if (list) list.push(i); else this.byAdvantage.set(shade, [i]);
+        if (list) list.push(i);
+        else this.byAdvantage.set(shade, [i]);
       });
     }
   }
@@ -149,8 +154,15 @@ export class LayoutCanvas extends LitElement {
     const { x, y } = this.positions(scene);
     scene.samples.forEach((s, i) => {
       out.push({
-        gatheredIndex: i, promptId: s.promptId, rank: s.rank, stepIndex: s.stepIndex, slot: s.slot,
-        x: box.left + MARGIN_LEFT + x[i]! * this.cell, y: box.top + this.py(y[i]!), w: this.cell, h: this.cell,
+        gatheredIndex: i,
+        promptId: s.promptId,
+        rank: s.rank,
+        stepIndex: s.stepIndex,
+        slot: s.slot,
+        x: box.left + MARGIN_LEFT + x[i]! * this.cell,
+        y: box.top + this.py(y[i]!),
+        w: this.cell,
+        h: this.cell,
         highlighted: this.activePrompt() === s.promptId,
       });
     });
@@ -186,7 +198,11 @@ export class LayoutCanvas extends LitElement {
 
   /** Recomputes the cell size and the scene for the current width, then redraws. */
   private rebuild(): void {
-    if (!this.gather) { this.scene = null; this.draw(this.phase, this.progress); return; }
+    if (!this.gather) {
+      this.scene = null;
+      this.draw(this.phase, this.progress);
+      return;
+    }
     // The cell size comes from the scatter grid (the widest picture that must fit unwrapped).
     const stepWidths = new Map<number, number>();
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
@@ -209,7 +225,8 @@ export class LayoutCanvas extends LitElement {
 
   private interpolate(from: PhaseGeometry, to: PhaseGeometry, progress: number): { x: Float32Array; y: Float32Array } {
     const n = from.x.length;
-    const x = new Float32Array(n), y = new Float32Array(n);
+    const x = new Float32Array(n),
+      y = new Float32Array(n);
     const spread = 0.35; // later tiles start later, so the movement reads as a flow, in gathered order
     for (let i = 0; i < n; i++) {
       const local = Math.min(1, Math.max(0, (progress - (spread * i) / Math.max(1, n)) / (1 - spread)));
@@ -247,17 +264,21 @@ export class LayoutCanvas extends LitElement {
     const active = this.activePrompt();
     const pad = cell >= 12 ? Math.max(1, Math.round(cell * 0.07)) : cell >= 6 ? 0.5 : 0;
     const size = cell - 2 * pad;
-    const showAdvantage = this.advantages !== null && (phase > phaseIds.indexOf('advantages') || (id === 'advantages'));
+    const showAdvantage = this.advantages !== null && (phase > phaseIds.indexOf('advantages') || id === 'advantages');
     const advantageMix = id === 'advantages' ? progress : 1;
 
     // Group boxes behind the tiles (regroup: fading in with the movement).
     if (geo.boxes.length > 0) {
       ctx.globalAlpha = id === 'regroup' || id === 'gather' ? progress : 1;
       for (const b of geo.boxes) {
-        const bx = MARGIN_LEFT + b.x * cell - 2, by = this.py(b.y) - 2;
+        const bx = MARGIN_LEFT + b.x * cell - 2,
+          by = this.py(b.y) - 2;
         ctx.lineWidth = b.mixed || b.offSize ? 2.5 : 1;
         ctx.strokeStyle = b.mixed ? '#d62728' : b.offSize ? '#9467bd' : '#b9b9b4';
-        if (b.mixed) { ctx.fillStyle = 'rgba(214,39,40,0.10)'; ctx.fillRect(bx, by, b.w * cell + 4, b.h * cell + 4); }
+        if (b.mixed) {
+          ctx.fillStyle = 'rgba(214,39,40,0.10)';
+          ctx.fillRect(bx, by, b.w * cell + 4, b.h * cell + 4);
+        }
         ctx.strokeRect(bx, by, b.w * cell + 4, b.h * cell + 4);
       }
       ctx.globalAlpha = 1;
@@ -300,7 +321,8 @@ export class LayoutCanvas extends LitElement {
       ctx.textBaseline = 'middle';
       for (let i = 0; i < n; i++) {
         const s = scene.samples[i]!;
-        const px = MARGIN_LEFT + x[i]! * cell + pad, py = this.py(y[i]!) + pad;
+        const px = MARGIN_LEFT + x[i]! * cell + pad,
+          py = this.py(y[i]!) + pad;
         ctx.globalAlpha = active !== null && s.promptId !== active ? 0.3 : 1;
         const colour = this.colours.get(s.promptId) ?? '#888';
         const cx = px + size / 2;
@@ -332,7 +354,10 @@ export class LayoutCanvas extends LitElement {
       if (l.kind === 'row' && rowCount++ % rowEvery !== 0) continue;
       ctx.textBaseline = 'middle';
       ctx.textAlign = l.align;
-      ctx.font = l.kind === 'header' ? `600 ${Math.max(11, Math.min(14, cell * 0.4))}px system-ui, sans-serif` : `${Math.max(10, Math.min(13, cell * 0.36))}px system-ui, sans-serif`;
+      ctx.font =
+        l.kind === 'header'
+          ? `600 ${Math.max(11, Math.min(14, cell * 0.4))}px system-ui, sans-serif`
+          : `${Math.max(10, Math.min(13, cell * 0.36))}px system-ui, sans-serif`;
       ctx.fillStyle = l.kind === 'flag' ? '#c0282d' : l.kind === 'header' ? '#333' : '#555';
       const lx = MARGIN_LEFT + l.x * cell - (l.align === 'right' ? 4 : 0);
       const ly = this.py(l.y);
@@ -343,10 +368,12 @@ export class LayoutCanvas extends LitElement {
   }
 
   private tileAt(ev: MouseEvent): number | null {
-    const scene = this.scene, canvas = this.canvas;
+    const scene = this.scene,
+      canvas = this.canvas;
     if (!scene || !canvas) return null;
     const box = canvas.getBoundingClientRect();
-    const cx = (ev.clientX - box.left - MARGIN_LEFT) / this.cell, cy = this.unitY(ev.clientY - box.top);
+    const cx = (ev.clientX - box.left - MARGIN_LEFT) / this.cell,
+      cy = this.unitY(ev.clientY - box.top);
     const { x, y } = this.positions(scene);
     for (let i = 0; i < scene.samples.length; i++) {
       if (cx >= x[i]! && cx < x[i]! + 1 && cy >= y[i]! && cy < y[i]! + 1) return i;
@@ -361,9 +388,12 @@ export class LayoutCanvas extends LitElement {
     if (i === null) tip.hidden = true;
     else {
       const s = this.scene!.samples[i]!;
-      const r = this.rewards?.[i], a = this.advantages?.[i];
-      tip.textContent = `prompt ${s.promptId} · rank ${s.rank} · step ${s.stepIndex} · slot ${s.slot} · gathered #${i}` +
-        (r !== undefined ? ` · reward ${r.toFixed(3)}` : '') + (a !== undefined ? ` · advantage ${a.toFixed(3)}` : '');
+      const r = this.rewards?.[i],
+        a = this.advantages?.[i];
+      tip.textContent =
+        `prompt ${s.promptId} · rank ${s.rank} · step ${s.stepIndex} · slot ${s.slot} · gathered #${i}` +
+        (r !== undefined ? ` · reward ${r.toFixed(3)}` : '') +
+        (a !== undefined ? ` · advantage ${a.toFixed(3)}` : '');
       const host = this.getBoundingClientRect();
       tip.style.left = `${Math.min(ev.clientX - host.left + 12, Math.max(0, host.width - 360))}px`;
       tip.style.top = `${ev.clientY - host.top + 14}px`;
@@ -388,7 +418,9 @@ export class LayoutCanvas extends LitElement {
   private onClick = (ev: MouseEvent) => {
     const i = this.tileAt(ev);
     const prompt = i === null ? null : this.scene!.samples[i]!.promptId;
-    this.dispatchEvent(new CustomEvent('prompt-select', { detail: prompt === this.highlight ? null : prompt, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('prompt-select', { detail: prompt === this.highlight ? null : prompt, bubbles: true, composed: true }),
+    );
   };
 }
 customElements.define('grpo-layout-canvas', LayoutCanvas);

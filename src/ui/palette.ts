@@ -2,7 +2,20 @@
 // blue–white–orange scale (readable with the common colour-vision deficiencies).
 
 // Twelve well-separated hues for the common small cases (seed-000 has 8 prompts per epoch).
-const categorical = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#edc948', '#76b7b2', '#ff9da7', '#9c755f', '#86bcb6', '#d37295', '#a0cbe8'];
+const categorical = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#b07aa1',
+  '#edc948',
+  '#76b7b2',
+  '#ff9da7',
+  '#9c755f',
+  '#86bcb6',
+  '#d37295',
+  '#a0cbe8',
+];
 
 /**
  * A colour per prompt id of the view: the distinct ids sorted ascending take the categorical
@@ -12,7 +25,10 @@ export function promptColours(promptIds: Iterable<number>): Map<number, string> 
   const ids = [...new Set(promptIds)].sort((a, b) => a - b);
   const out = new Map<number, string>();
   ids.forEach((id, i) => {
-    out.set(id, ids.length <= categorical.length ? categorical[i]! : `hsl(${((i * 137.508) % 360).toFixed(1)} 62% ${i % 2 === 0 ? 52 : 66}%)`);
+    out.set(
+      id,
+      ids.length <= categorical.length ? categorical[i]! : `hsl(${((i * 137.508) % 360).toFixed(1)} 62% ${i % 2 === 0 ? 52 : 66}%)`,
+    );
   });
   return out;
 }

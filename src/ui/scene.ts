@@ -59,18 +59,33 @@ export function rowLabel(method: 'prompt-id' | 'view' | 'uid', row: RegroupRow):
  * Lays out one gather for every phase. `ranks`: world size; `budget`: how many tile columns
  * fit the canvas (wide rows wrap within it); `method`: how `rows` were regrouped.
  */
-export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: number, budget: number, method: 'prompt-id' | 'view' | 'uid'): Scene {
+export function buildScene(
+  gather: Gather,
+  rows: readonly RegroupRow[],
+  ranks: number,
+  budget: number,
+  method: 'prompt-id' | 'view' | 'uid',
+): Scene {
   const samples = gather.samples;
   const n = samples.length;
   const steps = gather.stepIndices;
   const stepPos = new Map(steps.map((s, i) => [s, i]));
   // Slots per rank in each step of the gather (equal on every rank for every sampler).
   const width = steps.map(() => 0);
-  for (const s of samples) { const p = stepPos.get(s.stepIndex)!; width[p] = Math.max(width[p]!, s.slot + 1); }
+  for (const s of samples) {
+    const p = stepPos.get(s.stepIndex)!;
+    width[p] = Math.max(width[p]!, s.slot + 1);
+  }
   const gridCol: number[] = []; // first column of each step block in the scatter grid (1-column gaps)
   const concatCol: number[] = []; // first column of each step in a rank's concatenation (no gaps)
-  let g = 0, c = 0;
-  for (const w of width) { gridCol.push(g); concatCol.push(c); g += w + 1; c += w; }
+  let g = 0,
+    c = 0;
+  for (const w of width) {
+    gridCol.push(g);
+    concatCol.push(c);
+    g += w + 1;
+    c += w;
+  }
   const perRank = Math.max(1, Math.ceil(n / ranks));
 
   const phases = Object.fromEntries(phaseIds.map((id) => [id, geometry(n)])) as Record<PhaseId, PhaseGeometry>;
@@ -82,31 +97,54 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
     for (let i = 0; i < n; i++) byStep[stepPos.get(samples[i]!.stepIndex)!]!.push(i);
     byStep.forEach((members, p) => {
       const first = new Map<number, number>();
-      members.forEach((i, order) => { const id = samples[i]!.promptId; if (!first.has(id)) first.set(id, order); });
+      members.forEach((i, order) => {
+        const id = samples[i]!.promptId;
+        if (!first.has(id)) first.set(id, order);
+      });
       const sorted = [...members].sort((a, b) => first.get(samples[a]!.promptId)! - first.get(samples[b]!.promptId)! || a - b);
-      sorted.forEach((i, j) => { ph.x[i] = gridCol[p]! + (j % width[p]!); ph.y[i] = 1 + Math.floor(j / width[p]!); });
+      sorted.forEach((i, j) => {
+        ph.x[i] = gridCol[p]! + (j % width[p]!);
+        ph.y[i] = 1 + Math.floor(j / width[p]!);
+      });
       ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: `step ${steps[p]}`, align: 'center', kind: 'header' });
     });
   }
   // scatter: rank r, slot s of each step's block.
   {
     const ph = phases.scatter;
-    samples.forEach((s, i) => { const p = stepPos.get(s.stepIndex)!; ph.x[i] = gridCol[p]! + s.slot; ph.y[i] = 1 + s.rank; });
+    samples.forEach((s, i) => {
+      const p = stepPos.get(s.stepIndex)!;
+      ph.x[i] = gridCol[p]! + s.slot;
+      ph.y[i] = 1 + s.rank;
+    });
     steps.forEach((s, p) => ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: `step ${s}`, align: 'center', kind: 'header' }));
     for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
   }
   // accumulate: each rank's batches concatenated in step order.
   {
     const ph = phases.accumulate;
-    samples.forEach((s, i) => { const p = stepPos.get(s.stepIndex)!; ph.x[i] = concatCol[p]! + s.slot; ph.y[i] = 1 + s.rank; });
-    ph.labels.push({ x: 0, y: 0.5, text: `each rank: ${steps.length} step${steps.length === 1 ? '' : 's'} concatenated = ${perRank} samples`, align: 'left', kind: 'header' });
+    samples.forEach((s, i) => {
+      const p = stepPos.get(s.stepIndex)!;
+      ph.x[i] = concatCol[p]! + s.slot;
+      ph.y[i] = 1 + s.rank;
+    });
+    ph.labels.push({
+      x: 0,
+      y: 0.5,
+      text: `each rank: ${steps.length} step${steps.length === 1 ? '' : 's'} concatenated = ${perRank} samples`,
+      align: 'left',
+      kind: 'header',
+    });
     for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
   }
   // gather: one rank-major line, wrapped at whole ranks when it does not fit.
   const lineWidth = n <= budget ? n : perRank <= budget ? Math.floor(budget / perRank) * perRank : budget;
   {
     const ph = phases.gather;
-    for (let i = 0; i < n; i++) { ph.x[i] = i % lineWidth; ph.y[i] = 1 + Math.floor(i / lineWidth); }
+    for (let i = 0; i < n; i++) {
+      ph.x[i] = i % lineWidth;
+      ph.y[i] = 1 + Math.floor(i / lineWidth);
+    }
     if (lineWidth >= perRank) {
       // A light box around each rank's segment shows where one rank's samples end in the gathered order.
       const ranksPerLine = Math.floor(lineWidth / perRank);
@@ -114,13 +152,15 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
         const start = r * perRank;
         const line = Math.floor(start / lineWidth);
         ph.boxes.push({ row: -1, x: start % lineWidth, y: 1 + line, w: perRank, h: 1, mixed: false, offSize: false });
-        if (lineWidth === n) ph.labels.push({ x: (start % lineWidth) + perRank / 2, y: 0.5, text: `rank ${r}`, align: 'center', kind: 'header' });
+        if (lineWidth === n)
+          ph.labels.push({ x: (start % lineWidth) + perRank / 2, y: 0.5, text: `rank ${r}`, align: 'center', kind: 'header' });
         else if (start % lineWidth === 0) {
           const last = Math.min(ranks - 1, r + ranksPerLine - 1);
           ph.labels.push({ x: -0.3, y: 1.5 + line, text: last === r ? `rank ${r}` : `ranks ${r}–${last}`, align: 'right', kind: 'row' });
         }
       }
-      if (lineWidth !== n) ph.labels.push({ x: 0, y: 0.5, text: `gathered order, rank-major: #0 … #${n - 1} (reading order)`, align: 'left', kind: 'header' });
+      if (lineWidth !== n)
+        ph.labels.push({ x: 0, y: 0.5, text: `gathered order, rank-major: #0 … #${n - 1} (reading order)`, align: 'left', kind: 'header' });
     }
   }
   // regroup and advantages: one row per group when few, else a grid of group cells.
@@ -135,16 +175,29 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
     rows.forEach((row, ri) => {
       const bx = oneRowEach ? 0 : (ri % perLine) * cellW;
       const by = 1 + (oneRowEach ? ri : Math.floor(ri / perLine));
-      row.members.forEach((gi, j) => { ph.x[gi] = bx + j; ph.y[gi] = by; rowOf[gi] = ri; });
+      row.members.forEach((gi, j) => {
+        ph.x[gi] = bx + j;
+        ph.y[gi] = by;
+        rowOf[gi] = ri;
+      });
       ph.boxes.push({ row: ri, x: bx, y: by, w: row.members.length, h: 1, mixed: row.mixed, offSize: row.offSize });
       if (oneRowEach) {
         ph.labels.push({ x: -0.3, y: by + 0.5, text: rowLabel(method, row), align: 'right', kind: 'row' });
-        if (row.mixed) ph.labels.push({ x: widest + 0.6, y: by + 0.5, text: `✗ mixes ${[...new Set(row.promptIds)].map((p) => `P${p}`).join(' ')}`, align: 'left', kind: 'flag' });
-        else if (row.offSize) ph.labels.push({ x: widest + 0.6, y: by + 0.5, text: `size ${row.members.length} ≠ k`, align: 'left', kind: 'flag' });
+        if (row.mixed)
+          ph.labels.push({
+            x: widest + 0.6,
+            y: by + 0.5,
+            text: `✗ mixes ${[...new Set(row.promptIds)].map((p) => `P${p}`).join(' ')}`,
+            align: 'left',
+            kind: 'flag',
+          });
+        else if (row.offSize)
+          ph.labels.push({ x: widest + 0.6, y: by + 0.5, text: `size ${row.members.length} ≠ k`, align: 'left', kind: 'flag' });
       }
     });
     ph.labels.push({ x: 0, y: 0.5, text: `${rows.length} groups`, align: 'left', kind: 'header' });
-    phases.advantages.x.set(ph.x); phases.advantages.y.set(ph.y);
+    phases.advantages.x.set(ph.x);
+    phases.advantages.y.set(ph.y);
     phases.advantages.boxes = ph.boxes;
     phases.advantages.labels = ph.labels.filter((l) => l.kind !== 'header');
     phases.advantages.labels.push({ x: 0, y: 0.5, text: 'advantage: blue < 0 < orange', align: 'left', kind: 'header' });
@@ -152,15 +205,22 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
   // slice: rank r takes gathered[r·n, (r+1)·n): back to the accumulate rows.
   {
     const ph = phases.slice;
-    for (let i = 0; i < n; i++) { ph.x[i] = i % perRank; ph.y[i] = 1 + Math.floor(i / perRank); }
+    for (let i = 0; i < n; i++) {
+      ph.x[i] = i % perRank;
+      ph.y[i] = 1 + Math.floor(i / perRank);
+    }
     ph.labels.push({ x: 0, y: 0.5, text: `rank r ← gathered[r·${perRank}, (r+1)·${perRank})`, align: 'left', kind: 'header' });
     for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
   }
 
-  let cols = 1, rowsUsed = 1;
+  let cols = 1,
+    rowsUsed = 1;
   for (const id of phaseIds) {
     const ph = phases[id];
-    for (let i = 0; i < n; i++) { cols = Math.max(cols, ph.x[i]! + 1); rowsUsed = Math.max(rowsUsed, ph.y[i]! + 1); }
+    for (let i = 0; i < n; i++) {
+      cols = Math.max(cols, ph.x[i]! + 1);
+      rowsUsed = Math.max(rowsUsed, ph.y[i]! + 1);
+    }
   }
   return { samples, phases, cols, rows: rowsUsed, rowOf };
 }

@@ -51,8 +51,12 @@ export class StatsPanel extends LitElement {
     return html`<h2>Statistics (whole layout)</h2>
       <dl>${rows.map(([key, label, value]) => html`<dt>${label}</dt><dd data-stat=${key}>${value}</dd>`)}</dl>
       <div class="hist" aria-label="groups by number of ranks spanned">
-        ${hist.map((count, ranks) => (ranks === 0 ? nothing : html`<span>${ranks} rank${ranks === 1 ? '' : 's'}</span>
-          <span class="bar" style="width:${(100 * count) / max}%"></span><span>${count}</span>`))}
+        ${hist.map((count, ranks) =>
+          ranks === 0
+            ? nothing
+            : html`<span>${ranks} rank${ranks === 1 ? '' : 's'}</span>
+          <span class="bar" style="width:${(100 * count) / max}%"></span><span>${count}</span>`,
+        )}
       </div>
       ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}`;
   }

@@ -49,7 +49,11 @@ export class StoryController implements ReactiveController {
 
   /** Goes to the next phase: caption, then movement. */
   forward(): void {
-    if (this.phase >= this.phaseCount - 1) { this.playing = false; this.setStage('idle'); return; }
+    if (this.phase >= this.phaseCount - 1) {
+      this.playing = false;
+      this.setStage('idle');
+      return;
+    }
     this.phase += 1;
     this.progress = 0;
     this.setStage('caption');
@@ -63,7 +67,10 @@ export class StoryController implements ReactiveController {
 
   play(): void {
     this.playing = true;
-    if (this.phase >= this.phaseCount - 1) { this.phase = 0; this.progress = 1; }
+    if (this.phase >= this.phaseCount - 1) {
+      this.phase = 0;
+      this.progress = 1;
+    }
     if (this.stage === 'idle') this.forward();
     else this.changed();
   }
@@ -76,7 +83,8 @@ export class StoryController implements ReactiveController {
   }
 
   toggle(): void {
-    if (this.playing) this.pause(); else this.play();
+    if (this.playing) this.pause();
+    else this.play();
   }
 
   private setStage(stage: StoryStage): void {

@@ -48,13 +48,22 @@ export class StoryControls extends LitElement {
         <button class="play" aria-label=${this.playing ? 'pause' : 'play'} title="play / pause (space)" @click=${() => this.act(this.playing ? 'pause' : 'play')}>${this.playing ? '❚❚ pause' : '▶ play'}</button>
         <button class="forward" aria-label="step forward" title="step forward (→)" @click=${() => this.act('forward')} ?disabled=${this.phase === phaseIds.length - 1}>▶▶</button>
         <ol aria-label="phases">
-          ${phaseIds.map((id, i) => html`<li><button class=${i < this.phase ? 'done' : ''} data-phase=${id} aria-current=${i === this.phase ? 'step' : 'false'}
-            title="jump to ${phaseTitles[id]} (${i + 1})" @click=${() => this.act('jump', i)}>${i + 1}. ${phaseTitles[id]}</button></li>`)}
+          ${phaseIds.map(
+            (
+              id,
+              i,
+            ) => html`<li><button class=${i < this.phase ? 'done' : ''} data-phase=${id} aria-current=${i === this.phase ? 'step' : 'false'}
+            title="jump to ${phaseTitles[id]} (${i + 1})" @click=${() => this.act('jump', i)}>${i + 1}. ${phaseTitles[id]}</button></li>`,
+          )}
         </ol>
-        ${this.hiddenParts.has('speed') ? nothing : html`<label class="speed">speed
+        ${
+          this.hiddenParts.has('speed')
+            ? nothing
+            : html`<label class="speed">speed
           <select aria-label="speed" @change=${(e: Event) => this.dispatchEvent(new CustomEvent('speed', { detail: Number((e.target as HTMLSelectElement).value), bubbles: true, composed: true }))}>
             ${speeds.map((s) => html`<option value=${s} ?selected=${s === this.speed}>${s}×</option>`)}
-          </select></label>`}
+          </select></label>`
+        }
       </div>
       <div class="keys">keys: space play/pause · ← → step · 1–7 jump · + − speed · Esc clear highlight</div>`;
   }

@@ -43,16 +43,17 @@ export interface CaptionContext {
 }
 
 const regroupText: Record<RegroupMethod, string> = {
-  'prompt-id': 'by prompt id, as flow_grpo\'s PerPromptStatTracker does (it groups by prompt string)',
+  'prompt-id': "by prompt id, as flow_grpo's PerPromptStatTracker does (it groups by prompt string)",
   view: 'with rewards.view(-1, k), as TRL does: every k consecutive gathered samples form a row, whatever prompts they hold',
   uid: 'by uid, as verl does: the copies of one draw of a prompt share a uid',
 };
 
 const advantageText: Record<RegroupMethod, (scale: ScaleRewards) => string> = {
   'prompt-id': () => 'flow_grpo: (r − mean of the prompt) / (std of all gathered rewards + 1e-4), numpy std (ddof 0)',
-  view: (scale) => scale === 'none'
-    ? 'TRL with scale_rewards="none" (Dr. GRPO): r − mean of the row, no division'
-    : `TRL: (r − mean of the row) / (${scale === 'group' ? 'unbiased std of the row' : 'unbiased std of the whole batch'} + 1e-4)`,
+  view: (scale) =>
+    scale === 'none'
+      ? 'TRL with scale_rewards="none" (Dr. GRPO): r − mean of the row, no division'
+      : `TRL: (r − mean of the row) / (${scale === 'group' ? 'unbiased std of the row' : 'unbiased std of the whole batch'} + 1e-4)`,
   uid: () => 'verl: (r − mean of the uid) / (unbiased std + 1e-6); a lone sample gets mean 0, std 1',
 };
 
@@ -71,9 +72,11 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
   const perStep = W * B;
   switch (phase) {
     case 'sample':
-      return `Each step the sampler draws prompts and makes k = ${k} copies of each: ${W} ranks × ${B} slots = ${perStep} samples per step` +
+      return (
+        `Each step the sampler draws prompts and makes k = ${k} copies of each: ${W} ranks × ${B} slots = ${perStep} samples per step` +
         (perStep % k === 0 ? `, ${perStep / k} prompts × ${k} copies` : '') +
-        `. Shown here before they are dealt out, copies side by side (${plural(c.steps, 'step')} in this gather).`;
+        `. Shown here before they are dealt out, copies side by side (${plural(c.steps, 'step')} in this gather).`
+      );
     case 'scatter':
       return `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. ${scatterOutcome(k, c.maxCopiesOnOneRank)}`;
     case 'accumulate':
@@ -83,12 +86,17 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
     case 'gather':
       return `All-gather: every rank receives the ${c.samples} samples concatenated rank-major — rank 0's ${c.perRank}, then rank 1's, … The gathered index of a sample is rank × ${c.perRank} + its position on the rank.`;
     case 'regroup':
-      return `Regroup ${regroupText[c.regroup]}: ${plural(c.groups, 'group')} from ${plural(c.prompts, 'distinct prompt')}` +
+      return (
+        `Regroup ${regroupText[c.regroup]}: ${plural(c.groups, 'group')} from ${plural(c.prompts, 'distinct prompt')}` +
         (c.mixedGroups > 0 ? `; ${c.mixedGroups} mix different prompts (flagged red) — the advantages of those rows are wrong` : '') +
-        (c.offSizeGroups > 0 ? `; ${c.offSizeGroups} have a size other than k = ${k} (flagged)` : '') + '.';
+        (c.offSizeGroups > 0 ? `; ${c.offSizeGroups} have a size other than k = ${k} (flagged)` : '') +
+        '.'
+      );
     case 'advantages':
-      return `Rewards come from ${c.rewards === 'random' ? 'seeded uniform noise' : 'a toy pass/fail reward model (each prompt has a pass rate)'}; advantages per group by ${advantageText[c.regroup](c.scale)}.` +
-        (c.tiedGroups > 0 ? ` ${plural(c.tiedGroups, 'group')} tie (std 0): advantage 0, no learning signal.` : '');
+      return (
+        `Rewards come from ${c.rewards === 'random' ? 'seeded uniform noise' : 'a toy pass/fail reward model (each prompt has a pass rate)'}; advantages per group by ${advantageText[c.regroup](c.scale)}.` +
+        (c.tiedGroups > 0 ? ` ${plural(c.tiedGroups, 'group')} tie (std 0): advantage 0, no learning signal.` : '')
+      );
     case 'slice':
       return `Slice back: rank r takes gathered[r·${c.perRank}, (r+1)·${c.perRank}) — exactly the samples it produced, now carrying their advantages (blue below the group's mean, orange above).`;
   }

@@ -28,12 +28,31 @@ export interface ExplorerState {
 
 /** URL parameter name of each config field (short, readable in a link). */
 export const configParams: Record<keyof LayoutConfig, string> = {
-  sampler: 'sampler', ranks: 'ranks', batch: 'batch', k: 'k', batchesPerEpoch: 'batches', epochs: 'epochs',
-  datasetSize: 'dataset', seed: 'seed', stepsPerGeneration: 'spg', numIterations: 'iters',
+  sampler: 'sampler',
+  ranks: 'ranks',
+  batch: 'batch',
+  k: 'k',
+  batchesPerEpoch: 'batches',
+  epochs: 'epochs',
+  datasetSize: 'dataset',
+  seed: 'seed',
+  stepsPerGeneration: 'spg',
+  numIterations: 'iters',
 };
 
 /** Names accepted in `<name>_hide=true`: every config param plus these parts of the page. */
-export const hideableParts = ['presets', 'stats', 'copies', 'controls', 'caption', 'regroup', 'rewards', 'scale', 'speed', 'gather'] as const;
+export const hideableParts = [
+  'presets',
+  'stats',
+  'copies',
+  'controls',
+  'caption',
+  'regroup',
+  'rewards',
+  'scale',
+  'speed',
+  'gather',
+] as const;
 
 export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'uid'];
 export const rewardSources: readonly RewardSource[] = ['random', 'model'];
@@ -64,8 +83,13 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
   for (const [field, param] of Object.entries(configParams) as [keyof LayoutConfig, string][]) {
     const raw = p.get(param);
     if (raw === null) continue;
-    if (field === 'sampler') { config.sampler = raw as SamplerName; }
-    else { const n = num(raw); if (n === null) continue; config[field] = n; }
+    if (field === 'sampler') {
+      config.sampler = raw as SamplerName;
+    } else {
+      const n = num(raw);
+      if (n === null) continue;
+      config[field] = n;
+    }
     if (config[field] !== base[field]) overridden = true;
   }
   const hidden = new Set<string>();

@@ -56,20 +56,30 @@ export function coreLayout(page: Page, config: Record<string, unknown> | string)
     const c = typeof cfg === 'string' ? presets.presets[cfg].config : cfg;
     const layout = samplers.buildLayout(c);
     return {
-      gathers: gather.gathers(layout).map((g: { samples: { promptId: number; rank: number; stepIndex: number; slot: number }[] }) =>
-        g.samples.map(({ promptId, rank, stepIndex, slot }) => ({ promptId, rank, stepIndex, slot }))),
+      gathers: gather
+        .gathers(layout)
+        .map((g: { samples: { promptId: number; rank: number; stepIndex: number; slot: number }[] }) =>
+          g.samples.map(({ promptId, rank, stepIndex, slot }) => ({ promptId, rank, stepIndex, slot })),
+        ),
       steps: layout.steps.map((s: { ranks: number[][] }) => s.ranks),
     };
   }, config);
 }
 
 /** The core's copiesOf(layout, promptId) for a preset or config. */
-export function coreCopies(page: Page, config: Record<string, unknown> | string, promptId: number): Promise<{ rank: number; stepIndex: number; slot: number; gatheredIndex: number }[]> {
-  return page.evaluate(async ([cfg, id]) => {
-    const samplers = await import('/src/core/samplers/index.ts' as string);
-    const presets = await import('/src/core/presets.ts' as string);
-    const copies = await import('/src/core/layout/copies.ts' as string);
-    const c = typeof cfg === 'string' ? presets.presets[cfg].config : cfg;
-    return copies.copiesOf(samplers.buildLayout(c), id);
-  }, [config, promptId] as const);
+export function coreCopies(
+  page: Page,
+  config: Record<string, unknown> | string,
+  promptId: number,
+): Promise<{ rank: number; stepIndex: number; slot: number; gatheredIndex: number }[]> {
+  return page.evaluate(
+    async ([cfg, id]) => {
+      const samplers = await import('/src/core/samplers/index.ts' as string);
+      const presets = await import('/src/core/presets.ts' as string);
+      const copies = await import('/src/core/layout/copies.ts' as string);
+      const c = typeof cfg === 'string' ? presets.presets[cfg].config : cfg;
+      return copies.copiesOf(samplers.buildLayout(c), id);
+    },
+    [config, promptId] as const,
+  );
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { screenshot, withPage } from './harness.ts';
 import { coreCopies, coreLayout, firstView, jump, phases, readingOrder, settled, tiles } from './explorer-page.ts';
 
-test('seed-000: every phase of the story draws the core\'s samples where they belong (screenshots kept)', async () => {
+test("seed-000: every phase of the story draws the core's samples where they belong (screenshots kept)", async () => {
   await withPage('/?preset=seed-000', async (page) => {
     const ms = await firstView(page);
     console.log(`first view ${ms.toFixed(0)} ms after navigation start`);
@@ -33,15 +33,23 @@ test('seed-000: every phase of the story draws the core\'s samples where they be
         const ys = [...rows.keys()].sort((a, b) => a - b);
         assert.equal(ys.length, 8);
         ys.forEach((y, rank) => {
-          const row = rows.get(y)!.sort((a, b) => a.x - b.x).map((r) => r.promptId);
+          const row = rows
+            .get(y)!
+            .sort((a, b) => a.x - b.x)
+            .map((r) => r.promptId);
           assert.deepEqual(row, [...core.steps[0]![rank]!, ...core.steps[1]![rank]!], `rank ${rank}`);
         });
       }
       if (phase === 'gather') {
         // One rank-major line: reading order is gathered order.
-        assert.deepEqual(readingOrder(rects).map((r) => r.gatheredIndex), gathered.map((_, i) => i));
+        assert.deepEqual(
+          readingOrder(rects).map((r) => r.gatheredIndex),
+          gathered.map((_, i) => i),
+        );
         // Wrapped lines start at a rank boundary (rank r's 4 samples are never split).
-        const lineStarts = [...new Set(rects.map((r) => r.y))].map((y) => Math.min(...rects.filter((r) => r.y === y).map((r) => r.gatheredIndex)));
+        const lineStarts = [...new Set(rects.map((r) => r.y))].map((y) =>
+          Math.min(...rects.filter((r) => r.y === y).map((r) => r.gatheredIndex)),
+        );
         for (const start of lineStarts) assert.equal(start % 4, 0);
       }
       if (phase === 'regroup') {
@@ -49,7 +57,10 @@ test('seed-000: every phase of the story draws the core\'s samples where they be
         const lines = new Map<number, number[]>();
         for (const r of rects) lines.set(r.y, [...(lines.get(r.y) ?? []), r.promptId]);
         assert.equal(lines.size, 8);
-        for (const ids of lines.values()) { assert.equal(ids.length, 4); assert.equal(new Set(ids).size, 1); }
+        for (const ids of lines.values()) {
+          assert.equal(ids.length, 4);
+          assert.equal(new Set(ids).size, 1);
+        }
       }
       if (phase === 'slice') {
         // Rank r's line is gathered[4r, 4r + 4): its own samples back.
@@ -72,32 +83,56 @@ test('hovering a tile highlights exactly the copies copiesOf gives; clicking kee
     await page.mouse.move(first.x + first.w / 2, first.y + first.h / 2);
     const lit = (await tiles(page)).filter((r) => r.highlighted);
     assert.deepEqual(lit.map(key).sort(), copies.map(key).sort());
-    assert.deepEqual(lit.map((r) => r.gatheredIndex).sort((a, b) => a - b), copies.map((c) => c.gatheredIndex).sort((a, b) => a - b));
+    assert.deepEqual(
+      lit.map((r) => r.gatheredIndex).sort((a, b) => a - b),
+      copies.map((c) => c.gatheredIndex).sort((a, b) => a - b),
+    );
 
     await page.mouse.click(first.x + first.w / 2, first.y + first.h / 2);
     await page.mouse.move(2, 2);
     const rows = page.locator('grpo-copies-panel tr.copy');
     assert.equal(await rows.count(), 4);
-    const listed = await rows.evaluateAll((trs) => trs.map((tr) => ({ rank: Number((tr as HTMLElement).dataset.rank), stepIndex: Number((tr as HTMLElement).dataset.step), slot: Number((tr as HTMLElement).dataset.slot), gatheredIndex: Number((tr as HTMLElement).dataset.gathered) })));
+    const listed = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({
+        rank: Number((tr as HTMLElement).dataset.rank),
+        stepIndex: Number((tr as HTMLElement).dataset.step),
+        slot: Number((tr as HTMLElement).dataset.slot),
+        gatheredIndex: Number((tr as HTMLElement).dataset.gathered),
+      })),
+    );
     assert.deepEqual(listed, copies);
     assert.match(page.url(), new RegExp(`prompt=${first.promptId}`));
 
     // The selection stays through the gather: the highlighted gathered positions are the copies'.
     await jump(page, 'gather');
     const litGathered = readingOrder((await tiles(page)).filter((r) => r.highlighted)).map((r) => r.gatheredIndex);
-    assert.deepEqual(litGathered, copies.map((c) => c.gatheredIndex).sort((a, b) => a - b));
+    assert.deepEqual(
+      litGathered,
+      copies.map((c) => c.gatheredIndex).sort((a, b) => a - b),
+    );
     await screenshot(page, 'explorer-seed-000-highlight-gather');
   });
 });
 
-test('changing settings redraws from the core; an invalid one shows the core\'s error and clickable fixes, never a blank view', async () => {
+test("changing settings redraws from the core; an invalid one shows the core's error and clickable fixes, never a blank view", async () => {
   await withPage('/?preset=seed-000&phase=scatter', async (page) => {
     await firstView(page);
     const ranks = page.locator('grpo-config-panel input#ranks');
     await ranks.fill('4');
     await ranks.press('Enter');
     await settled(page, 'scatter');
-    const cfg = { sampler: 'flow-grpo', ranks: 4, batch: 2, k: 4, batchesPerEpoch: 2, epochs: 1, datasetSize: 32, seed: 42, stepsPerGeneration: 1, numIterations: 1 };
+    const cfg = {
+      sampler: 'flow-grpo',
+      ranks: 4,
+      batch: 2,
+      k: 4,
+      batchesPerEpoch: 2,
+      epochs: 1,
+      datasetSize: 32,
+      seed: 42,
+      stepsPerGeneration: 1,
+      numIterations: 1,
+    };
     const core = await coreLayout(page, cfg);
     const rects = await tiles(page);
     assert.equal(rects.length, core.gathers[0]!.length);
@@ -112,16 +147,19 @@ test('changing settings redraws from the core; an invalid one shows the core\'s 
     const alert = page.locator('grpo-config-panel [role="alert"]');
     await alert.waitFor();
     const message = await alert.locator('.message').textContent();
-    const expected = await page.evaluate(async (c) => {
-      const samplers = await import('/src/core/samplers/index.ts' as string);
-      return samplers.validateConfig(c)?.message as string;
-    }, { ...cfg, k: 3 });
+    const expected = await page.evaluate(
+      async (c) => {
+        const samplers = await import('/src/core/samplers/index.ts' as string);
+        return samplers.validateConfig(c)?.message as string;
+      },
+      { ...cfg, k: 3 },
+    );
     assert.equal(message, expected);
     assert.ok((await tiles(page)).length > 0, 'the last valid layout stays drawn');
     await screenshot(page, 'explorer-error-with-suggestions');
 
     const suggestion = alert.locator('button.suggestion').first();
-    assert.ok(await suggestion.count() > 0, 'the core offered at least one fix');
+    assert.ok((await suggestion.count()) > 0, 'the core offered at least one fix');
     await suggestion.click();
     await alert.waitFor({ state: 'detached' });
     const fixed = await page.evaluate(async () => {
@@ -159,13 +197,14 @@ test('the URL holds the whole view: opening the link restores settings, phase, r
     assert.equal(await page.locator('grpo-config-panel input#seed').inputValue(), '7');
     assert.equal(await page.locator('grpo-explorer select#regroup').inputValue(), 'view');
     assert.equal(await page.locator('grpo-explorer .caption').textContent(), link.caption);
-    const strip = (t: { x: number; y: number; promptId: number; gatheredIndex: number; highlighted: boolean }[]) => t.map(({ x, y, promptId, gatheredIndex, highlighted }) => ({ x, y, promptId, gatheredIndex, highlighted }));
+    const strip = (t: { x: number; y: number; promptId: number; gatheredIndex: number; highlighted: boolean }[]) =>
+      t.map(({ x, y, promptId, gatheredIndex, highlighted }) => ({ x, y, promptId, gatheredIndex, highlighted }));
     assert.deepEqual(strip(await tiles(page)), strip(link.tiles));
     assert.equal(page.url(), link.url);
   });
 });
 
-test('view(-1, k) on seed-000\'s scattered order: the rows that mix prompts are the core\'s and are flagged', async () => {
+test("view(-1, k) on seed-000's scattered order: the rows that mix prompts are the core's and are flagged", async () => {
   await withPage('/?preset=seed-000&regroup=view&phase=regroup', async (page) => {
     await firstView(page);
     await settled(page, 'regroup');
@@ -227,7 +266,8 @@ test('play runs the story: each phase shows its caption before the tiles move, a
       return log;
     });
     for (const phase of phases.slice(1)) {
-      const c = seen.indexOf(`${phase}:caption`), m = seen.indexOf(`${phase}:move`);
+      const c = seen.indexOf(`${phase}:caption`),
+        m = seen.indexOf(`${phase}:move`);
       assert.ok(c >= 0 && m > c, `${phase}: caption then movement (${seen.join(' ')})`);
     }
     assert.equal(seen.at(-1), 'slice:idle');
@@ -248,7 +288,7 @@ test('without cross-origin isolation the page explains what is missing instead o
     await firstView(page);
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
     const banner = page.locator('grpo-explorer .isolation');
-    assert.match(await banner.textContent() ?? '', /Cross-Origin-Embedder-Policy: require-corp/);
+    assert.match((await banner.textContent()) ?? '', /Cross-Origin-Embedder-Policy: require-corp/);
     assert.equal((await tiles(page)).length, 32, 'the layout explorer still works');
     // Late requests (e.g. the dev client's) must not hit the route after the page closes.
     await page.unrouteAll({ behavior: 'ignoreErrors' });

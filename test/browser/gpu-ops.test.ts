@@ -7,10 +7,12 @@ import { withPage } from './harness.ts';
 import type { BrowserOpsReport } from './gpu-ops.page.ts';
 
 test('in headless Chromium, dense (2048 wide), masked softmax, sampling, losses and Adam match the CPU reference', async () => {
-  const report = await withPage('/', (page) => page.evaluate(async () => {
-    const { runBrowserOps } = await import('/test/browser/gpu-ops.page.ts' as string);
-    return runBrowserOps();
-  })) as BrowserOpsReport;
+  const report = (await withPage('/', (page) =>
+    page.evaluate(async () => {
+      const { runBrowserOps } = await import('/test/browser/gpu-ops.page.ts' as string);
+      return runBrowserOps();
+    }),
+  )) as BrowserOpsReport;
   process.stderr.write(`# ${report.adapterInfo}: relative errors ${JSON.stringify(report.errors)}\n`);
   assert.match(report.adapterInfo, /\[browser\]$/);
   assert.match(report.shaderUrl, /^http:\/\/localhost:\d+\/shaders\/dense\.wgsl$/);

@@ -71,7 +71,9 @@ export async function serveApp(): Promise<AppServer> {
 /** Launches headless Chromium with the WebGPU/SwiftShader flags and a fresh temporary profile. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium (apt-get install chromium, as .ci/run does) or set GRPO_CHROMIUM`);
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: install Debian's chromium (apt-get install chromium, as .ci/run does) or set GRPO_CHROMIUM`,
+    );
   }
   // A writable XDG_RUNTIME_DIR silences harmless Mesa/Vulkan warnings.
   const runtimeDir = mkdtempSync(join(tmpdir(), 'grpo-xdg-'));

@@ -11,7 +11,13 @@ import { build } from 'vite';
 import { launchBrowser, root } from './harness.ts';
 import { firstView, tiles } from './explorer-page.ts';
 
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.css': 'text/css', '.wasm': 'application/wasm' };
+const types: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.svg': 'image/svg+xml',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+};
 
 test('the static build works from a plain file server that sends COOP/COEP', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'grpo-dist-'));

@@ -12,7 +12,18 @@ test('--json prints exactly one object {sampler, config, steps, stats} for seed-
   const out = JSON.parse(res.stdout);
   assert.deepEqual(Object.keys(out), ['sampler', 'config', 'steps', 'stats']);
   assert.equal(out.sampler, 'flow-grpo');
-  assert.deepEqual(out.config, { sampler: 'flow-grpo', ranks: 8, batch: 2, k: 4, batchesPerEpoch: 2, epochs: 1, datasetSize: 32, seed: 42, stepsPerGeneration: 1, numIterations: 1 });
+  assert.deepEqual(out.config, {
+    sampler: 'flow-grpo',
+    ranks: 8,
+    batch: 2,
+    k: 4,
+    batchesPerEpoch: 2,
+    epochs: 1,
+    datasetSize: 32,
+    seed: 42,
+    stepsPerGeneration: 1,
+    numIterations: 1,
+  });
   assert.equal(out.steps.length, 2);
   for (const [i, s] of out.steps.entries()) {
     assert.deepEqual(Object.keys(s), ['epoch', 'step', 'ranks']);
@@ -21,8 +32,13 @@ test('--json prints exactly one object {sampler, config, steps, stats} for seed-
     for (const slots of s.ranks) assert.equal(slots.length, 2);
   }
   // The prompts of batch 0 are the first 4 of PyTorch's randperm(32) for seed 42.
-  const first4 = Array.from(randperm(32, new Mt19937(42))).slice(0, 4).sort((a, b) => a - b);
-  assert.deepEqual([...new Set<number>(out.steps[0].ranks.flat())].sort((a, b) => a - b), first4);
+  const first4 = Array.from(randperm(32, new Mt19937(42)))
+    .slice(0, 4)
+    .sort((a, b) => a - b);
+  assert.deepEqual(
+    [...new Set<number>(out.steps[0].ranks.flat())].sort((a, b) => a - b),
+    first4,
+  );
   assert.equal(out.stats.samplesPerBatch, 16);
   assert.equal(out.stats.uniquePromptsPerBatch, 4);
   assert.equal(out.stats.samplesPerEpoch, 32);
@@ -30,7 +46,9 @@ test('--json prints exactly one object {sampler, config, steps, stats} for seed-
 });
 
 test('flags override the preset and derived settings show in config', () => {
-  const out = JSON.parse(runCli(['layout', '--preset', 'seed-002', '--steps-per-generation', '2', '--num-iterations', '3', '--json']).stdout);
+  const out = JSON.parse(
+    runCli(['layout', '--preset', 'seed-002', '--steps-per-generation', '2', '--num-iterations', '3', '--json']).stdout,
+  );
   assert.equal(out.sampler, 'trl');
   assert.equal(out.config.stepsPerGeneration, 2);
   assert.equal(out.config.numIterations, 3);
@@ -69,7 +87,10 @@ test('trl text notes the batches TRL loads but does not generate from', () => {
 
 test('bad flags and invalid configurations: exit 2, one line on stderr, nothing on stdout', () => {
   const cases: [string[], RegExp][] = [
-    [['layout', '--k', '3'], /^grpo-sandbox layout: k=3 must divide ranks×batch=16 .*; valid k here: 1, 2, 4, 8, 16; or batch=3 \(→24\), or use --sampler flow-grpo-lcm$/m],
+    [
+      ['layout', '--k', '3'],
+      /^grpo-sandbox layout: k=3 must divide ranks×batch=16 .*; valid k here: 1, 2, 4, 8, 16; or batch=3 \(→24\), or use --sampler flow-grpo-lcm$/m,
+    ],
     [['layout', '--preset', 'seed-999'], /unknown preset 'seed-999'/],
     [['layout', '--sampler', 'nope'], /unknown sampler 'nope'/],
     [['layout', '--ranks', 'two'], /--ranks must be a whole number/],
@@ -91,7 +112,7 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
   }
 });
 
-test('negative seeds are taken as PyTorch does (two\'s complement, low 32 bits)', () => {
+test("negative seeds are taken as PyTorch does (two's complement, low 32 bits)", () => {
   const a = JSON.parse(runCli(['layout', '--seed', '-1', '--json']).stdout);
   const b = JSON.parse(runCli(['layout', '--seed=4294967295', '--json']).stdout);
   assert.equal(a.config.seed, -1);
@@ -115,7 +136,11 @@ test('--help prints the flags', () => {
 });
 
 test('Deno prints the same JSON and the same text as Node for seed-000', () => {
-  for (const args of [['layout', '--preset', 'seed-000', '--json'], ['layout', '--preset', 'seed-000'], ['layout', '--preset', 'seed-002', '--json', '--epochs', '2']]) {
+  for (const args of [
+    ['layout', '--preset', 'seed-000', '--json'],
+    ['layout', '--preset', 'seed-000'],
+    ['layout', '--preset', 'seed-002', '--json', '--epochs', '2'],
+  ]) {
     const node = runCli(args);
     const deno = runCliDeno(args);
     assert.equal(deno.status, 0, deno.stderr);

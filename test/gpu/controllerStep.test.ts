@@ -15,7 +15,9 @@ const getKernels = async () => (kernels ??= await Kernels.load(device()));
 const config = (over: Partial<ControllerTrainConfig>): ControllerTrainConfig => ({ ...DEFAULT_TRAIN_CONFIG, prompts: 16, ...over });
 
 for (const lossType of ['dapo', 'grpo', 'pairwise'] as const) {
-  test(`fused step (${lossType}) follows the CPU reference step for 3 steps: same rewards, loss, grad norm and parameters`, { skip: gpu.skip }, async () => {
+  test(`fused step (${lossType}) follows the CPU reference step for 3 steps: same rewards, loss, grad norm and parameters`, {
+    skip: gpu.skip,
+  }, async () => {
     const cfg = config({ lossType, seed: 11 });
     const cpu = new CpuControllerTrainer(cfg);
     const trainer = await GpuControllerTrainer.create(device(), cfg, { kernels: await getKernels(), metricsEvery: 1 });
@@ -23,12 +25,24 @@ for (const lossType of ['dapo', 'grpo', 'pairwise'] as const) {
       const want = [cpu.step(), cpu.step(), cpu.step()];
       for (let i = 0; i < 3; i++) await trainer.step();
       const got = await trainer.takeMetrics();
-      assert.deepEqual(got.map((m) => m.step), [1, 2, 3]);
+      assert.deepEqual(
+        got.map((m) => m.step),
+        [1, 2, 3],
+      );
       for (let i = 0; i < 3; i++) {
         // Rewards depend only on the sampled actions: equal rewards mean equal samples.
-        assert.ok(Math.abs(got[i]!.meanReward - want[i]!.meanReward) < 1e-5, `step ${i + 1} mean reward ${got[i]!.meanReward} vs ${want[i]!.meanReward}`);
-        assert.ok(Math.abs(got[i]!.loss - want[i]!.loss) < 1e-5 + 2e-3 * Math.abs(want[i]!.loss), `step ${i + 1} loss ${got[i]!.loss} vs ${want[i]!.loss}`);
-        assert.ok(Math.abs(got[i]!.gradNorm - want[i]!.gradNorm) < 2e-3 * want[i]!.gradNorm, `step ${i + 1} grad norm ${got[i]!.gradNorm} vs ${want[i]!.gradNorm}`);
+        assert.ok(
+          Math.abs(got[i]!.meanReward - want[i]!.meanReward) < 1e-5,
+          `step ${i + 1} mean reward ${got[i]!.meanReward} vs ${want[i]!.meanReward}`,
+        );
+        assert.ok(
+          Math.abs(got[i]!.loss - want[i]!.loss) < 1e-5 + 2e-3 * Math.abs(want[i]!.loss),
+          `step ${i + 1} loss ${got[i]!.loss} vs ${want[i]!.loss}`,
+        );
+        assert.ok(
+          Math.abs(got[i]!.gradNorm - want[i]!.gradNorm) < 2e-3 * want[i]!.gradNorm,
+          `step ${i + 1} grad norm ${got[i]!.gradNorm} vs ${want[i]!.gradNorm}`,
+        );
       }
       const params = await trainer.readParams();
       let worst = 0;
@@ -42,7 +56,9 @@ for (const lossType of ['dapo', 'grpo', 'pairwise'] as const) {
   });
 }
 
-test('at the seed-003 sizes (dModel 2048, hidden 256; 1 input × 5 configurations) the fused step matches the CPU step', { skip: gpu.skip }, async () => {
+test('at the seed-003 sizes (dModel 2048, hidden 256; 1 input × 5 configurations) the fused step matches the CPU step', {
+  skip: gpu.skip,
+}, async () => {
   const cfg = config({ dims: SEED_DIMS, prompts: 1, groupSize: 5, lossType: 'pairwise', seed: 5 });
   const cpu = new CpuControllerTrainer(cfg);
   const trainer = await GpuControllerTrainer.create(device(), cfg, { kernels: await getKernels(), metricsEvery: 1 });
@@ -65,7 +81,10 @@ test('a step is one submit of 27 dispatches; metrics come back through the ring 
     assert.equal(trainer.dispatchesPerStep, 27);
     const submit = device().queue.submit.bind(device().queue);
     let submits = 0;
-    device().queue.submit = (buffers) => { submits++; submit(buffers); };
+    device().queue.submit = (buffers) => {
+      submits++;
+      submit(buffers);
+    };
     try {
       for (let i = 0; i < 12; i++) await trainer.step();
     } finally {
@@ -73,7 +92,10 @@ test('a step is one submit of 27 dispatches; metrics come back through the ring 
     }
     assert.equal(submits, 12);
     const metrics = await trainer.takeMetrics();
-    assert.deepEqual(metrics.map((m) => m.step), [3, 6, 9, 12]);
+    assert.deepEqual(
+      metrics.map((m) => m.step),
+      [3, 6, 9, 12],
+    );
     for (const m of metrics) assert.ok(Number.isFinite(m.loss) && m.meanReward > 0 && m.gradNorm > 0, JSON.stringify(m));
   } finally {
     trainer.destroy();
@@ -81,11 +103,15 @@ test('a step is one submit of 27 dispatches; metrics come back through the ring 
 });
 
 test('training on the GPU raises the mean reward of the seed-003 controller (80 steps, pairwise loss)', { skip: gpu.skip }, async () => {
-  const trainer = await GpuControllerTrainer.create(device(), config({ lossType: 'pairwise', seed: 3 }), { kernels: await getKernels(), metricsEvery: 10 });
+  const trainer = await GpuControllerTrainer.create(device(), config({ lossType: 'pairwise', seed: 3 }), {
+    kernels: await getKernels(),
+    metricsEvery: 10,
+  });
   try {
     for (let i = 0; i < 80; i++) await trainer.step();
     const m = await trainer.takeMetrics();
-    const first = m[0]!.meanReward, last = (m.at(-1)!.meanReward + m.at(-2)!.meanReward) / 2;
+    const first = m[0]!.meanReward,
+      last = (m.at(-1)!.meanReward + m.at(-2)!.meanReward) / 2;
     assert.ok(last > first + 0.05, `mean reward ${first.toFixed(3)} → ${last.toFixed(3)}`);
   } finally {
     trainer.destroy();

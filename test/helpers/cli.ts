@@ -3,7 +3,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-export interface CliResult { status: number | null; stdout: string; stderr: string }
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs `grpo-sandbox ...args` as a user would (node bin/grpo-sandbox.js), optionally with stdin. */
 export function runCli(args: string[], input?: string): CliResult {
@@ -13,6 +17,11 @@ export function runCli(args: string[], input?: string): CliResult {
 
 /** Runs the same CLI under Deno (`deno run -A src/cli/bin.ts ...args`). */
 export function runCliDeno(args: string[], input?: string): CliResult {
-  const res = spawnSync('node_modules/.bin/deno', ['run', '-A', '--no-check', 'src/cli/bin.ts', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 28 });
+  const res = spawnSync('node_modules/.bin/deno', ['run', '-A', '--no-check', 'src/cli/bin.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    input,
+    maxBuffer: 1 << 28,
+  });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }

@@ -22,9 +22,11 @@ export function assertClose(actual: ArrayLike<number>, expected: ArrayLike<numbe
   assert.equal(actual.length, expected.length, `${what}: length`);
   let worst = 0;
   for (let i = 0; i < expected.length; i++) {
-    const a = actual[i]!, e = expected[i]!;
+    const a = actual[i]!,
+      e = expected[i]!;
     const err = Math.abs(a - e);
-    if (!(err <= atol + rtol * Math.abs(e))) assert.fail(`${what}[${i}]: got ${a}, expected ${e} (|err| ${err.toExponential(2)} > ${atol} + ${rtol}·|expected|)`);
+    if (!(err <= atol + rtol * Math.abs(e)))
+      assert.fail(`${what}[${i}]: got ${a}, expected ${e} (|err| ${err.toExponential(2)} > ${atol} + ${rtol}·|expected|)`);
     worst = Math.max(worst, err);
   }
 }

@@ -13,7 +13,10 @@ for (const size of [1, 2, 3, 8, 33]) {
     const seed = 3;
     const world = await World.start({ size, timeoutMs: 20_000 });
     try {
-      assert.deepEqual(world.devices.map((d) => d.device), Array.from({ length: size }, (_, r) => `sim:${r}`));
+      assert.deepEqual(
+        world.devices.map((d) => d.device),
+        Array.from({ length: size }, (_, r) => `sim:${r}`),
+      );
       const results = await world.run<Record<string, unknown>>({ module: programs, name: 'everyCollective' }, { n, seed });
       const sum = Array.from(refAllReduce(size, n, seed, 'sum'));
       const mean = Array.from(refAllReduce(size, n, seed, 'mean'));
@@ -24,18 +27,28 @@ for (const size of [1, 2, 3, 8, 33]) {
         assert.equal(got.device, `sim:${rank}`);
         assert.deepEqual(got.bcast, Array.from(inputFor(size - 1, n, seed)), 'broadcast from the last rank');
         assert.deepEqual(got.gathered, refAllGather(size, n, seed), 'allGather is rank-major');
-        assert.deepEqual(got.into, refAllGather(size, n, seed), 'allGather({ out }) fills and returns the caller\'s array');
+        assert.deepEqual(got.into, refAllGather(size, n, seed), "allGather({ out }) fills and returns the caller's array");
         assert.deepEqual(got.variable, { data: ranks.flatMap((r) => Array(r % 3).fill(r + 1)), lengths: ranks.map((r) => r % 3) });
         assert.deepEqual(got.sum, sum);
         assert.deepEqual(got.mean, mean);
         assert.deepEqual(got.max, max);
-        assert.deepEqual(got.isum, [rsum, 0 - rsum || 0, Array.from(new Int32Array([size * 2 ** 30]))[0]], 'int32 sums wrap like torch int32');
-        assert.deepEqual(got.objects, ranks.map((r) => ({ rank: r, prompt: `p${r}`, device: `sim:${r}`, shape: [1, 1], reward: Math.fround(r / 2) })),
-          'objects arrive in rank order and their tensors keep the origin device');
+        assert.deepEqual(
+          got.isum,
+          [rsum, 0 - rsum || 0, Array.from(new Int32Array([size * 2 ** 30]))[0]],
+          'int32 sums wrap like torch int32',
+        );
+        assert.deepEqual(
+          got.objects,
+          ranks.map((r) => ({ rank: r, prompt: `p${r}`, device: `sim:${r}`, shape: [1, 1], reward: Math.fround(r / 2) })),
+          'objects arrive in rank order and their tensors keep the origin device',
+        );
         assert.deepEqual(got.toOne, rank === 0 ? ranks.map((r) => [r, { nested: [r * 2] }]) : null, 'gatherObject only reaches dst');
       }
       const metrics = await world.metrics();
-      assert.ok(metrics.every((m) => m.collectives === 11), 'each rank completed the 11 collectives');
+      assert.ok(
+        metrics.every((m) => m.collectives === 11),
+        'each rank completed the 11 collectives',
+      );
     } finally {
       await world.stop();
     }
@@ -60,7 +73,10 @@ test('allReduce is bit-identical run to run, world to world, and equal to the ra
   // The reference order matters: summing in another order gives different float32 bits here,
   // so equality above really checks the order (not just "close enough").
   const reversed = Float32Array.from(inputFor(7, args.n, args.seed));
-  for (let r = 6; r >= 0; r--) { const x = inputFor(r, args.n, args.seed); for (let i = 0; i < args.n; i++) reversed[i] = reversed[i]! + x[i]!; }
+  for (let r = 6; r >= 0; r--) {
+    const x = inputFor(r, args.n, args.seed);
+    for (let i = 0; i < args.n; i++) reversed[i] = reversed[i]! + x[i]!;
+  }
   assert.notDeepEqual(Array.from(new Uint32Array(reversed.buffer)), expected);
 });
 

@@ -24,7 +24,7 @@ async function expectFailure(size: number, name: string, args: unknown, timeoutM
 
 const failed = (o: RankOutcome) => (o.ok ? null : o);
 
-test('seed-002: uneven slices of a 62-sample pool make allGather raise on every rank, naming each rank\'s shape', async () => {
+test("seed-002: uneven slices of a 62-sample pool make allGather raise on every rank, naming each rank's shape", async () => {
   const f = await expectFailure(4, 'unevenGather', { pool: 62, perRank: 16 });
   for (const o of f.ranks) {
     assert.equal(failed(o)?.name, 'ShapeMismatchError');
@@ -46,7 +46,10 @@ test('seed-004 V2: a rank that skips a collective and calls another one is repor
 
 test('seed-004 V2: a rank that never arrives turns the hang into a timeout on every waiting rank, naming where each rank is', async () => {
   const f = await expectFailure(4, 'skipCollective', { skipper: 1, then: 'nothing' });
-  assert.deepEqual(f.ranks.map((o) => (o.ok ? 'ok' : o.name)), ['CollectiveTimeoutError', 'ok', 'CollectiveTimeoutError', 'CollectiveTimeoutError']);
+  assert.deepEqual(
+    f.ranks.map((o) => (o.ok ? 'ok' : o.name)),
+    ['CollectiveTimeoutError', 'ok', 'CollectiveTimeoutError', 'CollectiveTimeoutError'],
+  );
   for (const r of [0, 2, 3]) {
     const m = failed(f.ranks[r]!)!.message;
     assert.match(m, /no progress for 300 ms in allGather #2/);
@@ -84,14 +87,20 @@ test('seed-004: stacking pooled samples from other ranks raises the device error
   assert.equal(failed(f.ranks[0]!)?.name, 'DeviceMismatchError');
   assert.match(failed(f.ranks[0]!)!.message, /^Expected all tensors to be on the same device, but found tensors on sim:1 and sim:0/);
   assert.equal(failed(f.ranks[2]!)?.name, 'DeviceMismatchError');
-  assert.match(failed(f.ranks[2]!)!.message, /^Expected all tensors to be on the same device, but found tensors on sim:3 and sim:2 \(stack: tensor 0 is on sim:2, tensor 14 on sim:3\)/);
+  assert.match(
+    failed(f.ranks[2]!)!.message,
+    /^Expected all tensors to be on the same device, but found tensors on sim:3 and sim:2 \(stack: tensor 0 is on sim:2, tensor 14 on sim:3\)/,
+  );
   assert.match(failed(f.ranks[2]!)!.message, /tensor\.to\(rank\.device\)/);
-  assert.equal(f.ranks[1]!.ok, true, 'rank 1\'s slice [16:32] holds only its own samples');
-  assert.equal(f.ranks[3]!.ok, true, 'rank 3\'s slice [48:64] holds only its own samples');
+  assert.equal(f.ranks[1]!.ok, true, "rank 1's slice [16:32] holds only its own samples");
+  assert.equal(f.ranks[3]!.ok, true, "rank 3's slice [48:64] holds only its own samples");
 
   const world = await World.start({ size: 4 });
   try {
-    const fixed = await world.run<{ shape: number[]; device: string; origins: string[] }>({ module: programs, name: 'stackPooledRewards' }, { counts, fix: true });
+    const fixed = await world.run<{ shape: number[]; device: string; origins: string[] }>(
+      { module: programs, name: 'stackPooledRewards' },
+      { counts, fix: true },
+    );
     fixed.forEach((res, r) => {
       assert.deepEqual(res.shape, [16, 2]);
       assert.equal(res.device, `sim:${r}`);
@@ -112,18 +121,28 @@ test('unknown collective options and ops fail on the rank that passed them and r
 test('a payload over the arena cap raises on every rank, saying how to size the arena', async () => {
   const world = await World.start({ size: 2, arenaBytes: 1024, maxArenaBytes: 4096 });
   await assert.rejects(world.run({ module: programs, name: 'gatherBytes' }, { bytes: 4000 }), (err: WorldFailure) => {
-    for (const o of err.ranks) assert.match(failed(o)!.message, /allGather #1 needs 7\.8 KiB of arena \(2 ranks × 3\.9 KiB\) but the arena is capped at 4\.0 KiB; start the world with maxArenaBytes of at least 8000/);
+    for (const o of err.ranks)
+      assert.match(
+        failed(o)!.message,
+        /allGather #1 needs 7\.8 KiB of arena \(2 ranks × 3\.9 KiB\) but the arena is capped at 4\.0 KiB; start the world with maxArenaBytes of at least 8000/,
+      );
     return true;
   });
   assert.equal(liveRankWorkers(), 0);
 });
 
 test('bad world options are ConfigErrors with the numbers and the valid range', async () => {
-  await assert.rejects(World.start({ size: 0 }), (e: Error) => e instanceof ConfigError && /world size must be a whole number from 1 to 256, got 0/.test(e.message));
+  await assert.rejects(
+    World.start({ size: 0 }),
+    (e: Error) => e instanceof ConfigError && /world size must be a whole number from 1 to 256, got 0/.test(e.message),
+  );
   await assert.rejects(World.start({ size: 257 }), /from 1 to 256, got 257/);
   await assert.rejects(World.start({ size: 2.5 }), /got 2\.5/);
   await assert.rejects(World.start({ size: 2, timeout: 5 } as never), /unknown world option 'timeout'; known options: size, timeoutMs/);
-  await assert.rejects(World.start({ size: 2, maxArenaBytes: 10, arenaBytes: 100 }), /maxArenaBytes must be .* ≥ arenaBytes \(100\), got 10/);
+  await assert.rejects(
+    World.start({ size: 2, maxArenaBytes: 10, arenaBytes: 100 }),
+    /maxArenaBytes must be .* ≥ arenaBytes \(100\), got 10/,
+  );
   await assert.rejects(World.start({ size: 2, waitMode: 'spin' as never }), /waitMode must be 'block' or 'async', got 'spin'/);
   assert.equal(liveRankWorkers(), 0);
 });
@@ -132,9 +151,15 @@ test('a second step while one runs is refused; a missing rank program is named w
   const world = await World.start({ size: 2, timeoutMs: 2_000 });
   try {
     const first = world.run({ module: programs, name: 'asyncWaits' }, { slow: 0, ms: 50 });
-    await assert.rejects(world.run({ module: programs, name: 'asyncWaits' }, { slow: 0, ms: 50 }), /already running a step \('asyncWaits'\)/);
+    await assert.rejects(
+      world.run({ module: programs, name: 'asyncWaits' }, { slow: 0, ms: 50 }),
+      /already running a step \('asyncWaits'\)/,
+    );
     assert.equal((await first).length, 2);
-    await assert.rejects(world.run({ module: programs, name: 'noSuchProgram' }), /has no exported rank program 'noSuchProgram'; exported functions: .*everyCollective/);
+    await assert.rejects(
+      world.run({ module: programs, name: 'noSuchProgram' }),
+      /has no exported rank program 'noSuchProgram'; exported functions: .*everyCollective/,
+    );
     assert.equal(world.alive, false);
   } finally {
     await world.stop();

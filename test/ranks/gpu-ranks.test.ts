@@ -17,8 +17,14 @@ test('each rank may own a GPUDevice: upload, read back, then allReduce with Atom
     throw err;
   }
   try {
-    assert.ok(world.devices.every((d) => typeof d.gpu === 'string' && d.gpu.length > 0), JSON.stringify(world.devices));
-    const results = await world.run<{ info: string; mode: string; sum: number[] }>({ module: new URL('./programs.ts', import.meta.url), name: 'gpuRoundTrip' });
+    assert.ok(
+      world.devices.every((d) => typeof d.gpu === 'string' && d.gpu.length > 0),
+      JSON.stringify(world.devices),
+    );
+    const results = await world.run<{ info: string; mode: string; sum: number[] }>({
+      module: new URL('./programs.ts', import.meta.url),
+      name: 'gpuRoundTrip',
+    });
     for (const r of results) assert.deepEqual([r.mode, r.sum], ['async', [3, 6]]);
   } finally {
     await world.stop();

@@ -9,7 +9,7 @@ export function inputFor(rank: number, n: number, seed = 1): Float32Array {
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const x = Math.sin((rank + 1) * 12.9898 + (i + 1) * 78.233 + seed * 37.719) * 43758.5453;
-    out[i] = (x - Math.floor(x) - 0.5) * 10 ** ((i + rank) % 7 - 3);
+    out[i] = (x - Math.floor(x) - 0.5) * 10 ** (((i + rank) % 7) - 3);
   }
   return out;
 }
@@ -28,13 +28,30 @@ export async function everyCollective(rank: Rank, args: { n: number; seed: numbe
   const mean = await rank.allReduce(x, { op: 'mean' });
   const max = await rank.allReduce(x, { op: 'max' });
   const isum = await rank.allReduce(new Int32Array([rank.rank, -rank.rank, 2 ** 30]), { op: 'sum' });
-  const objects = await rank.allGatherObject({ rank: rank.rank, prompt: `p${rank.rank}`, reward: rank.tensor(new Float32Array([rank.rank / 2]), [1, 1]) });
+  const objects = await rank.allGatherObject({
+    rank: rank.rank,
+    prompt: `p${rank.rank}`,
+    reward: rank.tensor(new Float32Array([rank.rank / 2]), [1, 1]),
+  });
   const toOne = await rank.gatherObject([rank.rank, { nested: [rank.rank * 2] }], 0);
   return {
-    bcast: Array.from(bcast), gathered: Array.from(gathered), into: intoResult === into ? Array.from(into) : 'not the out array', variable: { data: Array.from(variable.data), lengths: variable.lengths },
-    sum: Array.from(sum), mean: Array.from(mean), max: Array.from(max), isum: Array.from(isum),
-    objects: objects.map((o) => ({ rank: o.rank, prompt: o.prompt, device: o.reward.device, shape: [...o.reward.shape], reward: o.reward.data[0] })),
-    toOne: toOne ?? null, device: rank.device,
+    bcast: Array.from(bcast),
+    gathered: Array.from(gathered),
+    into: intoResult === into ? Array.from(into) : 'not the out array',
+    variable: { data: Array.from(variable.data), lengths: variable.lengths },
+    sum: Array.from(sum),
+    mean: Array.from(mean),
+    max: Array.from(max),
+    isum: Array.from(isum),
+    objects: objects.map((o) => ({
+      rank: o.rank,
+      prompt: o.prompt,
+      device: o.reward.device,
+      shape: [...o.reward.shape],
+      reward: o.reward.data[0],
+    })),
+    toOne: toOne ?? null,
+    device: rank.device,
   };
 }
 
@@ -68,7 +85,9 @@ export async function skipCollective(rank: Rank, args: { skipper: number; then: 
     // Busy outside any collective for longer than the world's grace period (timeout + 500 ms).
     // Kept short: Deno cannot interrupt a worker's JS loop (denoland/deno#35657), it runs to its end.
     const end = Date.now() + (args.busyMs ?? 3_000);
-    while (Date.now() < end) { /* a stuck rank */ }
+    while (Date.now() < end) {
+      /* a stuck rank */
+    }
   }
   return 'done';
 }
@@ -83,7 +102,10 @@ export async function throwing(rank: Rank, args: { thrower: number }) {
 
 /** seed-004 V4: gather samples from every rank, take this rank's slice of the pool, stack its rewards (optionally after .to(device)). */
 export async function stackPooledRewards(rank: Rank, args: { counts: number[]; fix: boolean }) {
-  const mine = Array.from({ length: args.counts[rank.rank]! }, (_, i) => ({ id: `${rank.rank}-${i}`, rewards: rank.tensor(new Float32Array([rank.rank, i])) }));
+  const mine = Array.from({ length: args.counts[rank.rank]! }, (_, i) => ({
+    id: `${rank.rank}-${i}`,
+    rewards: rank.tensor(new Float32Array([rank.rank, i])),
+  }));
   const pool = (await rank.allGatherObject(mine)).flat();
   const per = Math.floor(pool.length / rank.size);
   const slice = pool.slice(rank.rank * per, (rank.rank + 1) * per);

@@ -13,13 +13,17 @@ test('a production build bundles the rank worker (with its built-in programs) fr
   const outDir = mkdtempSync(join(tmpdir(), 'grpo-dist-bundle-'));
   after(() => rmSync(outDir, { recursive: true, force: true }));
   await build({
-    configFile: false, root, logLevel: 'error', worker: { format: 'es' },
+    configFile: false,
+    root,
+    logLevel: 'error',
+    worker: { format: 'es' },
     build: { outDir, emptyOutDir: true, copyPublicDir: false, lib: { entry: 'src/ranks/world.ts', formats: ['es'], fileName: 'world' } },
   });
   const assets = readdirSync(join(outDir, 'assets'));
   const worker = assets.find((f) => /^rank-worker-.*\.js$/.test(f));
   assert.ok(worker, `no rank-worker chunk among ${assets.join(', ')}`);
   const code = readFileSync(join(outDir, 'assets', worker), 'utf8');
-  for (const name of ['skippedCollective', 'pooledStack', 'allGatherTimes']) assert.ok(code.includes(name), `${name} is bundled into the worker`);
+  for (const name of ['skippedCollective', 'pooledStack', 'allGatherTimes'])
+    assert.ok(code.includes(name), `${name} is bundled into the worker`);
   assert.match(readFileSync(join(outDir, 'world.js'), 'utf8'), /new Worker\(new URL\(/);
 });

@@ -3,11 +3,26 @@ import assert from 'node:assert/strict';
 import { parseState, stateToSearch } from '../../src/ui/url-state.ts';
 import type { LayoutConfig } from '../../src/core/layout/types.ts';
 
-const defaults: LayoutConfig = { sampler: 'flow-grpo', ranks: 8, batch: 2, k: 4, batchesPerEpoch: 2, epochs: 1, datasetSize: 32, seed: 42, stepsPerGeneration: 1, numIterations: 1 };
+const defaults: LayoutConfig = {
+  sampler: 'flow-grpo',
+  ranks: 8,
+  batch: 2,
+  k: 4,
+  batchesPerEpoch: 2,
+  epochs: 1,
+  datasetSize: 32,
+  seed: 42,
+  stepsPerGeneration: 1,
+  numIterations: 1,
+};
 const presets = { 'seed-000': { config: defaults }, 'seed-002': { config: { ...defaults, sampler: 'trl' as const, ranks: 4, batch: 16 } } };
 
 test('a state written to the URL reads back identically', () => {
-  const s = parseState('?preset=seed-002&seed=7&phase=regroup&regroup=view&rewards=model&scale=batch&speed=2&prompt=5&gather=1&embed=1&k_hide=true&stats_hide=true', defaults, presets);
+  const s = parseState(
+    '?preset=seed-002&seed=7&phase=regroup&regroup=view&rewards=model&scale=batch&speed=2&prompt=5&gather=1&embed=1&k_hide=true&stats_hide=true',
+    defaults,
+    presets,
+  );
   assert.equal(s.config.sampler, 'trl');
   assert.equal(s.config.seed, 7);
   assert.equal(s.preset, null, 'a changed preset is custom');
@@ -24,5 +39,8 @@ test('a preset link keeps its name while unchanged; unknown values fall back, ou
   assert.equal(s.config.k, 3);
   assert.equal(s.preset, null);
   assert.equal(parseState('?preset=seed-000', defaults, presets).preset, 'seed-000');
-  assert.match(stateToSearch(parseState('?preset=seed-000', defaults, presets)), /^preset=seed-000&sampler=flow-grpo&ranks=8&batch=2&k=4&batches=2/);
+  assert.match(
+    stateToSearch(parseState('?preset=seed-000', defaults, presets)),
+    /^preset=seed-000&sampler=flow-grpo&ranks=8&batch=2&k=4&batches=2/,
+  );
 });

@@ -24,7 +24,10 @@ export const KNOB3_WIDTH = 16;
 export const ACTIONS_PER_CONFIG = 4;
 
 /** Controller sizes: the seed uses dModel 2048; the sandbox defaults to small ones. */
-export interface ControllerDims { dModel: number; hidden: number }
+export interface ControllerDims {
+  dModel: number;
+  hidden: number;
+}
 export const DEFAULT_DIMS: ControllerDims = { dModel: 32, hidden: 32 };
 export const SEED_DIMS: ControllerDims = { dModel: 2048, hidden: 256 };
 
@@ -34,16 +37,31 @@ export function knob3Valid(p: number, n: number): boolean {
 }
 
 /** One tensor inside the flat parameter vector. */
-export interface ParamTensor { name: string; offset: number; length: number; rows: number; cols: number }
+export interface ParamTensor {
+  name: string;
+  offset: number;
+  length: number;
+  rows: number;
+  cols: number;
+}
 
 /** Tensors start on 64-float (256-byte) boundaries: WebGPU's minStorageBufferOffsetAlignment. */
 const ALIGN = 64;
 
 /** Where each weight and bias lives in the flat parameter (and gradient, and Adam state) vector. */
-export function controllerLayout(d: ControllerDims): { tensors: Record<'w1' | 'b1' | 'w1h' | 'b1h' | 'w2' | 'b2' | 'w2h' | 'b2h', ParamTensor>; length: number } {
+export function controllerLayout(d: ControllerDims): {
+  tensors: Record<'w1' | 'b1' | 'w1h' | 'b1h' | 'w2' | 'b2' | 'w2h' | 'b2h', ParamTensor>;
+  length: number;
+} {
   const shapes: [string, number, number][] = [
-    ['w1', 2 * d.dModel, d.hidden], ['b1', 1, d.hidden], ['w1h', d.hidden, 8], ['b1h', 1, 8],
-    ['w2', d.dModel + 5, d.hidden], ['b2', 1, d.hidden], ['w2h', d.hidden, 5 + KNOB3_WIDTH], ['b2h', 1, 5 + KNOB3_WIDTH],
+    ['w1', 2 * d.dModel, d.hidden],
+    ['b1', 1, d.hidden],
+    ['w1h', d.hidden, 8],
+    ['b1h', 1, 8],
+    ['w2', d.dModel + 5, d.hidden],
+    ['b2', 1, d.hidden],
+    ['w2h', d.hidden, 5 + KNOB3_WIDTH],
+    ['b2h', 1, 5 + KNOB3_WIDTH],
   ];
   const tensors: Record<string, ParamTensor> = {};
   let offset = 0;
@@ -94,7 +112,8 @@ export interface ControllerPrompts {
 export function makePrompts(d: ControllerDims, count: number, seed: number): ControllerPrompts {
   const difficulty = new Float32Array(count);
   const budgetMs = new Float32Array(count);
-  const s1 = 2 * d.dModel, s2 = d.dModel + 5;
+  const s1 = 2 * d.dModel,
+    s2 = d.dModel + 5;
   const stage1Input = new Float32Array(count * s1);
   const stage2Input = new Float32Array(count * s2);
   for (let i = 0; i < count; i++) {
@@ -105,21 +124,32 @@ export function makePrompts(d: ControllerDims, count: number, seed: number): Con
       stage1Input[i * s1 + j] = difficulty[i]! * symmetric(seed, 200, j) + 0.1 * symmetric(seed, 300, i * d.dModel + j);
       stage1Input[i * s1 + d.dModel + j] = budgetUnit * symmetric(seed, 201, j) + 0.1 * symmetric(seed, 301, i * d.dModel + j);
       // The latency token mixes both: it is what the first p blocks made of the input.
-      stage2Input[i * s2 + j] = 0.5 * (difficulty[i]! * symmetric(seed, 202, j) + budgetUnit * symmetric(seed, 203, j)) + 0.1 * symmetric(seed, 302, i * d.dModel + j);
+      stage2Input[i * s2 + j] =
+        0.5 * (difficulty[i]! * symmetric(seed, 202, j) + budgetUnit * symmetric(seed, 203, j)) +
+        0.1 * symmetric(seed, 302, i * d.dModel + j);
     }
   }
   return { count, difficulty, budgetMs, stage1Input, stage2Input };
 }
 
 /** A sampled configuration, as action indices (tier 0…2, insertion 0…4, topK 0…4, knob3 n 0…15). */
-export interface ConfigActions { tier: number; insertion: number; topK: number; knob3: number }
+export interface ConfigActions {
+  tier: number;
+  insertion: number;
+  topK: number;
+  knob3: number;
+}
 
 /**
  * The simulated reward of a configuration on an input, in float32-friendly arithmetic that
  * shaders/controllerReward.wgsl repeats: accuracy rises with crops, top-K and active blocks
  * (more so for hard inputs); prefill latency rises with them too; going over budget costs 0.05/ms.
  */
-export function configReward(a: ConfigActions, difficulty: number, budgetMs: number): { reward: number; accuracy: number; latencyMs: number } {
+export function configReward(
+  a: ConfigActions,
+  difficulty: number,
+  budgetMs: number,
+): { reward: number; accuracy: number; latencyMs: number } {
   const crops = TIER_CROPS[a.tier]!;
   const p = a.insertion + 1;
   const topK = a.topK + 4;

@@ -43,7 +43,13 @@ function rowsOf(n: number, size: number, what: string): number[][] {
 }
 
 /** (r − mean) / (std + eps) per group, written into a new array of rewards.length. */
-function normalise(rewards: ArrayLike<number>, groups: readonly number[][], stats: (g: number[]) => { mean: number; std: number }, eps: number, divide = true): number[] {
+function normalise(
+  rewards: ArrayLike<number>,
+  groups: readonly number[][],
+  stats: (g: number[]) => { mean: number; std: number },
+  eps: number,
+  divide = true,
+): number[] {
   const out = new Array<number>(rewards.length).fill(Number.NaN);
   for (const g of groups) {
     const { mean: m, std: s } = stats(g);
@@ -74,7 +80,13 @@ export function trlAdvantages(rewards: ArrayLike<number>, numGenerations: number
   const rows = rowsOf(rewards.length, numGenerations, 'TRL view(-1, G)');
   const all = Array.from({ length: rewards.length }, (_, i) => i);
   const batchS = scale === 'batch' ? std(rewards, all, 1) : 0;
-  return normalise(rewards, rows, (g) => ({ mean: mean(rewards, g), std: scale === 'batch' ? batchS : std(rewards, g, 1) }), 1e-4, scale !== 'none');
+  return normalise(
+    rewards,
+    rows,
+    (g) => ({ mean: mean(rewards, g), std: scale === 'batch' ? batchS : std(rewards, g, 1) }),
+    1e-4,
+    scale !== 'none',
+  );
 }
 
 /**
@@ -84,7 +96,12 @@ export function trlAdvantages(rewards: ArrayLike<number>, numGenerations: number
  */
 export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<string | number>): number[] {
   if (uids.length !== rewards.length) throw new RangeError(`verl: ${rewards.length} rewards but ${uids.length} uids`);
-  return normalise(rewards, groupBy(uids), (g) => (g.length === 1 ? { mean: 0, std: 1 } : { mean: mean(rewards, g), std: std(rewards, g, 1) }), 1e-6);
+  return normalise(
+    rewards,
+    groupBy(uids),
+    (g) => (g.length === 1 ? { mean: 0, std: 1 } : { mean: mean(rewards, g), std: std(rewards, g, 1) }),
+    1e-6,
+  );
 }
 
 /**

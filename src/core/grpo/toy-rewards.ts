@@ -15,8 +15,10 @@ export function hashUnit(...keys: number[]): number {
     h ^= k;
     h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
   }
-  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return (h >>> 0) / 4294967296;
 }

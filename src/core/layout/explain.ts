@@ -18,14 +18,18 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
   const { k, ranks } = config;
   const stepWord = layout.sampler === 'trl' ? 'generation batch' : 'batch';
   const lines: string[] = [];
-  const perPrompt = Number.isInteger(stats.uniquePromptsPerBatch) ? `${stats.uniquePromptsPerBatch} prompts` : `${stats.uniquePromptsPerBatch.toFixed(2)} prompts' worth`;
+  const perPrompt = Number.isInteger(stats.uniquePromptsPerBatch)
+    ? `${stats.uniquePromptsPerBatch} prompts`
+    : `${stats.uniquePromptsPerBatch.toFixed(2)} prompts' worth`;
   lines.push(
     `Per ${stepWord}: ranks × samples per rank = ${ranks} × ${stats.perRankPerBatch} = ${stats.samplesPerBatch} samples = ${perPrompt} × k=${k} copies.`,
   );
   const distinct = stats.distinctPromptsPerEpoch[0] ?? 0;
   lines.push(
     `Per epoch: ${plural(stats.stepsPerEpoch, stepWord, `${stepWord}es`)} × ${stats.samplesPerBatch} = ${stats.samplesPerEpoch} samples, ${stats.uniquePromptsPerEpoch} prompt draws` +
-      (distinct !== stats.uniquePromptsPerEpoch ? ` (${distinct} distinct prompts in epoch 0: some were drawn twice).` : ` (${distinct} distinct prompts).`),
+      (distinct !== stats.uniquePromptsPerEpoch
+        ? ` (${distinct} distinct prompts in epoch 0: some were drawn twice).`
+        : ` (${distinct} distinct prompts).`),
   );
   lines.push(
     `Each rank receives ${plural(stats.perRankPerBatch, 'sample')} per ${stepWord}: a tensor of shape [${stats.perRankPerBatch}, …] printed on one rank is one ${stepWord} on one rank, and that is normal.`,
@@ -46,7 +50,9 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
       `Each rank concatenates its ${stats.stepsPerEpoch} ${stepWord}es (${stats.perRankPerEpoch} samples per rank per epoch); only the all-gather brings the ${stats.samplesPerGather} samples together, in rank-major order, where the ${k} copies of each prompt finally meet and the per-prompt advantage can be computed.`,
     );
   } else if (layout.sampler === 'contiguous') {
-    lines.push(`Each ${stepWord}'s all-gather (rank-major, ${stats.samplesPerGather} samples) only serves logging here: the groups are already complete on their ranks.`);
+    lines.push(
+      `Each ${stepWord}'s all-gather (rank-major, ${stats.samplesPerGather} samples) only serves logging here: the groups are already complete on their ranks.`,
+    );
   } else {
     lines.push(
       `Each ${stepWord}'s all-gather returns its ${stats.samplesPerGather} samples in rank-major order (rank 0's block, then rank 1's, …); that is where the ${k} copies of each prompt meet.`,
@@ -54,7 +60,10 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
   }
   const twice = stats.promptsDrawnTwice;
   if (twice.length > 0) {
-    const shown = twice.slice(0, 6).map((t) => `p${t.promptId} (epoch ${t.epoch}, ${t.draws}×)`).join(', ');
+    const shown = twice
+      .slice(0, 6)
+      .map((t) => `p${t.promptId} (epoch ${t.epoch}, ${t.draws}×)`)
+      .join(', ');
     lines.push(
       `${plural(twice.length, 'prompt')} ${twice.length === 1 ? 'was' : 'were'} drawn more than once within an epoch: ${shown}${twice.length > 6 ? ', …' : ''}. ` +
         (layout.gatherScope === 'epoch'

@@ -30,7 +30,9 @@ export function randint(gen: Mt19937, low: number, high: number, count: number):
     throw new ConfigError(`randint: need whole numbers low < high, got low=${low} high=${high}`);
   }
   if (range >= RANDINT_MAX_RANGE) {
-    throw new ConfigError(`randint: range high−low=${range} must be below 2^28=${RANDINT_MAX_RANGE}; PyTorch versions draw wider ranges differently`);
+    throw new ConfigError(
+      `randint: range high−low=${range} must be below 2^28=${RANDINT_MAX_RANGE}; PyTorch versions draw wider ranges differently`,
+    );
   }
   const out = new Float64Array(count);
   for (let i = 0; i < count; i++) out[i] = (gen.random() % range) + low;

@@ -19,7 +19,9 @@ export function seedToUint64(seed: Seed): bigint {
     big = BigInt(seed);
   }
   if (big >= TWO_64 || big < MIN_SEED) {
-    throw new ConfigError(`seed ${big} is outside PyTorch's range [-2^63, 2^64); seeds s and s+2^32 give the same stream, so use ${BigInt.asUintN(32, big)}`);
+    throw new ConfigError(
+      `seed ${big} is outside PyTorch's range [-2^63, 2^64); seeds s and s+2^32 give the same stream, so use ${BigInt.asUintN(32, big)}`,
+    );
   }
   return BigInt.asUintN(64, big);
 }

@@ -14,7 +14,8 @@ function stepsPerEpoch(config: LayoutConfig): number {
 
 export const contiguous: SamplerSpec = {
   name: 'contiguous',
-  title: 'DanceGRPO / Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), each prompt repeated k times on its rank',
+  title:
+    'DanceGRPO / Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), each prompt repeated k times on its rank',
   // Advantages are computed locally per group; DanceGRPO gathers per step only for logging.
   gatherScope: 'step',
   drawScope: 'step',
@@ -46,7 +47,9 @@ export const contiguous: SamplerSpec = {
     const steps: LayoutStep[] = [];
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       // Each rank builds its own DistributedSampler; all seed seed + epoch and agree on the permutation.
-      const perRank = Array.from({ length: config.ranks }, (_, r) => distributedSamplerIndices(config.datasetSize, config.ranks, r, config.seed, epoch));
+      const perRank = Array.from({ length: config.ranks }, (_, r) =>
+        distributedSamplerIndices(config.datasetSize, config.ranks, r, config.seed, epoch),
+      );
       for (let step = 0; step < config.batchesPerEpoch; step++) {
         const ranks = perRank.map((mine) =>
           mine.slice(step * promptsPerStep, (step + 1) * promptsPerStep).flatMap((id) => Array<number>(config.k).fill(id)),
@@ -57,10 +60,14 @@ export const contiguous: SamplerSpec = {
     return steps;
   },
   notes(config) {
-    const notes = [`All k copies of a prompt sit on one rank (repeat_interleave); advantages are computed locally, the gather only serves logging.`];
+    const notes = [
+      `All k copies of a prompt sit on one rank (repeat_interleave); advantages are computed locally, the gather only serves logging.`,
+    ];
     const padded = Math.ceil(config.datasetSize / config.ranks) * config.ranks;
     if (padded !== config.datasetSize) {
-      notes.push(`DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} index(es), so those prompts are drawn twice per epoch.`);
+      notes.push(
+        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} index(es), so those prompts are drawn twice per epoch.`,
+      );
     }
     const dropped = Math.ceil(config.datasetSize / config.ranks) - config.batchesPerEpoch * (config.batch / config.k);
     if (dropped > 0) notes.push(`Each rank drops its last ${dropped} prompt(s) per epoch (an incomplete batch, drop_last=True).`);

@@ -33,7 +33,10 @@ export const defaultConfig: LayoutConfig = { ...presets['seed-000']!.config };
 export function validateConfig(config: LayoutConfig): ConfigError | null {
   const spec = samplers[config.sampler];
   if (!spec) {
-    return new ConfigError(`unknown sampler '${String(config.sampler)}'; samplers: ${samplerNames.join(', ')}`, samplerNames.map((s) => ({ sampler: s })));
+    return new ConfigError(
+      `unknown sampler '${String(config.sampler)}'; samplers: ${samplerNames.join(', ')}`,
+      samplerNames.map((s) => ({ sampler: s })),
+    );
   }
   const err = checkCommon(config) ?? spec.validate(config);
   if (err) return err;
@@ -54,5 +57,12 @@ export function buildLayout(config: LayoutConfig): Layout {
   if (err) throw err;
   const spec = samplers[config.sampler];
   const eff = canonical(spec.effective(config));
-  return { sampler: eff.sampler, config: eff, steps: spec.steps(eff), gatherScope: spec.gatherScope, drawScope: spec.drawScope, notes: spec.notes(eff) };
+  return {
+    sampler: eff.sampler,
+    config: eff,
+    steps: spec.steps(eff),
+    gatherScope: spec.gatherScope,
+    drawScope: spec.drawScope,
+    notes: spec.notes(eff),
+  };
 }

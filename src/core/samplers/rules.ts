@@ -63,7 +63,14 @@ export function flagName(field: string): string {
 }
 
 const MINIMA: Record<IntField, number> = {
-  ranks: 1, batch: 1, k: 1, batchesPerEpoch: 1, epochs: 1, datasetSize: 1, stepsPerGeneration: 1, numIterations: 1,
+  ranks: 1,
+  batch: 1,
+  k: 1,
+  batchesPerEpoch: 1,
+  epochs: 1,
+  datasetSize: 1,
+  stepsPerGeneration: 1,
+  numIterations: 1,
 };
 
 /** Checks the settings every sampler shares: whole numbers, lower bounds, the seed. Null when fine. */
@@ -76,10 +83,14 @@ export function checkCommon(config: LayoutConfig): ConfigError | null {
     }
   }
   if (!Number.isSafeInteger(config.seed)) {
-    return new ConfigError(`seed must be a whole number within ±(2^53−1), got ${config.seed}; PyTorch uses only its low 32 bits`, [{ seed: 42 }]);
+    return new ConfigError(`seed must be a whole number within ±(2^53−1), got ${config.seed}; PyTorch uses only its low 32 bits`, [
+      { seed: 42 },
+    ]);
   }
   if (config.datasetSize > LIMITS.maxDatasetSize) {
-    return new ConfigError(`dataset-size=${config.datasetSize} is above the sandbox's limit of ${LIMITS.maxDatasetSize}`, [{ datasetSize: LIMITS.maxDatasetSize }]);
+    return new ConfigError(`dataset-size=${config.datasetSize} is above the sandbox's limit of ${LIMITS.maxDatasetSize}`, [
+      { datasetSize: LIMITS.maxDatasetSize },
+    ]);
   }
   return null;
 }

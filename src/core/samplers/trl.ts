@@ -12,7 +12,13 @@ import type { SamplerSpec } from './spec.ts';
  * incomplete last chunk is dropped), each chunk `repeatCount` times, each index
  * `miniRepeatCount` times in a row. Returns the yielded dataset indices in order.
  */
-export function repeatSamplerPass(datasetSize: number, miniRepeatCount: number, batchSize: number, repeatCount: number, gen: Mt19937): number[] {
+export function repeatSamplerPass(
+  datasetSize: number,
+  miniRepeatCount: number,
+  batchSize: number,
+  repeatCount: number,
+  gen: Mt19937,
+): number[] {
   const order = randperm(datasetSize, gen);
   const out: number[] = [];
   for (let start = 0; start + batchSize <= datasetSize; start += batchSize) {
@@ -49,7 +55,9 @@ export const trl: SamplerSpec = {
   validate(config) {
     const { k } = config;
     if (k < 2) {
-      return new ConfigError(`k (num_generations) = ${k} must be at least 2: TRL's GRPO needs 2 or more completions per prompt`, [{ k: 2 }]);
+      return new ConfigError(`k (num_generations) = ${k} must be at least 2: TRL's GRPO needs 2 or more completions per prompt`, [
+        { k: 2 },
+      ]);
     }
     const gen = config.batch * config.ranks * config.stepsPerGeneration;
     if (gen % k !== 0) {

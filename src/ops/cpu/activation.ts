@@ -12,19 +12,28 @@ const GELU_C = Math.sqrt(2 / Math.PI);
 /** act(z). GELU is the tanh approximation (PyTorch's gelu(approximate='tanh')): WGSL has no erf. */
 export function activate(z: number, act: Activation): number {
   switch (act) {
-    case 'identity': return z;
-    case 'tanh': return Math.tanh(z);
-    case 'relu': return Math.max(z , 0);
-    case 'gelu': return 0.5 * z * (1 + Math.tanh(GELU_C * (z + 0.044715 * z * z * z)));
+    case 'identity':
+      return z;
+    case 'tanh':
+      return Math.tanh(z);
+    case 'relu':
+      return Math.max(z, 0);
+    case 'gelu':
+      return 0.5 * z * (1 + Math.tanh(GELU_C * (z + 0.044715 * z * z * z)));
   }
 }
 
 /** d act(z) / dz (ReLU's derivative at 0 is taken as 0, as PyTorch does). */
 export function activationDerivative(z: number, act: Activation): number {
   switch (act) {
-    case 'identity': return 1;
-    case 'tanh': { const t = Math.tanh(z); return 1 - t * t; }
-    case 'relu': return z > 0 ? 1 : 0;
+    case 'identity':
+      return 1;
+    case 'tanh': {
+      const t = Math.tanh(z);
+      return 1 - t * t;
+    }
+    case 'relu':
+      return z > 0 ? 1 : 0;
     case 'gelu': {
       const inner = GELU_C * (z + 0.044715 * z * z * z);
       const t = Math.tanh(inner);

@@ -1,5 +1,11 @@
 /** Adam settings; weightDecay > 0 makes it AdamW (decoupled decay, as torch.optim.AdamW). */
-export interface AdamSettings { lr: number; beta1: number; beta2: number; eps: number; weightDecay: number }
+export interface AdamSettings {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
+}
 
 export const ADAM_DEFAULTS: AdamSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
 
@@ -7,7 +13,15 @@ export const ADAM_DEFAULTS: AdamSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.999,
  * One Adam step in place, `step` counting from 1 (for bias correction). Each gradient is first
  * multiplied by `gradScale` (the clipping factor from gradNorm). params, grads, m, v: same length.
  */
-export function adam(params: Float32Array, grads: Float32Array, m: Float32Array, v: Float32Array, gradScale: number, step: number, s: AdamSettings): void {
+export function adam(
+  params: Float32Array,
+  grads: Float32Array,
+  m: Float32Array,
+  v: Float32Array,
+  gradScale: number,
+  step: number,
+  s: AdamSettings,
+): void {
   const bc1 = 1 - s.beta1 ** step;
   const bc2 = 1 - s.beta2 ** step;
   for (let i = 0; i < params.length; i++) {

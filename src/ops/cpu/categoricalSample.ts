@@ -7,7 +7,13 @@ import { philox4x32, philoxKey, unitFloat } from './philox.ts';
  * under key `seed`, so each (seed, rank, step, row, stream) has its own uniform. Pass rank 0 and
  * the global row (gatheredIndex) as rowOffset to get the same samples for any rank count.
  */
-export interface SampleKey { seed: number; rank: number; step: number; rowOffset: number; stream: number }
+export interface SampleKey {
+  seed: number;
+  rank: number;
+  step: number;
+  rowOffset: number;
+  stream: number;
+}
 
 /** Returned by the sampler for a row that has no valid option. */
 export const NO_OPTION = 0xffffffff;
@@ -22,7 +28,12 @@ export function sampleUniform(k: SampleKey, row: number): number {
  * cumulative probability exceeds the row's uniform (the last valid option if rounding leaves none).
  * Returns actions (rows), the log-probability of each action (rows) and the probabilities (rows × width).
  */
-export function categoricalSample(logits: Float32Array, mask: Float32Array | null, h: HeadShape, k: SampleKey): { actions: Uint32Array; logp: Float32Array; probs: Float32Array } {
+export function categoricalSample(
+  logits: Float32Array,
+  mask: Float32Array | null,
+  h: HeadShape,
+  k: SampleKey,
+): { actions: Uint32Array; logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
   const soft = maskedSoftmax(logits, mask, h);
   const actions = new Uint32Array(h.rows).fill(NO_OPTION);

@@ -1,7 +1,12 @@
 import { activate, type Activation } from './activation.ts';
 
 /** Shape of a dense layer applied to a batch of rows. */
-export interface DenseShape { rows: number; inDim: number; outDim: number; activation: Activation }
+export interface DenseShape {
+  rows: number;
+  inDim: number;
+  outDim: number;
+  activation: Activation;
+}
 
 /**
  * One dense layer over a batch: z = x·W + b, y = act(z).

@@ -4,7 +4,11 @@ import type { DenseShape } from './dense.ts';
  * Gradient of a dense layer with respect to its parameters, summed over rows in order:
  * dw = xᵀ·dz (inDim × outDim), db = Σ_rows dz (outDim). x: rows × inDim, dz: rows × outDim.
  */
-export function denseBackwardWeight(x: Float32Array, dz: Float32Array, s: Omit<DenseShape, 'activation'>): { dw: Float32Array; db: Float32Array } {
+export function denseBackwardWeight(
+  x: Float32Array,
+  dz: Float32Array,
+  s: Omit<DenseShape, 'activation'>,
+): { dw: Float32Array; db: Float32Array } {
   const dw = new Float32Array(s.inDim * s.outDim);
   const db = new Float32Array(s.outDim);
   for (let i = 0; i < s.inDim; i++) {

@@ -17,7 +17,11 @@ function meanStd(values: Float32Array, start: number, end: number): { mean: numb
 }
 
 /** rewards: B (B a multiple of groupSize ≥ 2) → advantages: B, and the batch's mean reward. */
-export function groupAdvantage(rewards: Float32Array, groupSize: number, scale: RewardScale): { advantages: Float32Array; meanReward: number } {
+export function groupAdvantage(
+  rewards: Float32Array,
+  groupSize: number,
+  scale: RewardScale,
+): { advantages: Float32Array; meanReward: number } {
   const rows = rewards.length;
   const batch = meanStd(rewards, 0, rows);
   const advantages = new Float32Array(rows);

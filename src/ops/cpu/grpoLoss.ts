@@ -6,7 +6,13 @@ export type LossType = 'grpo' | 'bnpo' | 'dr_grpo' | 'dapo';
 export const LOSS_TYPES: readonly LossType[] = ['grpo', 'bnpo', 'dr_grpo', 'dapo'];
 
 /** TRL's settings for the loss; defaults in TRL_DEFAULTS. */
-export interface GrpoLossSettings { lossType: LossType; epsilonLow: number; epsilonHigh: number; beta: number; maxCompletionLength: number }
+export interface GrpoLossSettings {
+  lossType: LossType;
+  epsilonLow: number;
+  epsilonHigh: number;
+  beta: number;
+  maxCompletionLength: number;
+}
 
 /** GRPOConfig defaults: epsilon 0.2 (epsilon_high = epsilon), beta 0, loss_type "dapo", max_completion_length 256. */
 export const TRL_DEFAULTS: GrpoLossSettings = { lossType: 'dapo', epsilonLow: 0.2, epsilonHigh: 0.2, beta: 0, maxCompletionLength: 256 };
@@ -15,22 +21,36 @@ export const TRL_DEFAULTS: GrpoLossSettings = { lossType: 'dapo', epsilonLow: 0.
 export const LOSS_TYPE_CODE: Record<LossType, number> = { grpo: 0, bnpo: 1, dr_grpo: 2, dapo: 3 };
 
 /** Shape of a batch: B sequences (rows) × T tokens. */
-export interface TokenShape { rows: number; tokens: number }
+export interface TokenShape {
+  rows: number;
+  tokens: number;
+}
 
 /**
  * Per-token loss −min(ρ·A, clip(ρ, 1−ε_low, 1+ε_high)·A) + β·(e^(ref−logp) − (ref−logp) − 1),
  * ρ = e^(logp − oldLogp), and its derivative with respect to logp.
  * The clipped branch has zero slope when it is the minimum and ρ lies outside the clip range.
  */
-export function grpoTokenLoss(logp: number, oldLogp: number, refLogp: number, advantage: number, s: GrpoLossSettings): { loss: number; grad: number } {
+export function grpoTokenLoss(
+  logp: number,
+  oldLogp: number,
+  refLogp: number,
+  advantage: number,
+  s: GrpoLossSettings,
+): { loss: number; grad: number } {
   const ratio = Math.exp(logp - oldLogp);
   const clipped = Math.min(Math.max(ratio, 1 - s.epsilonLow), 1 + s.epsilonHigh);
   const unclippedTerm = ratio * advantage;
   const clippedTerm = clipped * advantage;
   let loss: number;
   let grad: number;
-  if (unclippedTerm <= clippedTerm) { loss = -unclippedTerm; grad = -unclippedTerm; }
-  else { loss = -clippedTerm; grad = ratio > 1 - s.epsilonLow && ratio < 1 + s.epsilonHigh ? -unclippedTerm : 0; }
+  if (unclippedTerm <= clippedTerm) {
+    loss = -unclippedTerm;
+    grad = -unclippedTerm;
+  } else {
+    loss = -clippedTerm;
+    grad = ratio > 1 - s.epsilonLow && ratio < 1 + s.epsilonHigh ? -unclippedTerm : 0;
+  }
   if (s.beta !== 0) {
     const d = refLogp - logp;
     loss += s.beta * (Math.exp(d) - d - 1);
@@ -46,10 +66,13 @@ export function grpoTokenLoss(logp: number, oldLogp: number, refLogp: number, ad
  */
 export function tokenWeight(s: GrpoLossSettings, rows: number, rowTokens: number, batchTokens: number): number {
   switch (s.lossType) {
-    case 'grpo': return 1 / (rows * Math.max(rowTokens, 1));
+    case 'grpo':
+      return 1 / (rows * Math.max(rowTokens, 1));
     case 'bnpo':
-    case 'dapo': return 1 / Math.max(batchTokens, 1);
-    case 'dr_grpo': return 1 / (rows * s.maxCompletionLength);
+    case 'dapo':
+      return 1 / Math.max(batchTokens, 1);
+    case 'dr_grpo':
+      return 1 / (rows * s.maxCompletionLength);
   }
 }
 
@@ -57,7 +80,15 @@ export function tokenWeight(s: GrpoLossSettings, rows: number, rowTokens: number
  * The batch loss and dloss/dlogp. logp, oldLogp, refLogp (null when β = 0), mask: B × T; advantages: B.
  * Returns the scalar loss and gradLogp (B × T; 0 where mask is 0).
  */
-export function grpoLoss(logp: Float32Array, oldLogp: Float32Array, refLogp: Float32Array | null, mask: Float32Array, advantages: Float32Array, shape: TokenShape, s: GrpoLossSettings): { loss: number; gradLogp: Float32Array } {
+export function grpoLoss(
+  logp: Float32Array,
+  oldLogp: Float32Array,
+  refLogp: Float32Array | null,
+  mask: Float32Array,
+  advantages: Float32Array,
+  shape: TokenShape,
+  s: GrpoLossSettings,
+): { loss: number; gradLogp: Float32Array } {
   const { rows, tokens } = shape;
   let batchTokens = 0;
   for (let i = 0; i < rows * tokens; i++) batchTokens += mask[i]!;

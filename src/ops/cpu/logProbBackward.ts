@@ -1,7 +1,10 @@
 import { checkHead, isValid, type HeadShape } from './head.ts';
 
 /** Where each row's upstream gradient sits in a rows × tokens matrix (column `column`, rows `stride` apart). */
-export interface TokenColumn { stride: number; column: number }
+export interface TokenColumn {
+  stride: number;
+  column: number;
+}
 
 /**
  * Gradient of log π(action) with respect to a head's logits, scaled by the upstream gradient:
@@ -9,7 +12,15 @@ export interface TokenColumn { stride: number; column: number }
  * probs: rows × width, actions: rows, g: read at gradLogp[r·stride + column].
  * Writes the head's columns of `into` (rows × h.stride; other columns untouched) and returns it.
  */
-export function logProbBackward(probs: Float32Array, actions: Uint32Array, mask: Float32Array | null, gradLogp: Float32Array, h: HeadShape, g: TokenColumn, into = new Float32Array(h.rows * h.stride)): Float32Array {
+export function logProbBackward(
+  probs: Float32Array,
+  actions: Uint32Array,
+  mask: Float32Array | null,
+  gradLogp: Float32Array,
+  h: HeadShape,
+  g: TokenColumn,
+  into = new Float32Array(h.rows * h.stride),
+): Float32Array {
   checkHead(h, into.length, mask);
   for (let r = 0; r < h.rows; r++) {
     const up = gradLogp[r * g.stride + g.column]!;

@@ -17,7 +17,12 @@ export function sigmoid(x: number): number {
  * Pairwise ranking loss over contiguous groups of `groupSize` rows and its gradient.
  * logp, mask: B × T; rewards: B. Returns the loss, gradLogp (B × T) and the number of ordered pairs.
  */
-export function pairwiseLoss(logp: Float32Array, mask: Float32Array, rewards: Float32Array, shape: TokenShape & { groupSize: number }): { loss: number; gradLogp: Float32Array; pairs: number } {
+export function pairwiseLoss(
+  logp: Float32Array,
+  mask: Float32Array,
+  rewards: Float32Array,
+  shape: TokenShape & { groupSize: number },
+): { loss: number; gradLogp: Float32Array; pairs: number } {
   const { rows, tokens, groupSize } = shape;
   const seq = new Float64Array(rows);
   for (let b = 0; b < rows; b++) for (let t = 0; t < tokens; t++) seq[b]! += mask[b * tokens + t]! * logp[b * tokens + t]!;

@@ -10,7 +10,10 @@ const W1 = 0xbb67ae85;
 
 /** High 32 bits of the 64-bit product of two uint32 (by 16-bit halves, exactly as the WGSL does it). */
 export function mulhi32(a: number, b: number): number {
-  const aLo = a & 0xffff, aHi = a >>> 16, bLo = b & 0xffff, bHi = b >>> 16;
+  const aLo = a & 0xffff,
+    aHi = a >>> 16,
+    bLo = b & 0xffff,
+    bHi = b >>> 16;
   const lolo = aLo * bLo;
   const mid1 = aHi * bLo + (lolo >>> 16);
   const mid2 = aLo * bHi + (mid1 & 0xffff);
@@ -20,11 +23,17 @@ export function mulhi32(a: number, b: number): number {
 /** Philox4x32 with 10 rounds: counter (4 × uint32), key (2 × uint32) → 4 × uint32. */
 export function philox4x32(counter: readonly number[], key: readonly number[]): [number, number, number, number] {
   let [c0, c1, c2, c3] = counter.map((v) => v >>> 0) as [number, number, number, number];
-  let k0 = key[0]! >>> 0, k1 = key[1]! >>> 0;
+  let k0 = key[0]! >>> 0,
+    k1 = key[1]! >>> 0;
   for (let round = 0; round < 10; round++) {
-    if (round > 0) { k0 = (k0 + W0) >>> 0; k1 = (k1 + W1) >>> 0; }
-    const hi0 = mulhi32(M0, c0), lo0 = Math.imul(M0, c0) >>> 0;
-    const hi1 = mulhi32(M1, c2), lo1 = Math.imul(M1, c2) >>> 0;
+    if (round > 0) {
+      k0 = (k0 + W0) >>> 0;
+      k1 = (k1 + W1) >>> 0;
+    }
+    const hi0 = mulhi32(M0, c0),
+      lo0 = Math.imul(M0, c0) >>> 0;
+    const hi1 = mulhi32(M1, c2),
+      lo1 = Math.imul(M1, c2) >>> 0;
     [c0, c1, c2, c3] = [(hi1 ^ c1 ^ k0) >>> 0, lo1, (hi0 ^ c3 ^ k1) >>> 0, lo0];
   }
   return [c0, c1, c2, c3];

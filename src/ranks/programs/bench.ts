@@ -13,6 +13,7 @@ export async function allGatherTimes(rank: Rank, args: { bytes: number; reps: nu
     if (i >= args.warmup) times.push(performance.now() - t0);
   }
   // Check the last result: rank r's block holds r everywhere.
-  for (let r = 0; r < rank.size; r++) if (out[r * x.length] !== r || out[(r + 1) * x.length - 1] !== r) throw new Error(`allGather result wrong at rank ${r}'s block`);
+  for (let r = 0; r < rank.size; r++)
+    if (out[r * x.length] !== r || out[(r + 1) * x.length - 1] !== r) throw new Error(`allGather result wrong at rank ${r}'s block`);
   return times;
 }

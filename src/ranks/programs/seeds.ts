@@ -32,8 +32,13 @@ export async function healthy(rank: Rank): Promise<HealthySummary> {
   const pool = (await rank.allGatherObject(mine)).flat();
   await rank.barrier();
   return {
-    gatheredShape: [...gathered.shape], gathered: Array.from(gathered.data), rewardSum: sum[0]!, rewardMax: max[0]!,
-    poolSize: pool.length, poolOrigins: pool.map((s) => s.reward.device), device: rank.device,
+    gatheredShape: [...gathered.shape],
+    gathered: Array.from(gathered.data),
+    rewardSum: sum[0]!,
+    rewardMax: max[0]!,
+    poolSize: pool.length,
+    poolOrigins: pool.map((s) => s.reward.device),
+    device: rank.device,
   };
 }
 
@@ -77,13 +82,19 @@ export async function pooledStack(rank: Rank, args: { fix: boolean }) {
   const per = Math.floor(pool.length / rank.size);
   const slice = pool.slice(rank.rank * per, (rank.rank + 1) * per);
   const rewards = stack(slice.map((s) => (args.fix ? s.reward.to(rank.device) : s.reward)));
-  return { slice: [rank.rank * per, (rank.rank + 1) * per], shape: [...rewards.shape], device: rewards.device, origins: [...new Set(slice.map((s) => s.reward.device))] };
+  return {
+    slice: [rank.rank * per, (rank.rank + 1) * per],
+    shape: [...rewards.shape],
+    device: rewards.device,
+    origins: [...new Set(slice.map((s) => s.reward.device))],
+  };
 }
 
 /** A reward model crashes on rank 1 (rank 0 when alone) while the others wait in allGather. */
 export async function crashingRank(rank: Rank) {
   await rank.barrier();
-  if (rank.rank === Math.min(1, rank.size - 1)) throw new Error(`reward model crashed on rank ${rank.rank} (CUDA error: device-side assert triggered, simulated)`);
+  if (rank.rank === Math.min(1, rank.size - 1))
+    throw new Error(`reward model crashed on rank ${rank.rank} (CUDA error: device-side assert triggered, simulated)`);
   await rank.allGather(new Float32Array(16));
   return {};
 }

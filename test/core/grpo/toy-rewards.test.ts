@@ -10,13 +10,18 @@ test('toy rewards are deterministic in (seed, gather, sample) and change with th
 });
 
 test('random rewards are spread over [0, 1): mean near 1/2 over many samples', () => {
-  const r = toyRewards('random', 7, 0, Array.from({ length: 20000 }, (_, i) => i));
+  const r = toyRewards(
+    'random',
+    7,
+    0,
+    Array.from({ length: 20000 }, (_, i) => i),
+  );
   assert.ok(r.every((x) => x >= 0 && x < 1));
   const mean = r.reduce((a, b) => a + b, 0) / r.length;
   assert.ok(Math.abs(mean - 0.5) < 0.01, `mean ${mean}`);
 });
 
-test('the toy reward model gives 0/1 rewards whose pass frequency follows each prompt\'s pass rate', () => {
+test("the toy reward model gives 0/1 rewards whose pass frequency follows each prompt's pass rate", () => {
   const ids = Array.from({ length: 20000 }, () => 3);
   const r = toyRewards('model', 11, 0, ids);
   assert.equal(r.filter((x) => x !== 0 && x !== 1).length, 0);
@@ -25,5 +30,8 @@ test('the toy reward model gives 0/1 rewards whose pass frequency follows each p
 });
 
 test('hashUnit stays in [0, 1)', () => {
-  for (let i = 0; i < 1000; i++) { const u = hashUnit(i, -i, 2 ** 31 - 1); assert.ok(u >= 0 && u < 1); }
+  for (let i = 0; i < 1000; i++) {
+    const u = hashUnit(i, -i, 2 ** 31 - 1);
+    assert.ok(u >= 0 && u < 1);
+  }
 });

@@ -9,10 +9,28 @@ import { buildLayout, defaultConfig, samplerNames } from '../../../src/core/samp
 function handLayout(gatherScope: 'epoch' | 'step'): Layout {
   const config: LayoutConfig = { ...defaultConfig, ranks: 2, batch: 2, k: 2, batchesPerEpoch: 2, epochs: 1, datasetSize: 10 };
   return {
-    sampler: 'flow-grpo', config, gatherScope, drawScope: 'step', notes: [],
+    sampler: 'flow-grpo',
+    config,
+    gatherScope,
+    drawScope: 'step',
+    notes: [],
     steps: [
-      { epoch: 0, step: 0, ranks: [[7, 3], [3, 7]] },
-      { epoch: 0, step: 1, ranks: [[7, 7], [5, 5]] },
+      {
+        epoch: 0,
+        step: 0,
+        ranks: [
+          [7, 3],
+          [3, 7],
+        ],
+      },
+      {
+        epoch: 0,
+        step: 1,
+        ranks: [
+          [7, 7],
+          [5, 5],
+        ],
+      },
     ],
   };
 }
@@ -21,13 +39,25 @@ test('epoch-scope gather: each rank concatenates its batches, then rank-major', 
   const [g, ...rest] = gathers(handLayout('epoch'));
   assert.equal(rest.length, 0);
   assert.deepEqual(g!.stepIndices, [0, 1]);
-  assert.deepEqual(g!.samples.map((s) => s.promptId), [7, 3, 7, 7, 3, 7, 5, 5]);
-  assert.deepEqual(g!.samples.map((s) => `${s.rank}.${s.stepIndex}.${s.slot}`), ['0.0.0', '0.0.1', '0.1.0', '0.1.1', '1.0.0', '1.0.1', '1.1.0', '1.1.1']);
+  assert.deepEqual(
+    g!.samples.map((s) => s.promptId),
+    [7, 3, 7, 7, 3, 7, 5, 5],
+  );
+  assert.deepEqual(
+    g!.samples.map((s) => `${s.rank}.${s.stepIndex}.${s.slot}`),
+    ['0.0.0', '0.0.1', '0.1.0', '0.1.1', '1.0.0', '1.0.1', '1.1.0', '1.1.1'],
+  );
 });
 
 test('step-scope gathers: one per step, rank-major', () => {
   const gs = gathers(handLayout('step'));
-  assert.deepEqual(gs.map((g) => g.samples.map((s) => s.promptId)), [[7, 3, 3, 7], [7, 7, 5, 5]]);
+  assert.deepEqual(
+    gs.map((g) => g.samples.map((s) => s.promptId)),
+    [
+      [7, 3, 3, 7],
+      [7, 7, 5, 5],
+    ],
+  );
 });
 
 test('uids: one per draw, so a prompt drawn in two batches gets two', () => {
@@ -35,24 +65,41 @@ test('uids: one per draw, so a prompt drawn in two batches gets two', () => {
   const uids = new Map<string, number[]>();
   g.samples.forEach((s, i) => uids.set(s.uid, [...(uids.get(s.uid) ?? []), i]));
   assert.equal(uids.size, 4);
-  assert.deepEqual([...uids.values()].map((m) => m.length), [2, 2, 2, 2]);
+  assert.deepEqual(
+    [...uids.values()].map((m) => m.length),
+    [2, 2, 2, 2],
+  );
 });
 
 test('regroup by prompt id accumulates over the epoch: a prompt drawn twice forms a 2k group', () => {
   const rows = regroup(gathers(handLayout('epoch'))[0]!, 'prompt-id', 2);
-  assert.deepEqual(rows.map((r) => [r.key, r.members, r.offSize, r.mixed]), [
-    ['p7', [0, 2, 3, 5], true, false],
-    ['p3', [1, 4], false, false],
-    ['p5', [6, 7], false, false],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.key, r.members, r.offSize, r.mixed]),
+    [
+      ['p7', [0, 2, 3, 5], true, false],
+      ['p3', [1, 4], false, false],
+      ['p5', [6, 7], false, false],
+    ],
+  );
 });
 
 test('regroup view(-1, k) flags rows that mix prompts and a short last row', () => {
   const g = gathers(handLayout('epoch'))[0]!;
   const rows = regroup(g, 'view', 2);
-  assert.deepEqual(rows.map((r) => [r.promptIds, r.mixed]), [[[7, 3], true], [[7, 7], false], [[3, 7], true], [[5, 5], false]]);
+  assert.deepEqual(
+    rows.map((r) => [r.promptIds, r.mixed]),
+    [
+      [[7, 3], true],
+      [[7, 7], false],
+      [[3, 7], true],
+      [[5, 5], false],
+    ],
+  );
   const short = regroup(g, 'view', 3);
-  assert.deepEqual(short.map((r) => r.offSize), [false, false, true]);
+  assert.deepEqual(
+    short.map((r) => r.offSize),
+    [false, false, true],
+  );
 });
 
 test('regroup by uid keeps every draw its own group of k', () => {
@@ -77,7 +124,10 @@ test('copiesOf: every copy with its rank, slot and gathered position', () => {
     { rank: 0, stepIndex: 1, slot: 1, gatheredIndex: 3 },
     { rank: 1, stepIndex: 0, slot: 1, gatheredIndex: 5 },
   ]);
-  assert.deepEqual(copiesOf(layout, 7, 0).map((c) => c.gatheredIndex), [0, 5]);
+  assert.deepEqual(
+    copiesOf(layout, 7, 0).map((c) => c.gatheredIndex),
+    [0, 5],
+  );
   assert.deepEqual(copiesOf(layout, 9), []);
 });
 
@@ -111,9 +161,18 @@ test('seed-000 statistics: 16, 4, 32, 8 and copies spread over ranks', () => {
   assert.equal(stats.samplesPerGather, 32);
   assert.equal(stats.groups, 8);
   // Histograms count every (group, rank) pair and every group.
-  assert.equal(stats.copiesPerRankHistogram.reduce((a, b) => a + b, 0), 8 * 8);
-  assert.equal(stats.copiesPerRankHistogram.reduce((a, n, c) => a + n * c, 0), 32);
-  assert.equal(stats.ranksSpannedHistogram.reduce((a, b) => a + b, 0), 8);
+  assert.equal(
+    stats.copiesPerRankHistogram.reduce((a, b) => a + b, 0),
+    8 * 8,
+  );
+  assert.equal(
+    stats.copiesPerRankHistogram.reduce((a, n, c) => a + n * c, 0),
+    32,
+  );
+  assert.equal(
+    stats.ranksSpannedHistogram.reduce((a, b) => a + b, 0),
+    8,
+  );
   assert.ok(stats.maxCopiesOnOneRank <= 2);
 });
 
@@ -127,7 +186,7 @@ test('statistics find prompts drawn twice in an epoch and the 2k groups they mak
   assert.match(explainLayout(layout, stats).join(' '), /p7 \(epoch 0, 2×\)/);
 });
 
-test('the explanation states seed-000\'s numbers', () => {
+test("the explanation states seed-000's numbers", () => {
   const layout = buildLayout(defaultConfig);
   const text = explainLayout(layout, layoutStats(layout)).join('\n');
   assert.match(text, /8 × 2 = 16 samples = 4 prompts × k=4/);

@@ -9,7 +9,7 @@ test('the large-n threshold is 0xffffffff // 20', () => {
   assert.equal(RANDPERM_LARGE_N, Math.floor(0xffffffff / 20));
 });
 
-test('seeds: high 32 bits ignored, negatives as two\'s complement, bigint accepted', () => {
+test("seeds: high 32 bits ignored, negatives as two's complement, bigint accepted", () => {
   const first = (s: number | bigint) => new Mt19937(s).random();
   assert.equal(first(2 ** 32 + 1), first(1));
   assert.equal(first(1n << 40n), first(0));
@@ -48,13 +48,14 @@ test('modSafe equals % on edge and random values', () => {
   const ys = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 2, 2 ** 32 - 1];
   const ms = [1, 2, 3, 7, 2 ** 16 + 1, 214748363, 2 ** 31 - 2, 2 ** 31 - 1];
   for (const y of ys) for (const m of ms) assert.equal(modSafe(y, m), y % m, `${y} mod ${m}`);
-  for (const m of ms) for (let q = 1; q * m < 2 ** 32 && q < 1e6; q = q * 3 + 1) {
-    for (const y of [q * m - 1, q * m, q * m + 1]) if (y < 2 ** 32) assert.equal(modSafe(y, m), y % m, `${y} mod ${m}`);
-  }
+  for (const m of ms)
+    for (let q = 1; q * m < 2 ** 32 && q < 1e6; q = q * 3 + 1) {
+      for (const y of [q * m - 1, q * m, q * m + 1]) if (y < 2 ** 32) assert.equal(modSafe(y, m), y % m, `${y} mod ${m}`);
+    }
   const g = new Mt19937(99);
   for (let i = 0; i < 20000; i++) {
     const y = g.random();
-    const m = (g.random() >>> (g.random() % 32)) % (2 ** 31 - 1) + 1;
+    const m = ((g.random() >>> (g.random() % 32)) % (2 ** 31 - 1)) + 1;
     assert.equal(modSafe(y, m), y % m);
     const x = y * 2 ** 21 + (g.random() >>> 11); // up to 2^53 − 1
     assert.equal(modSafe(x, m), Number(BigInt(x) % BigInt(m)));
@@ -66,7 +67,7 @@ test('mod64 equals BigInt modulo', () => {
   for (let i = 0; i < 5000; i++) {
     const hi = g.random();
     const lo = g.random();
-    const m = i < 2500 ? (g.random() % 1000) + 1 : (g.random() & 0x7fffffff) || 1;
+    const m = i < 2500 ? (g.random() % 1000) + 1 : g.random() & 0x7fffffff || 1;
     assert.equal(mod64(hi, lo, m), Number(((BigInt(hi) << 32n) | BigInt(lo)) % BigInt(m)));
   }
 });
@@ -95,13 +96,21 @@ test('large-n branch (inside-out, 64-bit modulo) matches the BigInt transcriptio
     for (const seed of [0, 42, -5, 123456789]) {
       const got = randperm(n, new Mt19937(seed), { largeThreshold: 0 });
       assert.deepEqual(Array.from(got), referenceRandperm(n, new Mt19937(seed), 0), `n=${n} seed=${seed}`);
-      assert.deepEqual([...got].sort((a, b) => a - b), Array.from({ length: n }, (_, i) => i));
+      assert.deepEqual(
+        [...got].sort((a, b) => a - b),
+        Array.from({ length: n }, (_, i) => i),
+      );
     }
   }
 });
 
 test('large-n branch consumes two draws per element; small branch max(n−1, 0)', () => {
-  for (const [n, threshold, draws] of [[10, 0, 20], [10, RANDPERM_LARGE_N, 9], [0, RANDPERM_LARGE_N, 0], [1, RANDPERM_LARGE_N, 0]] as const) {
+  for (const [n, threshold, draws] of [
+    [10, 0, 20],
+    [10, RANDPERM_LARGE_N, 9],
+    [0, RANDPERM_LARGE_N, 0],
+    [1, RANDPERM_LARGE_N, 0],
+  ] as const) {
     const a = new Mt19937(5);
     randperm(n, a, { largeThreshold: threshold });
     const b = new Mt19937(5);

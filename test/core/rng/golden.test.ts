@@ -31,14 +31,20 @@ for (const v of golden.randperm) {
 for (const v of golden.rand_float32) {
   test(`torch.rand float32 with seed ${v.seed} matches to 4 decimals`, () => {
     const values = rand(new Mt19937(v.seed), v.values_4dp.length, 'float32');
-    assert.deepEqual(Array.from(values, (x) => Number(x.toFixed(4))), v.values_4dp);
+    assert.deepEqual(
+      Array.from(values, (x) => Number(x.toFixed(4))),
+      v.values_4dp,
+    );
   });
 }
 
 for (const v of golden.mt19937_raw) {
   test(`MT19937 raw outputs for seed ${v.seed}`, () => {
     const g = new Mt19937(v.seed);
-    assert.deepEqual(v.first.map(() => g.random()), v.first);
+    assert.deepEqual(
+      v.first.map(() => g.random()),
+      v.first,
+    );
     if (v.output_10000 !== undefined) {
       for (let i = v.first.length; i < 9999; i++) g.random();
       assert.equal(g.random(), v.output_10000);

@@ -16,19 +16,34 @@ function randomConfigs(sampler: SamplerName, count: number): LayoutConfig[] {
     let k = pick(1, 8);
     let batch = pick(1, 6);
     if (sampler === 'flow-grpo') batch = pick(1, 3) * (k / gcd(k, ranks));
-    if (sampler === 'trl') { k = pick(2, 8); batch = pick(1, 3) * (k / gcd(k, ranks)); }
+    if (sampler === 'trl') {
+      k = pick(2, 8);
+      batch = pick(1, 3) * (k / gcd(k, ranks));
+    }
     if (sampler === 'contiguous') batch = k * pick(1, 3);
-    if (sampler === 'group-distributed') { k = ranks * pick(1, 3); batch = pick(1, 3) * (k / ranks); }
+    if (sampler === 'group-distributed') {
+      k = ranks * pick(1, 3);
+      batch = pick(1, 3) * (k / ranks);
+    }
     const config: LayoutConfig = {
-      sampler, ranks, batch, k,
-      batchesPerEpoch: pick(1, 4), epochs: pick(1, 3), datasetSize: pick(8, 120), seed: pick(0, 1000) - 500,
-      stepsPerGeneration: sampler === 'trl' ? pick(1, 3) : 1, numIterations: sampler === 'trl' ? pick(1, 2) : 1,
+      sampler,
+      ranks,
+      batch,
+      k,
+      batchesPerEpoch: pick(1, 4),
+      epochs: pick(1, 3),
+      datasetSize: pick(8, 120),
+      seed: pick(0, 1000) - 500,
+      stepsPerGeneration: sampler === 'trl' ? pick(1, 3) : 1,
+      numIterations: sampler === 'trl' ? pick(1, 2) : 1,
     };
     if (validateConfig(config) === null) out.push(config);
   }
   return out;
 }
-function gcd(a: number, b: number): number { return b === 0 ? a : gcd(b, a % b); }
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
 
 function counts(ids: number[]): Map<number, number> {
   const m = new Map<number, number>();
@@ -101,12 +116,14 @@ test('flow-grpo-lcm equals a literal transcription of the one-permutation-per-ep
       const indices = Array.from(randperm(c.datasetSize, g)).slice(0, m);
       const repeated = indices.flatMap((x) => Array<number>(c.k).fill(x));
       const shuffled = Array.from(randperm(repeated.length, g), (j) => repeated[j]!);
-      layout.steps.filter((s) => s.epoch === e).forEach((s) => {
-        s.ranks.forEach((slots, r) => {
-          const start = s.step * W * B + r * B;
-          assert.deepEqual(slots, shuffled.slice(start, start + B));
+      layout.steps
+        .filter((s) => s.epoch === e)
+        .forEach((s) => {
+          s.ranks.forEach((slots, r) => {
+            const start = s.step * W * B + r * B;
+            assert.deepEqual(slots, shuffled.slice(start, start + B));
+          });
         });
-      });
     }
   }
 });
@@ -122,10 +139,15 @@ test('trl: groups contiguous within each generation batch, ranks take contiguous
     const g = new Mt19937(c.seed);
     for (let e = 0; e < c.epochs; e++) {
       const perm = Array.from(randperm(c.datasetSize, g));
-      layout.steps.filter((s) => s.epoch === e).forEach((s) => {
-        const chunk = perm.slice(s.step * P, (s.step + 1) * P);
-        assert.deepEqual(s.ranks.flat(), chunk.flatMap((x) => Array<number>(c.k).fill(x)));
-      });
+      layout.steps
+        .filter((s) => s.epoch === e)
+        .forEach((s) => {
+          const chunk = perm.slice(s.step * P, (s.step + 1) * P);
+          assert.deepEqual(
+            s.ranks.flat(),
+            chunk.flatMap((x) => Array<number>(c.k).fill(x)),
+          );
+        });
     }
   }
 });
@@ -139,7 +161,10 @@ test('contiguous: every prompt k times in a row on one rank; ranks follow Distri
       s.ranks.forEach((slots, r) => {
         for (let j = 0; j < slots.length; j++) assert.equal(slots[j], slots[j - (j % c.k)]);
         const mine = distributedSamplerIndices(c.datasetSize, c.ranks, r, c.seed, s.epoch);
-        assert.deepEqual(slots.filter((_, j) => j % c.k === 0), mine.slice(s.step * q, (s.step + 1) * q));
+        assert.deepEqual(
+          slots.filter((_, j) => j % c.k === 0),
+          mine.slice(s.step * q, (s.step + 1) * q),
+        );
       });
     }
   }
@@ -164,7 +189,11 @@ test('group-distributed: all ranks identical, k/ranks copies each, steps group-c
 
 test('every sampler: same seed same layout, another seed or epoch a different one', () => {
   const base: Record<SamplerName, Partial<LayoutConfig>> = {
-    'flow-grpo': {}, 'flow-grpo-lcm': { k: 3 }, trl: { batchesPerEpoch: 1 }, contiguous: { batch: 4 }, 'group-distributed': { k: 8 },
+    'flow-grpo': {},
+    'flow-grpo-lcm': { k: 3 },
+    trl: { batchesPerEpoch: 1 },
+    contiguous: { batch: 4 },
+    'group-distributed': { k: 8 },
   };
   for (const sampler of samplerNames) {
     const c: LayoutConfig = { ...defaultConfig, sampler, datasetSize: 200, epochs: 2, ...base[sampler] };
@@ -180,8 +209,14 @@ test('every sampler: same seed same layout, another seed or epoch a different on
 test('seed-000 with seed 42: the first batch is randperm(32, seed 42)[:4], each 4 times', () => {
   const layout = buildLayout(defaultConfig);
   const first4 = Array.from(randperm(32, new Mt19937(42))).slice(0, 4);
-  assert.deepEqual([...new Set(layout.steps[0]!.ranks.flat())].sort((a, b) => a - b), [...first4].sort((a, b) => a - b));
+  assert.deepEqual(
+    [...new Set(layout.steps[0]!.ranks.flat())].sort((a, b) => a - b),
+    [...first4].sort((a, b) => a - b),
+  );
   // The second batch is reseeded with 42 + 1 (set_epoch(1)).
   const second4 = Array.from(randperm(32, new Mt19937(43))).slice(0, 4);
-  assert.deepEqual([...new Set(layout.steps[1]!.ranks.flat())].sort((a, b) => a - b), [...second4].sort((a, b) => a - b));
+  assert.deepEqual(
+    [...new Set(layout.steps[1]!.ranks.flat())].sort((a, b) => a - b),
+    [...second4].sort((a, b) => a - b),
+  );
 });

@@ -17,7 +17,10 @@ function err(over: Partial<LayoutConfig>): ConfigError {
 
 test('flow-grpo: k must divide ranks×batch, with valid k, batch and the lcm sampler suggested', () => {
   const e = err({ k: 3 });
-  assert.equal(e.message, 'k=3 must divide ranks×batch=16 (flow_grpo asserts "k can not divide n*b"); valid k here: 1, 2, 4, 8, 16; or batch=3 (→24), or use --sampler flow-grpo-lcm');
+  assert.equal(
+    e.message,
+    'k=3 must divide ranks×batch=16 (flow_grpo asserts "k can not divide n*b"); valid k here: 1, 2, 4, 8, 16; or batch=3 (→24), or use --sampler flow-grpo-lcm',
+  );
   assert.deepEqual(e.suggestions, [{ k: 4 }, { batch: 3 }, { sampler: 'flow-grpo-lcm' }]);
   for (const s of e.suggestions) assert.equal(validateConfig(cfg({ k: 3, ...(s as Partial<LayoutConfig>) })), null, JSON.stringify(s));
 });
@@ -33,23 +36,35 @@ test('trl: num_generations ≥ 2 and dividing the generation batch', () => {
   const e = err({ sampler: 'trl', ranks: 4, batch: 3, k: 8, stepsPerGeneration: 1 });
   assert.match(e.message, /k=8 \(num_generations\) must divide the generation batch ranks×batch×steps-per-generation=4×3×1=12/);
   assert.match(e.message, /valid k here: 2, 3, 4, 6, 12/);
-  for (const s of e.suggestions) assert.equal(validateConfig(cfg({ sampler: 'trl', ranks: 4, batch: 3, k: 8, ...(s as Partial<LayoutConfig>) })), null, JSON.stringify(s));
+  for (const s of e.suggestions)
+    assert.equal(
+      validateConfig(cfg({ sampler: 'trl', ranks: 4, batch: 3, k: 8, ...(s as Partial<LayoutConfig>) })),
+      null,
+      JSON.stringify(s),
+    );
   assert.equal(validateConfig(cfg({ sampler: 'trl', ranks: 4, batch: 3, k: 8, stepsPerGeneration: 2 })), null);
 });
 
 test('contiguous: k must divide batch', () => {
   const e = err({ sampler: 'contiguous', batch: 6, k: 4 });
   assert.match(e.message, /k=4 must divide batch=6/);
-  for (const s of e.suggestions) assert.equal(validateConfig(cfg({ sampler: 'contiguous', batch: 6, k: 4, ...(s as Partial<LayoutConfig>) })), null, JSON.stringify(s));
+  for (const s of e.suggestions)
+    assert.equal(validateConfig(cfg({ sampler: 'contiguous', batch: 6, k: 4, ...(s as Partial<LayoutConfig>) })), null, JSON.stringify(s));
 });
 
 test('group-distributed: k a multiple of ranks, and dividing ranks×batch', () => {
   const a = err({ sampler: 'group-distributed', k: 4 });
   assert.match(a.message, /k=4 must be a multiple of ranks=8/);
-  for (const s of a.suggestions) assert.equal(validateConfig(cfg({ sampler: 'group-distributed', k: 4, ...(s as Partial<LayoutConfig>) })), null, JSON.stringify(s));
+  for (const s of a.suggestions)
+    assert.equal(validateConfig(cfg({ sampler: 'group-distributed', k: 4, ...(s as Partial<LayoutConfig>) })), null, JSON.stringify(s));
   const b = err({ sampler: 'group-distributed', ranks: 2, k: 4, batch: 3 });
   assert.match(b.message, /k=4 must divide ranks×batch=6/);
-  for (const s of b.suggestions) assert.equal(validateConfig(cfg({ sampler: 'group-distributed', ranks: 2, k: 4, batch: 3, ...(s as Partial<LayoutConfig>) })), null, JSON.stringify(s));
+  for (const s of b.suggestions)
+    assert.equal(
+      validateConfig(cfg({ sampler: 'group-distributed', ranks: 2, k: 4, batch: 3, ...(s as Partial<LayoutConfig>) })),
+      null,
+      JSON.stringify(s),
+    );
 });
 
 test('common rules: whole numbers ≥ 1, safe seed, unknown sampler, size limits', () => {
@@ -61,7 +76,7 @@ test('common rules: whole numbers ≥ 1, safe seed, unknown sampler, size limits
   assert.match(err({ epochs: 100000, datasetSize: 100000 }).message, /limit/);
 });
 
-test('negative seeds are valid (two\'s complement, as PyTorch)', () => {
+test("negative seeds are valid (two's complement, as PyTorch)", () => {
   assert.equal(validateConfig(cfg({ seed: -7 })), null);
   assert.deepEqual(buildLayout(cfg({ seed: -1 })).steps[0], buildLayout(cfg({ seed: 2 ** 32 - 1 })).steps[0]);
 });
