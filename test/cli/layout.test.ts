@@ -151,3 +151,20 @@ test('Deno prints the same JSON and the same text as Node for seed-000', () => {
   assert.equal(bad.stdout, '');
   assert.match(bad.stderr, /k=3 must divide/);
 });
+
+test('every setting of the table is a documented layout flag that sets its field', async () => {
+  const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
+  const { configFromFlags } = await import('../../src/cli/layout.ts');
+  const help = runCli(['layout', '--help']).stdout;
+  const args: string[] = [];
+  const want: Record<string, unknown> = {};
+  LAYOUT_SETTINGS.forEach((s, i) => {
+    assert.ok(help.includes(`--${s.flag} ${s.metavar}`) && help.includes(s.hint), `--help documents --${s.flag}`);
+    const value = s.kind === 'sampler' ? 'contiguous' : String(50 + i);
+    args.push(`--${s.flag}`, value);
+    want[s.field] = s.kind === 'sampler' ? value : Number(value);
+  });
+  assert.deepEqual(configFromFlags(args).config, want);
+  const below = LAYOUT_SETTINGS.find((s) => s.field === 'ranks')!;
+  assert.throws(() => configFromFlags([`--${below.flag}`, '0']), /--ranks must be between 1 and/);
+});
