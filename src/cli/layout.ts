@@ -4,7 +4,7 @@ import { layoutStats, type LayoutConfig } from '../core/layout/index.ts';
 import { buildLayout } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
 import { parseFlags, type FlagSpec } from './flags.ts';
-import { layoutConfigFromFlags, layoutFlagSpec, layoutFlagsHelp } from './layout-flags.ts';
+import { helpLine, layoutConfigFromFlags, layoutFlagSpec, layoutFlagsHelp } from './layout-flags.ts';
 import { renderLayout } from './layout-text.ts';
 
 const spec = { ...layoutFlagSpec, json: { type: 'boolean' } } as const satisfies FlagSpec;
@@ -15,7 +15,11 @@ Shows where the k copies of each prompt go: one table per step (ranks × slots o
 each prompt's copies with their gathered positions, the three regroupings, and the statistics.
 Flags override the preset (default: seed-000).
 
-${layoutFlagsHelp()}  --json                     one JSON object {sampler, config, steps, stats}
+${layoutFlagsHelp()}${helpLine(
+  '--json',
+  'one JSON object {sampler, config, steps, stats}; stats.counts holds generation batches, micro-steps and optimizerSteps per epoch and in total',
+)}
+A flag the chosen sampler does not read is refused (exit 2), never silently ignored.
 `;
 
 /** The configuration the flags ask for: a preset (or the default) with the given flags applied. */

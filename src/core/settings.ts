@@ -2,10 +2,11 @@
 // config field, the CLI flag, the URL key, the label and hint, and what values it allows. The CLI
 // flags and `--help` (src/cli/layout-flags.ts), the explorer's URL state (src/ui/url-state.ts)
 // and its config panel (src/ui/config-panel.ts) are generated from this table, so adding a
-// setting is one line here plus its field in LayoutConfig (src/core/layout/types.ts).
+// setting is one entry here plus its field in LayoutConfig (src/core/layout/types.ts).
 // What values are *valid together* is the samplers' business (validateConfig); this table only
-// states each setting's own range, which the CLI checks while parsing.
-import type { LayoutConfig, SamplerName } from './layout/types.ts';
+// states each setting's own range, which the CLI checks while parsing and checkCommon
+// (src/core/samplers/rules.ts) checks for every caller.
+import type { LayoutConfig } from './layout/types.ts';
 
 /** How a setting's value is read: one of the sampler names, or a whole number in [min, max]. */
 export type SettingKind = 'sampler' | 'int';
@@ -20,60 +21,103 @@ export interface LayoutSetting {
   param: string;
   /** Label of the control in the config panel. */
   label: string;
-  /** One line of help: what the setting is, with the frameworks' names for it. */
+  /** What the setting is, with the frameworks' names for it (`--help`, the panel's hint). */
   hint: string;
   kind: SettingKind;
-  /** Smallest and largest allowed value (kind 'int'). */
+  /** Smallest and largest allowed value (kind 'int'); the samplers check combinations. */
   min: number;
   max: number;
-  /** The samplers that read this setting (absent: all); the panel mutes it for the others. */
-  only?: readonly SamplerName[];
 }
 
-/** A setting's own range: a whole number in [min, max], or one of the sampler names. */
-type Range = Pick<LayoutSetting, 'kind' | 'min' | 'max'>;
-const COUNT: Range = { kind: 'int', min: 1, max: Number.MAX_SAFE_INTEGER };
-const SEED: Range = { kind: 'int', min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
-const SAMPLER: Range = { kind: 'sampler', min: 0, max: 0 };
-type Row = [field: keyof LayoutConfig, metavar: string, param: string, label: string, hint: string, range?: Range, only?: SamplerName[]];
+type Entry = Omit<LayoutSetting, 'flag' | 'kind' | 'min' | 'max'> & Partial<Pick<LayoutSetting, 'kind' | 'min' | 'max'>>;
 
-// biome-ignore format: a table, one line per setting
-const ROWS: Row[] = [
-  // field               metavar URL key    label                    hint (--help, panel)                                     range   samplers
-  ['sampler',            'NAME', 'sampler', 'sampler',               'whose sampler lays out the prompts',                    SAMPLER],
-  ['ranks',              'W',    'ranks',   'ranks (W)',             'data-parallel world size'],
-  ['batch',              'B',    'batch',   'per-rank batch (B)',    'samples (completions) per rank per step (TRL: per_device_train_batch_size)'],
-  ['k',                  'K',    'k',       'copies per prompt (k)', 'group size (flow_grpo: k, TRL: num_generations)'],
-  ['batchesPerEpoch',    'N',    'batches', 'batches per epoch',     'steps per epoch (flow-grpo, group-distributed; least for flow-grpo-lcm; else derived)'],
-  ['epochs',             'E',    'epochs',  'epochs',                'epochs to lay out'],
-  ['datasetSize',        'D',    'dataset', 'dataset size',          'prompts in the dataset (ids 0 … D−1)'],
-  ['seed',               'S',    'seed',    'seed',                  'PyTorch generator seed (low 32 bits used)',             SEED],
-  ['stepsPerGeneration', 'S',    'spg',     'steps per generation',  'TRL steps_per_generation',                              COUNT, ['trl']],
-  ['numIterations',      'MU',   'iters',   'iterations (μ)',        'TRL num_iterations',                                    COUNT, ['trl']],
+// One entry per setting, in display order; an int from 1 up unless it says otherwise.
+// Which samplers read a setting is each sampler's `ignores` (src/core/samplers/*.ts), not this table.
+const ENTRIES: Entry[] = [
+  {
+    field: 'sampler',
+    metavar: 'NAME',
+    param: 'sampler',
+    label: 'sampler',
+    hint: 'whose sampling scheme lays out the prompts',
+    kind: 'sampler',
+  },
+  { field: 'ranks', metavar: 'W', param: 'ranks', label: 'ranks (W)', hint: 'data-parallel world size' },
+  {
+    field: 'batch',
+    metavar: 'B',
+    param: 'batch',
+    label: 'per-rank batch (B)',
+    hint: 'samples (completions) per rank per step (TRL: per_device_train_batch_size)',
+  },
+  { field: 'k', metavar: 'K', param: 'k', label: 'copies per prompt (k)', hint: 'group size (flow_grpo: k, TRL: num_generations)' },
+  {
+    field: 'batchesPerEpoch',
+    metavar: 'N',
+    param: 'batches',
+    label: 'batches per epoch',
+    hint:
+      'steps per epoch (flow-grpo, group-distributed, contiguous: at most an epoch’s full batches; ' +
+      'least for flow-grpo-lcm; trl and dance-grpo derive it and refuse it)',
+  },
+  {
+    field: 'epochs',
+    metavar: 'E',
+    param: 'epochs',
+    label: 'epochs',
+    hint: 'epochs (dance-grpo: passes over its DataLoader, all in pass 0’s order)',
+  },
+  { field: 'datasetSize', metavar: 'D', param: 'dataset', label: 'dataset size', hint: 'prompts in the dataset (ids 0 … D−1)' },
+  {
+    field: 'seed',
+    metavar: 'S',
+    param: 'seed',
+    label: 'seed',
+    hint: 'PyTorch generator seed (low 32 bits used)',
+    min: -Number.MAX_SAFE_INTEGER,
+  },
+  {
+    field: 'stepsPerGeneration',
+    metavar: 'S',
+    param: 'spg',
+    label: 'steps per generation',
+    hint: 'TRL steps_per_generation; defaults to --gradient-accumulation-steps, as in TRL',
+  },
+  {
+    field: 'numIterations',
+    metavar: 'MU',
+    param: 'iters',
+    label: 'iterations (μ)',
+    hint: 'TRL num_iterations / flow_grpo num_inner_epochs (step counts)',
+  },
+  {
+    field: 'gradientAccumulationSteps',
+    metavar: 'GA',
+    param: 'ga',
+    label: 'grad. accumulation',
+    hint: 'gradient_accumulation_steps: micro-steps (DanceGRPO: samples) per optimizer step (step counts)',
+  },
 ];
 
-/** Every layout setting, in display order. The CLI flag is the field in kebab-case. */
-export const LAYOUT_SETTINGS: readonly LayoutSetting[] = ROWS.map(([field, metavar, param, label, hint, range = COUNT, only]) => ({
-  field,
-  flag: field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
-  metavar,
-  param,
-  label,
-  hint,
-  ...range,
-  ...(only ? { only } : {}),
+/** Every layout setting, in display order. */
+export const LAYOUT_SETTINGS: readonly LayoutSetting[] = ENTRIES.map((e) => ({
+  kind: 'int',
+  min: 1,
+  max: Number.MAX_SAFE_INTEGER,
+  ...e,
+  flag: flagName(e.field),
 }));
+
+/** Flag spelling of a config field (`datasetSize` → `dataset-size`), also for fields' names in messages. */
+export function flagName(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
 
 /** The setting of a config field. */
 export function settingOf(field: keyof LayoutConfig): LayoutSetting {
   const s = LAYOUT_SETTINGS.find((x) => x.field === field);
   if (!s) throw new Error(`no layout setting for field '${field}' (add it to LAYOUT_SETTINGS in src/core/settings.ts)`);
   return s;
-}
-
-/** Whether a setting matters for a sampler (settings with `only` are ignored by the others). */
-export function settingApplies(s: LayoutSetting, sampler: SamplerName): boolean {
-  return s.only === undefined || s.only.includes(sampler);
 }
 
 /** "k = 4, batches-per-epoch = 2" for a suggested change of fields (settings by their flag names). */

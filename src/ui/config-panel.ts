@@ -5,7 +5,8 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ConfigError } from '../core/errors.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
-import { LAYOUT_SETTINGS, settingApplies, settingOf, suggestionText } from '../core/settings.ts';
+import { samplers } from '../core/samplers/index.ts';
+import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
 
 /** The numeric settings, in the table's order (the sampler has its own select). */
 const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int');
@@ -89,7 +90,7 @@ export class ConfigPanel extends LitElement {
           .map((s) => {
             const value = c[s.field] as number;
             return html`
-          <label class=${settingApplies(s, c.sampler) ? '' : 'muted'} title=${s.hint}>
+          <label class=${s.field in (samplers[c.sampler]?.ignores ?? {}) ? 'muted' : ''} title=${s.hint}>
             <span>${s.label}<small>${s.hint}</small></span>
             <input id=${s.param} name=${s.field} type="number" step="1" min=${s.min} aria-label=${s.label}
               .value=${Number.isFinite(value) ? String(value) : ''} @change=${this.onNumber} />

@@ -9,6 +9,7 @@ import { regroup } from '../core/layout/regroup.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import { layoutStats, type LayoutStats } from '../core/layout/stats.ts';
 import { advantagesOfRegroup } from '../core/grpo/advantages.ts';
+import { gatherFacts } from '../core/layout/gather-facts.ts';
 import { toyRewards } from '../core/grpo/toy-rewards.ts';
 import type { CopyPlace, Gather, Layout, LayoutConfig, RegroupRow } from '../core/layout/types.ts';
 import type { ExplorerState } from './url-state.ts';
@@ -98,7 +99,7 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     regroup: state.regroup,
     groups: rows.length,
     mixedGroups: rows.filter((r) => r.mixed).length,
-    maxCopiesOnOneRank: stats.maxCopiesOnOneRank,
+    facts: gatherFacts(gather, k),
     offSizeGroups: rows.filter((r) => r.offSize).length,
     tiedGroups,
     rewards: state.rewards,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultConfig } from '../../src/core/samplers/index.ts';
-import { LAYOUT_SETTINGS, settingApplies, settingOf, suggestionText } from '../../src/core/settings.ts';
+import { LAYOUT_SETTINGS, flagName, settingOf, suggestionText } from '../../src/core/settings.ts';
 
 test('the settings table describes every LayoutConfig field exactly once, with distinct flags and URL keys', () => {
   const fields = LAYOUT_SETTINGS.map((s) => s.field);
@@ -17,12 +17,10 @@ test('the settings table describes every LayoutConfig field exactly once, with d
   }
 });
 
-test('flags are the fields in kebab-case; TRL-only settings apply to trl alone; suggestions read as flags', () => {
+test('flags are the fields in kebab-case; suggestions read as flags', () => {
   assert.equal(settingOf('batchesPerEpoch').flag, 'batches-per-epoch');
+  assert.equal(flagName('gradientAccumulationSteps'), 'gradient-accumulation-steps');
   assert.equal(settingOf('stepsPerGeneration').param, 'spg');
-  assert.equal(settingApplies(settingOf('numIterations'), 'trl'), true);
-  assert.equal(settingApplies(settingOf('numIterations'), 'flow-grpo'), false);
-  assert.equal(settingApplies(settingOf('k'), 'flow-grpo'), true);
   assert.equal(suggestionText({ k: 4, batchesPerEpoch: 2 }), 'k = 4, batches-per-epoch = 2');
   assert.throws(() => settingOf('nope' as never), /add it to LAYOUT_SETTINGS/);
 });

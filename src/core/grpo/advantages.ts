@@ -7,10 +7,17 @@ import type { Gather, RegroupMethod } from '../layout/types.ts';
 /** TRL's `scale_rewards`: std per group (default), over the whole batch, or no division (Dr. GRPO). */
 export type ScaleRewards = 'group' | 'batch' | 'none';
 
+/**
+ * Mean of values[members], shifted by the first member so a group of equal rewards has exactly
+ * that reward as its mean (as torch's mean gives): a naive running sum rounds 3x, 5x, 7x, and
+ * DanceGRPO's eps of 1e-8 would turn that 1e-16 into advantages of 1e-8 instead of 0.
+ */
 function mean(values: ArrayLike<number>, members: readonly number[]): number {
+  if (members.length === 0) return Number.NaN;
+  const first = values[members[0]!]!;
   let s = 0;
-  for (const i of members) s += values[i]!;
-  return s / members.length;
+  for (const i of members) s += values[i]! - first;
+  return first + s / members.length;
 }
 
 /** Standard deviation of values[members]: ddof 0 (numpy's default) or 1 (torch's unbiased default; NaN for one member, as torch gives). */
