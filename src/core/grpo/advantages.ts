@@ -1,7 +1,8 @@
 // Group-relative advantages exactly as each framework computes them from gathered rewards
-// (../shared/docs/frameworks.md). Pure: rewards in, advantages out, same length and order.
+// (docs/frameworks.md). Pure: rewards in, advantages out, same length and order.
 // Statistics are accumulated in float64; the frameworks use float32 tensors or numpy float64,
 // so results agree to float32 precision at worst.
+import type { Gather, RegroupMethod } from '../layout/types.ts';
 
 /** TRL's `scale_rewards`: std per group (default), over the whole batch, or no division (Dr. GRPO). */
 export type ScaleRewards = 'group' | 'batch' | 'none';
@@ -130,4 +131,40 @@ export function sliceToRanks<T>(gathered: readonly T[], ranks: number): T[][] {
   }
   const n = gathered.length / ranks;
   return Array.from({ length: ranks }, (_, r) => gathered.slice(r * n, (r + 1) * n));
+}
+
+/** The framework whose advantage goes with each regrouping of src/core/layout/regroup.ts. */
+export const ADVANTAGE_OF_REGROUP: Readonly<Record<RegroupMethod, 'flow_grpo' | 'trl' | 'verl'>> = {
+  'prompt-id': 'flow_grpo',
+  view: 'trl',
+  uid: 'verl',
+};
+
+/**
+ * The advantages of one gather's rewards under a regrouping, as the framework that regroups so
+ * computes them: prompt-id → flow_grpo (groups by prompt, global std), view → TRL (`view(-1, k)`,
+ * `scale` applies), uid → verl (groups by uid). Throws a RangeError when the regrouping cannot
+ * apply (e.g. view(-1, k) of a count that is not a multiple of k).
+ */
+export function advantagesOfRegroup(
+  method: RegroupMethod,
+  gather: Gather,
+  rewards: ArrayLike<number>,
+  k: number,
+  scale: ScaleRewards = 'group',
+): number[] {
+  switch (ADVANTAGE_OF_REGROUP[method]) {
+    case 'flow_grpo':
+      return flowGrpoAdvantages(
+        rewards,
+        gather.samples.map((s) => s.promptId),
+      );
+    case 'trl':
+      return trlAdvantages(rewards, k, scale);
+    case 'verl':
+      return verlAdvantages(
+        rewards,
+        gather.samples.map((s) => s.uid),
+      );
+  }
 }
