@@ -44,7 +44,7 @@ test('contiguous honours --batches-per-epoch (was silently replaced by the whole
   assert.match(over.stderr, /batches-per-epoch=32 is more than an epoch holds.*use batches-per-epoch ≤ 31/);
 });
 
-test('a flag the sampler does not read is refused with one line naming the sampler and why', () => {
+test('a flag the sampler does not read is refused with one line naming the sampler and why; framework wording beside ours', () => {
   const cases: [string[], RegExp][] = [
     [['--sampler', 'trl', '--batches-per-epoch', '3'], /--sampler trl does not use --batches-per-epoch: TRL derives it/],
     [['--sampler', 'dance-grpo', '--batches-per-epoch', '3'], /--sampler dance-grpo does not use --batches-per-epoch/],
@@ -53,6 +53,10 @@ test('a flag the sampler does not read is refused with one line naming the sampl
     [
       ['--sampler', 'contiguous', '--batch', '4', '--generation-batch-size', '8'],
       /--sampler contiguous does not use --generation-batch-size: only trl/,
+    ],
+    [
+      ['--sampler', 'flow-grpo', '--ranks', '2', '--batch', '4', '--k', '2', '--dataset-size', '3'],
+      /use dataset-size ≥ 4 \(flow_grpo does not check: randperm\(3\)\[:4\] returns only 3 prompts and the last ranks get short or empty batches\)$/m,
     ],
     [
       ['--sampler', 'trl', '--generation-batch-size', '128', '--steps-per-generation', '2'],
