@@ -117,7 +117,7 @@ ${figures}
 </div>
 <h2>Comparison</h2>
 <pre>${esc(renderTable(r, schemes))}</pre>
-<p>${esc(conclusion(r))}</p>
+<p>${esc(conclusion(r, schemes))}</p>
 </body></html>
 `;
 }

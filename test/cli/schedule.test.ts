@@ -198,3 +198,20 @@ test('Node and Deno print the same bytes (text and a controller run as JSON)', (
     assert.equal(deno.stderr, node.stderr, args.join(' '));
   }
 });
+
+test('the chart: a gather shorter than a column still shows at the end; launches piling into one column show as #', () => {
+  // Spread's gather (10% of the mean latency) is a fraction of a column here, after the last launch.
+  const spread = runCli(['schedule', '--latency', 'controller', '--batch', '8', '--alpha', '0.5', '--schemes', 'spread']).stdout;
+  const rows = spread.split('\n').filter((l) => l.startsWith('rank '));
+  assert.equal(rows.length, 4);
+  for (const row of rows) assert.match(row, /≈ +idle \d+%$/, row);
+  // 2000 launches of T on 80 columns: 25 per column.
+  const dense = runCli(['schedule', '--batch', '200', '--k', '10', '--schemes', 'serial-dp']).stdout;
+  assert.match(dense, /^rank 0 +#{80} +idle 0%$/m);
+  assert.match(dense, /# +several launches within one column/);
+  // Long controller runs are told in seconds.
+  const long = runCli(['schedule', '--latency', 'controller', '--batch', '100', '--k', '8', '--schemes', 'serial-dp']).stdout;
+  assert.match(long, /^serial-dp: \d+(\.\d+)? s, 1\.00× serial-dp$/m);
+  assert.match(long, /^ +0 s +5 s +10 s +15 s +20 s +25 s$/m);
+  assert.match(long, /^Fastest: serial-dp,/m, 'the conclusion names a scheme shown');
+});
