@@ -45,7 +45,7 @@ function row(r: ScheduleResult, s: SchemeResult, rank: number, dt: number, width
 }
 
 /** A round time step (1, 2 or 5 × 10^n) at least `min` long, for axis ticks. */
-function niceStep(min: number): number {
+export function niceStep(min: number): number {
   const base = 10 ** Math.floor(Math.log10(min));
   return [1, 2, 5, 10].map((m) => m * base).find((x) => x >= min * (1 - 1e-9))!;
 }

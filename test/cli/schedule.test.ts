@@ -185,6 +185,18 @@ test('--help lists every flag and scheme', () => {
     assert.match(res.stdout, new RegExp(`^  ${s} `, 'm'));
 });
 
+test('Node and Deno write the same HTML page', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
+  try {
+    const args = (file: string) => ['schedule', '--latency', 'controller', '--batch', '6', '--alpha', '0.5', '--html', join(dir, file)];
+    assert.equal(runCli(args('node.html')).status, 0);
+    assert.equal(runCliDeno(args('deno.html')).status, 0);
+    assert.equal(readFileSync(join(dir, 'deno.html'), 'utf8'), readFileSync(join(dir, 'node.html'), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('Node and Deno print the same bytes (text and a controller run as JSON)', () => {
   for (const args of [
     ['schedule', '--preset', 'seed-001'],
