@@ -142,7 +142,9 @@ test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
     [['--latency', 'controller', '--config-time', '3'], /--config-time sets the constant model's T/],
     [['--config-time', '-3'], /--config-time must be between/],
     [['--gather-cost', '-1'], /--gather-cost must be between 0/],
-    [['--bogus'], /Unknown option '--bogus'.*known flags: --preset/],
+    [['--bogus'], /--bogus.*known flags: --preset/i],
+    [['--preset', '__proto__'], /unknown preset '__proto__'/],
+    [['--preset', 'constructor'], /unknown preset 'constructor'/],
     [['--html', join(dir, 'no', 'such', 'dir.html')], /--html .*cannot write it \(ENOENT\)/],
     [['--batch', '1000', '--k', '1000'], /100000/],
   ];
