@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import { fastBackend } from '../../src/ops/backend.ts';
 import * as cpu from '../../src/ops/cpu/index.ts';
 import * as fast from '../../src/ops/fast/index.ts';
+import { philox4x32 } from '../../src/core/rng/philox.ts';
+import { philoxWord0 } from '../../src/ops/fast/philox.ts';
 import { opsCases } from './cases.ts';
 import { uniform } from './data.ts';
 
@@ -42,4 +44,28 @@ test('fast: dense, its backward and activationBackward give the reference bits e
     assert.deepEqual(fast.denseBackwardInput(dz, w, s), cpu.denseBackwardInput(dz, w, s), `dx ${at}`);
     assert.deepEqual(fast.denseBackwardWeight(x, dz, s), cpu.denseBackwardWeight(x, dz, s), `dw, db ${at}`);
   }
+});
+
+test('fast: the allocation-free Philox gives the reference’s first word (known answers and 2000 keyed counters)', () => {
+  const cases: [number[], number[]][] = [
+    [
+      [0, 0, 0, 0],
+      [0, 0],
+    ],
+    [
+      [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff],
+      [0xffffffff, 0xffffffff],
+    ],
+    [
+      [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344],
+      [0xa4093822, 0x299f31d0],
+    ],
+  ];
+  for (let i = 0; i < 2000; i++)
+    cases.push([
+      [i * 7919, i % 13, i % 3, i % 4],
+      [0xdeadbeef ^ i, i >>> 1],
+    ]);
+  for (const [c, k] of cases)
+    assert.equal(philoxWord0(c[0]!, c[1]!, c[2]!, c[3]!, k[0]!, k[1]!), philox4x32(c, k)[0], `counter ${c} key ${k}`);
 });

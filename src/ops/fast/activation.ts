@@ -2,7 +2,8 @@
 // once per element (src/ops/cpu/activation.ts chooses by string for every value). tanh and
 // identity, the controller's, get their own loops; relu and gelu use the reference's scalar
 // functions. The formulas are the reference's, so the results are the same bits.
-import { activate, activationDerivative, type Activation } from '../cpu/activation.ts';
+import type { Activation } from '../codes.ts';
+import { activate, activationDerivative } from '../cpu/activation.ts';
 
 /** z[i] = sums[i] rounded to float32, y[i] = act(sums[i]) (the unrounded sum, as src/ops/cpu/dense.ts). */
 export function activateSums(sums: Float64Array, act: Activation, z: Float32Array, y: Float32Array): void {

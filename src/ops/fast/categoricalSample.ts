@@ -1,6 +1,6 @@
 import { NO_OPTION, type SampleKey } from '../cpu/categoricalSample.ts';
 import { checkHead, type HeadShape } from '../cpu/head.ts';
-import { philoxKey, unitFloat } from '../cpu/philox.ts';
+import { philoxKey, unitFloat } from '../../core/rng/philox.ts';
 import { maskedSoftmax } from './maskedSoftmax.ts';
 import { philoxWord0 } from './philox.ts';
 

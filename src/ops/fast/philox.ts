@@ -1,4 +1,4 @@
-// Philox4x32-10 as src/ops/cpu/philox.ts defines it, with the counter and key in local
+// Philox4x32-10 as src/core/rng/philox.ts defines it, with the counter and key in local
 // variables instead of arrays (the reference allocates three arrays per call; a sampling step
 // draws one uniform per row per head). Integer arithmetic only, so the words are identical.
 
