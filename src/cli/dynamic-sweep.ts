@@ -26,7 +26,7 @@ export const SWEEP_FLAGS = {
 } as const;
 
 export const SWEEP_USAGE = `sweep flags (with --sweep; --ranks, --per-rank, --k, --max-resample-times, --seed, --json apply too):
-  --ps P1,P2,…            success probabilities to try (default 0.02,0.05,0.1,0.15,0.2,0.3,0.5)
+  --ps P1,P2,…            success probabilities to try (default 0.02,0.04,0.06,0.08,0.1,0.15,0.2,0.3,0.5)
   --policies A,B,…        policies to compare (default all)
   --trials N              single steps per (policy, p) (default 100)
   --runs N                training runs per (policy, p) for the final reward (default 8)
@@ -55,7 +55,7 @@ export async function runSweepCommand(flags: Record<string, unknown>): Promise<n
     if (!Number.isFinite(n) || n <= 0 || n >= 1)
       throw new ConfigError(`--ps values must be probabilities strictly between 0 and 1, got '${s}'`);
     return n;
-  }) ?? [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5];
+  }) ?? [0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5];
   const policies = listFlag(flags.policies, 'policies', (s) => {
     if (!POLICIES.includes(s as Policy)) throw new ConfigError(`--policies: '${s}' is not a policy; policies: ${POLICIES.join(', ')}`);
     return s as Policy;
@@ -143,6 +143,7 @@ export function sweepHtml(r: SweepResult): string {
 body{font:14px system-ui,sans-serif;margin:24px;max-width:980px}h2{font-size:16px;margin:28px 0 4px}p{color:#444}</style></head>
 <body><h1>Dynamic sampling vs reward sparsity</h1>
 <p id="about"></p>
+<p>Every policy sees the same reward draws (same seeds), so where no pool runs short the policies take identical steps and their lines lie on top of each other.</p>
 <h2>Share of flat groups: theory p<sup>k</sup> + (1 − p)<sup>k</sup> (line) and simulation (points)</h2><div id="tie"></div>
 <h2>Pool still short after the last batch: theory (dashed) and simulation, per policy</h2><div id="short"></div>
 <h2>Success probability after a fixed budget of generations, per policy</h2><div id="reward"></div>

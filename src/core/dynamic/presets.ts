@@ -1,4 +1,4 @@
-// The two scenarios of ../shared/docs/scenarios.md (copied into docs/dynamic-sampling.md),
+// The two scenarios of docs/dynamic-sampling.md (seed-002, seed-004),
 // with reward draws scripted so their numbers come out exactly.
 import type { RewardModel } from './rewards.ts';
 import type { DynamicConfig } from './types.ts';
