@@ -4,14 +4,18 @@ import {
   DEFAULT_CONFIG,
   type DynamicConfig,
   dynamicStep,
+  effectiveBatch,
   generateSamples,
   type Policy,
   POLICIES,
   type RewardModel,
   runLocal,
+  runSweep,
   type Sample,
   type StepPlan,
   simulateStep,
+  stepFails,
+  theoryShortage,
   tieProbability,
   verlTooManyBatches,
 } from '../../../src/core/dynamic/index.ts';
@@ -217,4 +221,41 @@ test('tie probability p^G + (1 − p)^G (frameworks.md: p = 0.18 → 70%, 45%, 2
   }
   // 800 groups: the binomial standard error is 0.018; 0.05 is ~3 of them.
   assert.ok(Math.abs(flat / groups - tieProbability(0.18, 4)) < 0.05, `${flat / groups}`);
+});
+
+test('shortage frequency: simulation meets the binomial theory; the sweep reports naive failing exactly when short', async () => {
+  const c = cfg('fallback', { k: 4, perRank: 16, maxResampleTimes: 3 });
+  let short = 0;
+  const trials = 300;
+  for (let t = 0; t < trials; t++) if ((await simulateStep(c, { kind: 'bernoulli', p: 0.07, seed: 1000 + t })).outcome === 'short') short++;
+  const theory = theoryShortage(c, 'fallback', 0.07);
+  const se = Math.sqrt((theory * (1 - theory)) / trials);
+  assert.ok(Math.abs(short / trials - theory) < 4 * se, `simulated ${short / trials}, theory ${theory}`);
+
+  const sweep = await runSweep({
+    base: c,
+    policies: ['naive', 'stream', 'pad'],
+    ps: [0.05, 0.3],
+    trials: 20,
+    runs: 1,
+    budgetBatches: 2,
+    lr: 0.5,
+  });
+  assert.equal(sweep.rows.length, 6);
+  for (const row of sweep.rows) {
+    if (row.policy === 'naive') assert.equal(row.failureRate, row.shortageRate);
+    if (row.policy === 'stream') assert.equal(row.shortageRate, 0);
+    if (row.policy === 'pad') assert.equal(row.failureRate, 0);
+    assert.ok(row.effectiveBatch <= c.ranks * c.perRank);
+  }
+});
+
+test('effective batch counts distinct trained samples in mixed groups; pad duplicates do not count twice', async () => {
+  const short = script([4, 4, 4, 3]);
+  assert.equal(effectiveBatch(await simulateStep(cfg('pad'), short), 'reward'), 30);
+  // fallback trains the original batches: 15 mixed groups of 2 and one flat group.
+  assert.equal(effectiveBatch(await simulateStep(cfg('fallback'), short), 'reward'), 30);
+  const naive = await simulateStep(cfg('naive'), short);
+  assert.ok(stepFails(naive), 'uneven naive slices cannot be gathered');
+  assert.ok(!stepFails(await simulateStep(cfg('rebalance'), short)), 'rebalance gathers with lengths');
 });
