@@ -43,7 +43,7 @@ ${POLICIES.map((p) => `                            ${p.padEnd(11)}${POLICY_ABOUT
   --device-fix on|off     move each pooled tensor with .to(device) before stacking (default on;
                           seed-004 preset: off, then on)
   --range MIN,MAX         stream keeps a group when MIN < mean reward < MAX (default 0,1)
-  --timeout-ms MS         a collective with no progress for MS is a hang (default 5000)
+  --timeout-ms MS         a collective with no progress for MS is a hang (default 30000)
   --json                  print the same data as JSON
 Exit status: 0 the step trained, 1 the simulated run failed (diagnosis printed), 2 bad flags.
 
@@ -66,6 +66,8 @@ const STEP_FLAGS = {
 } as const;
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
+
+const MAX_STEP_SAMPLES = 4096;
 
 /** A probability flag in [0, 1]. */
 export function probabilityFlag(value: unknown, name: string): number | undefined {
@@ -93,7 +95,8 @@ function rangeFlag(value: unknown): [number, number] | undefined {
 
 interface RunRecord {
   deviceFix: boolean;
-  plan: PlanSummary;
+  /** null when the protocol itself failed (a rank threw or hung while collecting). */
+  plan: PlanSummary | null;
   /** Every rank reached the same plan (the protocol's point). */
   identical: boolean;
   ok: boolean;
@@ -107,7 +110,14 @@ const runtime = () => ('Deno' in globalThis ? 'Deno Web Workers' : 'Node worker_
 async function runOnce(config: DynamicConfig, rewards: RewardModel, deviceFix: boolean, timeoutMs: number): Promise<RunRecord> {
   const world = await World.start({ size: config.ranks, timeoutMs });
   try {
-    const plans = await world.run<PlanSummary>({ module: 'builtin:dynamic', name: 'collect' }, { config, rewards });
+    let plans: PlanSummary[];
+    try {
+      plans = await world.run<PlanSummary>({ module: 'builtin:dynamic', name: 'collect' }, { config, rewards });
+    } catch (err) {
+      // A rank failed or hung during the protocol itself: no plan to print, only the diagnosis.
+      if (!(err instanceof WorldFailure)) throw err;
+      return { deviceFix, plan: null, identical: true, ok: false, failure: err.message };
+    }
     const plan = plans[0]!;
     const identical = plans.every((p) => JSON.stringify(p) === JSON.stringify(plan));
     try {
@@ -209,10 +219,16 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
     range: rangeFlag(flags.range) ?? DEFAULT_CONFIG.range,
   };
   validateDynamicConfig(config);
+  // Every sample (with its tensor) crosses allGatherObject once per draw; keep a step interactive.
+  if (config.ranks * config.perRank > MAX_STEP_SAMPLES)
+    throw new ConfigError(
+      `--ranks × --per-rank must be at most ${MAX_STEP_SAMPLES} samples per step, got ${config.ranks} × ${config.perRank} = ${config.ranks * config.perRank}`,
+    );
   const p = probabilityFlag(flags.p, 'p') ?? 0.2;
   const rewards: RewardModel = preset ? preset.rewards : { kind: 'bernoulli', p, seed: config.seed };
   const fixes = fixFlag !== undefined ? [fixFlag === 'on'] : (preset?.deviceFix ?? [true]);
-  const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 5000;
+  // Generous: on a busy machine a rank may spend seconds decoding a large gathered pool.
+  const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 30_000;
   const json = !!flags.json;
 
   if (!json) {
@@ -233,7 +249,12 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
     if (json) continue;
     out('');
     if (fixes.length > 1) out(`— run ${runs.length}: device fix ${deviceFix ? 'on' : 'off'} —`);
-    if (runs.length === 1 || fixes.length > 1) printPlan(run.plan, config);
+    if (!run.plan) {
+      out('the simulated run failed while collecting, before any slice was taken; every worker is stopped:');
+      out(run.failure!);
+      continue;
+    }
+    printPlan(run.plan, config);
     out(
       run.identical
         ? `check           all ${config.ranks} ranks made identical decisions`
