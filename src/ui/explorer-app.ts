@@ -45,7 +45,8 @@ export class ExplorerApp extends LitElement {
     header { display: flex; align-items: baseline; gap: 16px; flex-wrap: wrap; margin-bottom: 10px; }
     h1 { font-size: 19px; margin: 0; font-weight: 650; }
     h1 span { color: #777; font-weight: 400; }
-    header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
+    header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px
+      10px; cursor: pointer; }
     .isolation { border: 1px solid #e0a800; background: #fff8e1; border-radius: 6px; padding: 8px 12px; margin-bottom: 10px; font-size: 13px; }
     .grid { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 18px; align-items: start; }
     .grid.embed { grid-template-columns: minmax(0, 1fr); }
@@ -158,7 +159,9 @@ export class ExplorerApp extends LitElement {
               ? nothing
               : html`<div class="card">
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
-              <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''}</strong>
+              <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
+                v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''
+              }</strong>
               ${caption(phase, v.caption)}
               ${(phase === 'advantages' || phase === 'slice') && v.advantageError ? html`<br /><span class="warn">${v.advantageError}</span>` : nothing}
             </p>
@@ -177,7 +180,8 @@ export class ExplorerApp extends LitElement {
               hide('copies')
                 ? nothing
                 : html`<div class="card"><grpo-copies-panel .prompt=${active} .copies=${activeCopies} .gathers=${v.gathers}
-              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages} .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
+              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages}
+              .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
               @prompt-select=${this.onPromptSelect}></grpo-copies-panel></div>`
             }
             ${hide('stats') ? nothing : html`<div class="card"><grpo-stats-panel .stats=${v.stats} .notes=${v.layout.notes}></grpo-stats-panel></div>`}

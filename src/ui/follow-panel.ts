@@ -53,7 +53,12 @@ export class FollowPanel extends LitElement {
           ? nothing
           : html`<label>gather
         <select id="gather" @change=${(e: Event) => this.emit({ gather: Number(value(e)) })}>
-          ${this.gathers.map((g, i) => html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`}</option>`)}
+          ${this.gathers.map(
+            (g, i) =>
+              html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${
+                g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`
+              }</option>`,
+          )}
         </select></label>`
       }
       ${

@@ -90,7 +90,8 @@ export function checkSize(config: LayoutConfig, samples: number, draws: number):
   if (draws > LIMITS.maxDraws) {
     const epochs = Math.max(1, Math.floor((config.epochs * LIMITS.maxDraws) / draws));
     return new ConfigError(
-      `this layout needs ${draws} generator draws (a randperm of dataset-size=${config.datasetSize} per reseed), above the limit of ${LIMITS.maxDraws}; use fewer epochs (epochs=${epochs}) or a smaller dataset-size`,
+      `this layout needs ${draws} generator draws (a randperm of dataset-size=${config.datasetSize} per reseed), above the limit of ` +
+        `${LIMITS.maxDraws}; use fewer epochs (epochs=${epochs}) or a smaller dataset-size`,
       epochs < config.epochs ? [{ epochs }] : [],
     );
   }
