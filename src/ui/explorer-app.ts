@@ -3,7 +3,9 @@
 // shortcuts in a KeyboardController (keyboard-controller.ts), the address bar in a UrlSync
 // (url-sync.ts); what to follow is chosen in <grpo-follow-panel>.
 import { LitElement, css, html, nothing } from 'lit';
-import { defaultConfig, samplerNames, validateConfig } from '../core/samplers/index.ts';
+import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
+import { checkView } from './view-budget.ts';
+import { suggestionText } from './config-panel.ts';
 import { presets } from '../core/presets.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import type { LayoutConfig } from '../core/layout/types.ts';
@@ -58,6 +60,12 @@ export class ExplorerApp extends LitElement {
     .below { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
     .warn { color: #8b1a1a; font-size: 13px; }
     .embed-link { font-size: 12px; text-align: right; }
+    /* An invalid or oversized setting: the picture and caption are the last valid layout's, greyed. */
+    .stale .caption, .stale grpo-layout-canvas, .stale grpo-stats-panel { opacity: 0.45; filter: grayscale(1); }
+    .stale-label { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; font-size: 13px; color: #8b1a1a; }
+    .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor; border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
+    .notice { border: 1px solid #4e79a7; background: #eef3f9; border-radius: 6px; padding: 6px 10px; margin-bottom: 10px; font-size: 13px; color: #1f3b5a; }
+    .notice ul { margin: 2px 0; padding-left: 18px; }
     @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } .below { grid-template-columns: minmax(0, 1fr); } }
   `;
 
@@ -65,7 +73,7 @@ export class ExplorerApp extends LitElement {
     super();
     this.state = parseState(location.search, defaultConfig, presets);
     this.hoverPrompt = null;
-    if (validateConfig(this.state.config) === null) this.lastValid = this.state.config;
+    if (checkView(this.state.config) === null) this.lastValid = this.state.config;
     this.story = new StoryController(
       this,
       phaseIds.length,
@@ -133,6 +141,13 @@ export class ExplorerApp extends LitElement {
         still works. Serve the site with both headers (<code>npm start</code> and <code>npm run preview</code> send them; see the README for static hosts).
       </div>`
       }
+      ${
+        s.notices.length === 0
+          ? nothing
+          : html`<div class="notice" role="status"><strong>Some of the link could not be read:</strong>
+        <ul>${s.notices.map((n) => html`<li>${n}</li>`)}</ul>
+        <button type="button" class="dismiss" @click=${() => this.setState({ notices: [] })}>dismiss</button></div>`
+      }
       <div class="grid ${s.embed ? 'embed' : ''}">
         ${
           s.embed
@@ -144,7 +159,7 @@ export class ExplorerApp extends LitElement {
             .scale=${s.scale} .hiddenParts=${s.hidden} @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
-        <main>
+        <main class=${v.error ? 'stale' : ''}>
           ${
             hide('controls')
               ? nothing
@@ -165,6 +180,7 @@ export class ExplorerApp extends LitElement {
           </div>`
           }
           <div class="card">
+            ${v.error ? this.renderStale(v) : nothing}
             <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
               .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
               @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
@@ -185,6 +201,16 @@ export class ExplorerApp extends LitElement {
           }
         </main>
       </div>`;
+  }
+
+  /** The label over a picture that is not the settings' own: which layout it is, why, and the fixes. */
+  private renderStale(v: ExplorerView) {
+    const asked = this.state.config;
+    const shown = this.lastValid;
+    const changed = (Object.keys(asked) as (keyof LayoutConfig)[]).filter((f) => asked[f] !== shown[f]);
+    const label = changed.length > 0 ? ` (${suggestionText(Object.fromEntries(changed.map((f) => [f, shown[f]])))})` : '';
+    return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${v.error!.message}
+      ${v.error!.suggestions.length > 0 ? html`<br />Fixes: ${v.error!.suggestions.map((fix) => html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionText(fix)}</button>`)}` : nothing}</div>`;
   }
 
   override firstUpdated(): void {
@@ -209,10 +235,13 @@ export class ExplorerApp extends LitElement {
   }
 
   private onConfig = (ev: CustomEvent<{ config: LayoutConfig; preset: string | null }>) => {
-    const { config, preset } = ev.detail;
-    if (validateConfig(config) === null) this.lastValid = config;
-    this.setState({ config, preset, gather: 0, prompt: null });
+    this.applyConfig(ev.detail.config, ev.detail.preset);
   };
+
+  private applyConfig(config: LayoutConfig, preset: string | null): void {
+    if (checkView(config) === null) this.lastValid = config;
+    this.setState({ config, preset, gather: 0, prompt: null });
+  }
 
   private onStory = (ev: CustomEvent<{ action: StoryAction; phase?: number }>) => {
     const { action, phase } = ev.detail;
@@ -232,7 +261,7 @@ export class ExplorerApp extends LitElement {
   /** Shows the state of a query string (Back / Forward). */
   private restore(search: string): void {
     const state = parseState(search, defaultConfig, presets);
-    if (validateConfig(state.config) === null) this.lastValid = state.config;
+    if (checkView(state.config) === null) this.lastValid = state.config;
     this.story.pause();
     this.story.jump(phaseIds.indexOf(state.phase));
     this.story.speed = state.speed;

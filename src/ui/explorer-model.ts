@@ -2,8 +2,9 @@
 // the last valid layout, so the view is never blank), the followed gather, its regrouped rows,
 // demonstration rewards and the framework's advantages. Glue only: every number comes from
 // src/core. Layouts are memoised by configuration so moving through the story costs nothing.
-import { ConfigError } from '../core/errors.ts';
+import type { ConfigError } from '../core/errors.ts';
 import { buildLayout, defaultConfig } from '../core/samplers/index.ts';
+import { checkView } from './view-budget.ts';
 import { gathers } from '../core/layout/gather.ts';
 import { regroup } from '../core/layout/regroup.ts';
 import { copiesOf } from '../core/layout/copies.ts';
@@ -19,7 +20,7 @@ import { promptColours } from './palette.ts';
 export interface ExplorerView {
   /** The layout drawn: the state's, or the last valid one while the state's config is invalid. */
   layout: Layout;
-  /** The core's complaint about the state's config, if any. */
+  /** The core's complaint about the state's config, or the page's when it is too big to draw here. */
   error: ConfigError | null;
   stats: LayoutStats;
   gathers: Gather[];
@@ -86,15 +87,9 @@ function advantagesOf(
 
 /** Reads everything the explorer draws for `state`; `fallback` is the last config that was valid. */
 export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaultConfig): ExplorerView {
-  let error: ConfigError | null = null;
-  let built: { layout: Layout; stats: LayoutStats };
-  try {
-    built = layoutOf(state.config);
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    error = e;
-    built = layoutOf(fallback);
-  }
+  // Checked before anything is built: an invalid or oversized configuration shows the last valid layout.
+  const error: ConfigError | null = checkView(state.config);
+  const built = layoutOf(error === null ? state.config : fallback);
   const { layout, stats } = built;
   const all = gathers(layout);
   const gatherIndex = Math.min(Math.max(0, state.gather), all.length - 1);

@@ -8,6 +8,9 @@ import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import { scaleOptions, type ExplorerState } from './url-state.ts';
 
+/** Above this many gathers a number box replaces the list (a select of thousands of options stalls the page). */
+const MAX_LISTED = 200;
+
 export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'rewards' | 'scale'>>;
 
 export class FollowPanel extends LitElement {
@@ -31,6 +34,7 @@ export class FollowPanel extends LitElement {
     :host { display: grid; gap: 8px; font-size: 13px; }
     h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0; }
     label { display: grid; gap: 2px; }
+    input { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; width: 100%; min-width: 0; box-sizing: border-box; }
     select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; width: 100%; min-width: 0; }
   `;
 
@@ -46,12 +50,16 @@ export class FollowPanel extends LitElement {
 
   override render() {
     const hide = (name: string) => this.hiddenParts.has(name);
-    const value = (e: Event) => (e.target as HTMLSelectElement).value;
+    const value = (e: Event) => (e.target as HTMLSelectElement | HTMLInputElement).value;
     return html`<h2>What to follow</h2>
       ${
         hide('gather') || this.gathers.length < 2
           ? nothing
-          : html`<label>gather
+          : this.gathers.length > MAX_LISTED
+            ? html`<label>gather (1 … ${this.gathers.length})
+        <input id="gather" type="number" min="1" max=${this.gathers.length} .value=${String(this.gatherIndex + 1)}
+          @change=${(e: Event) => this.emit({ gather: Math.min(this.gathers.length, Math.max(1, Math.trunc(Number(value(e))) || 1)) - 1 })} /></label>`
+            : html`<label>gather
         <select id="gather" @change=${(e: Event) => this.emit({ gather: Number(value(e)) })}>
           ${this.gathers.map((g, i) => html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`}</option>`)}
         </select></label>`

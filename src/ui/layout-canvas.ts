@@ -11,6 +11,8 @@ import { phaseIds } from './story.ts';
 
 const MAX_CELL = 46;
 const MIN_CELL = 4;
+/** Tallest drawing in CSS px: tiles shrink (down to MIN_CELL) so many rows still fit a few screens. */
+const MAX_HEIGHT = 4096;
 
 /** One tile as drawn now, in CSS pixels relative to the viewport (for tests and tooltips). */
 export interface TileRect {
@@ -173,11 +175,18 @@ export class LayoutCanvas extends LitElement {
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
     const gridCols = [...stepWidths.values()].reduce((a, b) => a + b, 0) + stepWidths.size - 1;
     const avail = Math.max(100, this.cssWidth - MARGIN_LEFT - MARGIN_RIGHT);
-    const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(avail / Math.max(1, gridCols))));
-    this.grid = new Grid(cell);
-    const budget = Math.max(gridCols, Math.floor(avail / cell));
-    this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + gridCols * cell + MARGIN_RIGHT);
-    this.scene = buildScene(this.gather, this.rows, this.ranks, budget, this.method);
+    let cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(avail / Math.max(1, gridCols))));
+    // Fit in both directions: when the tallest phase would not fit MAX_HEIGHT, smaller tiles (and
+    // so more of them per wrapped line) until it does or the tiles reach their smallest size.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      this.grid = new Grid(cell);
+      const budget = Math.max(gridCols, Math.floor(avail / cell));
+      this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + gridCols * cell + MARGIN_RIGHT);
+      this.scene = buildScene(this.gather, this.rows, this.ranks, budget, this.method);
+      const height = this.grid.height(this.scene);
+      if (height <= MAX_HEIGHT || cell === MIN_CELL) break;
+      cell = Math.max(MIN_CELL, Math.floor((cell * MAX_HEIGHT) / height));
+    }
     this.draw();
   }
 
