@@ -43,6 +43,7 @@ const settingNames: [keyof Layout['config'], string][] = [
   ['seed', 'seed'],
   ['stepsPerGeneration', 'steps-per-generation'],
   ['numIterations', 'num-iterations'],
+  ['gradientAccumulationSteps', 'gradient-accumulation-steps'],
 ];
 
 /** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
@@ -55,6 +56,8 @@ function seedNote(layout: Layout, stepIndex: number): string {
       return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
     case 'trl':
       return stepIndex === 0 ? `; RepeatSampler seeded ${config.seed} once` : '';
+    case 'dance-grpo':
+      return step.step === 0 ? `; set_epoch(0) → ${plus(0)} again for pass ${step.epoch}` : '';
     default:
       return step.step === 0 ? `; ${plus(step.epoch)} for epoch ${step.epoch}` : '';
   }
@@ -65,8 +68,9 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   const { config } = layout;
   const p = (id: number) => `p${id}`;
   const out: string[] = [];
-  const trlOnly = new Set(['stepsPerGeneration', 'numIterations']);
-  const settings = settingNames.filter(([f]) => layout.sampler === 'trl' || !trlOnly.has(f)).map(([f, n]) => `${n}=${config[f]}`);
+  // Only the settings this sampler reads (the others are refused when given).
+  const ignored = samplers[layout.sampler].ignores;
+  const settings = settingNames.filter(([f]) => !(f in ignored) || f === 'batchesPerEpoch').map(([f, n]) => `${n}=${config[f]}`);
   out.push(`${layout.sampler}: ${samplers[layout.sampler].title}${presetName ? `  [preset ${presetName}]` : ''}`);
   out.push(`settings: ${settings.join(' ')}`);
   for (const note of layout.notes) out.push(`note: ${note}`);
@@ -160,6 +164,16 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
     [`view(-1, ${config.k}) rows mixed / short / all`, `${stats.mixedViewRows} / ${stats.offSizeViewRows} / ${stats.viewRows}`],
   ];
   out.push(...table(statRows.map(([a, b]) => [a, b])));
+  const { perEpoch, total } = stats.counts;
+  out.push('', 'step counts (per process, as the training loop counts them: per epoch / in all)');
+  out.push(
+    ...table([
+      ['generation batches', `${perEpoch.generationBatches} / ${total.generationBatches}`],
+      ['micro-steps', `${perEpoch.microSteps} / ${total.microSteps}`],
+      ['optimizer steps', `${perEpoch.optimizerSteps} / ${total.optimizerSteps}`],
+    ]),
+  );
+  for (const line of stats.counts.factors) out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
   out.push('', 'what this shows');
   for (const line of explainLayout(layout, stats))
     out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));

@@ -3,7 +3,7 @@ import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 import { layoutStats, type LayoutConfig, type SamplerName } from '../core/layout/index.ts';
 import { presetNames, presets } from '../core/presets.ts';
-import { buildLayout, defaultConfig, samplerNames } from '../core/samplers/index.ts';
+import { buildLayout, checkGivenSettings, defaultConfig, samplerNames, trlStepsPerGeneration } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
 import { intFlag, parseFlags } from './flags.ts';
 import { renderLayout } from './layout-text.ts';
@@ -19,6 +19,8 @@ const spec = {
   seed: { type: 'string' },
   'steps-per-generation': { type: 'string' },
   'num-iterations': { type: 'string' },
+  'gradient-accumulation-steps': { type: 'string' },
+  'generation-batch-size': { type: 'string' },
   preset: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -34,13 +36,19 @@ Flags override the preset (default: seed-000).
   --ranks W                  data-parallel ranks
   --batch B                  samples (completions) per rank per step (TRL: per_device_train_batch_size)
   --k K                      copies per prompt (TRL: num_generations)
-  --batches-per-epoch N      steps per epoch (flow-grpo, group-distributed; least for flow-grpo-lcm; derived otherwise)
-  --epochs E
+  --batches-per-epoch N      steps per epoch (flow-grpo, group-distributed, contiguous: at most an epoch's
+                             full batches; least for flow-grpo-lcm; trl and dance-grpo derive it and refuse it)
+  --epochs E                 epochs (dance-grpo: passes over its DataLoader, all in pass 0's order)
   --dataset-size D           prompts in the dataset (ids 0 … D−1)
   --seed S                   PyTorch generator seed (low 32 bits used)
-  --steps-per-generation S   TRL only
-  --num-iterations MU        TRL only
-  --json                     one JSON object {sampler, config, steps, stats}
+  --steps-per-generation S   TRL only; defaults to --gradient-accumulation-steps, as in TRL
+  --generation-batch-size G  TRL only: ranks × batch × steps-per-generation (give it or --steps-per-generation)
+  --num-iterations MU        TRL num_iterations / flow_grpo num_inner_epochs (step counts)
+  --gradient-accumulation-steps GA   micro-steps (DanceGRPO: samples) per optimizer step (step counts)
+  --json                     one JSON object {sampler, config, steps, stats}; stats.counts holds
+                             generation batches, micro-steps and optimizerSteps per epoch and in total
+
+A flag the chosen sampler does not read is refused (exit 2), never silently ignored.
 `;
 
 /** --seed: a safe integer; a larger PyTorch seed gets a pointer to its low 32 bits, which are all PyTorch uses. */
@@ -82,13 +90,32 @@ export function configFromFlags(args: string[]): { config: LayoutConfig; preset?
     ['dataset-size', 'datasetSize', 1],
     ['steps-per-generation', 'stepsPerGeneration', 1],
     ['num-iterations', 'numIterations', 1],
+    ['gradient-accumulation-steps', 'gradientAccumulationSteps', 1],
   ];
+  const given: string[] = [];
   for (const [flag, field, min] of ints) {
     const n = intFlag(v[flag], flag, min);
-    if (n !== undefined) (config as unknown as Record<string, unknown>)[field] = n;
+    if (n === undefined) continue;
+    (config as unknown as Record<string, unknown>)[field] = n;
+    given.push(field);
   }
   const seed = seedFlag(v.seed);
   if (seed !== undefined) config.seed = seed;
+  const generationBatchSize = intFlag(v['generation-batch-size'], 'generation-batch-size', 1);
+  if (generationBatchSize !== undefined) given.push('generationBatchSize');
+  const refused = checkGivenSettings(config.sampler, given, { generationBatchSize: ['trl'] });
+  if (refused) throw refused;
+  // TRL derives steps_per_generation from gradient_accumulation_steps or generation_batch_size when not given.
+  const batching = ['stepsPerGeneration', 'gradientAccumulationSteps', 'generationBatchSize'];
+  if (config.sampler === 'trl' && given.some((f) => batching.includes(f))) {
+    config.stepsPerGeneration = trlStepsPerGeneration({
+      batch: config.batch,
+      ranks: config.ranks,
+      gradientAccumulationSteps: config.gradientAccumulationSteps,
+      stepsPerGeneration: given.includes('stepsPerGeneration') ? config.stepsPerGeneration : undefined,
+      generationBatchSize,
+    });
+  }
   return { config, preset, json: v.json === true, help: v.help === true };
 }
 

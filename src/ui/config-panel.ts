@@ -20,6 +20,7 @@ const fields: { field: NumberField; label: string; hint: string; trlOnly?: boole
   { field: 'seed', label: 'seed', hint: 'PyTorch generator seed' },
   { field: 'stepsPerGeneration', label: 'steps per generation', hint: 'TRL steps_per_generation', trlOnly: true },
   { field: 'numIterations', label: 'iterations (μ)', hint: 'TRL num_iterations', trlOnly: true },
+  { field: 'gradientAccumulationSteps', label: 'grad. accumulation', hint: 'gradient_accumulation_steps (step counts)' },
 ];
 
 const shortName: Record<string, string> = {
@@ -33,6 +34,7 @@ const shortName: Record<string, string> = {
   seed: 'seed',
   stepsPerGeneration: 'steps/generation',
   numIterations: 'iterations',
+  gradientAccumulationSteps: 'grad. accumulation',
 };
 
 /** "k = 4, ranks = 8" for a suggestion. */

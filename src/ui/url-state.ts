@@ -40,6 +40,7 @@ export const configParams: Record<keyof LayoutConfig, string> = {
   seed: 'seed',
   stepsPerGeneration: 'spg',
   numIterations: 'iters',
+  gradientAccumulationSteps: 'ga',
 };
 
 /** Names accepted in `<name>_hide=true`: every config param plus these parts of the page. */

@@ -23,6 +23,7 @@ test('--json prints exactly one object {sampler, config, steps, stats} for seed-
     seed: 42,
     stepsPerGeneration: 1,
     numIterations: 1,
+    gradientAccumulationSteps: 1,
   });
   assert.equal(out.steps.length, 2);
   for (const [i, s] of out.steps.entries()) {
@@ -89,7 +90,7 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
   const cases: [string[], RegExp][] = [
     [
       ['layout', '--k', '3'],
-      /^grpo-sandbox layout: k=3 must divide ranks×batch=16 .*; valid k here: 1, 2, 4, 8, 16; or batch=3 \(→24\), or use --sampler flow-grpo-lcm$/m,
+      /^grpo-sandbox layout: k=3 must divide ranks×batch=16; valid k here: 1, 2, 4, 8, 16; or batch=3 \(→24\), or use --sampler flow-grpo-lcm; flow_grpo .* raises: AssertionError: k can not divide n\*b, k3-num_replicas8-batch_size2$/m,
     ],
     [['layout', '--preset', 'seed-999'], /unknown preset 'seed-999'/],
     [['layout', '--sampler', 'nope'], /unknown sampler 'nope'/],
@@ -120,7 +121,7 @@ test("negative seeds are taken as PyTorch does (two's complement, low 32 bits)",
 });
 
 test('long reports are not cut short when stdout is a pipe (the CLI exits right after)', () => {
-  const args = ['layout', '--sampler', 'contiguous', '--dataset-size', '4000', '--batch', '4'];
+  const args = ['layout', '--sampler', 'dance-grpo', '--dataset-size', '4000', '--batch', '4'];
   const json = runCli([...args, '--json']);
   assert.ok(json.stdout.length > 100_000);
   assert.equal(JSON.parse(json.stdout).steps.length, 500);

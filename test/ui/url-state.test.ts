@@ -14,6 +14,7 @@ const defaults: LayoutConfig = {
   seed: 42,
   stepsPerGeneration: 1,
   numIterations: 1,
+  gradientAccumulationSteps: 1,
 };
 const presets = { 'seed-000': { config: defaults }, 'seed-002': { config: { ...defaults, sampler: 'trl' as const, ranks: 4, batch: 16 } } };
 

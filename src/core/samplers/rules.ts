@@ -55,7 +55,16 @@ export function listText(values: number[], all: number): string {
   return values.join(', ') + (values.length < all ? ', …' : '');
 }
 
-type IntField = 'ranks' | 'batch' | 'k' | 'batchesPerEpoch' | 'epochs' | 'datasetSize' | 'stepsPerGeneration' | 'numIterations';
+type IntField =
+  | 'ranks'
+  | 'batch'
+  | 'k'
+  | 'batchesPerEpoch'
+  | 'epochs'
+  | 'datasetSize'
+  | 'stepsPerGeneration'
+  | 'numIterations'
+  | 'gradientAccumulationSteps';
 
 /** Flag spelling of a config field, for messages (`datasetSize` → `dataset-size`). */
 export function flagName(field: string): string {
@@ -71,6 +80,7 @@ const MINIMA: Record<IntField, number> = {
   datasetSize: 1,
   stepsPerGeneration: 1,
   numIterations: 1,
+  gradientAccumulationSteps: 1,
 };
 
 /** Checks the settings every sampler shares: whole numbers, lower bounds, the seed. Null when fine. */
