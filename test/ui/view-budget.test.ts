@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLayout, defaultConfig, validateConfig } from '../../src/core/samplers/index.ts';
+import { buildLayout, defaultConfig, samplerNames, validateConfig } from '../../src/core/samplers/index.ts';
 import { gathers } from '../../src/core/layout/gather.ts';
 import { layoutSize } from '../../src/core/samplers/size.ts';
 import { checkView, viewBudget } from '../../src/ui/view-budget.ts';
 
 test('layoutSize predicts the built layout exactly, without building it', () => {
-  for (const sampler of ['flow-grpo', 'flow-grpo-lcm', 'trl', 'contiguous', 'group-distributed'] as const)
+  for (const sampler of samplerNames)
     for (const ranks of [1, 3, 8])
       for (const batchesPerEpoch of [1, 2, 3]) {
         const config = { ...defaultConfig, sampler, ranks, batch: 4, k: 4, batchesPerEpoch, epochs: 2, datasetSize: 48 };
