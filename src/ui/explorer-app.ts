@@ -5,6 +5,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView } from './view-budget.ts';
+import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { suggestionText } from './config-panel.ts';
 import { presets } from '../core/presets.ts';
 import { copiesOf } from '../core/layout/copies.ts';
@@ -48,7 +49,6 @@ export class ExplorerApp extends LitElement {
     h1 { font-size: 19px; margin: 0; font-weight: 650; }
     h1 span { color: #777; font-weight: 400; }
     header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
-    .isolation { border: 1px solid #e0a800; background: #fff8e1; border-radius: 6px; padding: 8px 12px; margin-bottom: 10px; font-size: 13px; }
     .grid { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 18px; align-items: start; }
     .grid.embed { grid-template-columns: minmax(0, 1fr); }
     aside { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
@@ -121,7 +121,6 @@ export class ExplorerApp extends LitElement {
     const phase = phaseIds[this.story.phase]!;
     const active = s.prompt ?? this.hoverPrompt;
     const activeCopies = active === null ? [] : active === s.prompt ? v.copies : copiesOf(v.layout, active);
-    const isolated = globalThis.crossOriginIsolated === true;
     return html`
       ${
         s.embed
@@ -130,16 +129,6 @@ export class ExplorerApp extends LitElement {
         <h1>grpo-sandbox <span>· where the k copies of a prompt go, and how they meet again</span></h1>
         <button class="share" @click=${this.copyLink} title="copy a link to exactly this view">copy link</button>
       </header>`
-      }
-      ${
-        isolated
-          ? nothing
-          : html`<div class="isolation" role="status">
-        <strong>Not cross-origin isolated:</strong> this page was served without
-        <code>Cross-Origin-Opener-Policy: same-origin</code> and <code>Cross-Origin-Embedder-Policy: require-corp</code>,
-        so <code>SharedArrayBuffer</code> is unavailable and the simulated ranks cannot run here. The layout explorer below
-        still works. Serve the site with both headers (<code>npm start</code> and <code>npm run preview</code> send them; see the README for static hosts).
-      </div>`
       }
       ${
         s.notices.length === 0
@@ -156,7 +145,7 @@ export class ExplorerApp extends LitElement {
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
             .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
           <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
-            .scale=${s.scale} .hiddenParts=${s.hidden} @follow-change=${this.onFollow}></grpo-follow-panel>
+            .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null} @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
         <main class=${v.error ? 'stale' : ''}>
@@ -240,7 +229,9 @@ export class ExplorerApp extends LitElement {
 
   private applyConfig(config: LayoutConfig, preset: string | null): void {
     if (checkView(config) === null) this.lastValid = config;
-    this.setState({ config, preset, gather: 0, prompt: null });
+    // A new sampler brings its framework's regrouping (any other is then a "what if" again).
+    const fw = config.sampler !== this.state.config.sampler ? frameworkDefaults[config.sampler] : undefined;
+    this.setState({ config, preset, gather: 0, prompt: null, ...(fw ? { regroup: fw.regroup, scale: fw.scale } : {}) });
   }
 
   private onStory = (ev: CustomEvent<{ action: StoryAction; phase?: number }>) => {

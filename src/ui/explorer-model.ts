@@ -11,6 +11,8 @@ import { copiesOf } from '../core/layout/copies.ts';
 import { layoutStats, type LayoutStats } from '../core/layout/stats.ts';
 import { advantagesOfRegroup } from '../core/grpo/advantages.ts';
 import { gatherFacts } from '../core/layout/gather-facts.ts';
+import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
+import { regroupMethods } from '../core/layout/regroup.ts';
 import { toyRewards } from '../core/grpo/toy-rewards.ts';
 import type { CopyPlace, Gather, Layout, LayoutConfig, RegroupRow } from '../core/layout/types.ts';
 import type { ExplorerState } from './url-state.ts';
@@ -67,6 +69,14 @@ function advantagesOf(
   }
 }
 
+/** The "what if" note when `regroup` is not what the sampler's framework does; null when it is. */
+export function whatIf(sampler: LayoutConfig['sampler'], regroup: ExplorerState['regroup']): string | null {
+  const fw = frameworkDefaults[sampler];
+  if (!fw || fw.regroup === regroup) return null;
+  const label = regroupMethods.find((m) => m.method === regroup)?.label ?? regroup;
+  return `What if: this regroups ${label} on a ${fw.framework} layout; ${fw.framework} itself ${fw.does}.`;
+}
+
 /** Reads everything the explorer draws for `state`; `fallback` is the last config that was valid. */
 export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaultConfig): ExplorerView {
   // Checked before anything is built: an invalid or oversized configuration shows the last valid layout.
@@ -99,6 +109,7 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     tiedGroups,
     rewards: state.rewards,
     scale: state.scale,
+    whatIf: whatIf(layout.config.sampler, state.regroup),
   };
   return {
     layout,

@@ -4,6 +4,7 @@
 import type { LayoutConfig, RegroupMethod, SamplerName } from '../core/layout/types.ts';
 import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
+import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { phaseIds, type PhaseId } from './story.ts';
 
 /** The explorer's whole state; `config` may be invalid (the UI then shows the core's error). */
@@ -57,7 +58,7 @@ export const hideableParts = [
   'gather',
 ] as const;
 
-export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'uid'];
+export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'uid', 'local'];
 export const rewardSources: readonly RewardSource[] = ['random', 'model'];
 export const scaleOptions: readonly ScaleRewards[] = ['group', 'batch', 'none'];
 export const speeds = [0.25, 0.5, 1, 2, 4] as const;
@@ -125,7 +126,8 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     preset: presetName !== null && presets[presetName] && !overridden ? presetName : null,
     phase: pick(p.get('phase'), phaseIds, 'sample', 'phase', notices),
     gather: gatherOk ? gather : 0,
-    regroup: pick(p.get('regroup'), regroupMethods, 'prompt-id', 'regroup', notices),
+    // Without a choice in the link, the regrouping is the one the sampler's framework uses.
+    regroup: pick(p.get('regroup'), regroupMethods, frameworkDefaults[config.sampler]?.regroup ?? 'prompt-id', 'regroup', notices),
     rewards: pick(p.get('rewards'), rewardSources, 'random', 'rewards', notices),
     scale: pick(p.get('scale'), scaleOptions, 'group', 'scale', notices),
     speed: speedOk ? speed : 1,

@@ -38,7 +38,10 @@ test('the page budget refuses giant links with their arithmetic, and its fixes a
     assert.ok(err.suggestions.length > 0);
     for (const fix of err.suggestions) assert.equal(checkView({ ...config, ...fix }), null, JSON.stringify(fix));
   }
-  assert.match(checkView(cases[1]!)!.message, /1 rank × 1,000,000 samples per rank per step × 2 steps per gather = 2,000,000 tiles in one gather/);
+  assert.match(
+    checkView(cases[1]!)!.message,
+    /1 rank × 1,000,000 samples per rank per step × 2 steps per gather = 2,000,000 tiles in one gather/,
+  );
   assert.equal(checkView({ ...defaultConfig, ranks: 64, batch: 32, batchesPerEpoch: 8, datasetSize: 2048 }), null, '64 × 32 × 8 is drawn');
   assert.ok(64 * 32 * 8 <= viewBudget.tiles);
 });
