@@ -47,7 +47,7 @@ export class ExplorerApp extends LitElement {
     :host { display: block; max-width: 1480px; margin: 0 auto; padding: 12px 18px 40px; }
     header { display: flex; align-items: baseline; gap: 16px; flex-wrap: wrap; margin-bottom: 10px; }
     h1 { font-size: 19px; margin: 0; font-weight: 650; }
-    h1 span { color: #777; font-weight: 400; }
+    h1 span { color: #595959; font-weight: 400; }
     header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
     .grid { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 18px; align-items: start; }
     .grid.embed { grid-template-columns: minmax(0, 1fr); }
