@@ -34,10 +34,11 @@ declare global {
 }
 
 export class ExplorerApp extends LitElement {
-  static override properties = { state: { attribute: false }, hoverPrompt: { state: true } };
+  static override properties = { state: { attribute: false }, hoverPrompt: { state: true }, tableOpen: { state: true } };
 
   declare state: ExplorerState;
   declare hoverPrompt: number | null;
+  declare tableOpen: boolean;
   readonly story: StoryController;
   /** The last configuration the core accepted (drawn while the current one is invalid). */
   private lastValid: LayoutConfig = defaultConfig;
@@ -49,8 +50,18 @@ export class ExplorerApp extends LitElement {
     h1 { font-size: 19px; margin: 0; font-weight: 650; }
     h1 span { color: #595959; font-weight: 400; }
     header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
+    /* main comes first in the page (Play and the picture lead the tab order and narrow screens);
+       on wide screens the settings take the left column. */
     .grid { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 18px; align-items: start; }
+    .grid > main { grid-column: 2; grid-row: 1; }
+    .grid > aside { grid-column: 1; grid-row: 1; }
     .grid.embed { grid-template-columns: minmax(0, 1fr); }
+    .grid.embed > main { grid-column: 1; }
+    details.table-view { margin-top: 8px; font-size: 13px; }
+    details.table-view summary { cursor: pointer; color: #333; }
+    details.table-view table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin-top: 6px; }
+    details.table-view th, details.table-view td { border-bottom: 1px solid #e4e4e0; padding: 2px 8px; text-align: left; }
+    details.table-view .more { color: #595959; }
     aside { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
     main { display: grid; gap: 10px; min-width: 0; }
     .card { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; min-width: 0; }
@@ -66,13 +77,22 @@ export class ExplorerApp extends LitElement {
     .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor; border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
     .notice { border: 1px solid #4e79a7; background: #eef3f9; border-radius: 6px; padding: 6px 10px; margin-bottom: 10px; font-size: 13px; color: #1f3b5a; }
     .notice ul { margin: 2px 0; padding-left: 18px; }
-    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } .below { grid-template-columns: minmax(0, 1fr); } }
+    @media (max-width: 900px) {
+      :host { padding: 8px 10px 32px; }
+      .grid { grid-template-columns: minmax(0, 1fr); }
+      .grid > main, .grid > aside { grid-column: 1; grid-row: auto; }
+      .below { grid-template-columns: minmax(0, 1fr); }
+      h1 { font-size: 16px; }
+      h1 span { display: block; font-size: 13px; }
+      .caption { font-size: 14px; }
+    }
   `;
 
   constructor() {
     super();
     this.state = parseState(location.search, defaultConfig, presets);
     this.hoverPrompt = null;
+    this.tableOpen = false;
     if (checkView(this.state.config) === null) this.lastValid = this.state.config;
     this.story = new StoryController(
       this,
@@ -82,6 +102,11 @@ export class ExplorerApp extends LitElement {
     );
     this.story.phase = phaseIds.indexOf(this.state.phase);
     this.story.speed = this.state.speed;
+    const motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
+    this.story.reducedMotion = motion?.matches ?? false;
+    motion?.addEventListener('change', (e) => {
+      this.story.reducedMotion = e.matches;
+    });
     new KeyboardController(this, this.story, {
       speed: (next) => this.setSpeed(next),
       escape: () => this.setState({ prompt: null }),
@@ -138,16 +163,6 @@ export class ExplorerApp extends LitElement {
         <button type="button" class="dismiss" @click=${() => this.setState({ notices: [] })}>dismiss</button></div>`
       }
       <div class="grid ${s.embed ? 'embed' : ''}">
-        ${
-          s.embed
-            ? nothing
-            : html`<aside>
-          <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
-            .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
-          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
-            .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null} @follow-change=${this.onFollow}></grpo-follow-panel>
-        </aside>`
-        }
         <main class=${v.error ? 'stale' : ''}>
           ${
             hide('controls')
@@ -173,6 +188,7 @@ export class ExplorerApp extends LitElement {
             <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
               .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
               @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+            ${this.renderTable(v)}
           </div>
           ${
             s.embed
@@ -189,7 +205,41 @@ export class ExplorerApp extends LitElement {
           </div>`
           }
         </main>
+        ${
+          s.embed
+            ? nothing
+            : html`<aside>
+          <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
+            .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
+          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
+            .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null} @follow-change=${this.onFollow}></grpo-follow-panel>
+        </aside>`
+        }
       </div>`;
+  }
+
+  /** The followed gather as a table (rank × step, prompt ids per slot): the picture in words, for screen readers and for copying. */
+  private renderTable(v: ExplorerView) {
+    const steps = v.gather.stepIndices;
+    const ranks = v.layout.config.ranks;
+    const shown = Math.min(ranks, 64);
+    // Built only while open: a closed table costs nothing on the story's frames.
+    return html`<details class="table-view" ?open=${this.tableOpen} @toggle=${(e: Event) => {
+      this.tableOpen = (e.target as HTMLDetailsElement).open;
+    }}><summary>The followed gather as a table (rank × step)</summary>
+      ${
+        this.tableOpen
+          ? html`<table>
+        <thead><tr><th scope="col">rank</th>${steps.map((si) => html`<th scope="col">step ${si}</th>`)}</tr></thead>
+        <tbody>${Array.from(
+          { length: shown },
+          (_, r) =>
+            html`<tr><th scope="row">rank ${r}</th>${steps.map((si) => html`<td>${(v.layout.steps[si]?.ranks[r] ?? []).map((p) => `P${p}`).join(' ')}</td>`)}</tr>`,
+        )}</tbody>
+      </table>
+      ${shown < ranks ? html`<p class="more">First ${shown} of ${ranks} ranks.</p>` : nothing}`
+          : nothing
+      }</details>`;
   }
 
   /** The label over a picture that is not the settings' own: which layout it is, why, and the fixes. */

@@ -244,7 +244,8 @@ test('embed mode and _hide flags strip the page down for course material', async
 test('play runs the story: each phase shows its caption before the tiles move, and keys step back and forth', async () => {
   await withPage('/?preset=seed-000&speed=4', async (page) => {
     await firstView(page);
-    await page.locator('grpo-layout-canvas canvas').focus();
+    // ← → step the story wherever the focus is, except on the picture (there they move between tiles).
+    await page.locator('grpo-story-controls button.play').focus();
     await page.keyboard.press('ArrowRight');
     // "Text, then the action": the new phase's caption is up while the tiles still wait.
     await page.waitForFunction(() => (document.querySelector('grpo-explorer') as HTMLElement).dataset.stage === 'caption');
