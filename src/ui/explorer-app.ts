@@ -6,7 +6,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView } from './view-budget.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
-import { suggestionText } from './config-panel.ts';
+import { suggestionText } from '../core/settings.ts';
 import { presets } from '../core/presets.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import type { LayoutConfig } from '../core/layout/types.ts';
