@@ -11,6 +11,7 @@ import {
   type LayoutStats,
 } from '../core/layout/index.ts';
 import { samplers } from '../core/samplers/index.ts';
+import { LAYOUT_SETTINGS } from '../core/settings.ts';
 
 /** Renders rows of cells as left-aligned columns. */
 function table(rows: string[][], indent = '  '): string[] {
@@ -32,19 +33,6 @@ function wrap(items: string[], indent: string, width = 100): string[] {
   if (line) lines.push(indent + line);
   return lines;
 }
-
-const settingNames: [keyof Layout['config'], string][] = [
-  ['ranks', 'ranks'],
-  ['batch', 'batch'],
-  ['k', 'k'],
-  ['batchesPerEpoch', 'batches-per-epoch'],
-  ['epochs', 'epochs'],
-  ['datasetSize', 'dataset-size'],
-  ['seed', 'seed'],
-  ['stepsPerGeneration', 'steps-per-generation'],
-  ['numIterations', 'num-iterations'],
-  ['gradientAccumulationSteps', 'gradient-accumulation-steps'],
-];
 
 /** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
 function seedNote(layout: Layout, stepIndex: number): string {
@@ -70,7 +58,9 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   const out: string[] = [];
   // Only the settings this sampler reads (the others are refused when given).
   const ignored = samplers[layout.sampler].ignores;
-  const settings = settingNames.filter(([f]) => !(f in ignored) || f === 'batchesPerEpoch').map(([f, n]) => `${n}=${config[f]}`);
+  const settings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int' && (!(s.field in ignored) || s.field === 'batchesPerEpoch')).map(
+    (s) => `${s.flag}=${config[s.field]}`,
+  );
   out.push(`${layout.sampler}: ${samplers[layout.sampler].title}${presetName ? `  [preset ${presetName}]` : ''}`);
   out.push(`settings: ${settings.join(' ')}`);
   for (const note of layout.notes) out.push(`note: ${note}`);

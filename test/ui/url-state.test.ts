@@ -45,3 +45,15 @@ test('a preset link keeps its name while unchanged; unknown values fall back, ou
     /^preset=seed-000&sampler=flow-grpo&ranks=8&batch=2&k=4&batches=2/,
   );
 });
+
+test('every setting of the table round-trips through its URL key', async () => {
+  const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
+  const changed: Record<string, unknown> = { ...defaults, sampler: 'trl' };
+  LAYOUT_SETTINGS.forEach((s, i) => {
+    if (s.kind === 'int') changed[s.field] = 100 + i;
+  });
+  const search = LAYOUT_SETTINGS.map((s) => `${s.param}=${changed[s.field]}`).join('&');
+  assert.deepEqual(parseState(`?${search}`, defaults, presets).config, changed);
+  const written = new URLSearchParams(stateToSearch(parseState(`?${search}`, defaults, presets)));
+  for (const s of LAYOUT_SETTINGS) assert.equal(written.get(s.param), String(changed[s.field]), s.param);
+});

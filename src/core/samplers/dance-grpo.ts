@@ -7,7 +7,7 @@
 // Every pass over the DataLoader re-iterates the sampler with epoch 0, so every pass repeats the
 // first pass's order: the same prompts meet the same ranks in the same order, pass after pass.
 import { ConfigError } from '../errors.ts';
-import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
+import type { LayoutStep } from '../layout/types.ts';
 import { batchesInEpoch } from './contiguous.ts';
 import { danceGrpoCounts } from './counts.ts';
 import { distributedSamplerIndices } from './distributed-sampler.ts';

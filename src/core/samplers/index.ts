@@ -6,7 +6,8 @@ import { contiguous } from './contiguous.ts';
 import { danceGrpo } from './dance-grpo.ts';
 import { flowGrpo, flowGrpoLcm } from './flow-grpo.ts';
 import { groupDistributed } from './group-distributed.ts';
-import { checkCommon, checkSize, flagName } from './rules.ts';
+import { flagName } from '../settings.ts';
+import { checkCommon, checkSize } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { trl } from './trl.ts';
 
