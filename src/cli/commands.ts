@@ -12,4 +12,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   ranks: async () => (await import('./ranks.ts')).default,
   loss: async () => (await import('./loss.ts')).default,
   schedule: async () => (await import('./schedule.ts')).default,
+  dynamic: async () => (await import('./dynamic.ts')).default,
 };
