@@ -1,11 +1,10 @@
 // `grpo-sandbox layout`: where the k copies of each prompt go, for any sampler and configuration.
-import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 import { layoutStats, type LayoutConfig, type SamplerName } from '../core/layout/index.ts';
 import { presetNames, presets } from '../core/presets.ts';
 import { buildLayout, defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
-import { intFlag, parseFlags } from './flags.ts';
+import { choiceFlag, intFlag, ownEntry, parseFlags, quote } from './flags.ts';
 import { renderLayout } from './layout-text.ts';
 
 const spec = {
@@ -64,15 +63,13 @@ function seedFlag(value: unknown): number | undefined {
 export function configFromFlags(args: string[]): { config: LayoutConfig; preset?: string; json: boolean; help: boolean } {
   const v = parseFlags(args, spec);
   const preset = v.preset;
-  if (preset !== undefined && !presets[preset]) {
-    throw new ConfigError(`unknown preset '${preset}'; presets: ${presetNames.join(', ')}`);
+  const chosen = preset === undefined ? undefined : ownEntry(presets, preset);
+  if (preset !== undefined && !chosen) {
+    throw new ConfigError(`unknown preset ${quote(preset)}; presets: ${presetNames.join(', ')}`);
   }
-  const config: LayoutConfig = { ...(preset ? presets[preset]!.config : defaultConfig) };
-  if (v.sampler !== undefined) {
-    if (!(samplerNames as string[]).includes(v.sampler))
-      throw new ConfigError(`unknown sampler '${v.sampler}'; samplers: ${samplerNames.join(', ')}`);
-    config.sampler = v.sampler as SamplerName;
-  }
+  const config: LayoutConfig = { ...(chosen ? chosen.config : defaultConfig) };
+  const sampler = choiceFlag<SamplerName>(v.sampler, 'sampler', samplerNames);
+  if (sampler !== undefined) config.sampler = sampler;
   const ints: [keyof typeof spec, keyof LayoutConfig, number][] = [
     ['ranks', 'ranks', 1],
     ['batch', 'batch', 1],
@@ -94,19 +91,19 @@ export function configFromFlags(args: string[]): { config: LayoutConfig; preset?
 
 const layoutCommand: Command = {
   summary: 'where the k copies of each prompt go (samplers, gathers, regrouping, statistics)',
-  async run(args) {
+  async run(args, io) {
     const { config, preset, json, help: wantsHelp } = configFromFlags(args);
     if (wantsHelp) {
-      process.stdout.write(help);
+      io.out(help);
       return 0;
     }
     const layout = buildLayout(config);
     const stats = layoutStats(layout);
     if (json) {
       const steps = layout.steps.map(({ epoch, step, ranks }) => ({ epoch, step, ranks }));
-      process.stdout.write(`${JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats })}\n`);
+      io.out(`${JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats })}\n`);
     } else {
-      process.stdout.write(renderLayout(layout, stats, preset));
+      io.out(renderLayout(layout, stats, preset));
     }
     return 0;
   },

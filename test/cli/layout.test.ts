@@ -92,7 +92,7 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
       /^grpo-sandbox layout: k=3 must divide ranks×batch=16 .*; valid k here: 1, 2, 4, 8, 16; or batch=3 \(→24\), or use --sampler flow-grpo-lcm$/m,
     ],
     [['layout', '--preset', 'seed-999'], /unknown preset 'seed-999'/],
-    [['layout', '--sampler', 'nope'], /unknown sampler 'nope'/],
+    [['layout', '--sampler', 'nope'], /unknown --sampler 'nope'/],
     [['layout', '--ranks', 'two'], /--ranks must be a whole number/],
     [['layout', '--ranks', '0'], /--ranks must be between 1/],
     [['layout', '--bogus'], /Unknown option '--bogus'/],
