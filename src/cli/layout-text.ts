@@ -12,6 +12,11 @@ import {
 } from '../core/layout/index.ts';
 import { samplers } from '../core/samplers/index.ts';
 
+/** Appends `lines` to `out` one by one (`out.push(...lines)` overflows the call stack on long reports). */
+function append(out: string[], lines: string[]): void {
+  for (const line of lines) out.push(line);
+}
+
 /** Renders rows of cells as left-aligned columns. */
 function table(rows: string[][], indent = '  '): string[] {
   const widths: number[] = [];
@@ -83,7 +88,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
       const slots = step.ranks[0]?.length ?? 0;
       const rows = [['', ...Array.from({ length: slots }, (_, s) => `s${s}`)]];
       step.ranks.forEach((ids, r) => rows.push([`rank ${r}`, ...ids.map(p)]));
-      out.push(...table(rows));
+      append(out, table(rows));
       out.push(
         `  copies of each prompt (rank.slot → position in the ${layout.gatherScope === 'epoch' ? `epoch ${step.epoch}` : 'step'} gather):`,
       );
@@ -96,7 +101,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
           `(${ranks.length === 1 ? 'rank' : 'ranks'} ${ranks.join(',')})`,
         ];
       });
-      out.push(...table(copyRows, '    '));
+      append(out, table(copyRows, '    '));
     }
 
     const first = g.stepIndices[0]!;
@@ -109,11 +114,12 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
         `rank ${r}`,
         g.stepIndices.map((si) => layout.steps[si]!.ranks[r]!.map(p).join(' ')).join(' | '),
       ]);
-      out.push(...table(rows, '    '));
+      append(out, table(rows, '    '));
     }
     out.push('  gathered order (position:prompt):');
-    out.push(
-      ...wrap(
+    append(
+      out,
+      wrap(
         g.samples.map((s, i) => `${i}:${p(s.promptId)}`),
         '    ',
       ),
@@ -128,7 +134,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
         const key = method === 'view' ? `row ${r.key}` : r.key;
         return `[${key}: ${body}${flags ? ` !${flags}` : ''}]`;
       });
-      out.push(...wrap(items, '    '));
+      append(out, wrap(items, '    '));
     }
   }
 
@@ -159,9 +165,12 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
     ['prompt-id groups of size ≠ k', String(stats.offSizePromptGroups)],
     [`view(-1, ${config.k}) rows mixed / short / all`, `${stats.mixedViewRows} / ${stats.offSizeViewRows} / ${stats.viewRows}`],
   ];
-  out.push(...table(statRows.map(([a, b]) => [a, b])));
+  append(out, table(statRows.map(([a, b]) => [a, b])));
   out.push('', 'what this shows');
   for (const line of explainLayout(layout, stats))
-    out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
+    append(
+      out,
+      wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)),
+    );
   return `${out.join('\n')}\n`;
 }

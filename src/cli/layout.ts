@@ -2,7 +2,9 @@
 import { ConfigError } from '../core/errors.ts';
 import { layoutStats, type LayoutConfig, type SamplerName } from '../core/layout/index.ts';
 import { presetNames, presets } from '../core/presets.ts';
-import { buildLayout, defaultConfig, samplerNames } from '../core/samplers/index.ts';
+import { overBudget } from '../core/budget.ts';
+import { layoutEstimate } from '../core/samplers/estimate.ts';
+import { buildLayout, defaultConfig, samplerNames, validateConfig } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
 import { choiceFlag, intFlag, ownEntry, parseFlags, quote } from './flags.ts';
 import { renderLayout } from './layout-text.ts';
@@ -97,6 +99,15 @@ const layoutCommand: Command = {
       io.out(help);
       return 0;
     }
+    const invalid = validateConfig(config);
+    if (invalid) throw invalid;
+    // Budget before work: refuse in one line instead of running out of memory or time.
+    const tooMuch = overBudget(
+      `this layout's ${json ? 'JSON' : 'text report'}`,
+      layoutEstimate(config, json ? 'json' : 'text'),
+      `--epochs, --batches-per-epoch (or --dataset-size), --ranks or --batch${json ? '' : ', or use --json'}`,
+    );
+    if (tooMuch) throw tooMuch;
     const layout = buildLayout(config);
     const stats = layoutStats(layout);
     if (json) {

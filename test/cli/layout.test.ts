@@ -95,7 +95,7 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
     [['layout', '--sampler', 'nope'], /unknown --sampler 'nope'/],
     [['layout', '--ranks', 'two'], /--ranks must be a whole number/],
     [['layout', '--ranks', '0'], /--ranks must be between 1/],
-    [['layout', '--bogus'], /Unknown option '--bogus'/],
+    [['layout', '--bogus'], /unknown flag '--bogus'/],
     [['layout', '--sampler', 'trl', '--k', '1'], /at least 2/],
     [['layout', '--seed', '1.5'], /--seed must be a whole number/],
     [['layout', '--ranks', '-3'], /--ranks must be between 1/],

@@ -3,7 +3,7 @@
 // a prompt stays on one rank and advantages need no gather.
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
-import { distributedSamplerIndices } from './distributed-sampler.ts';
+import { distributedSamplerAllRanks } from './distributed-sampler.ts';
 import { divisors, listText, nearest, nearestMultiples } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
@@ -41,15 +41,13 @@ export const contiguous: SamplerSpec = {
   },
   effective: (config) => ({ ...config, batchesPerEpoch: stepsPerEpoch(config) }),
   perRankPerStep: (config) => config.batch,
-  draws: (c) => c.epochs * c.datasetSize * c.ranks,
+  draws: (c) => c.epochs * c.datasetSize,
   steps(config) {
     const promptsPerStep = config.batch / config.k;
     const steps: LayoutStep[] = [];
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       // Each rank builds its own DistributedSampler; all seed seed + epoch and agree on the permutation.
-      const perRank = Array.from({ length: config.ranks }, (_, r) =>
-        distributedSamplerIndices(config.datasetSize, config.ranks, r, config.seed, epoch),
-      );
+      const perRank = distributedSamplerAllRanks(config.datasetSize, config.ranks, config.seed, epoch);
       for (let step = 0; step < config.batchesPerEpoch; step++) {
         const ranks = perRank.map((mine) =>
           mine.slice(step * promptsPerStep, (step + 1) * promptsPerStep).flatMap((id) => Array<number>(config.k).fill(id)),
