@@ -1,7 +1,8 @@
 // `grpo-sandbox loss`: a calculator for the GRPO losses and their gradients (TRL's semantics,
 // plus the seed-003 pairwise loss), on the CPU reference or on WebGPU.
 import { cpuBackend, type OpsBackend } from '../ops/backend.ts';
-import { parseLossBatch, type LossBatch } from '../ops/lossBatch.ts';
+import { computeLoss } from '../ops/loss.ts';
+import { parseLossBatch } from './loss-batch.ts';
 import type { Command } from './commands.ts';
 import { choiceFlag, parseFlags } from './flags.ts';
 import type { CliIo } from './io.ts';
@@ -45,16 +46,6 @@ async function openBackend(name: string, io: CliIo): Promise<{ backend: OpsBacke
   };
 }
 
-async function compute(b: OpsBackend, batch: LossBatch): Promise<{ loss: number; gradLogp: Float32Array }> {
-  const shape = { rows: batch.rows, tokens: batch.tokens };
-  if (batch.settings.lossType === 'pairwise')
-    return b.pairwiseLoss(batch.logp, batch.mask, batch.perRow, { ...shape, groupSize: batch.settings.groupSize });
-  return b.grpoLoss(batch.logp, batch.oldLogp, batch.refLogp, batch.mask, batch.perRow, shape, {
-    ...batch.settings,
-    lossType: batch.settings.lossType,
-  });
-}
-
 const loss: Command = {
   summary: 'GRPO / DAPO / Dr. GRPO / pairwise loss and d loss / d logp for a JSON batch (CPU or WebGPU)',
   async run(args, io) {
@@ -68,10 +59,9 @@ const loss: Command = {
     const batch = parseLossBatch(json);
     const { backend, close } = await openBackend(backendName, io);
     try {
-      const r = await compute(backend, batch);
-      const gradLogp = Array.from({ length: batch.rows }, (_, b) =>
-        Array.from(r.gradLogp.subarray(b * batch.tokens, (b + 1) * batch.tokens)),
-      );
+      const r = await computeLoss(backend, batch);
+      const { rows, tokens } = batch.shape;
+      const gradLogp = Array.from({ length: rows }, (_, b) => Array.from(r.gradLogp.subarray(b * tokens, (b + 1) * tokens)));
       io.out(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);
     } finally {
       close();
