@@ -33,7 +33,11 @@ export function loadPolicy(spec: string): ControllerPolicy {
   } catch (err) {
     throw new ConfigError(`--policy ${spec} is not valid JSON: ${(err as Error).message}`);
   }
-  return { name: basename(spec), tables: [parseHeadTables(json, `--policy ${spec}`)] };
+  return {
+    name: basename(spec),
+    description: `the policy tables in ${basename(spec)}`,
+    tables: [parseHeadTables(json, `--policy ${spec}`)],
+  };
 }
 
 /**

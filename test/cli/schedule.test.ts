@@ -84,6 +84,9 @@ test('--latency controller: configurations drawn from the uniform policy or a po
     const by = Object.fromEntries(fixed.schemes.map((s: { scheme: string }) => [s.scheme, s]));
     assert.ok(Math.abs(by['by-structure'].makespan - 52 * 3) < 1e-9);
     const text = runCli(['schedule', '--policy', file]).stdout;
+    // The drawn configurations are listed, so the charts' ids can be looked up.
+    assert.match(text, /^configurations drawn \(id, structure, latency alone\):$/m);
+    assert.equal(text.match(/^ {2}\d-\d +high\(12 crops\) p=1 topK=8 blocks=16 +52 ms$/gm)?.length, 20);
     assert.match(text.replace(/\n +/g, ' '), /1 distinct structure \(tier, insertion, top-K, active blocks\) among the 20 configurations/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -134,16 +134,17 @@ export function sliceToRanks<T>(gathered: readonly T[], ranks: number): T[][] {
 }
 
 /** The framework whose advantage goes with each regrouping of src/core/layout/regroup.ts. */
-export const ADVANTAGE_OF_REGROUP: Readonly<Record<RegroupMethod, 'flow_grpo' | 'trl' | 'verl'>> = {
+export const ADVANTAGE_OF_REGROUP: Readonly<Record<RegroupMethod, 'flow_grpo' | 'trl' | 'verl' | 'dance_grpo'>> = {
   'prompt-id': 'flow_grpo',
   view: 'trl',
   uid: 'verl',
+  local: 'dance_grpo',
 };
 
 /**
  * The advantages of one gather's rewards under a regrouping, as the framework that regroups so
  * computes them: prompt-id → flow_grpo (groups by prompt, global std), view → TRL (`view(-1, k)`,
- * `scale` applies), uid → verl (groups by uid). Throws a RangeError when the regrouping cannot
+ * `scale` applies), uid → verl (groups by uid), local → DanceGRPO (each rank's consecutive k). Throws a RangeError when the regrouping cannot
  * apply (e.g. view(-1, k) of a count that is not a multiple of k).
  */
 export function advantagesOfRegroup(
@@ -166,5 +167,11 @@ export function advantagesOfRegroup(
         rewards,
         gather.samples.map((s) => s.uid),
       );
+    case 'dance_grpo': {
+      // Each rank normalises its own samples (its slice of the rank-major gathered order).
+      const ranks = new Set(gather.samples.map((s) => s.rank)).size;
+      const perRank = sliceToRanks(Array.from(rewards), ranks);
+      return perRank.flatMap((local) => danceGrpoAdvantages(local, k));
+    }
   }
 }

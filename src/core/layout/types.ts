@@ -104,8 +104,8 @@ export interface Gather {
   samples: GatheredSample[];
 }
 
-/** The three ways frameworks regroup gathered samples. */
-export type RegroupMethod = 'prompt-id' | 'view' | 'uid';
+/** The ways frameworks regroup samples: after the gather (prompt-id, view, uid) or on each rank without one (local). */
+export type RegroupMethod = 'prompt-id' | 'view' | 'uid' | 'local';
 
 /** One group after regrouping. */
 export interface RegroupRow {

@@ -34,7 +34,7 @@ export function headline(r: ScheduleResult): string {
   const latency =
     c.latency.kind === 'constant'
       ? `every configuration takes ${formatTime(c.latency.t, r.unit)} alone`
-      : `prefill latency of configurations drawn from the ${c.latency.policy.name} policy (seed ${c.seed}), ` +
+      : `prefill latency of configurations drawn from ${c.latency.policy.description ?? `the ${c.latency.policy.name} policy`} (seed ${c.seed}), ` +
         `${formatTime(fastest!, 'ms')} to ${formatTime(slowest!, 'ms')} alone`;
   const cap = c.maxBatch === null ? 'no cap on the batch' : `at most ${c.maxBatch} configurations per launch`;
   return (
