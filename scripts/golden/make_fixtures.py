@@ -12,7 +12,7 @@ What comes from where:
 - flow_grpo and DanceGRPO are not packages: their samplers/loops are written below exactly as their
   source does (files and commits named at each), over the real torch classes.
 - Flow-Factory's GroupDistributedSampler is transcribed from the sandbox's description
-  (../shared docs: every rank the same prompts, k/W copies each, one permutation per epoch),
+  (docs/frameworks.md: every rank the same prompts, k/W copies each, one permutation per epoch),
   not from Flow-Factory's source.
 - Advantages and the TRL loss types are transcriptions with torch (float64, autograd for the
   gradients): TRL computes them inline in GRPOTrainer methods that need a model and a generation
@@ -450,6 +450,51 @@ def advantages():
     write('golden-advantages.json', {
         'about': "Each framework's group advantages, transcribed with torch float64 (TRL GRPOTrainer, DanceGRPO "
                  "train_one_step, flow_grpo PerPromptStatTracker, verl compute_grpo_outcome_advantage).",
+        'cases': cases,
+    })
+
+
+# ---------------------------------------------------------------- TRL loss types
+
+def losses():
+    """GRPOTrainer._compute_loss (trl 1.13.0, trainer/grpo_trainer.py) for grpo, bnpo, dr_grpo and dapo,
+    transcribed with torch autograd in float64 on float32-exact inputs; one process, no accumulation
+    (current_gradient_accumulation_steps = steps_per_generation = 1, so dapo's normalizer is mask.sum())."""
+    g = torch.Generator().manual_seed(11)
+    cases = []
+    for rows, tokens, beta, eps_low, eps_high in [(3, 5, 0.0, 0.2, 0.2), (4, 6, 0.04, 0.2, 0.28), (2, 7, 0.1, 0.1, 0.3)]:
+        f32 = lambda t: t.to(torch.float32).to(torch.float64)
+        old = f32(-torch.rand(rows, tokens, generator=g, dtype=torch.float64) * 3)
+        logp0 = f32(old + (torch.rand(rows, tokens, generator=g, dtype=torch.float64) - 0.5) * 0.8)
+        ref = f32(old + (torch.rand(rows, tokens, generator=g, dtype=torch.float64) - 0.5) * 0.4)
+        adv = f32(torch.randn(rows, generator=g, dtype=torch.float64))
+        lengths = torch.randint(1, tokens + 1, (rows,), generator=g)
+        mask = (torch.arange(tokens)[None, :] < lengths[:, None]).to(torch.float64)
+        max_len = tokens + 3
+        for loss_type in ['grpo', 'bnpo', 'dr_grpo', 'dapo']:
+            logp = logp0.clone().requires_grad_(True)
+            coef_1 = torch.exp(logp - old)
+            coef_2 = torch.clamp(coef_1, 1 - eps_low, 1 + eps_high)
+            per_token_loss = -torch.min(coef_1 * adv[:, None], coef_2 * adv[:, None])
+            if beta != 0.0:
+                per_token_loss = per_token_loss + beta * (torch.exp(ref - logp) - (ref - logp) - 1)
+            if loss_type == 'grpo':
+                loss = ((per_token_loss * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)).mean()
+            elif loss_type == 'bnpo':
+                loss = (per_token_loss * mask).sum() / mask.sum().clamp(min=1.0)
+            elif loss_type == 'dr_grpo':
+                loss = (per_token_loss * mask).sum() / (per_token_loss.size(0) * max_len)
+            else:
+                loss = (per_token_loss * mask).sum() / mask.sum().clamp(min=1.0)
+            loss.backward()
+            cases.append({'lossType': loss_type, 'rows': rows, 'tokens': tokens, 'beta': beta, 'epsilonLow': eps_low,
+                          'epsilonHigh': eps_high, 'maxCompletionLength': max_len,
+                          'logp': logp0.flatten().tolist(), 'oldLogp': old.flatten().tolist(), 'refLogp': ref.flatten().tolist(),
+                          'mask': mask.flatten().tolist(), 'advantages': adv.tolist(),
+                          'loss': loss.item(), 'gradLogp': logp.grad.flatten().tolist()})
+    write('golden-losses.json', {
+        'about': "TRL 1.13.0's four loss types and d loss / d logp (torch autograd, float64 on float32-exact inputs), "
+                 "a transcription of GRPOTrainer._compute_loss (it needs a model to be called).",
         'cases': cases,
     })
 

@@ -65,7 +65,8 @@ export const flowGrpo: SamplerSpec = {
     const m = total / k;
     if (m > config.datasetSize) {
       return new ConfigError(
-        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m}`,
+        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
+          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the last ranks get short or empty batches)`,
         [{ datasetSize: m }],
       );
     }
@@ -114,7 +115,8 @@ export const flowGrpoLcm: SamplerSpec = {
     const m = lcmPromptsPerEpoch(config);
     if (m > config.datasetSize) {
       return new ConfigError(
-        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m}`,
+        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
+          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the epoch's last batches come out short or empty)`,
         [{ datasetSize: m }],
       );
     }
