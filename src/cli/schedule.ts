@@ -58,7 +58,8 @@ and draws each as a Gantt chart (ranks × time) with a comparison table. Default
   --gather-cost G       spread's all-gather, in the latency unit (default 10% of the mean latency)
   --schemes LIST        comma-separated subset of ${SCHEMES.join(', ')}
   --width N             columns of the longest chart (default 80)
-  --json                one JSON object {config, unit, work, gatherCost, configurations, schemes}
+  --json                one JSON object {config, unit, work, gatherCost, configurations, schemes};
+                        each scheme's timeline: per rank, intervals {kind, start, end, configs: ids}
   --html FILE           also write a self-contained page with the charts side by side
 
 Schemes:
@@ -164,7 +165,12 @@ const scheduleCommand: Command = {
     }
     if (req.json) {
       const { config, unit, work, gatherCost, configurations } = result;
-      process.stdout.write(`${JSON.stringify({ config: configJson(config), unit, work, gatherCost, configurations, schemes: shown })}\n`);
+      // Intervals name their configurations by id (`2-1`), as the charts do.
+      const schemes = shown.map((s) => ({
+        ...s,
+        timeline: s.timeline.map((t) => t.map((i) => ({ ...i, configs: i.configs.map((x) => configurations[x]!.id) }))),
+      }));
+      process.stdout.write(`${JSON.stringify({ config: configJson(config), unit, work, gatherCost, configurations, schemes })}\n`);
     } else {
       process.stdout.write(renderSchedule(result, shown, req.width, intro));
     }

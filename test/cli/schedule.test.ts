@@ -39,7 +39,8 @@ test('--json: one object with the configurations and every scheme’s timeline a
   const by = Object.fromEntries(out.schemes.map((s: { scheme: string }) => [s.scheme, s]));
   assert.equal(by['serial-dp'].makespan, 20);
   assert.equal(by['per-rank-batched'].makespan, 4); // 5 − 4 · 0.25
-  assert.deepEqual(by['per-rank-batched'].timeline[1], [{ kind: 'run', start: 0, end: 4, configs: [5, 6, 7, 8, 9] }]);
+  assert.deepEqual(by['per-rank-batched'].timeline[1], [{ kind: 'run', start: 0, end: 4, configs: ['2-1', '2-2', '2-3', '2-4', '2-5'] }]);
+  assert.deepEqual(by.spread.timeline[3].at(-1), { kind: 'gather', start: 5, end: 5.1, configs: [] });
   assert.deepEqual(Object.keys(by.spread), [
     'scheme',
     'timeline',
