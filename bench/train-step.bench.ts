@@ -11,6 +11,7 @@
 // default 256 prompts × 8 (dModel 32, hidden 32), 1024 × 8, and 256 × 8 at the seed's dModel 2048
 // (hidden 256). BENCH_QUICK=1: the default size only.
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { DEFAULT_DIMS, SEED_DIMS, makePrompts, type ControllerDims } from '../src/core/env/controller.ts';
@@ -128,21 +129,12 @@ function findTorch(): { python: string } | { reason: string } {
   return { reason: `${python} cannot import torch (${why})` };
 }
 
-function torchRow(python: string, size: Size): Measured & { threads: number; torch: string } {
+/** PyTorch's step at this size; `threads` 0 = PyTorch's default (one per core). */
+function torchRow(python: string, size: Size, threads: number): Measured & { threads: number; torch: string } {
   const script = fileURLToPath(new URL('./torch/controller_step.py', import.meta.url));
-  const args = [
-    '--prompts',
-    size.prompts,
-    '--k',
-    size.k,
-    '--d-model',
-    size.dims.dModel,
-    '--hidden',
-    size.dims.hidden,
-    '--steps',
-    size.reps.torch,
-  ];
-  const run = spawnSync(python, [script, ...args.map(String)], { encoding: 'utf8' });
+  const shape = { prompts: size.prompts, k: size.k, 'd-model': size.dims.dModel, hidden: size.dims.hidden };
+  const args = Object.entries({ ...shape, steps: size.reps.torch, threads }).flatMap(([flag, v]) => [`--${flag}`, String(v)]);
+  const run = spawnSync(python, [script, ...args], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`bench/torch/controller_step.py failed: ${run.stderr.trim()}`);
   const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { msPerStep: number; threads: number; torch: string };
   return result;
@@ -176,6 +168,8 @@ export default async function trainStepBench(): Promise<void> {
   for (const size of sizes) {
     const config: ControllerTrainConfig = { ...DEFAULT_TRAIN_CONFIG, dims: size.dims, prompts: size.prompts, groupSize: size.k };
     const label = `${size.prompts}×${size.k} dModel ${size.dims.dModel}`;
+    // Other jobs on the machine skew every row: say how busy it was (1-minute load average).
+    console.log(`  ${label}: load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
     const results: [string, Measured][] = [];
     const note = (name: string, m: Measured) => {
       results.push([name, m]);
@@ -227,9 +221,12 @@ export default async function trainStepBench(): Promise<void> {
     }
     let torchMs: number | null = null;
     if ('python' in torch) {
-      const t = torchRow(torch.python, size);
+      // PyTorch's default (a thread per core) is the comparison; one thread shows the per-core speed.
+      const t = torchRow(torch.python, size, 0);
       torchMs = t.msPerStep;
       note(`PyTorch ${t.torch} eager CPU, ${t.threads} threads`, t);
+      const one = torchRow(torch.python, size, 1);
+      note(`PyTorch ${one.torch} eager CPU, 1 thread`, one);
     }
     const oneProcess = results.find(([name]) => name === 'CPU fast, 1 process')![1].msPerStep;
     for (const [name, m] of results) {

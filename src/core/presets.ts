@@ -1,4 +1,4 @@
-// Named configurations for the five scenarios (../shared/docs/scenarios.md). The same names are
+// Named configurations for the five scenarios (docs/scenarios.md). The same names are
 // accepted by `--preset` on the CLI and used by the UI and its URLs. Each preset is a layout
 // configuration; scenarios whose subject is more than a layout (seed-001's execution schemes,
 // seed-002/004's dynamic sampling, seed-003's controller) get the layout closest to theirs here,

@@ -33,7 +33,7 @@ export class ConfigPanel extends LitElement {
     fieldset { border: 0; margin: 0; padding: 0; display: grid; gap: 8px; min-width: 0; }
     label { display: grid; grid-template-columns: minmax(0, 1fr) 88px; align-items: center; gap: 8px; font-size: 13px; }
     label > span { min-width: 0; overflow-wrap: anywhere; }
-    label small { display: block; color: #777; font-size: 11px; }
+    label small { display: block; color: #595959; font-size: 11px; }
     label.muted { opacity: 0.55; }
     label.choice { grid-template-columns: minmax(0, 1fr) 150px; }
     input, select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; min-width: 0; }
