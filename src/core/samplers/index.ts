@@ -34,6 +34,7 @@ export const defaultConfig: LayoutConfig = { ...presets['seed-000']!.config };
 
 /** Checks a configuration against the common rules, its sampler's own rule and the size limits; null when valid. */
 export function validateConfig(config: LayoutConfig): ConfigError | null {
+  config = withDefaults(config);
   const spec = samplers[config.sampler];
   if (!spec) {
     return new ConfigError(
@@ -48,11 +49,29 @@ export function validateConfig(config: LayoutConfig): ConfigError | null {
   return checkSize(eff, samples, spec.draws(eff));
 }
 
+/**
+ * Settings added after configurations were first saved (URLs, JSON, objects built by older code)
+ * take the value that means "as before": gradient_accumulation_steps 1.
+ */
+function withDefaults(c: LayoutConfig): LayoutConfig {
+  return c.gradientAccumulationSteps === undefined ? { ...c, gradientAccumulationSteps: 1 } : c;
+}
+
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
 function canonical(c: LayoutConfig): LayoutConfig {
-  const { sampler, ranks, batch, k, batchesPerEpoch, epochs, datasetSize, seed, stepsPerGeneration, numIterations } = c;
-  // Configurations saved before gradient accumulation existed (URLs, JSON) mean 1.
-  const gradientAccumulationSteps = c.gradientAccumulationSteps ?? 1;
+  const {
+    sampler,
+    ranks,
+    batch,
+    k,
+    batchesPerEpoch,
+    epochs,
+    datasetSize,
+    seed,
+    stepsPerGeneration,
+    numIterations,
+    gradientAccumulationSteps,
+  } = c;
   return {
     sampler,
     ranks,
@@ -73,7 +92,7 @@ export function buildLayout(config: LayoutConfig): Layout {
   const err = validateConfig(config);
   if (err) throw err;
   const spec = samplers[config.sampler];
-  const eff = canonical(spec.effective(config));
+  const eff = canonical(spec.effective(withDefaults(config)));
   return {
     sampler: eff.sampler,
     config: eff,
