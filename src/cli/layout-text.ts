@@ -11,6 +11,12 @@ import {
   type LayoutStats,
 } from '../core/layout/index.ts';
 import { samplers } from '../core/samplers/index.ts';
+import { LAYOUT_SETTINGS } from '../core/settings.ts';
+
+/** Appends `lines` to `out` one by one (`out.push(...lines)` overflows the call stack on long reports). */
+function append(out: string[], lines: string[]): void {
+  for (const line of lines) out.push(line);
+}
 
 /** Renders rows of cells as left-aligned columns. */
 function table(rows: string[][], indent = '  '): string[] {
@@ -32,19 +38,6 @@ function wrap(items: string[], indent: string, width = 100): string[] {
   if (line) lines.push(indent + line);
   return lines;
 }
-
-const settingNames: [keyof Layout['config'], string][] = [
-  ['ranks', 'ranks'],
-  ['batch', 'batch'],
-  ['k', 'k'],
-  ['batchesPerEpoch', 'batches-per-epoch'],
-  ['epochs', 'epochs'],
-  ['datasetSize', 'dataset-size'],
-  ['seed', 'seed'],
-  ['stepsPerGeneration', 'steps-per-generation'],
-  ['numIterations', 'num-iterations'],
-  ['gradientAccumulationSteps', 'gradient-accumulation-steps'],
-];
 
 /** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
 function seedNote(layout: Layout, stepIndex: number): string {
@@ -70,7 +63,9 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   const out: string[] = [];
   // Only the settings this sampler reads (the others are refused when given).
   const ignored = samplers[layout.sampler].ignores;
-  const settings = settingNames.filter(([f]) => !(f in ignored) || f === 'batchesPerEpoch').map(([f, n]) => `${n}=${config[f]}`);
+  const settings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int' && (!(s.field in ignored) || s.field === 'batchesPerEpoch')).map(
+    (s) => `${s.flag}=${config[s.field]}`,
+  );
   out.push(`${layout.sampler}: ${samplers[layout.sampler].title}${presetName ? `  [preset ${presetName}]` : ''}`);
   out.push(`settings: ${settings.join(' ')}`);
   for (const note of layout.notes) out.push(`note: ${note}`);
@@ -87,7 +82,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
       const slots = step.ranks[0]?.length ?? 0;
       const rows = [['', ...Array.from({ length: slots }, (_, s) => `s${s}`)]];
       step.ranks.forEach((ids, r) => rows.push([`rank ${r}`, ...ids.map(p)]));
-      out.push(...table(rows));
+      append(out, table(rows));
       out.push(
         `  copies of each prompt (rank.slot → position in the ${layout.gatherScope === 'epoch' ? `epoch ${step.epoch}` : 'step'} gather):`,
       );
@@ -100,7 +95,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
           `(${ranks.length === 1 ? 'rank' : 'ranks'} ${ranks.join(',')})`,
         ];
       });
-      out.push(...table(copyRows, '    '));
+      append(out, table(copyRows, '    '));
     }
 
     const first = g.stepIndices[0]!;
@@ -113,11 +108,12 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
         `rank ${r}`,
         g.stepIndices.map((si) => layout.steps[si]!.ranks[r]!.map(p).join(' ')).join(' | '),
       ]);
-      out.push(...table(rows, '    '));
+      append(out, table(rows, '    '));
     }
     out.push('  gathered order (position:prompt):');
-    out.push(
-      ...wrap(
+    append(
+      out,
+      wrap(
         g.samples.map((s, i) => `${i}:${p(s.promptId)}`),
         '    ',
       ),
@@ -132,7 +128,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
         const key = method === 'view' ? `row ${r.key}` : r.key;
         return `[${key}: ${body}${flags ? ` !${flags}` : ''}]`;
       });
-      out.push(...wrap(items, '    '));
+      append(out, wrap(items, '    '));
     }
   }
 
@@ -163,19 +159,27 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
     ['prompt-id groups of size ≠ k', String(stats.offSizePromptGroups)],
     [`view(-1, ${config.k}) rows mixed / short / all`, `${stats.mixedViewRows} / ${stats.offSizeViewRows} / ${stats.viewRows}`],
   ];
-  out.push(...table(statRows.map(([a, b]) => [a, b])));
+  append(out, table(statRows.map(([a, b]) => [a, b])));
   const { perEpoch, total } = stats.counts;
   out.push('', 'step counts (per process, as the training loop counts them: per epoch / in all)');
-  out.push(
-    ...table([
+  append(
+    out,
+    table([
       ['generation batches', `${perEpoch.generationBatches} / ${total.generationBatches}`],
       ['micro-steps', `${perEpoch.microSteps} / ${total.microSteps}`],
       ['optimizer steps', `${perEpoch.optimizerSteps} / ${total.optimizerSteps}`],
     ]),
   );
-  for (const line of stats.counts.factors) out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
+  for (const line of stats.counts.factors)
+    append(
+      out,
+      wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)),
+    );
   out.push('', 'what this shows');
   for (const line of explainLayout(layout, stats))
-    out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
+    append(
+      out,
+      wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)),
+    );
   return `${out.join('\n')}\n`;
 }

@@ -93,7 +93,8 @@ interface ScheduleRequest {
 export function requestFromFlags(args: string[]): ScheduleRequest {
   const v = parseFlags(args, spec);
   const preset = v.preset;
-  if (preset !== undefined && !schedulePresets[preset]) {
+  // An own property only: `--preset __proto__` or `constructor` is just an unknown name.
+  if (preset !== undefined && !Object.hasOwn(schedulePresets, preset)) {
     throw new ConfigError(`unknown preset '${preset}'; schedule presets: ${schedulePresetNames.join(', ')}`);
   }
   const base = schedulePresets[preset ?? 'seed-001']!.config;

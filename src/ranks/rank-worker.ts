@@ -7,6 +7,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { WaitMode } from './collectives.ts';
 import { Rank, type RankProgram } from './rank.ts';
 import * as bench from './programs/bench.ts';
+import * as dynamic from './programs/dynamic.ts';
 import * as seeds from './programs/seeds.ts';
 
 /**
@@ -14,7 +15,7 @@ import * as seeds from './programs/seeds.ts';
  * given by URL is imported at run time instead, which works in Node, Deno and Vite's dev server
  * but not from a production build (Vite does not bundle what it cannot see).
  */
-const BUILTIN: Record<string, Record<string, unknown>> = { bench, seeds };
+const BUILTIN: Record<string, Record<string, unknown>> = { bench, dynamic, seeds };
 
 export interface RankInit {
   buffer: SharedArrayBuffer;

@@ -33,7 +33,7 @@ export class CopiesPanel extends LitElement {
     table { border-collapse: collapse; font-variant-numeric: tabular-nums; width: 100%; }
     th, td { text-align: right; padding: 2px 6px; border-bottom: 1px solid #e4e4e0; }
     th { color: #666; font-weight: 500; font-size: 12px; }
-    tr.other { color: #999; }
+    tr.other { color: #666; }
     p { color: #666; margin: 4px 0; }
   `;
 

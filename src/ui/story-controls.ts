@@ -31,7 +31,7 @@ export class StoryControls extends LitElement {
     ol button[aria-current='step'] { background: #1d1d1f; color: #fff; border-color: #1d1d1f; }
     ol button.done { background: #e8ecf2; }
     .speed { margin-left: auto; font-size: 12px; color: #555; display: flex; gap: 4px; align-items: center; }
-    .keys { font-size: 11px; color: #888; margin-top: 4px; }
+    .keys { font-size: 11px; color: #595959; margin-top: 4px; }
   `;
 
   constructor() {

@@ -45,3 +45,27 @@ test('a preset link keeps its name while unchanged; unknown values fall back, ou
     /^preset=seed-000&sampler=flow-grpo&ranks=8&batch=2&k=4&batches=2/,
   );
 });
+
+test('every unreadable value in a link is named in a notice; a clean link has none', () => {
+  const s = parseState('?preset=nope&k=abc&phase=nonsense&speed=99&prompt=-1&gather=x&rewards=gold', defaults, presets);
+  assert.equal(s.config.k, 4);
+  assert.equal(s.phase, 'sample');
+  const text = s.notices.join('\n');
+  for (const part of ['preset=nope', 'k=abc', 'phase=nonsense', 'speed=99', 'prompt=-1', 'gather=x', 'rewards=gold'])
+    assert.match(text, new RegExp(`“${part}”`));
+  assert.equal(s.notices.length, 7);
+  assert.deepEqual(parseState('?preset=seed-000&k=3&phase=gather', defaults, presets).notices, []);
+  assert.doesNotMatch(stateToSearch(s), /notice/);
+});
+
+test('every setting of the table round-trips through its URL key', async () => {
+  const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
+  const changed: Record<string, unknown> = { ...defaults, sampler: 'trl' };
+  LAYOUT_SETTINGS.forEach((s, i) => {
+    if (s.kind === 'int') changed[s.field] = 100 + i;
+  });
+  const search = LAYOUT_SETTINGS.map((s) => `${s.param}=${changed[s.field]}`).join('&');
+  assert.deepEqual(parseState(`?${search}`, defaults, presets).config, changed);
+  const written = new URLSearchParams(stateToSearch(parseState(`?${search}`, defaults, presets)));
+  for (const s of LAYOUT_SETTINGS) assert.equal(written.get(s.param), String(changed[s.field]), s.param);
+});

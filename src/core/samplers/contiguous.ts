@@ -4,7 +4,7 @@
 // of each epoch, then set_epoch(e + 1). DanceGRPO's own loop (set_epoch(0) only) is dance-grpo.ts.
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
-import { distributedSamplerIndices } from './distributed-sampler.ts';
+import { distributedSamplerAllRanks } from './distributed-sampler.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
 import { divisors, listText, nearest, nearestMultiples } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
@@ -53,15 +53,13 @@ export const contiguous: SamplerSpec = {
   ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
   counts: (config) => flowGrpoLoopCounts(config, "counted with flow_grpo's training loop (assumed for Flow-Factory's samplers)"),
   perRankPerStep: (config) => config.batch,
-  draws: (c) => c.epochs * c.datasetSize * c.ranks,
+  draws: (c) => c.epochs * c.datasetSize,
   steps(config) {
     const promptsPerStep = config.batch / config.k;
     const steps: LayoutStep[] = [];
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       // Each rank builds its own DistributedSampler; all seed seed + epoch and agree on the permutation.
-      const perRank = Array.from({ length: config.ranks }, (_, r) =>
-        distributedSamplerIndices(config.datasetSize, config.ranks, r, config.seed, epoch),
-      );
+      const perRank = distributedSamplerAllRanks(config.datasetSize, config.ranks, config.seed, epoch);
       // The training loop stops after batches-per-epoch batches and calls set_epoch(epoch + 1).
       for (let step = 0; step < config.batchesPerEpoch; step++) {
         const ranks = perRank.map((mine) =>

@@ -18,8 +18,10 @@ export interface HeadTables {
 
 /** A policy: one table shared by every sample, or one per sample (a trained controller reads its input). */
 export interface ControllerPolicy {
-  /** What it is, for reports: `uniform`, a file name. */
+  /** What it is, for reports and JSON: `uniform`, a file name. */
   name: string;
+  /** The policy in a sentence ("drawn from …"); default: `the <name> policy`. */
+  description?: string;
   tables: HeadTables[];
 }
 
