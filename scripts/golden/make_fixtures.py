@@ -9,6 +9,7 @@ What comes from where:
 - trl (1.13.0): RepeatSampler, GRPOConfig.__post_init__ (steps_per_generation, its ValueErrors).
 - accelerate (1.15.0): BatchSamplerShard (how each process takes its batches).
 - transformers (5.18.0): Trainer.set_initial_training_values (optimizer steps per epoch, max_steps).
+- accelerate's Accelerator.accumulate: flow_grpo's optimizer steps, by running its loop skeleton.
 - flow_grpo and DanceGRPO are not packages: their samplers/loops are written below exactly as their
   source does (files and commits named at each), over the real torch classes.
 - Flow-Factory's GroupDistributedSampler is transcribed from the sandbox's description
