@@ -40,11 +40,13 @@ function printHealthy(out: (line?: string) => void, results: HealthySummary[]): 
   const same = results.every((r) => JSON.stringify({ ...r, device: '' }) === JSON.stringify({ ...r0, device: '' }));
   const w = results.length;
   out(
-    `allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows at ${w > 1 ? '2r, 2r+1' : '0, 1'})`,
+    `allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows ` +
+      `at ${w > 1 ? '2r, 2r+1' : '0, 1'})`,
   );
   out(`                 gathered rewards: ${r0.gathered.map((x) => x.toFixed(1)).join(' ')}`);
   out(
-    `allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order 0…${w - 1}: bit-identical on every rank)`,
+    `allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order ` +
+      `0…${w - 1}: bit-identical on every rank)`,
   );
   const origins = r0.poolOrigins.map((d) => d.replace('sim:', ''));
   out(

@@ -22,7 +22,8 @@ interface Golden {
 const golden = fixture<Golden>('golden-loop-counts.json');
 
 for (const c of golden.flowGrpo) {
-  test(`flow_grpo: ${c.epochs} epochs × ${c.numInnerEpochs} inner × ${c.batchesPerEpoch} batches, GA ${c.gradientAccumulationSteps} → ${c.optimizerSteps} optimizer steps (accelerate)`, () => {
+  const name = `${c.epochs} epochs × ${c.numInnerEpochs} inner × ${c.batchesPerEpoch} batches, GA ${c.gradientAccumulationSteps}`;
+  test(`flow_grpo: ${name} → ${c.optimizerSteps} optimizer steps (accelerate)`, () => {
     const config: LayoutConfig = {
       ...defaultConfig,
       sampler: 'flow-grpo',
