@@ -9,6 +9,14 @@ import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import type { FrameworkDefault } from '../core/grpo/framework-defaults.ts';
 import { scaleOptions, type ExplorerState } from './url-state.ts';
 
+/** Option text short enough for the settings column (the core's full label is the option's title). */
+const shortLabel: Record<RegroupMethod, string> = {
+  'prompt-id': 'by prompt id (flow_grpo)',
+  view: 'view(-1, k) rows (TRL)',
+  uid: 'by uid (verl)',
+  local: 'on each rank, no gather (DanceGRPO)',
+};
+
 /** Above this many gathers a number box replaces the list (a select of thousands of options stalls the page). */
 const MAX_LISTED = 200;
 
@@ -77,7 +85,7 @@ export class FollowPanel extends LitElement {
           ? nothing
           : html`<label>regroup after the gather
         <select id="regroup" @change=${(e: Event) => this.emit({ regroup: value(e) as RegroupMethod })}>
-          ${regroupMethods.map((m) => html`<option value=${m.method} ?selected=${m.method === this.regroup}>${m.label}${m.method === fw?.regroup ? ` — ${fw.framework}'s` : ''}</option>`)}
+          ${regroupMethods.map((m) => html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.regroup}>${shortLabel[m.method]}${m.method === fw?.regroup ? ' ✓' : ''}</option>`)}
         </select></label>
         ${
           fw && fw.regroup !== this.regroup
