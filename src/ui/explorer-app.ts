@@ -4,7 +4,8 @@
 // (url-sync.ts); what to follow is chosen in <grpo-follow-panel>.
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
-import { checkView } from './view-budget.ts';
+import { checkView, needsOverview } from './view-budget.ts';
+import { pageWords } from './page-text.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { suggestionText } from '../core/settings.ts';
 import { presets } from '../core/presets.ts';
@@ -25,6 +26,7 @@ import './story-controls.ts';
 import './stats-panel.ts';
 import './copies-panel.ts';
 import './follow-panel.ts';
+import './overview-panel.ts';
 
 declare global {
   interface Window {
@@ -73,6 +75,7 @@ export class ExplorerApp extends LitElement {
     .embed-link { font-size: 12px; text-align: right; }
     /* An invalid or oversized setting: the picture and caption are the last valid layout's, greyed. */
     .stale .caption, .stale grpo-layout-canvas, .stale grpo-stats-panel { opacity: 0.45; filter: grayscale(1); }
+    .card.overview { border-color: #4e79a7; }
     .stale-label { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; font-size: 13px; color: #8b1a1a; }
     .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor; border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
     .notice { border: 1px solid #4e79a7; background: #eef3f9; border-radius: 6px; padding: 6px 10px; margin-bottom: 10px; font-size: 13px; color: #1f3b5a; }
@@ -183,6 +186,7 @@ export class ExplorerApp extends LitElement {
             </p>
           </div>`
           }
+          ${v.error && needsOverview(s.config) ? html`<div class="card overview"><grpo-overview .config=${s.config}></grpo-overview></div>` : nothing}
           <div class="card">
             ${v.error ? this.renderStale(v) : nothing}
             <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
@@ -248,7 +252,7 @@ export class ExplorerApp extends LitElement {
     const shown = this.lastValid;
     const changed = (Object.keys(asked) as (keyof LayoutConfig)[]).filter((f) => asked[f] !== shown[f]);
     const label = changed.length > 0 ? ` (${suggestionText(Object.fromEntries(changed.map((f) => [f, shown[f]])))})` : '';
-    return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${v.error!.message}
+    return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${pageWords(v.error!.message)}
       ${v.error!.suggestions.length > 0 ? html`<br />Fixes: ${v.error!.suggestions.map((fix) => html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionText(fix)}</button>`)}` : nothing}</div>`;
   }
 
