@@ -44,7 +44,8 @@ export class ConfigPanel extends LitElement {
     .desc { color: #555; font-size: 12px; margin: 2px 0 0; }
     .error { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 8px 10px; margin-top: 10px; font-size: 13px; }
     .error p { margin: 0 0 6px; color: #8b1a1a; }
-    .error button { font: inherit; font-size: 12px; margin: 2px 4px 2px 0; padding: 2px 8px; border: 1px solid #8b1a1a; border-radius: 12px; background: #fff; color: #8b1a1a; cursor: pointer; }
+    .error button { font: inherit; font-size: 12px; margin: 2px 4px 2px 0; padding: 2px 8px; border: 1px solid #8b1a1a; border-radius: 12px;
+      background: #fff; color: #8b1a1a; cursor: pointer; }
     .error button:hover, .error button:focus-visible { background: #8b1a1a; color: #fff; }
     h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0 0 8px; }
   `;

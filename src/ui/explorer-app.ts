@@ -51,7 +51,8 @@ export class ExplorerApp extends LitElement {
     header { display: flex; align-items: baseline; gap: 16px; flex-wrap: wrap; margin-bottom: 10px; }
     h1 { font-size: 19px; margin: 0; font-weight: 650; }
     h1 span { color: #595959; font-weight: 400; }
-    header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
+    header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px
+      10px; cursor: pointer; }
     /* main comes first in the page (Play and the picture lead the tab order and narrow screens);
        on wide screens the settings take the left column. */
     .grid { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 18px; align-items: start; }
@@ -77,7 +78,8 @@ export class ExplorerApp extends LitElement {
     .stale .caption, .stale grpo-layout-canvas, .stale grpo-stats-panel { opacity: 0.45; filter: grayscale(1); }
     .card.overview { border-color: #4e79a7; }
     .stale-label { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; font-size: 13px; color: #8b1a1a; }
-    .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor; border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
+    .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor;
+      border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
     .notice { border: 1px solid #4e79a7; background: #eef3f9; border-radius: 6px; padding: 6px 10px; margin-bottom: 10px; font-size: 13px; color: #1f3b5a; }
     .notice ul { margin: 2px 0; padding-left: 18px; }
     @media (max-width: 900px) {
@@ -180,7 +182,9 @@ export class ExplorerApp extends LitElement {
               ? nothing
               : html`<div class="card">
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
-              <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''}</strong>
+              <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
+                v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''
+              }</strong>
               ${caption(phase, v.caption)}
               ${(phase === 'advantages' || phase === 'slice') && v.advantageError ? html`<br /><span class="warn">${v.advantageError}</span>` : nothing}
             </p>
@@ -202,7 +206,8 @@ export class ExplorerApp extends LitElement {
               hide('copies')
                 ? nothing
                 : html`<div class="card"><grpo-copies-panel .prompt=${active} .copies=${activeCopies} .gathers=${v.gathers}
-              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages} .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
+              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages}
+              .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
               @prompt-select=${this.onPromptSelect}></grpo-copies-panel></div>`
             }
             ${hide('stats') ? nothing : html`<div class="card"><grpo-stats-panel .stats=${v.stats} .notes=${v.layout.notes}></grpo-stats-panel></div>`}
@@ -216,7 +221,8 @@ export class ExplorerApp extends LitElement {
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
             .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
           <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
-            .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null} @follow-change=${this.onFollow}></grpo-follow-panel>
+            .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null}
+              @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
       </div>`;
@@ -238,7 +244,9 @@ export class ExplorerApp extends LitElement {
         <tbody>${Array.from(
           { length: shown },
           (_, r) =>
-            html`<tr><th scope="row">rank ${r}</th>${steps.map((si) => html`<td>${(v.layout.steps[si]?.ranks[r] ?? []).map((p) => `P${p}`).join(' ')}</td>`)}</tr>`,
+            html`<tr><th scope="row">rank ${r}</th>${steps.map(
+              (si) => html`<td>${(v.layout.steps[si]?.ranks[r] ?? []).map((p) => `P${p}`).join(' ')}</td>`,
+            )}</tr>`,
         )}</tbody>
       </table>
       ${shown < ranks ? html`<p class="more">First ${shown} of ${ranks} ranks.</p>` : nothing}`
@@ -253,7 +261,16 @@ export class ExplorerApp extends LitElement {
     const changed = (Object.keys(asked) as (keyof LayoutConfig)[]).filter((f) => asked[f] !== shown[f]);
     const label = changed.length > 0 ? ` (${suggestionText(Object.fromEntries(changed.map((f) => [f, shown[f]])))})` : '';
     return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${pageWords(v.error!.message)}
-      ${v.error!.suggestions.length > 0 ? html`<br />Fixes: ${v.error!.suggestions.map((fix) => html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionText(fix)}</button>`)}` : nothing}</div>`;
+      ${
+        v.error!.suggestions.length > 0
+          ? html`<br />Fixes: ${v.error!.suggestions.map(
+              (fix) =>
+                html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionText(
+                  fix,
+                )}</button>`,
+            )}`
+          : nothing
+      }</div>`;
   }
 
   override firstUpdated(): void {

@@ -48,7 +48,8 @@ export class FollowPanel extends LitElement {
     label { display: grid; gap: 2px; }
     input { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; width: 100%; min-width: 0; box-sizing: border-box; }
     .whatif { margin: 0; padding: 6px 8px; border-left: 3px solid #b07aa1; background: #f7f0f6; color: #4a2745; font-size: 12px; }
-    .whatif button { font: inherit; font-size: 12px; margin-top: 4px; padding: 2px 8px; border: 1px solid #b07aa1; border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
+    .whatif button { font: inherit; font-size: 12px; margin-top: 4px; padding: 2px 8px; border: 1px solid #b07aa1; border-radius: 12px; background:
+      #fff; color: inherit; cursor: pointer; }
     select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; width: 100%; min-width: 0; }
   `;
 
@@ -77,7 +78,12 @@ export class FollowPanel extends LitElement {
           @change=${(e: Event) => this.emit({ gather: Math.min(this.gathers.length, Math.max(1, Math.trunc(Number(value(e))) || 1)) - 1 })} /></label>`
             : html`<label>gather
         <select id="gather" @change=${(e: Event) => this.emit({ gather: Number(value(e)) })}>
-          ${this.gathers.map((g, i) => html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`}</option>`)}
+          ${this.gathers.map(
+            (g, i) =>
+              html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${
+                g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`
+              }</option>`,
+          )}
         </select></label>`
       }
       ${
@@ -85,7 +91,12 @@ export class FollowPanel extends LitElement {
           ? nothing
           : html`<label>regroup after the gather
         <select id="regroup" @change=${(e: Event) => this.emit({ regroup: value(e) as RegroupMethod })}>
-          ${regroupMethods.map((m) => html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.regroup}>${shortLabel[m.method]}${m.method === fw?.regroup ? ' ✓' : ''}</option>`)}
+          ${regroupMethods.map(
+            (m) =>
+              html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.regroup}>${shortLabel[m.method]}${
+                m.method === fw?.regroup ? ' ✓' : ''
+              }</option>`,
+          )}
         </select></label>
         ${
           fw && fw.regroup !== this.regroup

@@ -107,7 +107,8 @@ export class OverviewPanel extends LitElement {
     const o = this.overview;
     if (this.failure) return html`<h2>Overview</h2><p role="alert">${this.failure}</p>`;
     if (!o)
-      return html`<h2>Overview</h2><p class="progress" role="status">Too many tiles to draw one by one; building an overview in the background: ${this.stage}…</p>`;
+      return html`<h2>Overview</h2><p class="progress" role="status">
+        Too many tiles to draw one by one; building an overview in the background: ${this.stage}…</p>`;
     return html`<h2>Overview of gather 1 (${fmt(o.samples)} samples)</h2>
       <div class="wrap">
         <div>

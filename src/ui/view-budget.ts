@@ -27,7 +27,10 @@ function overBudget(size: LayoutSize): string | null {
   if (size.ranks > viewBudget.ranks) return `${fmt(size.ranks)} ranks are more rows than the page draws (at most ${fmt(viewBudget.ranks)})`;
   if (size.samplesPerGather > viewBudget.tiles) return `${perGather}, more than the ${fmt(viewBudget.tiles)} tiles the page draws`;
   if (size.samples > viewBudget.samples)
-    return `${fmt(size.gathers)} gathers × ${fmt(size.samplesPerGather)} = ${fmt(size.samples)} samples in the whole layout, more than the ${fmt(viewBudget.samples)} the page builds`;
+    return (
+      `${fmt(size.gathers)} gathers × ${fmt(size.samplesPerGather)} = ${fmt(size.samples)} samples in the whole layout, more than the ` +
+      `${fmt(viewBudget.samples)} the page builds`
+    );
   return null;
 }
 

@@ -18,7 +18,7 @@ export const resultsDir = join(root, 'test-results');
 /** Debian's Chromium, as `.ci/run` installs it; override with GRPO_CHROMIUM. */
 export const chromiumPath = process.env.GRPO_CHROMIUM ?? '/usr/bin/chromium';
 
-/** Flags that give headless Chromium a WebGPU adapter without a GPU (../shared/docs/runtimes.md). */
+/** Flags that give headless Chromium a WebGPU adapter without a GPU (docs/runtimes.md). */
 export const chromiumArgs = [
   '--enable-unsafe-webgpu',
   '--use-webgpu-adapter=swiftshader',

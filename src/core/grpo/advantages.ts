@@ -84,8 +84,8 @@ export function flowGrpoAdvantages(rewards: ArrayLike<number>, promptIds: ArrayL
  * mean per row; scale 'group' divides by the row's unbiased std + 1e-4, 'batch' by the
  * unbiased std of all rewards + 1e-4, 'none' does not divide (Dr. GRPO).
  */
-export function trlAdvantages(rewards: ArrayLike<number>, numGenerations: number, scale: ScaleRewards = 'group'): number[] {
-  const rows = rowsOf(rewards.length, numGenerations, 'TRL view(-1, G)');
+export function trlAdvantages(rewards: ArrayLike<number>, k: number, scale: ScaleRewards = 'group'): number[] {
+  const rows = rowsOf(rewards.length, k, 'TRL view(-1, G)');
   const all = Array.from({ length: rewards.length }, (_, i) => i);
   const batchS = scale === 'batch' ? std(rewards, all, 1) : 0;
   return normalise(
@@ -116,8 +116,8 @@ export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<strin
  * DanceGRPO: each rank normalises its own consecutive groups of G copies (repeat_interleave
  * keeps them together), unbiased std + 1e-8, no gather. localRewards: one rank's rewards.
  */
-export function danceGrpoAdvantages(localRewards: ArrayLike<number>, numGenerations: number): number[] {
-  const rows = rowsOf(localRewards.length, numGenerations, 'DanceGRPO local groups');
+export function danceGrpoAdvantages(localRewards: ArrayLike<number>, k: number): number[] {
+  const rows = rowsOf(localRewards.length, k, 'DanceGRPO local groups');
   return normalise(localRewards, rows, (g) => ({ mean: mean(localRewards, g), std: std(localRewards, g, 1) }), 1e-8);
 }
 
