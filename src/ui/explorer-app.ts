@@ -7,6 +7,9 @@ import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView, needsOverview } from './view-budget.ts';
 import { pageWords } from './page-text.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
+import { regroupMethods } from '../core/layout/regroup.ts';
+
+const regroupLabel = (m: ExplorerState['regroup']) => `regrouped ${regroupMethods.find((r) => r.method === m)?.label ?? m}`;
 import { suggestionText } from '../core/settings.ts';
 import { presets } from '../core/presets.ts';
 import { copiesOf } from '../core/layout/copies.ts';
@@ -77,6 +80,11 @@ export class ExplorerApp extends LitElement {
     /* An invalid or oversized setting: the picture and caption are the last valid layout's, greyed. */
     .stale .caption, .stale grpo-layout-canvas, .stale grpo-stats-panel { opacity: 0.45; filter: grayscale(1); }
     .card.overview { border-color: #4e79a7; }
+    figure { margin: 0; min-width: 0; }
+    figcaption { font-size: 12px; font-weight: 600; color: #333; margin-bottom: 4px; }
+    .pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+    .compare-text { margin: 0 0 8px; font-size: 14px; border-left: 3px solid #b07aa1; padding-left: 8px; }
+    @media (max-width: 900px) { .pair { grid-template-columns: minmax(0, 1fr); } }
     .stale-label { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; font-size: 13px; color: #8b1a1a; }
     .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor;
       border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
@@ -102,7 +110,7 @@ export class ExplorerApp extends LitElement {
     this.story = new StoryController(
       this,
       phaseIds.length,
-      (phase, progress) => this.canvas?.show(phase, progress),
+      (phase, progress) => this.showAll(phase, progress),
       () => this.syncPhase(),
     );
     this.story.phase = phaseIds.indexOf(this.state.phase);
@@ -130,7 +138,7 @@ export class ExplorerApp extends LitElement {
   /** What is drawn now (memoised on the parts of the state it depends on). */
   get view(): ExplorerView {
     const s = this.state;
-    const key = JSON.stringify([s.config, s.gather, s.regroup, s.rewards, s.scale, s.prompt, this.lastValid]);
+    const key = JSON.stringify([s.config, s.gather, s.regroup, s.compare, s.rewards, s.scale, s.prompt, this.lastValid]);
     if (this.cached?.key !== key) this.cached = { key, view: deriveView(s, this.lastValid) };
     return this.cached.view;
   }
@@ -193,9 +201,25 @@ export class ExplorerApp extends LitElement {
           ${v.error && needsOverview(s.config) ? html`<div class="card overview"><grpo-overview .config=${s.config}></grpo-overview></div>` : nothing}
           <div class="card">
             ${v.error ? this.renderStale(v) : nothing}
-            <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
-              .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
-              @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+            ${v.compare ? html`<p class="compare-text" role="status">${v.compare.text}</p>` : nothing}
+            <div class=${v.compare ? 'pair' : ''}>
+              <figure>
+                ${v.compare ? html`<figcaption>${regroupLabel(s.regroup)}</figcaption>` : nothing}
+                <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
+                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
+                  @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+              </figure>
+              ${
+                v.compare
+                  ? html`<figure class="compared">
+                <figcaption>${regroupLabel(v.compare.regroup)}</figcaption>
+                <grpo-layout-canvas .gather=${v.gather} .rows=${v.compare.rows} .ranks=${v.layout.config.ranks} .method=${v.compare.regroup}
+                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.compare.advantages} .highlight=${s.prompt}
+                  @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+              </figure>`
+                  : nothing
+              }
+            </div>
             ${this.renderTable(v)}
           </div>
           ${
@@ -220,12 +244,17 @@ export class ExplorerApp extends LitElement {
             : html`<aside>
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
             .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
-          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
+          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .compare=${s.compare} .rewards=${s.rewards}
             .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null}
               @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
       </div>`;
+  }
+
+  /** Draws every picture (the followed one and the compared one) at the story's phase and progress. */
+  private showAll(phase: number, progress: number): void {
+    for (const c of this.renderRoot.querySelectorAll<LayoutCanvas>('grpo-layout-canvas')) c.show(phase, progress);
   }
 
   /** The followed gather as a table (rank × step, prompt ids per slot): the picture in words, for screen readers and for copying. */
@@ -284,7 +313,7 @@ export class ExplorerApp extends LitElement {
   }
 
   override updated(): void {
-    this.canvas?.show(this.story.phase, this.story.progress);
+    this.showAll(this.story.phase, this.story.progress);
     this.dataset.phase = phaseIds[this.story.phase];
     this.dataset.stage = this.story.stage;
   }

@@ -20,13 +20,14 @@ const shortLabel: Record<RegroupMethod, string> = {
 /** Above this many gathers a number box replaces the list (a select of thousands of options stalls the page). */
 const MAX_LISTED = 200;
 
-export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'rewards' | 'scale'>>;
+export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'compare' | 'rewards' | 'scale'>>;
 
 export class FollowPanel extends LitElement {
   static override properties = {
     gathers: { attribute: false },
     gatherIndex: { type: Number },
     regroup: { type: String },
+    compare: { attribute: false },
     rewards: { type: String },
     scale: { type: String },
     hiddenParts: { attribute: false },
@@ -36,6 +37,8 @@ export class FollowPanel extends LitElement {
   declare gathers: readonly Gather[];
   declare gatherIndex: number;
   declare regroup: RegroupMethod;
+  /** The regrouping shown beside it, or null. */
+  declare compare: RegroupMethod | null;
   declare rewards: RewardSource;
   declare scale: ScaleRewards;
   declare hiddenParts: ReadonlySet<string>;
@@ -58,6 +61,7 @@ export class FollowPanel extends LitElement {
     this.gathers = [];
     this.gatherIndex = 0;
     this.regroup = 'prompt-id';
+    this.compare = null;
     this.rewards = 'random';
     this.scale = 'group';
     this.hiddenParts = new Set();
@@ -104,6 +108,20 @@ export class FollowPanel extends LitElement {
           <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>use ${fw.framework}'s</button></p>`
             : nothing
         }`
+      }
+      ${
+        hide('compare')
+          ? nothing
+          : html`<label>compare side by side with
+        <select id="compare" @change=${(e: Event) => this.emit({ compare: value(e) === '' ? null : (value(e) as RegroupMethod) })}>
+          <option value="" ?selected=${this.compare === null}>nothing</option>
+          ${regroupMethods
+            .filter((m) => m.method !== this.regroup)
+            .map(
+              (m) =>
+                html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.compare}>${shortLabel[m.method]}</option>`,
+            )}
+        </select></label>`
       }
       ${
         hide('rewards')

@@ -17,6 +17,8 @@ export interface ExplorerState {
   /** Index into the layout's gathers (which all-gather the story follows). */
   gather: number;
   regroup: RegroupMethod;
+  /** A second regrouping of the same draws shown side by side, or null. */
+  compare: RegroupMethod | null;
   rewards: RewardSource;
   scale: ScaleRewards;
   /** Animation speed factor (1 = normal). */
@@ -41,6 +43,7 @@ export const hideableParts = [
   'controls',
   'caption',
   'regroup',
+  'compare',
   'rewards',
   'scale',
   'speed',
@@ -117,6 +120,7 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     gather: gatherOk ? gather : 0,
     // Without a choice in the link, the regrouping is the one the sampler's framework uses.
     regroup: pick(p.get('regroup'), regroupMethods, frameworkDefaults[config.sampler]?.regroup ?? 'prompt-id', 'regroup', notices),
+    compare: p.get('compare') === null ? null : pick(p.get('compare'), regroupMethods, 'view', 'compare', notices),
     rewards: pick(p.get('rewards'), rewardSources, 'random', 'rewards', notices),
     scale: pick(p.get('scale'), scaleOptions, 'group', 'scale', notices),
     speed: speedOk ? speed : 1,
@@ -135,6 +139,7 @@ export function stateToSearch(s: ExplorerState): string {
   p.set('phase', s.phase);
   p.set('gather', String(s.gather));
   p.set('regroup', s.regroup);
+  if (s.compare !== null) p.set('compare', s.compare);
   p.set('rewards', s.rewards);
   p.set('scale', s.scale);
   p.set('speed', String(s.speed));
