@@ -30,6 +30,7 @@ import './stats-panel.ts';
 import './copies-panel.ts';
 import './follow-panel.ts';
 import './overview-panel.ts';
+import './quiz-panel.ts';
 
 declare global {
   interface Window {
@@ -47,6 +48,8 @@ export class ExplorerApp extends LitElement {
   readonly story: StoryController;
   /** The last configuration the core accepted (drawn while the current one is invalid). */
   private lastValid: LayoutConfig = defaultConfig;
+  /** Whether the scatter question has been answered (reset when the layout or gather changes). */
+  private quizRevealed = false;
   private cached: { key: string; view: ExplorerView } | null = null;
 
   static override styles = css`
@@ -80,6 +83,7 @@ export class ExplorerApp extends LitElement {
     /* An invalid or oversized setting: the picture and caption are the last valid layout's, greyed. */
     .stale .caption, .stale grpo-layout-canvas, .stale grpo-stats-panel { opacity: 0.45; filter: grayscale(1); }
     .card.overview { border-color: #4e79a7; }
+    grpo-quiz { margin-bottom: 12px; padding-bottom: 10px; border-bottom: 1px solid #e2e2dc; }
     figure { margin: 0; min-width: 0; }
     figcaption { font-size: 12px; font-weight: 600; color: #333; margin-bottom: 4px; }
     .pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
@@ -114,6 +118,8 @@ export class ExplorerApp extends LitElement {
       () => this.syncPhase(),
     );
     this.story.phase = phaseIds.indexOf(this.state.phase);
+    // Predict, then reveal: with quiz=1 the scatter waits in its caption until the answer is revealed.
+    this.story.holdCaption = (phase) => this.state.quiz && phaseIds[phase] === 'scatter' && !this.quizRevealed;
     this.story.speed = this.state.speed;
     const motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
     this.story.reducedMotion = motion?.matches ?? false;
@@ -149,6 +155,7 @@ export class ExplorerApp extends LitElement {
 
   private syncPhase(): void {
     const phase = phaseIds[this.story.phase]!;
+    if (this.story.phase < phaseIds.indexOf('scatter')) this.quizRevealed = false; // back before the question: ask again
     if (phase !== this.state.phase) this.setState({ phase });
   }
 
@@ -189,6 +196,7 @@ export class ExplorerApp extends LitElement {
             hide('caption')
               ? nothing
               : html`<div class="card">
+            ${this.renderQuiz(v, phase)}
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
               <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
                 v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''
@@ -250,6 +258,20 @@ export class ExplorerApp extends LitElement {
         </aside>`
         }
       </div>`;
+  }
+
+  /** The scatter question while its caption waits; after the reveal, the answer stays until the tiles have moved. */
+  private renderQuiz(v: ExplorerView, phase: string) {
+    const asking = this.story.stage !== 'idle' || this.quizRevealed;
+    if (!this.state.quiz || phase !== 'scatter' || !asking || v.gather.samples.length === 0) return nothing;
+    const prompt = Math.min(...v.gather.samples.map((s) => s.promptId));
+    const answer = new Map<number, number>();
+    for (const s of v.gather.samples) if (s.promptId === prompt) answer.set(s.rank, (answer.get(s.rank) ?? 0) + 1);
+    return html`<grpo-quiz .prompt=${prompt} .ranks=${v.layout.config.ranks} .answer=${answer} .revealed=${this.quizRevealed}
+      @quiz-reveal=${() => {
+        this.quizRevealed = true;
+        this.requestUpdate();
+      }}></grpo-quiz>`;
   }
 
   /** Draws every picture (the followed one and the compared one) at the story's phase and progress. */
@@ -328,6 +350,7 @@ export class ExplorerApp extends LitElement {
   };
 
   private applyConfig(config: LayoutConfig, preset: string | null): void {
+    this.quizRevealed = false;
     if (checkView(config) === null) this.lastValid = config;
     // A new sampler brings its framework's regrouping (any other is then a "what if" again).
     const fw = config.sampler !== this.state.config.sampler ? frameworkDefaults[config.sampler] : undefined;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath, screenshot, session, withPage } from './harness.ts';
-import { firstView, jump } from './explorer-page.ts';
+import { coreCopies, firstView, jump, settled } from './explorer-page.ts';
 
 const regroupValue = (page: import('playwright-core').Page) => page.locator('grpo-explorer select#regroup').inputValue();
 
@@ -135,5 +135,32 @@ test("compare side by side: TRL's view(-1, k) beside flow_grpo's grouping on the
       return (canvases[1] as unknown as { rows: { key: string }[] }).rows.map((x) => x.key);
     });
     assert.deepEqual(rowsOfSecond, ['0', '1', '2', '3', '4', '5', '6', '7']);
+  });
+});
+
+test('predict, then reveal (quiz=1): the scatter waits for the answer, which is the core’s', async () => {
+  await withPage('/?preset=seed-000&quiz=1&speed=4', async (page) => {
+    await firstView(page);
+    await page.locator('grpo-story-controls button.forward').click();
+    const quiz = page.locator('grpo-quiz');
+    await quiz.waitFor();
+    // Held in the caption: the tiles do not move before the reveal.
+    await page.waitForTimeout(1500);
+    assert.equal(await page.evaluate(() => (document.querySelector('grpo-explorer') as HTMLElement).dataset.stage), 'caption');
+    const question = (await quiz.locator('p').first().textContent()) ?? '';
+    const prompt = Number(question.match(/copies of P(\d+)/)![1]);
+    const copies = await coreCopies(page, 'seed-000', prompt);
+    const ranks = [...new Set(copies.map((c) => c.rank))].sort((a, b) => a - b);
+    await quiz
+      .locator('button', { hasText: `rank ${ranks[0]}` })
+      .first()
+      .click();
+    await quiz.locator('button.reveal').click();
+    await settled(page, 'scatter');
+    const result = (await quiz.locator('.result').textContent()) ?? '';
+    for (const r of ranks) assert.match(result, new RegExp(`rank ${r}\\b`));
+    assert.match(result, new RegExp(`You picked 1 of those ${ranks.length} ranks`));
+    assert.match(page.url(), /quiz=1/);
+    await screenshot(page, 'explorer-quiz-revealed');
   });
 });
