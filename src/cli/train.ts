@@ -232,14 +232,8 @@ const command: Command = {
         { format: 'train |{bar}| {value}/{total} steps · reward {reward} · {optimum} of optimum · {rate} steps/s', hideCursor: true },
         progress.Presets.shades_classic,
       );
-      bar.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…' });
     }
-    info(
-      `training ${config.steps - startStep} steps on ${config.ranks} rank${config.ranks > 1 ? 's' : ''}` +
-        ` (${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ${config.ranks * config.batch} samples per step)` +
-        (startStep > 0 ? `, resuming at step ${startStep}` : ''),
-    );
-    const t0 = performance.now();
+    let t0 = performance.now();
     let stopRequested = false;
     const onSigint = () => {
       if (stopRequested) process.exit(130);
@@ -256,6 +250,16 @@ const command: Command = {
         resume: resumed?.state,
         shouldStop: () => stopRequested,
         onNotice: notice,
+        onStart: (device) => {
+          info(
+            `training ${config.steps - startStep} steps on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +
+              `${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ${config.ranks * config.batch} samples per step` +
+              (startStep > 0 ? `, resuming at step ${startStep}` : ''),
+          );
+          bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…' });
+          // Steps per second count the training, not the start of the workers.
+          t0 = performance.now();
+        },
         onStep: (m) => {
           if (outDir !== undefined) lines.push(`${JSON.stringify(m)}\n`);
           if (outDir !== undefined && lines.length >= 10) flush();
@@ -292,7 +296,7 @@ const command: Command = {
     const ran = result.metrics.length;
     const summary =
       `${result.stopped ? 'stopped' : 'trained'} at step ${result.final.step} of ${config.steps} on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} (${result.device}): ` +
-      `${ran} steps in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s); last 10 steps at ${pct(finalFraction)} of the optimum` +
+      `${ran} steps in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s); last ${last.length} steps at ${pct(finalFraction)} of the optimum` +
       (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached');
     const task = makeTask(config.dims, config.seed, config.bankSize);
     let randomSum = 0;

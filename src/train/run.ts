@@ -22,6 +22,8 @@ export interface TrainOptions {
   onStep?(record: StepRecord): void;
   /** Asked before each step: true stops the run at this step boundary. */
   shouldStop?(): boolean;
+  /** Called once the ranks are up, with the device they train on ('cpu' or the GPU adapter). */
+  onStart?(device: string): void;
   /** One-line notices (the auto backend's fallback). */
   onNotice?(line: string): void;
   /** Testing the replica check only. */
@@ -71,6 +73,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   try {
     const init: InitArgs = { config: c, resume: o.resume, device, divergeRank: o.divergeRank };
     const devices = await world.run<{ device: string }>(program('trainInit'), init);
+    o.onStart?.(devices[0]!.device);
     for (let step = o.resume?.step ?? 0; step < c.steps; step++) {
       if (o.shouldStop?.()) {
         stopped = true;

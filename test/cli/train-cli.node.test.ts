@@ -1,10 +1,11 @@
 // `grpo-sandbox train` as a user runs it. Node-only file: it starts the CLI itself under Node and
 // under Deno (to compare them) and sends a real SIGINT, so running it again from Deno adds nothing.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import process from 'node:process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli, runCliDeno } from '../helpers/cli.ts';
@@ -149,4 +150,28 @@ test('Deno gives the same parameters and rewards as Node bit for bit; loss, KL, 
     JSON.parse(readFileSync(join(deno, 'checkpoint.json'), 'utf8')).params,
     JSON.parse(readFileSync(join(node, 'checkpoint.json'), 'utf8')).params,
   );
+});
+
+// No usable Vulkan driver: Dawn finds no adapter on any rank (Dawn itself also warns on stderr).
+const noGpu = (backend: string) =>
+  spawnSync('node', ['bin/grpo-sandbox.js', 'train', ...small, '--steps', '1', '--backend', backend], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, VK_ICD_FILENAMES: '/nonexistent/icd.json' },
+  });
+
+test('--backend auto without a WebGPU adapter trains on the CPU after a one-line notice', () => {
+  const r = noGpu('auto');
+  assert.equal(r.status, 0, r.stderr);
+  const ours = r.stderr.split('\n').filter((l) => l.startsWith('grpo-sandbox train:'));
+  assert.equal(ours.length, 1, r.stderr);
+  assert.match(ours[0]!, /WebGPU unavailable \(.*no WebGPU adapter.*\); training on the CPU instead/);
+  assert.match(r.stdout, /on 2 ranks \[cpu\]/);
+});
+
+test('--backend webgpu without a WebGPU adapter exits 2 naming the fix', () => {
+  const r = noGpu('webgpu');
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /grpo-sandbox train: --backend webgpu: .*no WebGPU adapter.*; use --backend cpu \(or auto to fall back\)/);
 });
