@@ -6,8 +6,8 @@
 // tape), then the loss's forward again under tf.variableGrads, as PyTorch code does with no_grad.
 import * as tf from '@tensorflow/tfjs';
 import { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import { controllerLayout, initControllerParams, KNOB3_WIDTH, type ControllerPrompts } from '../src/core/env/controller.ts';
-import { expandPrompts, type ControllerTrainConfig } from '../src/train/controllerStep.ts';
+import { controllerLayout, expandPrompts, initControllerParams, KNOB3_WIDTH, type ControllerPrompts } from '../src/core/env/controller.ts';
+import type { ControllerTrainConfig } from '../src/core/env/train-config.ts';
 
 /**
  * Puts tfjs on `device` (backend 'webgpu'). tfjs's WebGPUBackend refuses to start unless

@@ -1,4 +1,4 @@
-// Philox4x32-10, the counter-based RNG of src/ops/cpu/philox.ts (same known-answer vectors).
+// Philox4x32-10, the counter-based RNG of src/core/rng/philox.ts (same known-answer vectors).
 // WGSL has no 64-bit integers, so the high half of each 32×32 product is built from 16-bit halves.
 fn mulhi32(a: u32, b: u32) -> u32 {
   let aLo = a & 0xffffu; let aHi = a >> 16u;

@@ -13,4 +13,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   loss: async () => (await import('./loss.ts')).default,
   advantages: async () => (await import('./advantages.ts')).default,
   train: async () => (await import('./train.ts')).default,
+  schedule: async () => (await import('./schedule.ts')).default,
 };

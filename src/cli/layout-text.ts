@@ -11,6 +11,7 @@ import {
   type LayoutStats,
 } from '../core/layout/index.ts';
 import { samplers } from '../core/samplers/index.ts';
+import { LAYOUT_SETTINGS } from '../core/settings.ts';
 
 /** Renders rows of cells as left-aligned columns. */
 function table(rows: string[][], indent = '  '): string[] {
@@ -33,18 +34,6 @@ function wrap(items: string[], indent: string, width = 100): string[] {
   return lines;
 }
 
-const settingNames: [keyof Layout['config'], string][] = [
-  ['ranks', 'ranks'],
-  ['batch', 'batch'],
-  ['k', 'k'],
-  ['batchesPerEpoch', 'batches-per-epoch'],
-  ['epochs', 'epochs'],
-  ['datasetSize', 'dataset-size'],
-  ['seed', 'seed'],
-  ['stepsPerGeneration', 'steps-per-generation'],
-  ['numIterations', 'num-iterations'],
-];
-
 /** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
 function seedNote(layout: Layout, stepIndex: number): string {
   const { config } = layout;
@@ -55,6 +44,8 @@ function seedNote(layout: Layout, stepIndex: number): string {
       return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
     case 'trl':
       return stepIndex === 0 ? `; RepeatSampler seeded ${config.seed} once` : '';
+    case 'dance-grpo':
+      return step.step === 0 ? `; set_epoch(0) → ${plus(0)} again for pass ${step.epoch}` : '';
     default:
       return step.step === 0 ? `; ${plus(step.epoch)} for epoch ${step.epoch}` : '';
   }
@@ -65,8 +56,11 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   const { config } = layout;
   const p = (id: number) => `p${id}`;
   const out: string[] = [];
-  const trlOnly = new Set(['stepsPerGeneration', 'numIterations']);
-  const settings = settingNames.filter(([f]) => layout.sampler === 'trl' || !trlOnly.has(f)).map(([f, n]) => `${n}=${config[f]}`);
+  // Only the settings this sampler reads (the others are refused when given).
+  const ignored = samplers[layout.sampler].ignores;
+  const settings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int' && (!(s.field in ignored) || s.field === 'batchesPerEpoch')).map(
+    (s) => `${s.flag}=${config[s.field]}`,
+  );
   out.push(`${layout.sampler}: ${samplers[layout.sampler].title}${presetName ? `  [preset ${presetName}]` : ''}`);
   out.push(`settings: ${settings.join(' ')}`);
   for (const note of layout.notes) out.push(`note: ${note}`);
@@ -160,6 +154,16 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
     [`view(-1, ${config.k}) rows mixed / short / all`, `${stats.mixedViewRows} / ${stats.offSizeViewRows} / ${stats.viewRows}`],
   ];
   out.push(...table(statRows.map(([a, b]) => [a, b])));
+  const { perEpoch, total } = stats.counts;
+  out.push('', 'step counts (per process, as the training loop counts them: per epoch / in all)');
+  out.push(
+    ...table([
+      ['generation batches', `${perEpoch.generationBatches} / ${total.generationBatches}`],
+      ['micro-steps', `${perEpoch.microSteps} / ${total.microSteps}`],
+      ['optimizer steps', `${perEpoch.optimizerSteps} / ${total.optimizerSteps}`],
+    ]),
+  );
+  for (const line of stats.counts.factors) out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
   out.push('', 'what this shows');
   for (const line of explainLayout(layout, stats))
     out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));

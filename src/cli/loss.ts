@@ -4,7 +4,8 @@ import process from 'node:process';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.ts';
 import { cpuBackend, type OpsBackend } from '../ops/backend.ts';
-import { parseLossBatch, type LossBatch } from '../ops/lossBatch.ts';
+import { computeLoss } from '../ops/loss.ts';
+import { parseLossBatch } from './loss-batch.ts';
 import type { Command } from './commands.ts';
 import { parseFlags } from './flags.ts';
 
@@ -60,16 +61,6 @@ async function openBackend(name: string): Promise<{ backend: OpsBackend; close()
   };
 }
 
-async function compute(b: OpsBackend, batch: LossBatch): Promise<{ loss: number; gradLogp: Float32Array }> {
-  const shape = { rows: batch.rows, tokens: batch.tokens };
-  if (batch.settings.lossType === 'pairwise')
-    return b.pairwiseLoss(batch.logp, batch.mask, batch.perRow, { ...shape, groupSize: batch.settings.groupSize });
-  return b.grpoLoss(batch.logp, batch.oldLogp, batch.refLogp, batch.mask, batch.perRow, shape, {
-    ...batch.settings,
-    lossType: batch.settings.lossType,
-  });
-}
-
 const loss: Command = {
   summary: 'GRPO / DAPO / Dr. GRPO / pairwise loss and d loss / d logp for a JSON batch (CPU or WebGPU)',
   async run(args) {
@@ -90,10 +81,9 @@ const loss: Command = {
     const batch = parseLossBatch(json);
     const { backend, close } = await openBackend(backendName);
     try {
-      const r = await compute(backend, batch);
-      const gradLogp = Array.from({ length: batch.rows }, (_, b) =>
-        Array.from(r.gradLogp.subarray(b * batch.tokens, (b + 1) * batch.tokens)),
-      );
+      const r = await computeLoss(backend, batch);
+      const { rows, tokens } = batch.shape;
+      const gradLogp = Array.from({ length: rows }, (_, b) => Array.from(r.gradLogp.subarray(b * tokens, (b + 1) * tokens)));
       process.stdout.write(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);
     } finally {
       close();

@@ -27,7 +27,7 @@ import type { ReplicaState } from '../train/program.ts';
 import { renderReport } from '../train/report.ts';
 import { train, type StepRecord } from '../train/run.ts';
 import { WorldFailure } from '../ranks/world.ts';
-import type { LossKind } from '../ops/lossBatch.ts';
+import type { LossKind } from '../core/grpo/loss.ts';
 import type { Command } from './commands.ts';
 import { intFlag, parseFlags } from './flags.ts';
 

@@ -11,7 +11,7 @@ export interface Preset {
   config: LayoutConfig;
 }
 
-const base = { epochs: 1, seed: 42, stepsPerGeneration: 1, numIterations: 1 } as const;
+const base = { epochs: 1, seed: 42, stepsPerGeneration: 1, numIterations: 1, gradientAccumulationSteps: 1 } as const;
 
 export const presets: Record<string, Preset> = {
   'seed-000': {
@@ -24,7 +24,7 @@ export const presets: Record<string, Preset> = {
   'seed-001': {
     description:
       'Expanded batch (batch 4 × group 5 = 20 configurations): the layout closest to the ideal scheme, each of 4 ranks holding ' +
-      "its own sample's 5 configurations (contiguous, 4 prompts in all). The execution schemes and their timelines live in a later feature.",
+      "its own sample's 5 configurations (contiguous, 4 prompts in all; `--sampler dance-grpo` gives DanceGRPO's own loop, every pass in pass 0's order). The execution schemes and their timelines live in a later feature.",
     config: { ...base, sampler: 'contiguous', ranks: 4, batch: 5, k: 5, batchesPerEpoch: 1, datasetSize: 4 },
   },
   'seed-002': {

@@ -6,20 +6,24 @@
 // buffer of a ring of staging buffers, mapped asynchronously and collected later.
 import {
   ACTIONS_PER_CONFIG,
-  KNOB3_WIDTH,
+  HEADS,
+  HEAD_LIST,
+  STAGE_WIDTH,
   controllerLayout,
+  expandPrompts,
   initControllerParams,
   makePrompts,
+  stageInputs,
   type ControllerPrompts,
+  type HeadSpec,
   type ParamTensor,
 } from '../core/env/controller.ts';
-import { ACTIVATION_CODE } from '../ops/cpu/activation.ts';
-import { LOSS_TYPE_CODE } from '../ops/cpu/grpoLoss.ts';
-import { REWARD_SCALE_CODE } from '../ops/cpu/groupAdvantage.ts';
-import { philoxKey } from '../ops/cpu/philox.ts';
-import { STREAM, expandPrompts, type ControllerTrainConfig, type StepMetrics } from '../train/controllerStep.ts';
+import { philoxKey } from '../core/rng/philox.ts';
+import { ACTIVATION_CODE, LOSS_TYPE_CODE, SCALE_REWARDS_CODE } from '../ops/codes.ts';
+import { computeLoss } from '../ops/loss.ts';
 import { readBuffers, storageBuffer, uploadBuffer } from './buffers.ts';
 import { Kernels, type PreparedDispatch } from './kernels.ts';
+import type { ControllerTrainConfig, StepMetrics } from '../core/env/train-config.ts';
 
 type TensorName = keyof ReturnType<typeof controllerLayout>['tensors'];
 
@@ -79,30 +83,32 @@ export class GpuControllerTrainer {
     const grads = zeros(layout.length, 'grads'),
       m = zeros(layout.length, 'adam m'),
       v = zeros(layout.length, 'adam v');
+    const input = stageInputs(d);
     const { x1: x1Data, x2: x2Data } = expandPrompts(prompts, d, k);
     const x1 = keep(uploadBuffer(device, x1Data, 'stage-1 input')),
       x2 = keep(uploadBuffer(device, x2Data, 'stage-2 input'));
     const difficulty = keep(uploadBuffer(device, prompts.difficulty, 'difficulty')),
       budget = keep(uploadBuffer(device, prompts.budgetMs, 'budget'));
-    const ones = keep(uploadBuffer(device, new Float32Array(rows * 5).fill(1), 'all-valid mask'));
+    const widest = Math.max(...HEAD_LIST.filter((h) => h !== HEADS.knob3).map((h) => h.width));
+    const ones = keep(uploadBuffer(device, new Float32Array(rows * Math.max(widest, T)).fill(1), 'all-valid mask'));
     const z1 = zeros(rows * d.hidden, 'z1'),
       y1 = zeros(rows * d.hidden, 'y1'),
-      heads1 = zeros(rows * 8, 'heads1'),
-      heads1y = zeros(rows * 8, 'heads1 (unused act)');
+      heads1 = zeros(rows * STAGE_WIDTH[1], 'heads1'),
+      heads1y = zeros(rows * STAGE_WIDTH[1], 'heads1 (unused act)');
     const z2 = zeros(rows * d.hidden, 'z2'),
       y2 = zeros(rows * d.hidden, 'y2'),
-      heads2 = zeros(rows * 21, 'heads2'),
-      heads2y = zeros(rows * 21, 'heads2 (unused act)');
-    const mask3 = zeros(rows * KNOB3_WIDTH, 'knob3 mask');
-    const actions = [0, 1, 2, 3].map((i) => zeros(rows, `actions ${i}`));
-    const probs = [3, 5, 5, KNOB3_WIDTH].map((w, i) => zeros(rows * w, `probs ${i}`));
+      heads2 = zeros(rows * STAGE_WIDTH[2], 'heads2'),
+      heads2y = zeros(rows * STAGE_WIDTH[2], 'heads2 (unused act)');
+    const mask3 = zeros(rows * HEADS.knob3.width, 'knob3 mask');
+    const actions = HEAD_LIST.map((h) => zeros(rows, `actions ${h.name}`));
+    const probs = HEAD_LIST.map((h) => zeros(rows * h.width, `probs ${h.name}`));
     const logpTok = zeros(rows * T, 'logp per action'),
       gradLogp = zeros(rows * T, 'd loss / d logp');
     const rewards = zeros(rows, 'rewards'),
       advantages = zeros(rows, 'advantages');
     this.out = { loss: zeros(2, 'loss'), stats: zeros(2, 'reward stats'), clip: zeros(2, 'grad norm, clip') };
-    const dHeads1 = zeros(rows * 8, 'dheads1'),
-      dHeads2 = zeros(rows * 21, 'dheads2');
+    const dHeads1 = zeros(rows * STAGE_WIDTH[1], 'dheads1'),
+      dHeads2 = zeros(rows * STAGE_WIDTH[2], 'dheads2');
     const dy1 = zeros(rows * d.hidden, 'dy1'),
       dz1 = zeros(rows * d.hidden, 'dz1'),
       dy2 = zeros(rows * d.hidden, 'dy2'),
@@ -116,30 +122,32 @@ export class GpuControllerTrainer {
     const tanh = { ACTIVATION: ACTIVATION_CODE.tanh },
       identity = { ACTIVATION: ACTIVATION_CODE.identity };
     const [seedLo, seedHi] = philoxKey(c.seed);
-    const sampler = (logits: GPUBuffer, mask: GPUBuffer, stride: number, offset: number, width: number, stream: number, column: number) =>
+    const logits = { 1: heads1, 2: heads2 };
+    const dLogits = { 1: dHeads1, 2: dHeads2 };
+    // Knob 3's options depend on the sampled insertion; every other head may choose any option.
+    const maskOf = (h: HeadSpec) => (h === HEADS.knob3 ? mask3 : ones);
+    const headParams = (h: HeadSpec) => ({ rows, stride: STAGE_WIDTH[h.stage], offset: h.offset, width: h.width });
+    const sampler = (h: HeadSpec) =>
       K.prepare('categoricalSample', {
         params: {
-          rows,
-          stride,
-          offset,
-          width,
+          ...headParams(h),
           seedLo,
           seedHi,
           rank: c.rank,
           step: 0,
           rowOffset: 0,
-          stream,
+          stream: h.stream,
           logpStride: T,
-          logpColumn: column,
+          logpColumn: h.column,
         },
-        buffers: [logits, mask, actions[column]!, logpTok, probs[column]!],
+        buffers: [logits[h.stage], maskOf(h), actions[h.column]!, logpTok, probs[h.column]!],
         invocations: rows,
       });
-    const logProb = (column: number, mask: GPUBuffer, dlogits: GPUBuffer, stride: number, offset: number, width: number) =>
+    const logProb = (h: HeadSpec) =>
       K.prepare('logProbBackward', {
-        params: { rows, stride, offset, width, gradStride: T, gradColumn: column },
-        buffers: [probs[column]!, actions[column]!, mask, gradLogp, dlogits],
-        invocations: rows * width,
+        params: { ...headParams(h), gradStride: T, gradColumn: h.column },
+        buffers: [probs[h.column]!, actions[h.column]!, maskOf(h), gradLogp, dLogits[h.stage]],
+        invocations: rows * h.width,
       });
     const dense = (
       x: GPUBuffer,
@@ -168,33 +176,38 @@ export class GpuControllerTrainer {
         invocations: rows * d.hidden,
       });
 
-    this.samplers = [
-      sampler(heads1, ones, 8, 0, 3, STREAM.tier, 0),
-      sampler(heads1, ones, 8, 3, 5, STREAM.insertion, 1),
-      sampler(heads2, ones, 21, 0, 5, STREAM.topK, 2),
-      sampler(heads2, mask3, 21, 5, KNOB3_WIDTH, STREAM.knob3, 3),
-    ];
-    const lossDispatch =
-      c.lossType === 'pairwise'
-        ? K.prepare('pairwiseLoss', {
-            params: { rows, tokens: T, groupSize: k },
-            buffers: [logpTok, ones, rewards, gradLogp, this.out.loss],
-            workgroups: 1,
-          })
-        : K.prepare('grpoLoss', {
+    this.samplers = HEAD_LIST.map(sampler);
+    const lossDispatch = computeLoss(
+      {
+        grpoLoss: (logp, oldLogp, refLogp, mask, adv, shape, s) =>
+          K.prepare('grpoLoss', {
             params: {
-              rows,
-              tokens: T,
-              lossType: LOSS_TYPE_CODE[c.lossType],
-              epsilonLow: c.loss.epsilonLow,
-              epsilonHigh: c.loss.epsilonHigh,
-              beta: c.loss.beta,
-              maxCompletionLength: c.loss.maxCompletionLength,
+              rows: shape.rows,
+              tokens: shape.tokens,
+              lossType: LOSS_TYPE_CODE[s.lossType],
+              epsilonLow: s.epsilonLow,
+              epsilonHigh: s.epsilonHigh,
+              beta: s.beta,
+              maxCompletionLength: s.maxCompletionLength,
             },
-            // On-policy: the sampling policy is the current one, so oldLogp (and refLogp) are logp itself.
-            buffers: [logpTok, logpTok, logpTok, ones, advantages, gradLogp, this.out.loss],
+            buffers: [logp, oldLogp, refLogp ?? logp, mask, adv, gradLogp, this.out.loss],
             workgroups: 1,
-          });
+          }),
+        pairwiseLoss: (logp, mask, rewardsOf, shape) =>
+          K.prepare('pairwiseLoss', { params: { ...shape }, buffers: [logp, mask, rewardsOf, gradLogp, this.out.loss], workgroups: 1 }),
+      },
+      {
+        shape: { rows, tokens: T },
+        // On-policy: the sampling policy is the current one, so oldLogp (and refLogp) are logp itself.
+        logp: logpTok,
+        oldLogp: logpTok,
+        refLogp: logpTok,
+        mask: ones,
+        advantages,
+        rewards,
+        settings: { ...c.loss, lossType: c.lossType, groupSize: k },
+      },
+    );
     this.optimizer = K.prepare('adam', {
       params: {
         n: layout.length,
@@ -212,46 +225,47 @@ export class GpuControllerTrainer {
 
     this.dispatches = [
       // forward, stage 1, and its two samples
-      dense(x1, 'w1', 'b1', z1, y1, 2 * d.dModel, d.hidden, tanh),
-      dense(y1, 'w1h', 'b1h', heads1, heads1y, d.hidden, 8, identity),
-      this.samplers[0]!,
-      this.samplers[1]!,
+      dense(x1, 'w1', 'b1', z1, y1, input[1], d.hidden, tanh),
+      dense(y1, 'w1h', 'b1h', heads1, heads1y, d.hidden, STAGE_WIDTH[1], identity),
+      this.samplers[HEADS.tier.column]!,
+      this.samplers[HEADS.insertion.column]!,
       // stage 2 sees the sampled insertion position; knob 3's options depend on it
       K.prepare('oneHot', {
-        params: { rows, stride: d.dModel + 5, offset: d.dModel, width: 5 },
-        buffers: [actions[1]!, x2],
-        invocations: rows * 5,
+        params: { rows, stride: input[2], offset: d.dModel, width: HEADS.insertion.width },
+        buffers: [actions[HEADS.insertion.column]!, x2],
+        invocations: rows * HEADS.insertion.width,
       }),
-      K.prepare('knob3Mask', { params: { rows }, buffers: [actions[1]!, mask3], invocations: rows * KNOB3_WIDTH }),
-      dense(x2, 'w2', 'b2', z2, y2, d.dModel + 5, d.hidden, tanh),
-      dense(y2, 'w2h', 'b2h', heads2, heads2y, d.hidden, 5 + KNOB3_WIDTH, identity),
-      this.samplers[2]!,
-      this.samplers[3]!,
+      K.prepare('knob3Mask', {
+        params: { rows },
+        buffers: [actions[HEADS.insertion.column]!, mask3],
+        invocations: rows * HEADS.knob3.width,
+      }),
+      dense(x2, 'w2', 'b2', z2, y2, input[2], d.hidden, tanh),
+      dense(y2, 'w2h', 'b2h', heads2, heads2y, d.hidden, STAGE_WIDTH[2], identity),
+      this.samplers[HEADS.topK.column]!,
+      this.samplers[HEADS.knob3.column]!,
       // rewards, advantages (also the mean-reward metric), loss and d loss / d logp
       K.prepare('controllerReward', {
         params: { rows, groupSize: k },
-        buffers: [actions[0]!, actions[1]!, actions[2]!, actions[3]!, difficulty, budget, rewards],
+        buffers: [...actions, difficulty, budget, rewards],
         invocations: rows,
       }),
       K.prepare('groupAdvantage', {
-        params: { rows, groupSize: k, scale: REWARD_SCALE_CODE[c.rewardScale] },
+        params: { rows, groupSize: k, scale: SCALE_REWARDS_CODE[c.rewardScale] },
         buffers: [rewards, advantages, this.out.stats],
         workgroups: 1,
       }),
       lossDispatch,
       // backward: heads, then each stage's trunk (no gradient crosses the sampled insertion)
-      logProb(0, ones, dHeads1, 8, 0, 3),
-      logProb(1, ones, dHeads1, 8, 3, 5),
-      logProb(2, ones, dHeads2, 21, 0, 5),
-      logProb(3, mask3, dHeads2, 21, 5, KNOB3_WIDTH),
-      backWeight(y1, dHeads1, 'w1h', 'b1h', d.hidden, 8),
-      backInput(dHeads1, 'w1h', dy1, d.hidden, 8),
+      ...HEAD_LIST.map(logProb),
+      backWeight(y1, dHeads1, 'w1h', 'b1h', d.hidden, STAGE_WIDTH[1]),
+      backInput(dHeads1, 'w1h', dy1, d.hidden, STAGE_WIDTH[1]),
       actBack(z1, dy1, dz1),
-      backWeight(x1, dz1, 'w1', 'b1', 2 * d.dModel, d.hidden),
-      backWeight(y2, dHeads2, 'w2h', 'b2h', d.hidden, 21),
-      backInput(dHeads2, 'w2h', dy2, d.hidden, 21),
+      backWeight(x1, dz1, 'w1', 'b1', input[1], d.hidden),
+      backWeight(y2, dHeads2, 'w2h', 'b2h', d.hidden, STAGE_WIDTH[2]),
+      backInput(dHeads2, 'w2h', dy2, d.hidden, STAGE_WIDTH[2]),
       actBack(z2, dy2, dz2),
-      backWeight(x2, dz2, 'w2', 'b2', d.dModel + 5, d.hidden),
+      backWeight(x2, dz2, 'w2', 'b2', input[2], d.hidden),
       // clip and update
       K.prepare('gradNorm', { params: { n: layout.length, maxNorm: c.maxGradNorm }, buffers: [grads, this.out.clip], workgroups: 1 }),
       this.optimizer,

@@ -3,6 +3,7 @@
 //   buffers in the order the caller lists them; `override WG` is the workgroup size.
 // The uniform's layout is read from the WGSL struct itself, so callers pass params by name.
 
+import { MIN_ACTIVE_BLOCKS, TOTAL_BLOCKS } from '../core/env/controller.ts';
 import { loadShader } from './shaders.ts';
 
 /** Every kernel with an entry point (helpers such as philox.wgsl are only included). */
@@ -25,6 +26,12 @@ export const KERNELS = [
   'controllerReward',
 ] as const;
 export type KernelName = (typeof KERNELS)[number];
+
+/** Overrides a kernel always gets: sizes taken from their one definition instead of written into the WGSL. */
+const FIXED_OVERRIDES: Partial<Record<KernelName, Record<string, number>>> = {
+  // src/core/env/controller.ts: KNOB3_WIDTH = TOTAL_BLOCKS columns, one per count of further blocks.
+  knob3Mask: { BLOCKS: TOTAL_BLOCKS, MIN_ACTIVE: MIN_ACTIVE_BLOCKS },
+};
 
 type ScalarType = 'u32' | 'i32' | 'f32';
 interface ParamField {
@@ -110,7 +117,7 @@ export class Kernels {
   }
 
   private pipeline(name: KernelName, overrides: Record<string, number>): GPUComputePipeline {
-    const constants = { WG: this.workgroupSize, ...overrides };
+    const constants = { WG: this.workgroupSize, ...FIXED_OVERRIDES[name], ...overrides };
     const key = `${name}:${JSON.stringify(constants)}`;
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {

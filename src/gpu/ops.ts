@@ -1,14 +1,11 @@
 // The WebGPU backend of the ops (src/ops/backend.ts): each call uploads its inputs, runs the
 // kernel of the same name in one submit and reads the results back. Good for tests and the
 // `loss` calculator; a training loop keeps data on the GPU instead (src/gpu/controllerStep.ts).
-import type { OpsBackend } from '../ops/backend.ts';
-import { ACTIVATION_CODE } from '../ops/cpu/activation.ts';
-import { checkHead, type HeadShape } from '../ops/cpu/head.ts';
-import { LOSS_TYPE_CODE } from '../ops/cpu/grpoLoss.ts';
-import { REWARD_SCALE_CODE } from '../ops/cpu/groupAdvantage.ts';
-import { REDUCE_OP_CODE } from '../ops/cpu/reduceRows.ts';
-import { philoxKey } from '../ops/cpu/philox.ts';
 import { KNOB3_WIDTH } from '../core/env/controller.ts';
+import { philoxKey } from '../core/rng/philox.ts';
+import type { OpsBackend } from '../ops/backend.ts';
+import { ACTIVATION_CODE, LOSS_TYPE_CODE, REDUCE_OP_CODE, SCALE_REWARDS_CODE } from '../ops/codes.ts';
+import { checkHead, type HeadShape } from '../ops/cpu/head.ts';
 import { readBuffers, storageBuffer, uploadBuffer } from './buffers.ts';
 import { Kernels, type DispatchSpec, type KernelName } from './kernels.ts';
 
@@ -183,7 +180,7 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
     async groupAdvantage(rewards, groupSize, scale) {
       const [advantages, stats] = await run(
         'groupAdvantage',
-        { params: { rows: rewards.length, groupSize, scale: REWARD_SCALE_CODE[scale] }, workgroups: 1 },
+        { params: { rows: rewards.length, groupSize, scale: SCALE_REWARDS_CODE[scale] }, workgroups: 1 },
         [rewards, { out: rewards.length }, { out: 2 }],
       );
       return { advantages: f32(advantages), meanReward: stats![0]! };

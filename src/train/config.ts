@@ -6,12 +6,11 @@ import { ConfigError } from '../core/errors.ts';
 import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import { samplerNames, validateConfig } from '../core/samplers/index.ts';
-import { LOSS_TYPES } from '../ops/cpu/grpoLoss.ts';
-import type { LossKind } from '../ops/lossBatch.ts';
+import { LOSS_KINDS, type LossKind } from '../core/grpo/loss.ts';
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'cpu'];
-export const LOSS_KINDS: readonly LossKind[] = [...LOSS_TYPES, 'pairwise'];
+export { LOSS_KINDS };
 
 export interface TrainConfig {
   /** W: simulated ranks (one worker each). */
@@ -104,6 +103,7 @@ export function layoutConfigOf(c: TrainConfig, epochs = 1): LayoutConfig {
     seed: c.seed,
     stepsPerGeneration: 1,
     numIterations: 1,
+    gradientAccumulationSteps: 1,
   };
 }
 

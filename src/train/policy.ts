@@ -6,22 +6,21 @@
 //   backward: d loss / d logp of each action → gradients of every parameter (one flat vector).
 // Row r of a rank's rows is the sample at gathered position rowOffset + r: its random draws are
 // keyed by that global position (rank 0 in the key), so they do not depend on the rank count.
-import { ACTIONS_PER_CONFIG, controllerLayout, KNOB3_WIDTH, type ControllerDims } from '../core/env/controller.ts';
+// The heads (which stage, which columns, which Philox stream) come from core/env/controller.ts.
+import {
+  ACTIONS_PER_CONFIG,
+  controllerLayout,
+  HEAD_LIST,
+  headShape,
+  STAGE_WIDTH,
+  stageInputs,
+  type ControllerDims,
+  type HeadName,
+  type HeadSpec,
+} from '../core/env/controller.ts';
 import { latencyToken, type Task } from '../core/env/task.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
-
-/** Sampling streams of the four heads (the last word of the Philox counter). */
-export const STREAM = { tier: 0, insertion: 1, topK: 2, knob3: 3 } as const;
-
-/** The four heads: where each sits in its stage's logits, and its token column in the loss. */
-export const HEADS = [
-  { name: 'tier', stage: 1, stride: 8, offset: 0, width: 3, stream: STREAM.tier },
-  { name: 'insertion', stage: 1, stride: 8, offset: 3, width: 5, stream: STREAM.insertion },
-  { name: 'topK', stage: 2, stride: 5 + KNOB3_WIDTH, offset: 0, width: 5, stream: STREAM.topK },
-  { name: 'knob3', stage: 2, stride: 5 + KNOB3_WIDTH, offset: 5, width: KNOB3_WIDTH, stream: STREAM.knob3 },
-] as const;
-export type HeadName = (typeof HEADS)[number]['name'];
 
 interface Sampled {
   actions: Uint32Array;
@@ -51,9 +50,9 @@ function tensor(params: Float32Array, dims: ControllerDims, name: TensorName): F
   return params.subarray(t.offset, t.offset + t.length);
 }
 
-function stageShapes(dims: ControllerDims, rows: number, stage: 1 | 2) {
-  const trunk = { rows, inDim: stage === 1 ? 2 * dims.dModel : dims.dModel + 5, outDim: dims.hidden };
-  const head = { rows, inDim: dims.hidden, outDim: stage === 1 ? 8 : 5 + KNOB3_WIDTH };
+export function stageShapes(dims: ControllerDims, rows: number, stage: 1 | 2) {
+  const trunk = { rows, inDim: stageInputs(dims)[stage], outDim: dims.hidden };
+  const head = { rows, inDim: dims.hidden, outDim: STAGE_WIDTH[stage] };
   return { trunk, head };
 }
 
@@ -69,20 +68,21 @@ export async function rollout(
 ): Promise<Rollout> {
   const dims = task.dims;
   const rows = promptIds.length;
-  const s1 = 2 * dims.dModel;
-  const s2 = dims.dModel + 5;
+  const s1 = stageInputs(dims)[1];
+  const s2 = stageInputs(dims)[2];
   const x1 = new Float32Array(rows * s1);
   promptIds.forEach((id, r) => x1.set(task.prompts.stage1Input.subarray(id * s1, (id + 1) * s1), r * s1));
   const logpTokens = new Float32Array(rows * ACTIONS_PER_CONFIG);
   const heads = {} as Record<HeadName, Sampled>;
-  const sample = async (logits: Float32Array, mask: Float32Array | null, h: (typeof HEADS)[number], column: number) => {
-    const s = await ops.categoricalSample(
-      logits,
-      mask,
-      { rows, stride: h.stride, offset: h.offset, width: h.width },
-      { seed: key.seed, rank: 0, step: key.step, rowOffset: key.rowOffset, stream: h.stream },
-    );
-    for (let r = 0; r < rows; r++) logpTokens[r * ACTIONS_PER_CONFIG + column] = s.logp[r]!;
+  const sample = async (logits: Float32Array, mask: Float32Array | null, h: Readonly<HeadSpec>) => {
+    const s = await ops.categoricalSample(logits, mask, headShape(h.name, rows), {
+      seed: key.seed,
+      rank: 0,
+      step: key.step,
+      rowOffset: key.rowOffset,
+      stream: h.stream,
+    });
+    for (let r = 0; r < rows; r++) logpTokens[r * ACTIONS_PER_CONFIG + h.column] = s.logp[r]!;
     heads[h.name] = s;
   };
   const forward = async (x: Float32Array, stage: 1 | 2) => {
@@ -94,17 +94,18 @@ export async function rollout(
   };
 
   const one = await forward(x1, 1);
-  await sample(one.logits, null, HEADS[0], 0);
-  await sample(one.logits, null, HEADS[1], 1);
+  const [tier, insertionHead, topK, knob3] = HEAD_LIST as [HeadSpec, HeadSpec, HeadSpec, HeadSpec];
+  await sample(one.logits, null, tier);
+  await sample(one.logits, null, insertionHead);
   // Stage 2 sees what the first p blocks made of the input, and p itself (one-hot).
   const insertion = forcedInsertion ?? heads.insertion.actions;
   const x2 = new Float32Array(rows * s2);
   promptIds.forEach((id, r) => latencyToken(task, id, insertion[r]! + 1, x2, r * s2));
-  await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: 5 }, x2);
+  await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
   const knob3Mask = await ops.knob3Mask(insertion);
   const two = await forward(x2, 2);
-  await sample(two.logits, null, HEADS[2], 2);
-  await sample(two.logits, knob3Mask, HEADS[3], 3);
+  await sample(two.logits, null, topK);
+  await sample(two.logits, knob3Mask, knob3);
   return {
     rows,
     promptIds,
@@ -131,25 +132,26 @@ export async function policyBackward(
   const put = (name: TensorName, value: Float32Array) => grads.set(value, tensors[name].offset);
   const rows = ro.rows;
   const dLogits: [Float32Array<ArrayBuffer>, Float32Array<ArrayBuffer>] = [
-    new Float32Array(rows * 8),
-    new Float32Array(rows * (5 + KNOB3_WIDTH)),
+    new Float32Array(rows * STAGE_WIDTH[1]),
+    new Float32Array(rows * STAGE_WIDTH[2]),
   ];
-  for (const [column, h] of HEADS.entries()) {
+  for (const h of HEAD_LIST) {
     const s = ro.heads[h.name];
     const target = dLogits[h.stage - 1];
+    const shape = headShape(h.name, rows);
     // On the GPU the op returns a new array rather than writing into `target`: copy its columns back.
     const out = await ops.logProbBackward(
       s.probs,
       s.actions,
       h.name === 'knob3' ? ro.knob3Mask : null,
       gradLogp,
-      { rows, stride: h.stride, offset: h.offset, width: h.width },
-      { stride: ACTIONS_PER_CONFIG, column },
+      shape,
+      { stride: ACTIONS_PER_CONFIG, column: h.column },
       target,
     );
     if (out !== target)
       for (let r = 0; r < rows; r++)
-        for (let j = 0; j < h.width; j++) target[r * h.stride + h.offset + j] = out[r * h.stride + h.offset + j]!;
+        for (let j = 0; j < h.width; j++) target[r * shape.stride + h.offset + j] = out[r * shape.stride + h.offset + j]!;
   }
   for (const stage of [1, 2] as const) {
     const { trunk, head } = stageShapes(dims, rows, stage);
@@ -171,7 +173,7 @@ export async function policyBackward(
 /** Sum over rows of each head's entropy −Σ p log p (valid options only; masked ones have p = 0). */
 export function headEntropySums(ro: Rollout): Record<HeadName, number> {
   const out = {} as Record<HeadName, number>;
-  for (const h of HEADS) {
+  for (const h of HEAD_LIST) {
     const probs = ro.heads[h.name].probs;
     let sum = 0;
     for (let i = 0; i < probs.length; i++) {

@@ -4,14 +4,14 @@
 //   local loss and gradients → allReduce(mean) of the gradients → the same clip and Adam step on
 //   every rank → metrics reduced over ranks.
 // Every rank ends the step with bit-identical parameters; checkReplicas verifies it.
-import { ACTIONS_PER_CONFIG, controllerLayout, initControllerParams } from '../core/env/controller.ts';
+import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControllerParams, type HeadName } from '../core/env/controller.ts';
 import { scoreSample, type Task } from '../core/env/task.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
 import type { OpsBackend } from '../ops/backend.ts';
-import type { GrpoLossSettings } from '../ops/cpu/grpoLoss.ts';
+import type { GrpoLossSettings } from '../core/grpo/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
-import { HEADS, headEntropySums, policyBackward, rollout, type HeadName, type Rollout } from './policy.ts';
+import { headEntropySums, policyBackward, rollout, stageShapes, type Rollout } from './policy.ts';
 
 /** What every rank holds between steps. */
 export interface TrainState {
@@ -117,21 +117,15 @@ async function logpUnder(ops: OpsBackend, task: Task, params: Float32Array, ro: 
   const out = new Float32Array(rows * ACTIONS_PER_CONFIG);
   const logits: Float32Array[] = [];
   for (const stage of [1, 2] as const) {
-    const inDim = stage === 1 ? 2 * d.dModel : d.dModel + 5;
-    const outDim = stage === 1 ? 8 : 21;
+    const { trunk, head } = stageShapes(d, rows, stage);
     const [w, b, wh, bh] = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
-    const h = await ops.dense(stage === 1 ? ro.x1 : ro.x2, view(w), view(b), { rows, inDim, outDim: d.hidden, activation: 'tanh' });
-    logits.push((await ops.dense(h.y, view(wh), view(bh), { rows, inDim: d.hidden, outDim, activation: 'identity' })).z);
+    const h = await ops.dense(stage === 1 ? ro.x1 : ro.x2, view(w), view(b), { ...trunk, activation: 'tanh' });
+    logits.push((await ops.dense(h.y, view(wh), view(bh), { ...head, activation: 'identity' })).z);
   }
-  for (const [column, h] of HEADS.entries()) {
-    const soft = await ops.maskedSoftmax(logits[h.stage - 1]!, h.name === 'knob3' ? ro.knob3Mask : null, {
-      rows,
-      stride: h.stride,
-      offset: h.offset,
-      width: h.width,
-    });
+  for (const h of HEAD_LIST) {
+    const soft = await ops.maskedSoftmax(logits[h.stage - 1]!, h.name === 'knob3' ? ro.knob3Mask : null, headShape(h.name, rows));
     const actions = ro.heads[h.name].actions;
-    for (let r = 0; r < rows; r++) out[r * ACTIONS_PER_CONFIG + column] = soft.logp[r * h.width + actions[r]!]!;
+    for (let r = 0; r < rows; r++) out[r * ACTIONS_PER_CONFIG + h.column] = soft.logp[r * h.width + actions[r]!]!;
   }
   return out;
 }
@@ -232,14 +226,14 @@ export async function optimiseOn(
   await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
 
   const ent = headEntropySums(ro);
-  const sums = await rank.allReduce(Float64Array.from([loss, klSum, clipped, ...HEADS.map((h) => ent[h.name])]), { op: 'sum' });
+  const sums = await rank.allReduce(Float64Array.from([loss, klSum, clipped, ...HEAD_LIST.map((h) => ent[h.name])]), { op: 'sum' });
   const n = gathered.rewards.length;
   return {
     step: state.step,
     ...rewardStats(task, gathered),
     loss: sums[0]! / rank.size,
     kl: ref ? sums[1]! / (n * T) : null,
-    entropy: Object.fromEntries(HEADS.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
+    entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
     clipFraction: sums[2]! / (n * T),
     gradNorm: clip.norm,
   };

@@ -5,42 +5,11 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ConfigError } from '../core/errors.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
-import { configParams } from './url-state.ts';
+import { samplers } from '../core/samplers/index.ts';
+import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
 
-type NumberField = Exclude<keyof LayoutConfig, 'sampler'>;
-
-/** Label and hint of each numeric setting, in display order. */
-const fields: { field: NumberField; label: string; hint: string; trlOnly?: boolean }[] = [
-  { field: 'ranks', label: 'ranks (W)', hint: 'data-parallel world size' },
-  { field: 'batch', label: 'per-rank batch (B)', hint: 'samples (completions) per rank per step' },
-  { field: 'k', label: 'copies per prompt (k)', hint: 'k / num_generations' },
-  { field: 'batchesPerEpoch', label: 'batches per epoch', hint: 'num_batches_per_epoch (derived by some samplers)' },
-  { field: 'epochs', label: 'epochs', hint: '' },
-  { field: 'datasetSize', label: 'dataset size', hint: 'prompts, ids 0 … n−1' },
-  { field: 'seed', label: 'seed', hint: 'PyTorch generator seed' },
-  { field: 'stepsPerGeneration', label: 'steps per generation', hint: 'TRL steps_per_generation', trlOnly: true },
-  { field: 'numIterations', label: 'iterations (μ)', hint: 'TRL num_iterations', trlOnly: true },
-];
-
-const shortName: Record<string, string> = {
-  sampler: 'sampler',
-  ranks: 'ranks',
-  batch: 'batch',
-  k: 'k',
-  batchesPerEpoch: 'batches/epoch',
-  epochs: 'epochs',
-  datasetSize: 'dataset',
-  seed: 'seed',
-  stepsPerGeneration: 'steps/generation',
-  numIterations: 'iterations',
-};
-
-/** "k = 4, ranks = 8" for a suggestion. */
-export function suggestionText(s: Record<string, unknown>): string {
-  return Object.entries(s)
-    .map(([key, v]) => `${shortName[key] ?? key} = ${String(v)}`)
-    .join(', ');
-}
+/** The numeric settings, in the table's order (the sampler has its own select). */
+const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int');
 
 export class ConfigPanel extends LitElement {
   static override properties = {
@@ -108,7 +77,7 @@ export class ConfigPanel extends LitElement {
       }
       <fieldset>
         ${
-          hide('sampler')
+          hide(settingOf('sampler').param)
             ? nothing
             : html`<label class="choice"><span>sampler</span>
           <select id="sampler" aria-label="sampler" @change=${this.onSampler}>
@@ -116,16 +85,17 @@ export class ConfigPanel extends LitElement {
             ${this.samplerNames.includes(c.sampler) ? nothing : html`<option selected value=${c.sampler}>${c.sampler}</option>`}
           </select></label>`
         }
-        ${fields
-          .filter((f) => !hide(configParams[f.field]))
-          .map(
-            (f) => html`
-          <label class=${f.trlOnly && c.sampler !== 'trl' ? 'muted' : ''} title=${f.hint}>
-            <span>${f.label}${f.hint ? html`<small>${f.hint}</small>` : nothing}</span>
-            <input id=${configParams[f.field]} name=${f.field} type="number" step="1" aria-label=${f.label}
-              .value=${Number.isFinite(c[f.field]) ? String(c[f.field]) : ''} @change=${this.onNumber} />
-          </label>`,
-          )}
+        ${numberSettings
+          .filter((s) => !hide(s.param))
+          .map((s) => {
+            const value = c[s.field] as number;
+            return html`
+          <label class=${s.field in (samplers[c.sampler]?.ignores ?? {}) ? 'muted' : ''} title=${s.hint}>
+            <span>${s.label}<small>${s.hint}</small></span>
+            <input id=${s.param} name=${s.field} type="number" step="1" min=${s.min} aria-label=${s.label}
+              .value=${Number.isFinite(value) ? String(value) : ''} @change=${this.onNumber} />
+          </label>`;
+          })}
       </fieldset>
       ${
         this.error
@@ -165,7 +135,7 @@ export class ConfigPanel extends LitElement {
 
   private onNumber = (ev: Event) => {
     const input = ev.target as HTMLInputElement;
-    const field = input.name as NumberField;
+    const field = input.name as keyof LayoutConfig;
     // An empty or non-numeric entry is passed on as NaN so the core explains what is expected.
     const value = input.value.trim() === '' ? Number.NaN : Number(input.value);
     this.emit({ ...this.config, [field]: value }, null);

@@ -1,16 +1,19 @@
-// <grpo-explorer>: the whole explorer page. Owns the state (mirrored in the URL), reads what to
-// draw from the core through deriveView, runs the story with a StoryController and wires the
-// panels together. Keyboard: space play/pause, ← → step, Home/End, 1–7 jump, + − speed, Esc.
+// <grpo-explorer>: the whole explorer page. Owns the state, reads what to draw from the core
+// through deriveView and wires the panels together. The story runs in a StoryController, the
+// shortcuts in a KeyboardController (keyboard-controller.ts), the address bar in a UrlSync
+// (url-sync.ts); what to follow is chosen in <grpo-follow-panel>.
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames, validateConfig } from '../core/samplers/index.ts';
 import { presets } from '../core/presets.ts';
-import { regroupMethods } from '../core/layout/regroup.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import type { LayoutConfig } from '../core/layout/types.ts';
 import { deriveView, type ExplorerView } from './explorer-model.ts';
-import { parseState, stateToSearch, speeds, type ExplorerState } from './url-state.ts';
+import { parseState, stateToSearch, type ExplorerState } from './url-state.ts';
 import { caption, phaseIds, phaseTitles } from './story.ts';
 import { StoryController } from './story-controller.ts';
+import { KeyboardController } from './keyboard-controller.ts';
+import { UrlSync } from './url-sync.ts';
+import type { FollowPatch } from './follow-panel.ts';
 import type { LayoutCanvas } from './layout-canvas.ts';
 import type { StoryAction } from './story-controls.ts';
 import './layout-canvas.ts';
@@ -18,6 +21,7 @@ import './config-panel.ts';
 import './story-controls.ts';
 import './stats-panel.ts';
 import './copies-panel.ts';
+import './follow-panel.ts';
 
 declare global {
   interface Window {
@@ -51,10 +55,6 @@ export class ExplorerApp extends LitElement {
     .caption { font-size: 15px; line-height: 1.5; margin: 0; min-height: 3em; }
     .caption strong { display: block; font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; }
     .caption.waiting { color: #222; }
-    .options { display: grid; gap: 8px; font-size: 13px; }
-    .options h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0; }
-    .options label { display: grid; gap: 2px; }
-    .options select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; width: 100%; min-width: 0; }
     .below { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
     .warn { color: #8b1a1a; font-size: 13px; }
     .embed-link { font-size: 12px; text-align: right; }
@@ -74,16 +74,15 @@ export class ExplorerApp extends LitElement {
     );
     this.story.phase = phaseIds.indexOf(this.state.phase);
     this.story.speed = this.state.speed;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    window.addEventListener('keydown', this.onKey);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    window.removeEventListener('keydown', this.onKey);
+    new KeyboardController(this, this.story, {
+      speed: (next) => this.setSpeed(next),
+      escape: () => this.setState({ prompt: null }),
+    });
+    new UrlSync(this, {
+      current: () => ({ ...this.state, phase: phaseIds[this.story.phase]!, gather: this.view.gatherIndex, speed: this.story.speed }),
+      playing: () => this.story.playing,
+      restore: (search) => this.restore(search),
+    });
   }
 
   get canvas(): LayoutCanvas | null {
@@ -141,7 +140,8 @@ export class ExplorerApp extends LitElement {
             : html`<aside>
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
             .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
-          ${this.renderFollowOptions(v)}
+          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
+            .scale=${s.scale} .hiddenParts=${s.hidden} @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
         <main>
@@ -187,47 +187,6 @@ export class ExplorerApp extends LitElement {
       </div>`;
   }
 
-  private renderFollowOptions(v: ExplorerView) {
-    const s = this.state;
-    const hide = (name: string) => s.hidden.has(name);
-    return html`<div class="options">
-      <h2>What to follow</h2>
-      ${
-        hide('gather') || v.gathers.length < 2
-          ? nothing
-          : html`<label>gather
-        <select id="gather" @change=${(e: Event) => this.setState({ gather: Number((e.target as HTMLSelectElement).value) })}>
-          ${v.gathers.map((g, i) => html`<option value=${i} ?selected=${i === v.gatherIndex}>${i + 1}: epoch ${g.epoch}${g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`}</option>`)}
-        </select></label>`
-      }
-      ${
-        hide('regroup')
-          ? nothing
-          : html`<label>regroup after the gather
-        <select id="regroup" @change=${(e: Event) => this.setState({ regroup: (e.target as HTMLSelectElement).value as ExplorerState['regroup'] })}>
-          ${regroupMethods.map((m) => html`<option value=${m.method} ?selected=${m.method === s.regroup}>${m.label}</option>`)}
-        </select></label>`
-      }
-      ${
-        hide('rewards')
-          ? nothing
-          : html`<label>rewards
-        <select id="rewards" @change=${(e: Event) => this.setState({ rewards: (e.target as HTMLSelectElement).value as ExplorerState['rewards'] })}>
-          <option value="random" ?selected=${s.rewards === 'random'}>random (seeded uniform)</option>
-          <option value="model" ?selected=${s.rewards === 'model'}>toy reward model (pass / fail)</option>
-        </select></label>`
-      }
-      ${
-        hide('scale') || s.regroup !== 'view'
-          ? nothing
-          : html`<label>TRL scale_rewards
-        <select id="scale" @change=${(e: Event) => this.setState({ scale: (e.target as HTMLSelectElement).value as ExplorerState['scale'] })}>
-          ${(['group', 'batch', 'none'] as const).map((o) => html`<option value=${o} ?selected=${o === s.scale}>${o}</option>`)}
-        </select></label>`
-      }
-    </div>`;
-  }
-
   override firstUpdated(): void {
     // The first picture is on screen once the canvas has drawn and the browser has painted.
     void this.canvas?.updateComplete.then(() =>
@@ -240,8 +199,6 @@ export class ExplorerApp extends LitElement {
 
   override updated(): void {
     this.canvas?.show(this.story.phase, this.story.progress);
-    const search = `?${stateToSearch({ ...this.state, phase: phaseIds[this.story.phase]!, gather: this.view.gatherIndex, speed: this.story.speed })}`;
-    if (search !== location.search) history.replaceState(null, '', search);
     this.dataset.phase = phaseIds[this.story.phase];
     this.dataset.stage = this.story.stage;
   }
@@ -263,10 +220,24 @@ export class ExplorerApp extends LitElement {
     else this.story[action]();
   };
 
-  private onSpeed = (ev: CustomEvent<number>) => {
-    this.story.speed = ev.detail;
-    this.setState({ speed: ev.detail });
-  };
+  private onSpeed = (ev: CustomEvent<number>) => this.setSpeed(ev.detail);
+
+  private setSpeed(speed: number): void {
+    this.story.speed = speed;
+    this.setState({ speed });
+  }
+
+  private onFollow = (ev: CustomEvent<FollowPatch>) => this.setState(ev.detail);
+
+  /** Shows the state of a query string (Back / Forward). */
+  private restore(search: string): void {
+    const state = parseState(search, defaultConfig, presets);
+    if (validateConfig(state.config) === null) this.lastValid = state.config;
+    this.story.pause();
+    this.story.jump(phaseIds.indexOf(state.phase));
+    this.story.speed = state.speed;
+    this.state = state;
+  }
 
   private onPromptSelect = (ev: CustomEvent<number | null>) => {
     this.setState({ prompt: ev.detail });
@@ -287,30 +258,6 @@ export class ExplorerApp extends LitElement {
     setTimeout(() => {
       if (button) button.textContent = 'copy link';
     }, 1500);
-  };
-
-  private onKey = (ev: KeyboardEvent) => {
-    const target = ev.composedPath()[0] as HTMLElement | undefined;
-    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    // Space and Enter on a focused button activate that button, not the shortcut.
-    if ((ev.key === ' ' || ev.key === 'Enter') && target?.tagName === 'BUTTON') return;
-    const story = this.story;
-    let handled = true;
-    if (ev.key === ' ' || ev.key === 'k') story.toggle();
-    else if (ev.key === 'ArrowRight' || ev.key === 'l') story.forward();
-    else if (ev.key === 'ArrowLeft' || ev.key === 'j') story.back();
-    else if (ev.key === 'Home') story.jump(0);
-    else if (ev.key === 'End') story.jump(phaseIds.length - 1);
-    else if (/^[1-7]$/.test(ev.key)) story.jump(Number(ev.key) - 1);
-    else if (ev.key === '+' || ev.key === '=' || ev.key === '-') {
-      const i = speeds.indexOf(story.speed as (typeof speeds)[number]);
-      const next = speeds[Math.max(0, Math.min(speeds.length - 1, (i < 0 ? 2 : i) + (ev.key === '-' ? -1 : 1)))]!;
-      story.speed = next;
-      this.setState({ speed: next });
-    } else if (ev.key === 'Escape') this.setState({ prompt: null });
-    else handled = false;
-    if (handled) ev.preventDefault();
   };
 }
 customElements.define('grpo-explorer', ExplorerApp);

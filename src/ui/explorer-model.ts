@@ -8,7 +8,8 @@ import { gathers } from '../core/layout/gather.ts';
 import { regroup } from '../core/layout/regroup.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import { layoutStats, type LayoutStats } from '../core/layout/stats.ts';
-import { flowGrpoAdvantages, trlAdvantages, verlAdvantages } from '../core/grpo/advantages.ts';
+import { advantagesOfRegroup } from '../core/grpo/advantages.ts';
+import { gatherFacts } from '../core/layout/gather-facts.ts';
 import { toyRewards } from '../core/grpo/toy-rewards.ts';
 import type { CopyPlace, Gather, Layout, LayoutConfig, RegroupRow } from '../core/layout/types.ts';
 import type { ExplorerState } from './url-state.ts';
@@ -51,6 +52,7 @@ export function layoutOf(config: LayoutConfig): { layout: Layout; stats: LayoutS
   return hit;
 }
 
+/** The core's advantages for the state's regrouping, or why they cannot be computed. */
 function advantagesOf(
   state: ExplorerState,
   gather: Gather,
@@ -58,26 +60,7 @@ function advantagesOf(
   k: number,
 ): { advantages: number[] | null; error: string | null } {
   try {
-    switch (state.regroup) {
-      case 'prompt-id':
-        return {
-          advantages: flowGrpoAdvantages(
-            rewards,
-            gather.samples.map((s) => s.promptId),
-          ),
-          error: null,
-        };
-      case 'view':
-        return { advantages: trlAdvantages(rewards, k, state.scale), error: null };
-      case 'uid':
-        return {
-          advantages: verlAdvantages(
-            rewards,
-            gather.samples.map((s) => s.uid),
-          ),
-          error: null,
-        };
-    }
+    return { advantages: advantagesOfRegroup(state.regroup, gather, rewards, k, state.scale), error: null };
   } catch (e) {
     return { advantages: null, error: (e as Error).message };
   }
@@ -116,7 +99,7 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     regroup: state.regroup,
     groups: rows.length,
     mixedGroups: rows.filter((r) => r.mixed).length,
-    maxCopiesOnOneRank: stats.maxCopiesOnOneRank,
+    facts: gatherFacts(gather, k),
     offSizeGroups: rows.filter((r) => r.offSize).length,
     tiedGroups,
     rewards: state.rewards,

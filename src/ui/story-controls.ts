@@ -65,7 +65,7 @@ export class StoryControls extends LitElement {
           </select></label>`
         }
       </div>
-      <div class="keys">keys: space play/pause · ← → step · 1–7 jump · + − speed · Esc clear highlight</div>`;
+      <div class="keys">keys: space play/pause · ← → step · 1–${Math.min(9, phaseIds.length)} jump · + − speed · Esc clear highlight</div>`;
   }
 
   private act(action: StoryAction, phase?: number): void {

@@ -4,6 +4,7 @@
 import type { LayoutConfig, RegroupMethod } from '../core/layout/types.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import type { RewardSource } from '../core/grpo/toy-rewards.ts';
+import type { GatherFacts } from '../core/layout/gather-facts.ts';
 
 export const phaseIds = ['sample', 'scatter', 'accumulate', 'gather', 'regroup', 'advantages', 'slice'] as const;
 export type PhaseId = (typeof phaseIds)[number];
@@ -34,8 +35,8 @@ export interface CaptionContext {
   regroup: RegroupMethod;
   groups: number;
   mixedGroups: number;
-  /** Most copies of one group on one rank in the whole layout (the core's layoutStats). */
-  maxCopiesOnOneRank: number;
+  /** What the scatter and the accumulation did to the gather's groups (the core's gatherFacts). */
+  facts: GatherFacts;
   offSizeGroups: number;
   tiedGroups: number;
   rewards: RewardSource;
@@ -59,32 +60,74 @@ const advantageText: Record<RegroupMethod, (scale: ScaleRewards) => string> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** What the scatter did to the groups, from the layout's statistics (never assumed from the sampler). */
-function scatterOutcome(k: number, maxOnOneRank: number): string {
-  if (maxOnOneRank >= k) return `Here a rank can hold all ${k} copies of a group, so those copies are together before any gather.`;
-  if (maxOnOneRank <= 1) return `Watch the ${k} copies of a prompt land on ${k} different ranks: no rank holds two copies of a group.`;
-  return `Watch the ${k} copies of a prompt spread over several ranks (up to ${maxOnOneRank} on one rank here): no rank holds a whole group.`;
+/** What the sampler's steps hold, from the gather's facts: whole groups per step, or groups that straddle steps. */
+function sampleOutcome(c: CaptionContext): string {
+  const k = c.config.k;
+  const f = c.facts;
+  const first = f.steps[0]!;
+  if (f.drawsAcrossSteps === 0) {
+    const same = f.steps.every((s) => s.draws === first.draws);
+    return same
+      ? `, ${plural(first.draws, 'prompt')} × ${k} copies each step`
+      : `; the steps hold ${f.steps.map((s) => s.draws).join(', ')} prompts × ${k} copies`;
+  }
+  return (
+    `; step ${first.stepIndex} holds copies of ${plural(first.draws, 'prompt')}, and ${f.drawsAcrossSteps} of the gather's ` +
+    `${plural(f.draws, 'group')} have copies in more than one step, so a step does not hold whole groups`
+  );
+}
+
+/** What the scatter did to the groups, from the gather's facts (never assumed from the sampler). */
+function scatterOutcome(c: CaptionContext): string {
+  const k = c.config.k;
+  const most = c.facts.maxCopiesOnOneRankInStep;
+  if (k === 1) return 'With k = 1 every group is a single sample.';
+  if (most >= k) return `Here a rank can receive all ${k} copies of a group in one step, so those copies are together before any gather.`;
+  if (most <= 1) {
+    const whole = c.facts.drawsAcrossSteps === 0;
+    return whole
+      ? `Watch the ${k} copies of a prompt land on ${k} different ranks: no rank receives two copies of a group in one step.`
+      : 'Watch the copies of a prompt land on different ranks: no rank receives two copies of a group in one step.';
+  }
+  return `Watch the ${k} copies of a prompt spread over several ranks (up to ${most} on one rank in one step): no rank receives a whole group.`;
+}
+
+/** Whether a rank can compute a group's mean on its own after accumulating, from the gather's facts. */
+function accumulateOutcome(c: CaptionContext): string {
+  const f = c.facts;
+  if (c.config.k === 1) return 'With k = 1 a group is one sample, so its mean is the sample itself.';
+  if (f.drawsWholeOnOneRank === f.draws)
+    return `Every group now sits whole on one rank, so each rank could compute its groups' means on its own.`;
+  if (f.drawsWholeOnOneRank > 0)
+    return `${f.drawsWholeOnOneRank} of the ${plural(f.draws, 'group')} sit whole on one rank (that rank could compute their mean alone); the others are spread over ranks.`;
+  if (f.maxCopiesOnOneRank >= 2)
+    return `Some ranks hold several copies of a group (up to ${f.maxCopiesOnOneRank}), but no rank holds a whole group, so no rank can compute a group's mean on its own.`;
+  return `No rank holds two copies of one group, so no rank can compute a group's mean on its own.`;
 }
 
 /** The caption of a phase: what is about to happen, with this configuration's numbers. */
 export function caption(phase: PhaseId, c: CaptionContext): string {
-  const { ranks: W, batch: B, k } = c.config;
-  const perStep = W * B;
+  const { ranks: W, k } = c.config;
+  // Slots per rank per step as the layout has them (a sampler may derive its own from the settings).
+  const perStep = c.facts.steps[0]!.samples;
+  const B = perStep / W;
   switch (phase) {
     case 'sample':
       return (
-        `Each step the sampler draws prompts and makes k = ${k} copies of each: ${W} ranks × ${B} slots = ${perStep} samples per step` +
-        (perStep % k === 0 ? `, ${perStep / k} prompts × ${k} copies` : '') +
+        `Each step the sampler draws prompts and makes k = ${k} copies of each: ${plural(W, 'rank')} × ${plural(B, 'slot')} = ${perStep} samples per step` +
+        sampleOutcome(c) +
         `. Shown here before they are dealt out, copies side by side (${plural(c.steps, 'step')} in this gather).`
       );
     case 'scatter':
-      return `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. ${scatterOutcome(k, c.maxCopiesOnOneRank)}`;
+      return `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. ${scatterOutcome(c)}`;
     case 'accumulate':
       return c.steps > 1
-        ? `Each rank concatenates its ${c.steps} batches: ${c.steps} × ${B} = ${c.perRank} samples per rank. Still no rank can compute a group's mean on its own.`
-        : `The gather covers one step (${c.gatherScope} scope), so each rank holds just its ${c.perRank} samples of this step.`;
+        ? `Each rank concatenates its ${c.steps} batches: ${c.steps} × ${B} = ${c.perRank} samples per rank. ${accumulateOutcome(c)}`
+        : `The gather covers one step (${c.gatherScope} scope), so each rank holds just its ${c.perRank} samples of this step. ${accumulateOutcome(c)}`;
     case 'gather':
-      return `All-gather: every rank receives the ${c.samples} samples concatenated rank-major — rank 0's ${c.perRank}, then rank 1's, … The gathered index of a sample is rank × ${c.perRank} + its position on the rank.`;
+      return W === 1
+        ? `All-gather over a single rank: the gathered order is the rank's own ${c.samples} samples, gathered index = position on the rank.`
+        : `All-gather: every rank receives the ${c.samples} samples concatenated rank-major — rank 0's ${c.perRank}, then rank 1's, … The gathered index of a sample is rank × ${c.perRank} + its position on the rank.`;
     case 'regroup':
       return (
         `Regroup ${regroupText[c.regroup]}: ${plural(c.groups, 'group')} from ${plural(c.prompts, 'distinct prompt')}` +

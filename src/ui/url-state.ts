@@ -4,6 +4,7 @@
 import type { LayoutConfig, RegroupMethod, SamplerName } from '../core/layout/types.ts';
 import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
+import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { phaseIds, type PhaseId } from './story.ts';
 
 /** The explorer's whole state; `config` may be invalid (the UI then shows the core's error). */
@@ -26,19 +27,8 @@ export interface ExplorerState {
   hidden: ReadonlySet<string>;
 }
 
-/** URL parameter name of each config field (short, readable in a link). */
-export const configParams: Record<keyof LayoutConfig, string> = {
-  sampler: 'sampler',
-  ranks: 'ranks',
-  batch: 'batch',
-  k: 'k',
-  batchesPerEpoch: 'batches',
-  epochs: 'epochs',
-  datasetSize: 'dataset',
-  seed: 'seed',
-  stepsPerGeneration: 'spg',
-  numIterations: 'iters',
-};
+/** URL parameter name of each config field (from the settings table, src/core/settings.ts). */
+export const configParams = Object.fromEntries(LAYOUT_SETTINGS.map((s) => [s.field, s.param])) as Record<keyof LayoutConfig, string>;
 
 /** Names accepted in `<name>_hide=true`: every config param plus these parts of the page. */
 export const hideableParts = [
@@ -80,15 +70,15 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
   const base = presetName !== null && presets[presetName] ? presets[presetName].config : defaults;
   const config: LayoutConfig = { ...base };
   let overridden = false;
-  for (const [field, param] of Object.entries(configParams) as [keyof LayoutConfig, string][]) {
+  for (const { field, param, kind } of LAYOUT_SETTINGS) {
     const raw = p.get(param);
     if (raw === null) continue;
-    if (field === 'sampler') {
-      config.sampler = raw as SamplerName;
+    if (kind === 'sampler') {
+      (config as unknown as Record<string, unknown>)[field] = raw as SamplerName;
     } else {
       const n = num(raw);
       if (n === null) continue;
-      config[field] = n;
+      (config as unknown as Record<string, unknown>)[field] = n;
     }
     if (config[field] !== base[field]) overridden = true;
   }
@@ -115,7 +105,7 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
 export function stateToSearch(s: ExplorerState): string {
   const p = new URLSearchParams();
   if (s.preset) p.set('preset', s.preset);
-  for (const [field, param] of Object.entries(configParams) as [keyof LayoutConfig, string][]) p.set(param, String(s.config[field]));
+  for (const { field, param } of LAYOUT_SETTINGS) p.set(param, String(s.config[field]));
   p.set('phase', s.phase);
   p.set('gather', String(s.gather));
   p.set('regroup', s.regroup);

@@ -4,8 +4,8 @@
 import { requestGpuDevice } from '../../src/gpu/device.ts';
 import { createGpuBackend } from '../../src/gpu/ops.ts';
 import { cpuBackend } from '../../src/ops/backend.ts';
-import { philox4x32, unitFloat } from '../../src/ops/cpu/philox.ts';
-import { TRL_DEFAULTS } from '../../src/ops/cpu/grpoLoss.ts';
+import { philox4x32, unitFloat } from '../../src/core/rng/philox.ts';
+import { TRL_DEFAULTS } from '../../src/core/grpo/loss.ts';
 
 function uniform(n: number, key: number, lo = -1, hi = 1): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => lo + (hi - lo) * unitFloat(philox4x32([i, key, 0, 0], [0x7e57, 0])[0]));

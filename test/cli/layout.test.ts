@@ -23,6 +23,7 @@ test('--json prints exactly one object {sampler, config, steps, stats} for seed-
     seed: 42,
     stepsPerGeneration: 1,
     numIterations: 1,
+    gradientAccumulationSteps: 1,
   });
   assert.equal(out.steps.length, 2);
   for (const [i, s] of out.steps.entries()) {
@@ -89,7 +90,7 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
   const cases: [string[], RegExp][] = [
     [
       ['layout', '--k', '3'],
-      /^grpo-sandbox layout: k=3 must divide ranks×batch=16 .*; valid k here: 1, 2, 4, 8, 16; or batch=3 \(→24\), or use --sampler flow-grpo-lcm$/m,
+      /^grpo-sandbox layout: k=3 must divide ranks×batch=16; valid k here: 1, 2, 4, 8, 16; or batch=3 \(→24\), or use --sampler flow-grpo-lcm; flow_grpo .* raises: AssertionError: k can not divide n\*b, k3-num_replicas8-batch_size2$/m,
     ],
     [['layout', '--preset', 'seed-999'], /unknown preset 'seed-999'/],
     [['layout', '--sampler', 'nope'], /unknown sampler 'nope'/],
@@ -120,7 +121,7 @@ test("negative seeds are taken as PyTorch does (two's complement, low 32 bits)",
 });
 
 test('long reports are not cut short when stdout is a pipe (the CLI exits right after)', () => {
-  const args = ['layout', '--sampler', 'contiguous', '--dataset-size', '4000', '--batch', '4'];
+  const args = ['layout', '--sampler', 'dance-grpo', '--dataset-size', '4000', '--batch', '4'];
   const json = runCli([...args, '--json']);
   assert.ok(json.stdout.length > 100_000);
   assert.equal(JSON.parse(json.stdout).steps.length, 500);
@@ -150,4 +151,22 @@ test('Deno prints the same JSON and the same text as Node for seed-000', () => {
   assert.equal(bad.status, 2);
   assert.equal(bad.stdout, '');
   assert.match(bad.stderr, /k=3 must divide/);
+});
+
+test('every setting of the table is a documented layout flag that sets its field', async () => {
+  const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
+  const { samplerNames, samplers } = await import('../../src/core/samplers/index.ts');
+  const { configFromFlags } = await import('../../src/cli/layout.ts');
+  const help = runCli(['layout', '--help']).stdout.replace(/\n +/g, ' ');
+  for (const s of LAYOUT_SETTINGS) {
+    assert.ok(help.includes(`--${s.flag} ${s.metavar}`), `--help lists --${s.flag}`);
+    assert.ok(help.includes(s.hint), `--help gives the hint of --${s.flag}`);
+    // A sampler that reads the setting (the others refuse it).
+    const sampler = samplerNames.find((n) => !(s.field in samplers[n].ignores))!;
+    const value = s.kind === 'sampler' ? 'contiguous' : '3';
+    const args = s.kind === 'sampler' ? [`--${s.flag}`, value] : ['--sampler', sampler, `--${s.flag}`, value];
+    const got = configFromFlags(args).config as unknown as Record<string, unknown>;
+    assert.equal(got[s.field], s.kind === 'sampler' ? value : 3, `--${s.flag} sets ${s.field}`);
+  }
+  assert.throws(() => configFromFlags(['--ranks', '0']), /--ranks must be between 1 and/);
 });

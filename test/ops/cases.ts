@@ -11,9 +11,9 @@
 import assert from 'node:assert/strict';
 import type { OpsBackend } from '../../src/ops/backend.ts';
 import * as cpu from '../../src/ops/cpu/index.ts';
-import type { Activation } from '../../src/ops/cpu/activation.ts';
-import { LOSS_TYPES, TRL_DEFAULTS, type GrpoLossSettings } from '../../src/ops/cpu/grpoLoss.ts';
-import { ADAM_DEFAULTS } from '../../src/ops/cpu/adam.ts';
+import type { Activation } from '../../src/ops/codes.ts';
+import { LOSS_TYPES, TRL_DEFAULTS, type GrpoLossSettings } from '../../src/core/grpo/loss.ts';
+import { ADAM_DEFAULTS } from '../../src/core/env/train-config.ts';
 import { KNOB3_WIDTH, configReward } from '../../src/core/env/controller.ts';
 import { assertClose, maxAbs, randomMask, uniform } from './data.ts';
 

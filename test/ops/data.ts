@@ -1,6 +1,6 @@
 // Deterministic test data (Philox-keyed, so every runtime builds the same inputs) and comparisons.
 import assert from 'node:assert/strict';
-import { philox4x32, unitFloat } from '../../src/ops/cpu/philox.ts';
+import { philox4x32, unitFloat } from '../../src/core/rng/philox.ts';
 
 /** n uniform floats in [lo, hi), keyed by `key` (any integer). */
 export function uniform(n: number, key: number, lo = -1, hi = 1): Float32Array {

@@ -14,6 +14,7 @@ const defaults: LayoutConfig = {
   seed: 42,
   stepsPerGeneration: 1,
   numIterations: 1,
+  gradientAccumulationSteps: 1,
 };
 const presets = { 'seed-000': { config: defaults }, 'seed-002': { config: { ...defaults, sampler: 'trl' as const, ranks: 4, batch: 16 } } };
 
@@ -43,4 +44,16 @@ test('a preset link keeps its name while unchanged; unknown values fall back, ou
     stateToSearch(parseState('?preset=seed-000', defaults, presets)),
     /^preset=seed-000&sampler=flow-grpo&ranks=8&batch=2&k=4&batches=2/,
   );
+});
+
+test('every setting of the table round-trips through its URL key', async () => {
+  const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
+  const changed: Record<string, unknown> = { ...defaults, sampler: 'trl' };
+  LAYOUT_SETTINGS.forEach((s, i) => {
+    if (s.kind === 'int') changed[s.field] = 100 + i;
+  });
+  const search = LAYOUT_SETTINGS.map((s) => `${s.param}=${changed[s.field]}`).join('&');
+  assert.deepEqual(parseState(`?${search}`, defaults, presets).config, changed);
+  const written = new URLSearchParams(stateToSearch(parseState(`?${search}`, defaults, presets)));
+  for (const s of LAYOUT_SETTINGS) assert.equal(written.get(s.param), String(changed[s.field]), s.param);
 });

@@ -1,7 +1,7 @@
 // The seed-003 training task around the controller of controller.ts: a seeded bank of prompts,
 // the Stage-2 latency token that depends on where Stage 2 is inserted, the two reward modes,
 // and the exact optimum (every one of the 375 valid configurations enumerated per prompt).
-import { philox4x32, philoxKey, unitFloat } from '../../ops/cpu/philox.ts';
+import { philox4x32, philoxKey, unitFloat } from '../rng/philox.ts';
 import {
   configReward,
   INSERTION_POSITIONS,

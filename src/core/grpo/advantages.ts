@@ -1,15 +1,23 @@
 // Group-relative advantages exactly as each framework computes them from gathered rewards
-// (../shared/docs/frameworks.md). Pure: rewards in, advantages out, same length and order.
+// (docs/frameworks.md). Pure: rewards in, advantages out, same length and order.
 // Statistics are accumulated in float64; the frameworks use float32 tensors or numpy float64,
 // so results agree to float32 precision at worst.
+import type { Gather, RegroupMethod } from '../layout/types.ts';
 
 /** TRL's `scale_rewards`: std per group (default), over the whole batch, or no division (Dr. GRPO). */
 export type ScaleRewards = 'group' | 'batch' | 'none';
 
+/**
+ * Mean of values[members], shifted by the first member so a group of equal rewards has exactly
+ * that reward as its mean (as torch's mean gives): a naive running sum rounds 3x, 5x, 7x, and
+ * DanceGRPO's eps of 1e-8 would turn that 1e-16 into advantages of 1e-8 instead of 0.
+ */
 function mean(values: ArrayLike<number>, members: readonly number[]): number {
+  if (members.length === 0) return Number.NaN;
+  const first = values[members[0]!]!;
   let s = 0;
-  for (const i of members) s += values[i]!;
-  return s / members.length;
+  for (const i of members) s += values[i]! - first;
+  return first + s / members.length;
 }
 
 /** Standard deviation of values[members]: ddof 0 (numpy's default) or 1 (torch's unbiased default; NaN for one member, as torch gives). */
@@ -123,4 +131,40 @@ export function sliceToRanks<T>(gathered: readonly T[], ranks: number): T[][] {
   }
   const n = gathered.length / ranks;
   return Array.from({ length: ranks }, (_, r) => gathered.slice(r * n, (r + 1) * n));
+}
+
+/** The framework whose advantage goes with each regrouping of src/core/layout/regroup.ts. */
+export const ADVANTAGE_OF_REGROUP: Readonly<Record<RegroupMethod, 'flow_grpo' | 'trl' | 'verl'>> = {
+  'prompt-id': 'flow_grpo',
+  view: 'trl',
+  uid: 'verl',
+};
+
+/**
+ * The advantages of one gather's rewards under a regrouping, as the framework that regroups so
+ * computes them: prompt-id → flow_grpo (groups by prompt, global std), view → TRL (`view(-1, k)`,
+ * `scale` applies), uid → verl (groups by uid). Throws a RangeError when the regrouping cannot
+ * apply (e.g. view(-1, k) of a count that is not a multiple of k).
+ */
+export function advantagesOfRegroup(
+  method: RegroupMethod,
+  gather: Gather,
+  rewards: ArrayLike<number>,
+  k: number,
+  scale: ScaleRewards = 'group',
+): number[] {
+  switch (ADVANTAGE_OF_REGROUP[method]) {
+    case 'flow_grpo':
+      return flowGrpoAdvantages(
+        rewards,
+        gather.samples.map((s) => s.promptId),
+      );
+    case 'trl':
+      return trlAdvantages(rewards, k, scale);
+    case 'verl':
+      return verlAdvantages(
+        rewards,
+        gather.samples.map((s) => s.uid),
+      );
+  }
 }

@@ -1,7 +1,7 @@
 // Counts that explain a layout: seed-000's arithmetic and how the copies are spread over ranks.
 import { gathers } from './gather.ts';
 import { regroup } from './regroup.ts';
-import type { Layout } from './types.ts';
+import type { Layout, TrainingCounts } from './types.ts';
 
 /** A prompt drawn more than once within one epoch. */
 export interface RepeatedPrompt {
@@ -50,6 +50,10 @@ export interface LayoutStats {
   viewRows: number;
   mixedViewRows: number;
   offSizeViewRows: number;
+  /** Generation batches, micro-steps and optimizer steps per epoch and in total, as the framework's loop counts them. */
+  counts: TrainingCounts;
+  /** counts.total.optimizerSteps: the number of weight updates the whole run makes (per process). */
+  optimizerSteps: number;
 }
 
 /** Computes the statistics of a layout (counts over all steps, epochs and gathers). */
@@ -144,5 +148,7 @@ export function layoutStats(layout: Layout): LayoutStats {
     viewRows,
     mixedViewRows,
     offSizeViewRows,
+    counts: layout.counts,
+    optimizerSteps: layout.counts.total.optimizerSteps,
   };
 }

@@ -2,7 +2,7 @@
 // of it. Pure data (JSON-serialisable), no behaviour, so the CLI, the UI and workers share it.
 
 /** The sampling schemes the sandbox reproduces (`../shared/docs/frameworks.md`). */
-export type SamplerName = 'flow-grpo' | 'flow-grpo-lcm' | 'trl' | 'contiguous' | 'group-distributed';
+export type SamplerName = 'flow-grpo' | 'flow-grpo-lcm' | 'trl' | 'contiguous' | 'group-distributed' | 'dance-grpo';
 
 /** Every sampler takes the same shape of configuration; settings a sampler ignores are kept as given. */
 export interface LayoutConfig {
@@ -13,7 +13,7 @@ export interface LayoutConfig {
   batch: number;
   /** Copies per prompt: flow_grpo's k, TRL's num_generations, DanceGRPO's num_generations. */
   k: number;
-  /** Layout steps per epoch (flow_grpo's num_batches_per_epoch; derived for flow-grpo-lcm, trl and contiguous). */
+  /** Layout steps per epoch (flow_grpo's num_batches_per_epoch; derived for flow-grpo-lcm, trl and dance-grpo). */
   batchesPerEpoch: number;
   epochs: number;
   /** Number of prompts in the dataset; ids are 0 … datasetSize − 1. */
@@ -22,8 +22,28 @@ export interface LayoutConfig {
   seed: number;
   /** TRL only: steps_per_generation (defaults to gradient_accumulation_steps). */
   stepsPerGeneration: number;
-  /** TRL only: num_iterations (μ), how many optimisation passes reuse one generation batch. */
+  /** TRL's num_iterations (μ) / flow_grpo's train.num_inner_epochs: optimisation passes over one generation batch. */
   numIterations: number;
+  /** gradient_accumulation_steps: micro-steps (TRL, flow_grpo) or samples (DanceGRPO) per optimizer step. */
+  gradientAccumulationSteps: number;
+}
+
+/** How often the trainer steps, counted as the framework's own training loop counts (per process). */
+export interface StepCounts {
+  /** Batches of prompts sampled and generated from (TRL: generation batches; flow_grpo: sampling batches). */
+  generationBatches: number;
+  /** Forward/backward passes on one micro-batch (per train timestep for the diffusion trainers: see `factors`). */
+  microSteps: number;
+  /** optimizer.step() calls that update the weights. */
+  optimizerSteps: number;
+}
+
+/** A layout's step counts per epoch and over the whole run, with one line per factor that explains them. */
+export interface TrainingCounts {
+  perEpoch: StepCounts;
+  total: StepCounts;
+  /** One sentence per factor of the count, in the framework's own terms. */
+  factors: string[];
 }
 
 /** One sampling step (one generation batch): what every rank receives. */
@@ -52,6 +72,8 @@ export interface Layout {
    * per epoch whose groups may straddle batches (flow-grpo-lcm). Absent means 'step'.
    */
   drawScope?: 'epoch' | 'step';
+  /** Generation batches, micro-steps and optimizer steps as the framework's training loop counts them. */
+  counts: TrainingCounts;
 }
 
 /** Where one copy of a prompt sits: before the gather (rank, slot of a step) and after it. */

@@ -1,21 +1,23 @@
-// DanceGRPO's layout (Flow-Factory calls it group-contiguous): DistributedSampler over prompts,
-// each rank takes batch/k prompts per step and repeat_interleaves each k times, so every copy of
-// a prompt stays on one rank and advantages need no gather.
+// Flow-Factory's group-contiguous layout: DistributedSampler over prompts, each rank takes batch/k
+// prompts per step and repeat_interleaves each k times, so every copy of a prompt stays on one rank
+// and advantages need no gather. The loop is the corrected one: the first batches-per-epoch batches
+// of each epoch, then set_epoch(e + 1). DanceGRPO's own loop (set_epoch(0) only) is dance-grpo.ts.
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { distributedSamplerIndices } from './distributed-sampler.ts';
+import { flowGrpoLoopCounts } from './counts.ts';
 import { divisors, listText, nearest, nearestMultiples } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
-/** Steps per epoch: per-rank prompts ceil(D/W), in batches of batch/k, the incomplete last one dropped. */
-function stepsPerEpoch(config: LayoutConfig): number {
+/** Full batches one epoch holds: per-rank prompts ceil(D/W), in batches of batch/k, the incomplete last one dropped. */
+export function batchesInEpoch(config: LayoutConfig): number {
   return Math.floor(Math.ceil(config.datasetSize / config.ranks) / (config.batch / config.k));
 }
 
 export const contiguous: SamplerSpec = {
   name: 'contiguous',
   title:
-    'DanceGRPO / Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), each prompt repeated k times on its rank',
+    'Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), the first batches-per-epoch batches of each epoch, each prompt repeated k times on its rank',
   // Advantages are computed locally per group; DanceGRPO gathers per step only for logging.
   gatherScope: 'step',
   drawScope: 'step',
@@ -30,16 +32,26 @@ export const contiguous: SamplerSpec = {
         [{ k: nearest(valid, k, 1)[0]! }, ...batches.map((b) => ({ batch: b }))],
       );
     }
-    if (stepsPerEpoch(config) < 1) {
+    const most = batchesInEpoch(config);
+    if (most < 1) {
       const need = (batch / k) * config.ranks;
       return new ConfigError(
         `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} only ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer than one step's batch/k=${batch / k}; use dataset-size ≥ ${need}`,
         [{ datasetSize: need }],
       );
     }
+    if (config.batchesPerEpoch > most) {
+      const need = Math.ceil(((config.batchesPerEpoch * batch) / k) * config.ranks);
+      return new ConfigError(
+        `batches-per-epoch=${config.batchesPerEpoch} is more than an epoch holds: each of ranks=${config.ranks} gets ${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}; use batches-per-epoch ≤ ${most} or dataset-size ≥ ${need}`,
+        [{ batchesPerEpoch: most }, { datasetSize: need }],
+      );
+    }
     return null;
   },
-  effective: (config) => ({ ...config, batchesPerEpoch: stepsPerEpoch(config) }),
+  effective: (config) => ({ ...config }),
+  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  counts: (config) => flowGrpoLoopCounts(config, "counted with flow_grpo's training loop (assumed for Flow-Factory's samplers)"),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * c.datasetSize * c.ranks,
   steps(config) {
@@ -50,6 +62,7 @@ export const contiguous: SamplerSpec = {
       const perRank = Array.from({ length: config.ranks }, (_, r) =>
         distributedSamplerIndices(config.datasetSize, config.ranks, r, config.seed, epoch),
       );
+      // The training loop stops after batches-per-epoch batches and calls set_epoch(epoch + 1).
       for (let step = 0; step < config.batchesPerEpoch; step++) {
         const ranks = perRank.map((mine) =>
           mine.slice(step * promptsPerStep, (step + 1) * promptsPerStep).flatMap((id) => Array<number>(config.k).fill(id)),
@@ -69,8 +82,14 @@ export const contiguous: SamplerSpec = {
         `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} index(es), so those prompts are drawn twice per epoch.`,
       );
     }
-    const dropped = Math.ceil(config.datasetSize / config.ranks) - config.batchesPerEpoch * (config.batch / config.k);
-    if (dropped > 0) notes.push(`Each rank drops its last ${dropped} prompt(s) per epoch (an incomplete batch, drop_last=True).`);
+    const unused = Math.ceil(config.datasetSize / config.ranks) - config.batchesPerEpoch * (config.batch / config.k);
+    if (unused > 0) {
+      notes.push(
+        config.batchesPerEpoch < batchesInEpoch(config)
+          ? `Each rank leaves its last ${unused} prompt(s) of each epoch unused: the loop takes ${config.batchesPerEpoch} of the epoch's ${batchesInEpoch(config)} batches, then calls set_epoch(epoch + 1).`
+          : `Each rank drops its last ${unused} prompt(s) per epoch (an incomplete batch, drop_last=True).`,
+      );
+    }
     return notes;
   },
 };

@@ -7,6 +7,8 @@
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
+import { flowGrpoLoopCounts } from './counts.ts';
+import { FLOW_GRPO_VERSION, flowGrpoSays, withFrameworkSays } from './framework-errors.ts';
 import { divisors, gcd, listText, nearest, nearestMultiples } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
@@ -51,21 +53,28 @@ export const flowGrpo: SamplerSpec = {
       const batches = nearestMultiples(config.batch, k / gcd(k, config.ranks));
       const nearK = nearest(valid, k, 1)[0]!;
       return new ConfigError(
-        `k=${k} must divide ranks×batch=${total} (flow_grpo asserts "k can not divide n*b"); valid k here: ${listText(shown, valid.length)}; ` +
-          `or ${batches.map((b) => `batch=${b} (→${config.ranks * b})`).join(' or ')}, or use --sampler flow-grpo-lcm`,
+        withFrameworkSays(
+          `k=${k} must divide ranks×batch=${total}; valid k here: ${listText(shown, valid.length)}; ` +
+            `or ${batches.map((b) => `batch=${b} (→${config.ranks * b})`).join(' or ')}, or use --sampler flow-grpo-lcm`,
+          FLOW_GRPO_VERSION,
+          flowGrpoSays.kDoesNotDivide(k, config.ranks, config.batch),
+        ),
         [{ k: nearK }, ...batches.map((b) => ({ batch: b })), { sampler: 'flow-grpo-lcm' }],
       );
     }
     const m = total / k;
     if (m > config.datasetSize) {
       return new ConfigError(
-        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m}`,
+        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
+          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the last ranks get short or empty batches)`,
         [{ datasetSize: m }],
       );
     }
     return null;
   },
   effective: (config) => ({ ...config }),
+  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  counts: (config) => flowGrpoLoopCounts(config, 'flow_grpo'),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * c.batchesPerEpoch * (c.datasetSize + c.ranks * c.batch),
   steps(config) {
@@ -106,7 +115,8 @@ export const flowGrpoLcm: SamplerSpec = {
     const m = lcmPromptsPerEpoch(config);
     if (m > config.datasetSize) {
       return new ConfigError(
-        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m}`,
+        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
+          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the epoch's last batches come out short or empty)`,
         [{ datasetSize: m }],
       );
     }
@@ -116,6 +126,8 @@ export const flowGrpoLcm: SamplerSpec = {
     const m = lcmPromptsPerEpoch(config);
     return { ...config, batchesPerEpoch: (m * config.k) / (config.ranks * config.batch) };
   },
+  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  counts: (config) => flowGrpoLoopCounts(config, 'flow_grpo (lcm sampler)'),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * (c.datasetSize + c.batchesPerEpoch * c.ranks * c.batch),
   steps(config) {

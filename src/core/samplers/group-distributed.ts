@@ -3,6 +3,7 @@
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
+import { flowGrpoLoopCounts } from './counts.ts';
 import { divisors, listText, nearest } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
@@ -48,6 +49,8 @@ export const groupDistributed: SamplerSpec = {
     return null;
   },
   effective: (config) => ({ ...config }),
+  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  counts: (config) => flowGrpoLoopCounts(config, "counted with flow_grpo's training loop (assumed for Flow-Factory's samplers)"),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * (c.datasetSize + promptsPerEpoch(c)),
   steps(config) {

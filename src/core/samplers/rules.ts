@@ -1,6 +1,7 @@
 // Shared arithmetic for the samplers' configuration rules and their suggested fixes.
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig } from '../layout/types.ts';
+import { LAYOUT_SETTINGS, flagName } from '../settings.ts';
 
 /** Hard caps that keep a layout computable in about a second and printable. */
 export const LIMITS = {
@@ -55,29 +56,11 @@ export function listText(values: number[], all: number): string {
   return values.join(', ') + (values.length < all ? ', …' : '');
 }
 
-type IntField = 'ranks' | 'batch' | 'k' | 'batchesPerEpoch' | 'epochs' | 'datasetSize' | 'stepsPerGeneration' | 'numIterations';
-
-/** Flag spelling of a config field, for messages (`datasetSize` → `dataset-size`). */
-export function flagName(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
-const MINIMA: Record<IntField, number> = {
-  ranks: 1,
-  batch: 1,
-  k: 1,
-  batchesPerEpoch: 1,
-  epochs: 1,
-  datasetSize: 1,
-  stepsPerGeneration: 1,
-  numIterations: 1,
-};
-
 /** Checks the settings every sampler shares: whole numbers, lower bounds, the seed. Null when fine. */
 export function checkCommon(config: LayoutConfig): ConfigError | null {
-  for (const field of Object.keys(MINIMA) as IntField[]) {
-    const value = config[field];
-    const min = MINIMA[field];
+  for (const { field, kind, min } of LAYOUT_SETTINGS) {
+    if (kind !== 'int' || field === 'seed') continue;
+    const value = config[field] as number;
     if (!Number.isSafeInteger(value) || value < min) {
       return new ConfigError(`${flagName(field)} must be a whole number ≥ ${min}, got ${value}`, [{ [field]: min }]);
     }

@@ -1,6 +1,6 @@
 // What every sampler provides, so the layout code treats them all alike.
 import type { ConfigError } from '../errors.ts';
-import type { LayoutConfig, LayoutStep, SamplerName } from '../layout/types.ts';
+import type { LayoutConfig, LayoutStep, SamplerName, TrainingCounts } from '../layout/types.ts';
 
 export interface SamplerSpec {
   name: SamplerName;
@@ -20,6 +20,13 @@ export interface SamplerSpec {
   draws(config: LayoutConfig): number;
   /** All steps, epoch-major, for a valid effective config. */
   steps(config: LayoutConfig): LayoutStep[];
+  /**
+   * Settings this sampler does not read, each with the reason (one clause). A user who sets one
+   * explicitly is refused (see `checkGivenSettings`) instead of having it silently ignored.
+   */
+  ignores: Partial<Record<keyof LayoutConfig, string>>;
+  /** Generation batches, micro-steps and optimizer steps as the framework's loop counts them, for a valid effective config. */
+  counts(config: LayoutConfig): TrainingCounts;
   /** Plain-language remarks about the run (reseeding, padding, TRL's reused batches). */
   notes(config: LayoutConfig): string[];
 }

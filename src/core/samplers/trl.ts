@@ -3,6 +3,8 @@
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
+import { trlCounts } from './counts.ts';
+import { TRL_VERSION, trlSays, withFrameworkSays } from './framework-errors.ts';
 import { divisors, gcd, listText, nearest, nearestMultiples } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
@@ -55,18 +57,27 @@ export const trl: SamplerSpec = {
   validate(config) {
     const { k } = config;
     if (k < 2) {
-      return new ConfigError(`k (num_generations) = ${k} must be at least 2: TRL's GRPO needs 2 or more completions per prompt`, [
-        { k: 2 },
-      ]);
+      return new ConfigError(
+        withFrameworkSays(
+          `k (num_generations) = ${k} must be at least 2: TRL's GRPO needs 2 or more completions per prompt`,
+          `TRL ${TRL_VERSION}`,
+          trlSays.tooFewGenerations(k),
+        ),
+        [{ k: 2 }],
+      );
     }
     const gen = config.batch * config.ranks * config.stepsPerGeneration;
     if (gen % k !== 0) {
       const valid = divisors(gen).filter((d) => d >= 2);
       const batches = nearestMultiples(config.batch, k / gcd(k, config.ranks * config.stepsPerGeneration));
       return new ConfigError(
-        `k=${k} (num_generations) must divide the generation batch ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen} ` +
-          `(TRL: "global train batch size must be evenly divisible by the number of generations"); valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
-          `or ${batches.map((b) => `batch=${b} (→${b * config.ranks * config.stepsPerGeneration})`).join(' or ')}`,
+        withFrameworkSays(
+          `k=${k} (num_generations) must divide the generation batch ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen}; ` +
+            `valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
+            `or ${batches.map((b) => `batch=${b} (→${b * config.ranks * config.stepsPerGeneration})`).join(' or ')}`,
+          `TRL ${TRL_VERSION}`,
+          trlSays.generationNotDivisibleByK(gen, k),
+        ),
         [...(valid.length ? [{ k: nearest(valid, k, 1)[0]! }] : []), ...batches.map((b) => ({ batch: b }))],
       );
     }
@@ -83,6 +94,10 @@ export const trl: SamplerSpec = {
     // One layout step per generation batch: the number of full chunks RepeatSampler cuts from one permutation.
     return { ...config, batchesPerEpoch: Math.floor(config.datasetSize / trlSizes(config).promptsPerGeneration) };
   },
+  ignores: {
+    batchesPerEpoch: 'TRL derives it: an epoch is every full generation batch RepeatSampler cuts from the dataset (change --dataset-size)',
+  },
+  counts: trlCounts,
   perRankPerStep: (config) => config.batch * config.stepsPerGeneration,
   // The randperm plus every index the dataloader yields, repeats included (they are materialised).
   draws: (c) => {
@@ -129,7 +144,7 @@ export const trl: SamplerSpec = {
     }
     if (config.stepsPerGeneration > 1) {
       notes.push(
-        `Each rank's block of ${perProcess} is used as ${config.stepsPerGeneration} micro-batches of batch=${config.batch} (one per training step); with steps_per_generation = gradient_accumulation_steps, TRL's default, that is one optimizer update per generation batch and iteration.`,
+        `Each rank's block of ${perProcess} is used as ${config.stepsPerGeneration} micro-batches of batch=${config.batch} (one per micro-step); every gradient_accumulation_steps=${config.gradientAccumulationSteps} micro-steps make one optimizer step (see the step counts).`,
       );
     }
     if (perProcess % config.k !== 0) {
@@ -138,3 +153,46 @@ export const trl: SamplerSpec = {
     return notes;
   },
 };
+
+/** What the user set for TRL's batching; absent = not given (TRL's None). */
+export interface TrlBatchingArgs {
+  batch: number;
+  ranks: number;
+  gradientAccumulationSteps: number;
+  stepsPerGeneration?: number;
+  generationBatchSize?: number;
+}
+
+/**
+ * steps_per_generation as TRL's GRPOConfig.__post_init__ (TRL 1.13.0) derives it: given, or
+ * generation_batch_size / (per_device_train_batch_size × processes), or gradient_accumulation_steps
+ * when neither is given. Giving both, or a generation batch that is not a multiple of the global
+ * batch, is TRL's ValueError; it becomes a ConfigError that quotes it.
+ */
+export function trlStepsPerGeneration(args: TrlBatchingArgs): number {
+  const { stepsPerGeneration: spg, generationBatchSize: gbs } = args;
+  if (spg !== undefined && gbs !== undefined) {
+    throw new ConfigError(
+      withFrameworkSays(
+        `give --generation-batch-size or --steps-per-generation, not both (one is derived from the other)`,
+        `TRL ${TRL_VERSION}`,
+        trlSays.bothGiven(),
+      ),
+    );
+  }
+  if (gbs !== undefined) {
+    const global = args.batch * args.ranks;
+    if (gbs % global !== 0) {
+      const near = nearestMultiples(gbs, global);
+      throw new ConfigError(
+        withFrameworkSays(
+          `generation-batch-size=${gbs} must be a multiple of ranks×batch=${global}; use ${near.map((g) => `--generation-batch-size ${g}`).join(' or ')}`,
+          `TRL ${TRL_VERSION}`,
+          trlSays.generationNotDivisibleByGlobalBatch(gbs, global),
+        ),
+      );
+    }
+    return gbs / global;
+  }
+  return spg ?? args.gradientAccumulationSteps;
+}

@@ -1,11 +1,7 @@
 // The activations the dense kernel can fuse, and their derivatives, as scalar functions.
 // shaders/dense.wgsl and shaders/activationBackward.wgsl implement the same formulas.
 
-/** Activations a dense layer can apply after `x·W + b`. */
-export type Activation = 'identity' | 'tanh' | 'relu' | 'gelu';
-
-/** The code each activation has in the WGSL `override ACTIVATION`. */
-export const ACTIVATION_CODE: Record<Activation, number> = { identity: 0, tanh: 1, relu: 2, gelu: 3 };
+import type { Activation } from '../codes.ts';
 
 const GELU_C = Math.sqrt(2 / Math.PI);
 

@@ -1,4 +1,5 @@
-import { activationDerivative, type Activation } from './activation.ts';
+import type { Activation } from '../codes.ts';
+import { activationDerivative } from './activation.ts';
 
 /** Back through an activation: dz = dy · act'(z), elementwise (z, dy: same length). */
 export function activationBackward(z: Float32Array, dy: Float32Array, activation: Activation): Float32Array {

@@ -1,13 +1,4 @@
-/** Adam settings; weightDecay > 0 makes it AdamW (decoupled decay, as torch.optim.AdamW). */
-export interface AdamSettings {
-  lr: number;
-  beta1: number;
-  beta2: number;
-  eps: number;
-  weightDecay: number;
-}
-
-export const ADAM_DEFAULTS: AdamSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
+import type { AdamSettings } from '../../core/env/train-config.ts';
 
 /**
  * One Adam step in place, `step` counting from 1 (for bias correction). Each gradient is first

@@ -1,6 +1,6 @@
 import { checkHead, isValid, type HeadShape } from './head.ts';
 import { maskedSoftmax } from './maskedSoftmax.ts';
-import { philox4x32, philoxKey, unitFloat } from './philox.ts';
+import { philox4x32, philoxKey, unitFloat } from '../../core/rng/philox.ts';
 
 /**
  * The random draw's key. Row r of the call uses Philox counter (rowOffset + r, step, rank, stream)

@@ -1,4 +1,5 @@
-import { activate, type Activation } from './activation.ts';
+import type { Activation } from '../codes.ts';
+import { activate } from './activation.ts';
 
 /** Shape of a dense layer applied to a batch of rows. */
 export interface DenseShape {

@@ -1,24 +1,6 @@
-// The GRPO surrogate loss as TRL's GRPOTrainer computes it (../shared/docs/frameworks.md), with
-// its gradient with respect to every token's log-probability.
-
-/** TRL's loss_type values. */
-export type LossType = 'grpo' | 'bnpo' | 'dr_grpo' | 'dapo';
-export const LOSS_TYPES: readonly LossType[] = ['grpo', 'bnpo', 'dr_grpo', 'dapo'];
-
-/** TRL's settings for the loss; defaults in TRL_DEFAULTS. */
-export interface GrpoLossSettings {
-  lossType: LossType;
-  epsilonLow: number;
-  epsilonHigh: number;
-  beta: number;
-  maxCompletionLength: number;
-}
-
-/** GRPOConfig defaults: epsilon 0.2 (epsilon_high = epsilon), beta 0, loss_type "dapo", max_completion_length 256. */
-export const TRL_DEFAULTS: GrpoLossSettings = { lossType: 'dapo', epsilonLow: 0.2, epsilonHigh: 0.2, beta: 0, maxCompletionLength: 256 };
-
-/** The code of each loss type in shaders/grpoLoss.wgsl. */
-export const LOSS_TYPE_CODE: Record<LossType, number> = { grpo: 0, bnpo: 1, dr_grpo: 2, dapo: 3 };
+// The GRPO surrogate loss as TRL's GRPOTrainer computes it (docs/frameworks.md), with its
+// gradient with respect to every token's log-probability. Loss types and settings: src/core/grpo/loss.ts.
+import type { GrpoLossSettings } from '../../core/grpo/loss.ts';
 
 /** Shape of a batch: B sequences (rows) × T tokens. */
 export interface TokenShape {

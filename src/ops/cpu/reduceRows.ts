@@ -1,6 +1,4 @@
-/** The reductions the kernels use. */
-export type ReduceOp = 'sum' | 'mean' | 'max';
-export const REDUCE_OP_CODE: Record<ReduceOp, number> = { sum: 0, mean: 1, max: 2 };
+import type { ReduceOp } from '../codes.ts';
 
 /** Reduces each row of x (rows × cols) to one number: out has `rows` values. Sums run in index order (float64). */
 export function reduceRows(x: Float32Array, rows: number, cols: number, op: ReduceOp): Float32Array {

@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { danceGrpoAdvantages, flowGrpoAdvantages, sliceToRanks, trlAdvantages, verlAdvantages } from '../../../src/core/grpo/advantages.ts';
+import {
+  advantagesOfRegroup,
+  danceGrpoAdvantages,
+  flowGrpoAdvantages,
+  sliceToRanks,
+  trlAdvantages,
+  verlAdvantages,
+} from '../../../src/core/grpo/advantages.ts';
+import { gathers } from '../../../src/core/layout/index.ts';
+import { buildLayout, defaultConfig } from '../../../src/core/samplers/index.ts';
 
 // Expected values come from numpy 2.4 running each framework's formula on the same rewards
 // (np.std ddof 0 for flow_grpo, ddof 1 wherever torch.std is used).
@@ -73,4 +82,17 @@ test('slice back to ranks: reshape(W, -1)[rank] gives each rank its contiguous b
     [4, 5],
   ]);
   assert.throws(() => sliceToRanks([0, 1, 2], 2), /3 gathered values do not split evenly over 2 ranks/);
+});
+
+test("each regrouping takes its framework's advantage: prompt-id → flow_grpo, view → TRL, uid → verl", () => {
+  const layout = buildLayout({ ...defaultConfig, sampler: 'flow-grpo' });
+  const gather = gathers(layout)[0]!;
+  const k = layout.config.k;
+  const r = gather.samples.map((_, i) => (i * 7919) % 13);
+  const ids = gather.samples.map((s) => s.promptId);
+  const uids = gather.samples.map((s) => s.uid);
+  assert.deepEqual(advantagesOfRegroup('prompt-id', gather, r, k), flowGrpoAdvantages(r, ids));
+  assert.deepEqual(advantagesOfRegroup('view', gather, r, k, 'batch'), trlAdvantages(r, k, 'batch'));
+  assert.deepEqual(advantagesOfRegroup('uid', gather, r, k), verlAdvantages(r, uids));
+  assert.throws(() => advantagesOfRegroup('view', gather, r, gather.samples.length + 1), /cannot be viewed as rows/);
 });

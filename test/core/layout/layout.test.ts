@@ -14,6 +14,11 @@ function handLayout(gatherScope: 'epoch' | 'step'): Layout {
     gatherScope,
     drawScope: 'step',
     notes: [],
+    counts: {
+      perEpoch: { generationBatches: 2, microSteps: 2, optimizerSteps: 2 },
+      total: { generationBatches: 2, microSteps: 2, optimizerSteps: 2 },
+      factors: [],
+    },
     steps: [
       {
         epoch: 0,
@@ -133,7 +138,7 @@ test('copiesOf: every copy with its rank, slot and gathered position', () => {
 
 test('copiesOf agrees with the gathered order for every sampler', () => {
   for (const sampler of samplerNames) {
-    const over = sampler === 'group-distributed' ? { k: 8 } : sampler === 'contiguous' ? { batch: 4 } : {};
+    const over = sampler === 'group-distributed' ? { k: 8 } : sampler === 'contiguous' || sampler === 'dance-grpo' ? { batch: 4 } : {};
     const layout = buildLayout({ ...defaultConfig, sampler, datasetSize: 64, epochs: 2, ...over });
     const all = gathers(layout);
     for (const [si, step] of layout.steps.entries()) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mulhi32, philox4x32, unitFloat } from '../../src/ops/cpu/philox.ts';
+import { mulhi32, philox4x32, unitFloat } from '../../../src/core/rng/philox.ts';
 
 test('Philox4x32-10 reproduces Random123 known-answer vectors', () => {
   const hex = (v: number[]) => v.map((x) => x.toString(16).padStart(8, '0')).join(' ');

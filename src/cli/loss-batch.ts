@@ -1,22 +1,11 @@
 // A batch for the loss calculator (`grpo-sandbox loss`, the UI): JSON in, validated typed arrays
 // out. Every mistake is a ConfigError naming the field and the shapes involved.
 import { ConfigError } from '../core/errors.ts';
-import { LOSS_TYPES, TRL_DEFAULTS, type GrpoLossSettings, type LossType } from './cpu/grpoLoss.ts';
-
-export type LossKind = LossType | 'pairwise';
+import { LOSS_KINDS, TRL_DEFAULTS, type LossKind } from '../core/grpo/loss.ts';
+import type { LossInput } from '../ops/loss.ts';
 
 /** A validated batch: B rows × T tokens, flattened row-major. */
-export interface LossBatch {
-  rows: number;
-  tokens: number;
-  logp: Float32Array;
-  oldLogp: Float32Array;
-  refLogp: Float32Array | null;
-  mask: Float32Array;
-  /** Per row: advantages (GRPO losses) or rewards (pairwise). */
-  perRow: Float32Array;
-  settings: Omit<GrpoLossSettings, 'lossType'> & { lossType: LossKind; groupSize: number };
-}
+export type LossBatch = LossInput<Float32Array>;
 
 const FIELDS = ['logp', 'oldLogp', 'refLogp', 'mask', 'advantages', 'rewards', 'settings'];
 const SETTINGS = ['lossType', 'epsilonLow', 'epsilonHigh', 'beta', 'maxCompletionLength', 'groupSize'];
@@ -90,9 +79,8 @@ export function parseLossBatch(json: unknown): LossBatch {
   if (typeof s !== 'object' || Array.isArray(s)) throw new ConfigError(`'settings' must be an object, got ${describe(o.settings)}`);
   unknownKeys(s, SETTINGS, 'settings.');
   const lossType = (s.lossType ?? TRL_DEFAULTS.lossType) as LossKind;
-  const kinds: LossKind[] = [...LOSS_TYPES, 'pairwise'];
-  if (!kinds.includes(lossType))
-    throw new ConfigError(`settings.lossType must be one of ${kinds.join(', ')}, got ${JSON.stringify(s.lossType)}`);
+  if (!LOSS_KINDS.includes(lossType))
+    throw new ConfigError(`settings.lossType must be one of ${LOSS_KINDS.join(', ')}, got ${JSON.stringify(s.lossType)}`);
 
   if (o.logp === undefined) throw new ConfigError(`'logp' is missing: give the per-token log-probabilities as B × T numbers`);
   const logp = matrix(o.logp, 'logp');
@@ -135,12 +123,13 @@ export function parseLossBatch(json: unknown): LossBatch {
       `settings.beta is ${settings.beta} but 'refLogp' is missing: the KL penalty needs the reference model's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}), or set beta to 0`,
     );
 
-  let perRow: Float32Array;
+  let advantages: Float32Array | null = null;
+  let rewards: Float32Array | null = null;
   if (pairwise) {
     if (o.rewards === undefined)
       throw new ConfigError(`'rewards' is missing: the pairwise loss ranks rows by reward (${shape.rows} numbers)`);
     if (o.advantages !== undefined) throw new ConfigError(`the pairwise loss takes 'rewards', not 'advantages'`);
-    perRow = vector(o.rewards, 'rewards', shape.rows);
+    rewards = vector(o.rewards, 'rewards', shape.rows);
     if (shape.rows % settings.groupSize !== 0)
       throw new ConfigError(`settings.groupSize ${settings.groupSize} does not divide B = ${shape.rows} rows (groups are contiguous)`);
   } else {
@@ -148,7 +137,7 @@ export function parseLossBatch(json: unknown): LossBatch {
       throw new ConfigError(
         `'advantages' is missing: the ${lossType} loss needs one advantage per row (${shape.rows} numbers)${o.rewards !== undefined ? "; 'rewards' is for lossType pairwise" : ''}`,
       );
-    perRow = vector(o.advantages, 'advantages', shape.rows);
+    advantages = vector(o.advantages, 'advantages', shape.rows);
   }
-  return { ...shape, logp: logp.data, oldLogp, refLogp, mask, perRow, settings };
+  return { shape, logp: logp.data, oldLogp, refLogp, mask, advantages, rewards, settings };
 }

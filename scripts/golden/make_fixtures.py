@@ -1,0 +1,505 @@
+"""Writes the golden fixtures in test/fixtures/golden-*.json by running the real libraries.
+
+Run from the repository root with a Python that has requirements.txt installed:
+    python scripts/golden/make_fixtures.py
+CI never runs this: the JSON it writes is committed and the TypeScript tests read it.
+
+What comes from where:
+- torch (2.13 CPU): randperm, rand, DistributedSampler, DataLoader (batching, drop_last).
+- trl (1.13.0): RepeatSampler, GRPOConfig.__post_init__ (steps_per_generation, its ValueErrors).
+- accelerate (1.15.0): BatchSamplerShard (how each process takes its batches).
+- transformers (5.18.0): Trainer.set_initial_training_values (optimizer steps per epoch, max_steps).
+- flow_grpo and DanceGRPO are not packages: their samplers/loops are written below exactly as their
+  source does (files and commits named at each), over the real torch classes.
+- Flow-Factory's GroupDistributedSampler is transcribed from the sandbox's description
+  (../shared docs: every rank the same prompts, k/W copies each, one permutation per epoch),
+  not from Flow-Factory's source.
+- Advantages and the TRL loss types are transcriptions with torch (float64, autograd for the
+  gradients): TRL computes them inline in GRPOTrainer methods that need a model and a generation
+  engine, so they cannot be called on their own.
+"""
+import json
+import math
+import os
+import sys
+import types
+
+import torch
+from torch.utils.data import BatchSampler, DataLoader, DistributedSampler
+
+import accelerate
+import transformers
+import trl
+from accelerate.data_loader import BatchSamplerShard
+from transformers import Trainer
+from trl import GRPOConfig
+from trl.trainer.grpo_trainer import RepeatSampler
+
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'fixtures')
+VERSIONS = {
+    'torch': torch.__version__,
+    'trl': trl.__version__,
+    'accelerate': accelerate.__version__,
+    'transformers': transformers.__version__,
+}
+
+
+def write(name, data):
+    data = {'about': data.pop('about'), 'versions': VERSIONS, **data}
+    path = os.path.join(OUT, name)
+    with open(path, 'w') as f:
+        json.dump(data, f, separators=(',', ':'))
+        f.write('\n')
+    print(f'{path}: {os.path.getsize(path)} bytes', file=sys.stderr)
+
+
+# ---------------------------------------------------------------- layouts
+
+def trl_layout(c):
+    """TRL GRPOTrainer's data path, one process at a time: RepeatSampler (each process builds its
+    own with the same seed) → BatchSampler(per_device × steps_per_generation, drop_last=False, as
+    Trainer's DataLoader) → accelerate's BatchSamplerShard (split_batches=False, even_batches=True).
+    Only batches TRL generates from become layout steps (every (num_iterations × spg)-th)."""
+    W, B, k, spg, mu = c['ranks'], c['batch'], c['k'], c['stepsPerGeneration'], c['numIterations']
+    gen_batch = B * W * spg
+    per_rank = []
+    for p in range(W):
+        sampler = RepeatSampler(list(range(c['datasetSize'])), mini_repeat_count=k, batch_size=gen_batch // k,
+                                repeat_count=mu * spg, shuffle=True, seed=c['seed'])
+        shard = BatchSamplerShard(BatchSampler(sampler, B * spg, drop_last=False), num_processes=W, process_index=p,
+                                  split_batches=False, even_batches=True)
+        epochs = []
+        for _ in range(c['epochs']):
+            epochs.append([b for i, b in enumerate(shard) if i % (mu * spg) == 0])
+        per_rank.append(epochs)
+    steps = []
+    for e in range(c['epochs']):
+        for s in range(len(per_rank[0][e])):
+            steps.append([per_rank[p][e][s] for p in range(W)])
+    return steps
+
+
+def distributed_loader(c, rank):
+    """torch DistributedSampler(shuffle=True, seed) under DataLoader(batch_size=prompts per rank, drop_last=True)."""
+    dataset = list(range(c['datasetSize']))
+    sampler = DistributedSampler(dataset, num_replicas=c['ranks'], rank=rank, shuffle=True, seed=c['seed'])
+    loader = DataLoader(dataset, sampler=sampler, batch_size=c['batch'] // c['k'], drop_last=True)
+    return sampler, loader
+
+
+def repeat_k(batch, k):
+    return torch.repeat_interleave(torch.as_tensor(batch), k).tolist()
+
+
+def contiguous_layout(c):
+    """The corrected loop: set_epoch(e), the first batchesPerEpoch batches, then the next epoch."""
+    per_rank = []
+    for r in range(c['ranks']):
+        sampler, loader = distributed_loader(c, r)
+        mine = []
+        for e in range(c['epochs']):
+            sampler.set_epoch(e)
+            it = iter(loader)
+            mine.append([repeat_k(next(it), c['k']) for _ in range(c['batchesPerEpoch'])])
+        per_rank.append(mine)
+    return [[per_rank[r][e][s] for r in range(c['ranks'])] for e in range(c['epochs']) for s in range(c['batchesPerEpoch'])]
+
+
+def dance_grpo_layout(c):
+    """DanceGRPO fastvideo/train_grpo_flux.py (XueZeyue/DanceGRPO 22b85ef): `for epoch in range(1):
+    sampler.set_epoch(epoch)` then next() on sp_parallel_dataloader_wrapper, which is
+    `while True: for data_item in dataloader: yield ...`; train_one_step repeat_interleaves
+    num_generations. Returns epochs × len(loader) steps (an epoch here = one pass)."""
+    per_rank = []
+    for r in range(c['ranks']):
+        sampler, loader = distributed_loader(c, r)
+
+        def wrapper():
+            while True:
+                for data_item in loader:
+                    yield data_item
+
+        for epoch in range(1):
+            sampler.set_epoch(epoch)
+        it = wrapper()
+        per_rank.append([repeat_k(next(it), c['k']) for _ in range(c['epochs'] * len(loader))])
+    n = len(per_rank[0])
+    return [[per_rank[r][i] for r in range(c['ranks'])] for i in range(n)]
+
+
+class FlowGrpoScatterSampler:
+    """flow_grpo's DistributedKRepeatSampler before the lcm rewrite (scripts/train_sd3.py of flow_grpo
+    before commit 74db691; the same class appears verbatim in many forks), line for line."""
+
+    def __init__(self, dataset, batch_size, k, num_replicas, rank, seed=0):
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.k = k
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.seed = seed
+        self.total_samples = self.num_replicas * self.batch_size
+        assert self.total_samples % self.k == 0, f"k can not divide n*b, k{k}-num_replicas{num_replicas}-batch_size{batch_size}"
+        self.m = self.total_samples // self.k
+        self.epoch = 0
+
+    def __iter__(self):
+        while True:
+            g = torch.Generator()
+            g.manual_seed(self.seed + self.epoch)
+            indices = torch.randperm(len(self.dataset), generator=g)[:self.m].tolist()
+            repeated_indices = [idx for idx in indices for _ in range(self.k)]
+            shuffled_indices = torch.randperm(len(repeated_indices), generator=g).tolist()
+            shuffled_samples = [repeated_indices[i] for i in shuffled_indices]
+            start = self.rank * self.batch_size
+            end = start + self.batch_size
+            yield shuffled_samples[start:end]
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+
+def flow_grpo_layout(c):
+    """The loop calls set_epoch(epoch × num_batches_per_epoch + i) before taking batch i."""
+    dataset = list(range(c['datasetSize']))
+    per_rank = []
+    for r in range(c['ranks']):
+        s = FlowGrpoScatterSampler(dataset, c['batch'], c['k'], c['ranks'], r, c['seed'])
+        it = iter(s)
+        mine = []
+        for e in range(c['epochs']):
+            for i in range(c['batchesPerEpoch']):
+                s.set_epoch(e * c['batchesPerEpoch'] + i)
+                mine.append(next(it))
+        per_rank.append(mine)
+    return [[per_rank[r][i] for r in range(c['ranks'])] for i in range(len(per_rank[0]))]
+
+
+class FlowGrpoLcmSampler:
+    """flow_grpo/sampler.py DistributedKRepeatSampler at commit 74db691 (the lcm sampler), line for line."""
+
+    def __init__(self, dataset, batch_size, k, m, num_replicas, rank, seed=0):
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.k = k
+        self.m = m
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.seed = seed
+        self.sample_num_per_iteration = self.num_replicas * self.batch_size
+        self.sample_num_per_epoch = math.lcm(self.k * self.m, self.sample_num_per_iteration)
+        self.num_batches_per_epoch = int(self.sample_num_per_epoch // self.sample_num_per_iteration)
+        self.m = self.sample_num_per_epoch // self.k
+        self.epoch = 0
+
+    def __iter__(self):
+        while True:
+            g = torch.Generator()
+            g.manual_seed(self.seed + self.epoch)
+            indices = torch.randperm(len(self.dataset), generator=g)[:self.m].tolist()
+            repeated_indices = [idx for idx in indices for _ in range(self.k)]
+            shuffled_indices = torch.randperm(len(repeated_indices), generator=g).tolist()
+            shuffled_samples = [repeated_indices[i] for i in shuffled_indices]
+            for i in range(self.num_batches_per_epoch):
+                offset = i * self.sample_num_per_iteration
+                start = offset + self.rank * self.batch_size
+                end = start + self.batch_size
+                yield shuffled_samples[start:end]
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+
+def flow_grpo_lcm_layout(c):
+    """train_sd3.py (74db691): set_epoch(epoch), iter(train_dataloader), num_batches_per_epoch batches.
+    The sandbox parametrises the sampler's m by a least batches-per-epoch; m is computed as the
+    sandbox does (lcmPromptsPerEpoch) and handed to flow_grpo's class, which does the rest."""
+    W, B, k = c['ranks'], c['batch'], c['k']
+    total = W * B
+    step = total // math.gcd(k, total)
+    m = -(-(-(-c['batchesPerEpoch'] * total // k)) // step) * step
+    dataset = list(range(c['datasetSize']))
+    per_rank = []
+    for r in range(W):
+        s = FlowGrpoLcmSampler(dataset, B, k, m, W, r, c['seed'])
+        mine = []
+        for e in range(c['epochs']):
+            s.set_epoch(e)
+            it = iter(s)
+            mine.extend(next(it) for _ in range(s.num_batches_per_epoch))
+        per_rank.append(mine)
+    return [[per_rank[r][i] for r in range(W)] for i in range(len(per_rank[0]))]
+
+
+def group_distributed_layout(c):
+    """Flow-Factory GroupDistributedSampler as the sandbox describes it (not read from its source):
+    generator seed + epoch; randperm(D)[:m] chosen, randperm(m) order, each k/W times in a row on every rank."""
+    W, B, k = c['ranks'], c['batch'], c['k']
+    m = c['batchesPerEpoch'] * W * B // k
+    steps = []
+    for e in range(c['epochs']):
+        g = torch.Generator()
+        g.manual_seed(c['seed'] + e)
+        chosen = torch.randperm(c['datasetSize'], generator=g)[:m]
+        order = torch.randperm(m, generator=g)
+        mine = [int(chosen[o]) for o in order for _ in range(k // W)]
+        for s in range(c['batchesPerEpoch']):
+            steps.append([mine[s * B:(s + 1) * B] for _ in range(W)])
+    return steps
+
+
+def base(**kw):
+    c = dict(ranks=2, batch=4, k=2, batchesPerEpoch=2, epochs=2, datasetSize=20, seed=42,
+             stepsPerGeneration=1, numIterations=1, gradientAccumulationSteps=1)
+    c.update(kw)
+    return c
+
+
+LAYOUT_CASES = {
+    'trl': [
+        base(), base(ranks=1, k=2, batch=2), base(ranks=3, batch=2, k=3, datasetSize=17),
+        base(ranks=2, batch=3, k=2, datasetSize=13, epochs=3),  # blocks of 3: a group straddles two processes
+        base(ranks=4, batch=2, k=4, stepsPerGeneration=2, datasetSize=30),
+        base(ranks=2, batch=2, k=2, numIterations=3, datasetSize=11),
+        base(ranks=2, batch=5, k=5, stepsPerGeneration=3, numIterations=2, datasetSize=40, seed=-7),
+        base(ranks=8, batch=1, k=8, datasetSize=9, seed=2**32 + 5),
+        base(ranks=1, batch=6, k=3, datasetSize=100, epochs=3, seed=0),
+    ],
+    'contiguous': [
+        base(), base(ranks=1, batch=1, k=1, datasetSize=5, batchesPerEpoch=5),
+        base(ranks=3, batch=4, k=2, datasetSize=10, batchesPerEpoch=1),  # padding 10 → 12
+        base(ranks=4, batch=6, k=3, datasetSize=31, batchesPerEpoch=3, epochs=3),
+        base(ranks=2, batch=2, k=2, datasetSize=7, batchesPerEpoch=4),  # padded, full epoch
+        base(ranks=8, batch=5, k=5, datasetSize=9, batchesPerEpoch=1, seed=7),
+        base(ranks=1, batch=5, k=5, datasetSize=8, batchesPerEpoch=8),
+        base(ranks=2, batch=8, k=4, datasetSize=1000, batchesPerEpoch=3, seed=123456789),
+    ],
+    'dance-grpo': [
+        base(), base(ranks=1, batch=1, k=1, datasetSize=4, epochs=3),
+        base(ranks=3, batch=4, k=2, datasetSize=10),  # padding 10 → 12, drop_last leaves 0
+        base(ranks=4, batch=6, k=3, datasetSize=31, epochs=3),  # padding and a dropped incomplete batch
+        base(ranks=2, batch=2, k=2, datasetSize=7, epochs=2),
+        base(ranks=8, batch=5, k=5, datasetSize=9, seed=7),
+        base(ranks=1, batch=5, k=5, datasetSize=8, epochs=2),
+        base(ranks=2, batch=8, k=4, datasetSize=50, seed=-1),
+    ],
+    'flow-grpo': [
+        base(), base(ranks=8, batch=2, k=4, datasetSize=32),  # seed-000
+        base(ranks=1, batch=3, k=1, datasetSize=5, batchesPerEpoch=3),
+        base(ranks=1, batch=4, k=4, datasetSize=3, batchesPerEpoch=4),  # prompts drawn twice in an epoch
+        base(ranks=3, batch=2, k=3, datasetSize=6, batchesPerEpoch=3, epochs=2),
+        base(ranks=4, batch=3, k=6, datasetSize=100, seed=99),
+        base(ranks=2, batch=1, k=2, datasetSize=2, batchesPerEpoch=5),
+    ],
+    'flow-grpo-lcm': [
+        base(k=3), base(ranks=3, batch=2, k=4, datasetSize=30, batchesPerEpoch=1),
+        base(ranks=1, batch=5, k=2, datasetSize=20, batchesPerEpoch=3),
+        base(ranks=4, batch=1, k=16, datasetSize=60, batchesPerEpoch=1, epochs=2),
+        base(ranks=2, batch=3, k=5, datasetSize=40, batchesPerEpoch=2, seed=-3),
+        base(ranks=1, batch=1, k=1, datasetSize=5, batchesPerEpoch=3),
+    ],
+    'group-distributed': [
+        base(), base(ranks=1, batch=2, k=1, datasetSize=6),
+        base(ranks=2, batch=2, k=4, datasetSize=8, batchesPerEpoch=4),
+        base(ranks=4, batch=3, k=4, datasetSize=50, batchesPerEpoch=3, epochs=3),
+        base(ranks=2, batch=6, k=6, datasetSize=12, seed=5),
+    ],
+}
+LAYOUT_FNS = {
+    'trl': trl_layout, 'contiguous': contiguous_layout, 'dance-grpo': dance_grpo_layout,
+    'flow-grpo': flow_grpo_layout, 'flow-grpo-lcm': flow_grpo_lcm_layout, 'group-distributed': group_distributed_layout,
+}
+
+
+def layouts():
+    cases = []
+    for sampler, configs in LAYOUT_CASES.items():
+        for c in configs:
+            cases.append({'config': {'sampler': sampler, **c}, 'steps': LAYOUT_FNS[sampler](c)})
+    write('golden-layouts.json', {
+        'about': 'Layouts (steps × ranks × slots of prompt ids) made by real torch/trl/accelerate classes and '
+                 'line-for-line transcriptions of flow_grpo/DanceGRPO (scripts/golden/make_fixtures.py).',
+        'cases': cases,
+    })
+
+
+# ---------------------------------------------------------------- generator
+
+def rng():
+    perms = []
+    for n, seed in [(1000, 0), (2048, 42), (3001, 7), (5000, 123456789), (4096, -1)]:
+        g = torch.Generator().manual_seed(seed)
+        perms.append({'seed': seed, 'n': n, 'randperm': torch.randperm(n, generator=g).tolist()})
+    rands = []
+    for seed, dtype, count in [(0, torch.float32, 200), (42, torch.float32, 200), (0, torch.float64, 200), (2**40 + 3, torch.float64, 200)]:
+        g = torch.Generator().manual_seed(seed)
+        # float32 values are exact in a double; repr() of a Python float round-trips exactly.
+        rands.append({'seed': seed, 'dtype': str(dtype).replace('torch.', ''),
+                      'values': [float(x) for x in torch.rand(count, generator=g, dtype=dtype).tolist()]})
+    write('golden-rng.json', {
+        'about': 'torch.randperm for n in the thousands and torch.rand float32/float64 at full precision, CPU generator.',
+        'randperm': perms, 'rand': rands,
+    })
+
+
+# ---------------------------------------------------------------- TRL counts and errors
+
+class SimulatedWorldConfig(GRPOConfig):
+    """GRPOConfig with accelerate's world size replaced, so __post_init__ runs TRL's own rules for W processes."""
+    world = 1
+
+    @property
+    def world_size(self):
+        return type(self).world
+
+
+def trl_counts():
+    cases = []
+    specs = [
+        dict(ranks=1, batch=4, k=2, ga=1, datasetSize=20, epochs=1),
+        dict(ranks=2, batch=3, k=2, ga=2, datasetSize=20, epochs=1, mu=2),
+        dict(ranks=4, batch=2, k=4, ga=4, datasetSize=64, epochs=3),
+        dict(ranks=2, batch=4, k=4, ga=3, spg=2, datasetSize=50, epochs=2, mu=3),
+        dict(ranks=2, batch=4, k=4, ga=5, gbs=24, datasetSize=37, epochs=1, mu=2),
+        dict(ranks=8, batch=1, k=8, ga=1, datasetSize=100, epochs=2, mu=4),
+        dict(ranks=1, batch=8, k=8, ga=7, spg=1, datasetSize=9, epochs=4),
+        dict(ranks=3, batch=5, k=5, ga=2, spg=3, datasetSize=200, epochs=1, mu=1),
+        # rejected by TRL: its messages, verbatim
+        dict(ranks=2, batch=3, k=5, ga=1, datasetSize=20, epochs=1),
+        dict(ranks=2, batch=3, k=2, ga=1, gbs=10, datasetSize=20, epochs=1),
+        dict(ranks=2, batch=3, k=2, ga=1, gbs=12, spg=2, datasetSize=20, epochs=1),
+        dict(ranks=2, batch=4, k=1, ga=1, datasetSize=20, epochs=1),
+    ]
+    for s in specs:
+        SimulatedWorldConfig.world = s['ranks']
+        kw = dict(output_dir='/tmp/golden-trl', per_device_train_batch_size=s['batch'], num_generations=s['k'],
+                  gradient_accumulation_steps=s['ga'], num_iterations=s.get('mu', 1), num_train_epochs=s['epochs'],
+                  report_to=[], use_cpu=True, seed=42)
+        if 'spg' in s:
+            kw['steps_per_generation'] = s['spg']
+        if 'gbs' in s:
+            kw['generation_batch_size'] = s['gbs']
+        case = {'input': s}
+        try:
+            args = SimulatedWorldConfig(**kw)
+        except ValueError as e:
+            case['error'] = f'ValueError: {e}'
+            cases.append(case)
+            continue
+        spg, gbs, mu = args.steps_per_generation, args.generation_batch_size, args.num_iterations
+        sampler = RepeatSampler(list(range(s['datasetSize'])), mini_repeat_count=s['k'], batch_size=gbs // s['k'],
+                                repeat_count=mu * spg, shuffle=True, seed=42)
+        loader = DataLoader(list(range(s['datasetSize'])), batch_sampler=BatchSamplerShard(
+            BatchSampler(sampler, s['batch'] * spg, drop_last=False), num_processes=s['ranks'], process_index=0,
+            split_batches=False, even_batches=True))
+        stub = types.SimpleNamespace(get_total_train_batch_size=lambda a: 0, get_sp_size=lambda: 1,
+                                     num_examples=lambda dl: s['datasetSize'], args=args)
+        (_, updates_per_epoch, _, _, _, steps_in_epoch, max_steps) = Trainer.set_initial_training_values(stub, args, loader)
+        case.update({'stepsPerGeneration': spg, 'generationBatchSize': gbs, 'microStepsPerEpoch': steps_in_epoch,
+                     'optimizerStepsPerEpoch': updates_per_epoch, 'maxSteps': max_steps,
+                     'generationBatchesPerEpoch': len(sampler) // (gbs * mu * spg)})
+        cases.append(case)
+    write('golden-trl-counts.json', {
+        'about': "TRL's own GRPOConfig.__post_init__ (steps_per_generation, ValueErrors) with the world size set, "
+                 "len(DataLoader) through accelerate's BatchSamplerShard, and transformers' Trainer.set_initial_training_values.",
+        'cases': cases,
+    })
+
+
+# ---------------------------------------------------------------- advantages
+
+def advantages():
+    g = torch.Generator().manual_seed(3)
+    cases = []
+    for n, k in [(8, 4), (12, 3), (16, 8), (6, 2)]:
+        rewards = torch.rand(n, generator=g, dtype=torch.float64)
+        rewards[:k] = rewards[0]  # one zero-std group
+        r = rewards.view(-1, k)
+        mean = r.mean(dim=1).repeat_interleave(k)
+        std_g = r.std(dim=1).repeat_interleave(k)  # unbiased, as TRL
+        trl_group = (rewards - mean) / (std_g + 1e-4)
+        trl_batch = (rewards - mean) / (rewards.std() + 1e-4)
+        trl_none = rewards - mean
+        # DanceGRPO train_one_step: per consecutive group, group_rewards.std() + 1e-8
+        dance = torch.zeros_like(rewards)
+        for i in range(n // k):
+            gr = rewards[i * k:(i + 1) * k]
+            dance[i * k:(i + 1) * k] = (gr - gr.mean()) / (gr.std() + 1e-8)
+        # flow_grpo PerPromptStatTracker.update (global_std=True and False), prompts interleaved
+        prompts = [(i * 7) % (n // k) for i in range(n)]
+        flow = {}
+        for global_std in (True, False):
+            out = torch.zeros_like(rewards)
+            for p in set(prompts):
+                idx = [i for i, q in enumerate(prompts) if q == p]
+                pr = rewards[idx]
+                std = rewards.std(unbiased=False) if global_std else pr.std(unbiased=False)
+                out[idx] = (pr - pr.mean()) / (std + 1e-4)
+            flow['global' if global_std else 'perPrompt'] = out.tolist()
+        # verl compute_grpo_outcome_advantage: group by uid, unbiased std, eps 1e-6, singletons mean 0 std 1
+        uids = prompts[:-1] + [999]
+        verl = torch.zeros_like(rewards)
+        for u in set(uids):
+            idx = [i for i, q in enumerate(uids) if q == u]
+            ur = rewards[idx]
+            m, s = (torch.tensor(0.0, dtype=torch.float64), torch.tensor(1.0, dtype=torch.float64)) if len(idx) == 1 else (ur.mean(), ur.std())
+            verl[idx] = (ur - m) / (s + 1e-6)
+        cases.append({'k': k, 'rewards': rewards.tolist(), 'promptIds': prompts, 'uids': uids,
+                      'trl': {'group': trl_group.tolist(), 'batch': trl_batch.tolist(), 'none': trl_none.tolist()},
+                      'danceGrpo': dance.tolist(), 'flowGrpo': flow, 'verl': verl.tolist()})
+    write('golden-advantages.json', {
+        'about': "Each framework's group advantages, transcribed with torch float64 (TRL GRPOTrainer, DanceGRPO "
+                 "train_one_step, flow_grpo PerPromptStatTracker, verl compute_grpo_outcome_advantage).",
+        'cases': cases,
+    })
+
+
+# ---------------------------------------------------------------- TRL loss types
+
+def losses():
+    """GRPOTrainer._compute_loss (trl 1.13.0, trainer/grpo_trainer.py) for grpo, bnpo, dr_grpo and dapo,
+    transcribed with torch autograd in float64 on float32-exact inputs; one process, no accumulation
+    (current_gradient_accumulation_steps = steps_per_generation = 1, so dapo's normalizer is mask.sum())."""
+    g = torch.Generator().manual_seed(11)
+    cases = []
+    for rows, tokens, beta, eps_low, eps_high in [(3, 5, 0.0, 0.2, 0.2), (4, 6, 0.04, 0.2, 0.28), (2, 7, 0.1, 0.1, 0.3)]:
+        f32 = lambda t: t.to(torch.float32).to(torch.float64)
+        old = f32(-torch.rand(rows, tokens, generator=g, dtype=torch.float64) * 3)
+        logp0 = f32(old + (torch.rand(rows, tokens, generator=g, dtype=torch.float64) - 0.5) * 0.8)
+        ref = f32(old + (torch.rand(rows, tokens, generator=g, dtype=torch.float64) - 0.5) * 0.4)
+        adv = f32(torch.randn(rows, generator=g, dtype=torch.float64))
+        lengths = torch.randint(1, tokens + 1, (rows,), generator=g)
+        mask = (torch.arange(tokens)[None, :] < lengths[:, None]).to(torch.float64)
+        max_len = tokens + 3
+        for loss_type in ['grpo', 'bnpo', 'dr_grpo', 'dapo']:
+            logp = logp0.clone().requires_grad_(True)
+            coef_1 = torch.exp(logp - old)
+            coef_2 = torch.clamp(coef_1, 1 - eps_low, 1 + eps_high)
+            per_token_loss = -torch.min(coef_1 * adv[:, None], coef_2 * adv[:, None])
+            if beta != 0.0:
+                per_token_loss = per_token_loss + beta * (torch.exp(ref - logp) - (ref - logp) - 1)
+            if loss_type == 'grpo':
+                loss = ((per_token_loss * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)).mean()
+            elif loss_type == 'bnpo':
+                loss = (per_token_loss * mask).sum() / mask.sum().clamp(min=1.0)
+            elif loss_type == 'dr_grpo':
+                loss = (per_token_loss * mask).sum() / (per_token_loss.size(0) * max_len)
+            else:
+                loss = (per_token_loss * mask).sum() / mask.sum().clamp(min=1.0)
+            loss.backward()
+            cases.append({'lossType': loss_type, 'rows': rows, 'tokens': tokens, 'beta': beta, 'epsilonLow': eps_low,
+                          'epsilonHigh': eps_high, 'maxCompletionLength': max_len,
+                          'logp': logp0.flatten().tolist(), 'oldLogp': old.flatten().tolist(), 'refLogp': ref.flatten().tolist(),
+                          'mask': mask.flatten().tolist(), 'advantages': adv.tolist(),
+                          'loss': loss.item(), 'gradLogp': logp.grad.flatten().tolist()})
+    write('golden-losses.json', {
+        'about': "TRL 1.13.0's four loss types and d loss / d logp (torch autograd, float64 on float32-exact inputs), "
+                 "a transcription of GRPOTrainer._compute_loss (it needs a model to be called).",
+        'cases': cases,
+    })
+
+
+if __name__ == '__main__':
+    which = sys.argv[1:] or ['layouts', 'rng', 'trl_counts', 'advantages', 'losses']
+    for name in which:
+        globals()[name]()

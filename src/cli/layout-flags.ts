@@ -1,0 +1,108 @@
+// The layout flags of the CLI, generated from the one settings table (src/core/settings.ts):
+// the parseArgs spec, the `--help` lines and reading the values into a LayoutConfig. Any
+// command that takes a layout (`layout`, and those built on one) uses these.
+import { ConfigError } from '../core/errors.ts';
+import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
+import { presetNames, presets } from '../core/presets.ts';
+import { checkGivenSettings, defaultConfig, samplerNames, trlStepsPerGeneration } from '../core/samplers/index.ts';
+import { LAYOUT_SETTINGS, type LayoutSetting } from '../core/settings.ts';
+import { intFlag, type FlagSpec } from './flags.ts';
+
+/** `--preset`, one string flag per setting, and TRL's generation_batch_size, which is not a setting of
+ * its own but another way to give steps_per_generation (values are checked by layoutConfigFromFlags). */
+export const layoutFlagSpec: FlagSpec = {
+  preset: { type: 'string' },
+  ...Object.fromEntries(LAYOUT_SETTINGS.map((s) => [s.flag, { type: 'string' }])),
+  'generation-batch-size': { type: 'string' },
+};
+
+/** One `--help` entry: the flag in a 27-column gutter, its text wrapped at 100 columns. */
+export function helpLine(left: string, text: string): string {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    if (current && 29 + current.length + 1 + word.length > 100) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  lines.push(current);
+  const gutter = left.length < 27 ? left.padEnd(27) : `${left}\n${' '.repeat(29)}`;
+  return `  ${gutter}${lines.join(`\n${' '.repeat(29)}`)}\n`;
+}
+
+/** The `--help` lines of the layout flags, from the settings table. */
+export function layoutFlagsHelp(): string {
+  const hint = (s: LayoutSetting) => (s.kind === 'sampler' ? `${s.hint}: ${samplerNames.join(', ')}` : s.hint);
+  return (
+    helpLine('--preset NAME', presetNames.join(', ')) +
+    LAYOUT_SETTINGS.map((s) => helpLine(`--${s.flag} ${s.metavar}`, hint(s))).join('') +
+    helpLine(
+      '--generation-batch-size G',
+      'TRL generation_batch_size = ranks × batch × steps-per-generation (give it or --steps-per-generation)',
+    )
+  );
+}
+
+/** --seed: a safe integer; a larger PyTorch seed gets a pointer to its low 32 bits, which are all PyTorch uses. */
+function seedFlag(value: unknown, s: LayoutSetting): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (/^-?\d+$/.test(text) && !Number.isSafeInteger(Number(text))) {
+    const big = BigInt(text);
+    const inRange = big >= -(1n << 63n) && big < 1n << 64n;
+    throw new ConfigError(
+      `--${s.flag} ${text} is beyond ±(2^53−1), which the sandbox keeps as a plain number` +
+        (inRange
+          ? `; PyTorch seeds MT19937 with the low 32 bits only, so --${s.flag} ${BigInt.asUintN(32, big)} gives the same stream`
+          : `, and outside PyTorch's [-2^63, 2^64) too`),
+    );
+  }
+  return intFlag(value, s.flag, s.min, s.max);
+}
+
+/** The value of one setting's flag, checked against its own range; undefined when absent. */
+function readSetting(s: LayoutSetting, value: unknown): LayoutConfig[keyof LayoutConfig] | undefined {
+  if (value === undefined) return undefined;
+  if (s.kind === 'sampler') {
+    const name = String(value);
+    if (!(samplerNames as string[]).includes(name))
+      throw new ConfigError(`unknown sampler '${name}'; samplers: ${samplerNames.join(', ')}`);
+    return name as SamplerName;
+  }
+  return s.field === 'seed' ? seedFlag(value, s) : intFlag(value, s.flag, s.min, s.max);
+}
+
+/**
+ * The configuration parsed flags ask for: the preset (or the default) with every given setting
+ * applied. A setting the chosen sampler does not read is refused, never silently ignored; for
+ * trl, steps_per_generation is derived as TRL does when any of its three inputs is given.
+ */
+export function layoutConfigFromFlags(values: Record<string, unknown>): { config: LayoutConfig; preset?: string } {
+  const preset = values.preset as string | undefined;
+  if (preset !== undefined && !presets[preset]) throw new ConfigError(`unknown preset '${preset}'; presets: ${presetNames.join(', ')}`);
+  const config: LayoutConfig = { ...(preset ? presets[preset]!.config : defaultConfig) };
+  const given: string[] = [];
+  for (const s of LAYOUT_SETTINGS) {
+    const v = readSetting(s, values[s.flag]);
+    if (v === undefined) continue;
+    (config as unknown as Record<string, unknown>)[s.field] = v;
+    if (s.kind === 'int' && s.field !== 'seed') given.push(s.field);
+  }
+  const generationBatchSize = intFlag(values['generation-batch-size'], 'generation-batch-size', 1);
+  if (generationBatchSize !== undefined) given.push('generationBatchSize');
+  const refused = checkGivenSettings(config.sampler, given, { generationBatchSize: ['trl'] });
+  if (refused) throw refused;
+  // TRL derives steps_per_generation from gradient_accumulation_steps or generation_batch_size when not given.
+  const batching = ['stepsPerGeneration', 'gradientAccumulationSteps', 'generationBatchSize'];
+  if (config.sampler === 'trl' && given.some((f) => batching.includes(f))) {
+    config.stepsPerGeneration = trlStepsPerGeneration({
+      batch: config.batch,
+      ranks: config.ranks,
+      gradientAccumulationSteps: config.gradientAccumulationSteps,
+      stepsPerGeneration: given.includes('stepsPerGeneration') ? config.stepsPerGeneration : undefined,
+      generationBatchSize,
+    });
+  }
+  return { config, preset };
+}

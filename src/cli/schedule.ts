@@ -1,0 +1,175 @@
+// `grpo-sandbox schedule`: how the expanded batch (batch × k configurations) runs on the ranks
+// under each execution scheme of seed-001, as Gantt charts, a comparison table, JSON or an HTML page.
+import { writeFileSync } from 'node:fs';
+import process from 'node:process';
+import { ConfigError } from '../core/errors.ts';
+import {
+  SCHEMES,
+  schedulePresetNames,
+  schedulePresets,
+  simulateSchedules,
+  type ScheduleConfig,
+  type SchemeName,
+} from '../core/schedule/index.ts';
+import type { Command } from './commands.ts';
+import { intFlag, parseFlags } from './flags.ts';
+import { renderScheduleHtml } from './schedule-html.ts';
+import { loadPolicy } from './schedule-policy.ts';
+import { renderSchedule } from './schedule-text.ts';
+
+const spec = {
+  preset: { type: 'string' },
+  ranks: { type: 'string' },
+  batch: { type: 'string' },
+  k: { type: 'string' },
+  latency: { type: 'string' },
+  'config-time': { type: 'string' },
+  policy: { type: 'string' },
+  seed: { type: 'string' },
+  alpha: { type: 'string' },
+  'max-batch': { type: 'string' },
+  'gather-cost': { type: 'string' },
+  schemes: { type: 'string' },
+  width: { type: 'string' },
+  json: { type: 'boolean' },
+  html: { type: 'string' },
+} as const;
+
+const help = `usage: grpo-sandbox schedule [--preset seed-001] [flags] [--json] [--html FILE]
+
+Simulates how the expanded batch (batch × k configurations) runs on the ranks under five schemes
+and draws each as a Gantt chart (ranks × time) with a comparison table. Default: seed-001.
+
+  --preset NAME         ${schedulePresetNames.join(', ')} (flags override it)
+  --ranks W             GPUs (data-parallel ranks)
+  --batch B             samples (inputs) in the step; sample s belongs to rank s mod W
+  --k K                 group size: configurations per sample (num_generations)
+  --latency MODEL       constant (every configuration takes T) or controller (the seed-003
+                        controller's prefill latency, src/core/env/controller.ts, of
+                        configurations drawn from --policy)
+  --config-time MS      constant model: T in milliseconds (default: times are shown in units of T)
+  --policy P            controller model: uniform (default), or a JSON file of per-head
+                        probability tables {"tier": [3], "insertion": [5], "topK": [5] or [5][5],
+                        "knob3": [16] or [5][16]} (stage-2 heads per insertion position); implies
+                        --latency controller
+  --seed S              seed of the draws from the policy (PyTorch's CPU generator; default 0)
+  --alpha A             batching: b configurations take T·(A + (1−A)·b), A in [0, 1] (default 0)
+  --max-batch N|none    memory cap on the configurations in one launch (default none)
+  --gather-cost G       spread's all-gather, in the latency unit (default 10% of the mean latency)
+  --schemes LIST        comma-separated subset of ${SCHEMES.join(', ')}
+  --width N             columns of the longest chart (default 80)
+  --json                one JSON object {config, unit, work, gatherCost, configurations, schemes}
+  --html FILE           also write a self-contained page with the charts side by side
+
+Schemes:
+  serial-dp          today's code: DataParallel, but a batch-1 loop runs everything on rank 0
+  per-rank-serial    DDP: each rank its own samples, configurations one by one
+  per-rank-batched   each rank runs each sample's k configurations as one batch (the seed's ideal)
+  by-structure       each rank batches its configurations of equal tier, insertion, top-K, blocks
+  spread             one sample's configurations round-robin over the ranks, then an all-gather
+`;
+
+/** A real number in [min, max]; `undefined` when absent. */
+function numberFlag(value: unknown, name: string, min: number, max = Number.POSITIVE_INFINITY): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got '${text}'`);
+  if (n < min || n > max) throw new ConfigError(`--${name} must be between ${min} and ${max}, got ${text}`);
+  return n;
+}
+
+interface ScheduleRequest {
+  config: ScheduleConfig;
+  preset?: string;
+  schemes: SchemeName[];
+  width: number;
+  json: boolean;
+  html?: string;
+  help: boolean;
+}
+
+/** The request the flags make: a preset (default seed-001) with the flags applied. */
+export function requestFromFlags(args: string[]): ScheduleRequest {
+  const v = parseFlags(args, spec);
+  const preset = v.preset;
+  if (preset !== undefined && !schedulePresets[preset]) {
+    throw new ConfigError(`unknown preset '${preset}'; schedule presets: ${schedulePresetNames.join(', ')}`);
+  }
+  const base = schedulePresets[preset ?? 'seed-001']!.config;
+  const config: ScheduleConfig = { ...base };
+  config.ranks = intFlag(v.ranks, 'ranks', 1, 4096) ?? config.ranks;
+  config.batch = intFlag(v.batch, 'batch', 1) ?? config.batch;
+  config.k = intFlag(v.k, 'k', 1) ?? config.k;
+  config.seed = intFlag(v.seed, 'seed', 0, 2 ** 32 - 1) ?? config.seed;
+  config.alpha = numberFlag(v.alpha, 'alpha', 0, 1) ?? config.alpha;
+  config.gatherCost = numberFlag(v['gather-cost'], 'gather-cost', 0) ?? config.gatherCost;
+  if (v['max-batch'] !== undefined) config.maxBatch = v['max-batch'] === 'none' ? null : intFlag(v['max-batch'], 'max-batch', 1)!;
+
+  const latency = v.latency ?? (v.policy !== undefined ? 'controller' : base.latency.kind);
+  if (latency !== 'constant' && latency !== 'controller')
+    throw new ConfigError(`--latency must be constant or controller, got '${latency}'`);
+  if (latency === 'constant') {
+    if (v.policy !== undefined)
+      throw new ConfigError('--policy draws configurations for --latency controller; drop --latency constant or --policy');
+    const ms = numberFlag(v['config-time'], 'config-time', Number.MIN_VALUE);
+    config.latency = ms === undefined ? { kind: 'constant', t: 1, unit: 'T' } : { kind: 'constant', t: ms, unit: 'ms' };
+  } else {
+    if (v['config-time'] !== undefined) {
+      throw new ConfigError(
+        "--config-time sets the constant model's T; the controller model takes each configuration's prefill latency instead",
+      );
+    }
+    config.latency = { kind: 'controller', policy: loadPolicy(v.policy ?? 'uniform') };
+  }
+
+  let schemes: SchemeName[] = [...SCHEMES];
+  if (v.schemes !== undefined) {
+    const names = v.schemes.split(',').map((x) => x.trim());
+    const unknown = names.filter((x) => !(SCHEMES as readonly string[]).includes(x));
+    if (unknown.length > 0 || names.length === 0)
+      throw new ConfigError(`unknown scheme '${unknown[0] ?? ''}' in --schemes; schemes: ${SCHEMES.join(', ')}`);
+    schemes = SCHEMES.filter((x) => names.includes(x));
+  }
+  const width = intFlag(v.width, 'width', 10, 1000) ?? 80;
+  if (v.html === '') throw new ConfigError('--html needs a file name, e.g. --html schedule.html');
+  return { config, preset, schemes, width, json: v.json === true, html: v.html, help: v.help === true };
+}
+
+/** The JSON form of a config: the policy by name and its tables (a function-free copy). */
+function configJson(c: ScheduleConfig) {
+  return c.latency.kind === 'constant'
+    ? c
+    : { ...c, latency: { kind: 'controller', policy: c.latency.policy.name, tables: c.latency.policy.tables } };
+}
+
+const scheduleCommand: Command = {
+  summary: 'how the batch × k configurations run on the ranks (seed-001): Gantt charts and speed-ups of five schemes',
+  async run(args) {
+    const req = requestFromFlags(args);
+    if (req.help) {
+      process.stdout.write(help);
+      return 0;
+    }
+    const result = simulateSchedules(req.config);
+    const shown = result.schemes.filter((s) => req.schemes.includes(s.scheme));
+    const intro = req.preset ? schedulePresets[req.preset]!.description : undefined;
+    if (req.html !== undefined) {
+      try {
+        writeFileSync(req.html, renderScheduleHtml(result, shown, intro));
+      } catch (err) {
+        throw new ConfigError(`--html ${req.html}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+    }
+    if (req.json) {
+      const { config, unit, work, gatherCost, configurations } = result;
+      process.stdout.write(`${JSON.stringify({ config: configJson(config), unit, work, gatherCost, configurations, schemes: shown })}\n`);
+    } else {
+      process.stdout.write(renderSchedule(result, shown, req.width, intro));
+    }
+    if (req.html !== undefined) process.stderr.write(`grpo-sandbox schedule: wrote ${req.html}\n`);
+    return 0;
+  },
+};
+
+export default scheduleCommand;

@@ -1,0 +1,89 @@
+// DanceGRPO's real loop (fastvideo/train_grpo_flux.py, XueZeyue/DanceGRPO 22b85ef):
+//   sampler = DistributedSampler(dataset, rank, num_replicas, shuffle=True, seed=sampler_seed)
+//   loader  = DataLoader(sampler=sampler, batch_size=train_batch_size (prompts), drop_last=True)
+//   for epoch in range(1): sampler.set_epoch(epoch)          ← the only set_epoch call, with 0
+//     for step in 1..max_train_steps: next(loader)            ← loader = `while True: for b in dataloader`
+//   train_one_step: repeat_interleave(num_generations), advantages per group on the rank.
+// Every pass over the DataLoader re-iterates the sampler with epoch 0, so every pass repeats the
+// first pass's order: the same prompts meet the same ranks in the same order, pass after pass.
+import { ConfigError } from '../errors.ts';
+import type { LayoutStep } from '../layout/types.ts';
+import { batchesInEpoch } from './contiguous.ts';
+import { danceGrpoCounts } from './counts.ts';
+import { distributedSamplerIndices } from './distributed-sampler.ts';
+import { DANCE_GRPO_VERSION } from './framework-errors.ts';
+import { divisors, listText, nearest, nearestMultiples } from './rules.ts';
+import type { SamplerSpec } from './spec.ts';
+
+export const danceGrpo: SamplerSpec = {
+  name: 'dance-grpo',
+  title: `DanceGRPO (${DANCE_GRPO_VERSION}): DistributedSampler(shuffle, seed), set_epoch(0) once, DataLoader(drop_last=True) looped with while True; each prompt repeated k times on its rank`,
+  // Advantages per group on the rank; the per-step gather only logs rewards.
+  gatherScope: 'step',
+  drawScope: 'step',
+  validate(config) {
+    const { k, batch } = config;
+    if (batch % k !== 0) {
+      const valid = divisors(batch);
+      const batches = nearestMultiples(batch, k);
+      return new ConfigError(
+        `batch=${batch} must be train_batch_size prompts × k=${k} (DanceGRPO repeat_interleaves each prompt num_generations times); valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
+          `or ${batches.map((b) => `batch=${b}`).join(' or ')}`,
+        [{ k: nearest(valid, k, 1)[0]! }, ...batches.map((b) => ({ batch: b }))],
+      );
+    }
+    if (batchesInEpoch(config) < 1) {
+      const need = (batch / k) * config.ranks;
+      return new ConfigError(
+        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer than train_batch_size=${batch / k}: ` +
+          `the drop_last DataLoader is empty and DanceGRPO's "while True: for batch in loader" spins forever without a word; use dataset-size ≥ ${need}`,
+        [{ datasetSize: need }],
+      );
+    }
+    return null;
+  },
+  // One epoch here = one pass over the DataLoader: every full batch of train_batch_size prompts.
+  effective: (config) => ({ ...config, batchesPerEpoch: batchesInEpoch(config) }),
+  ignores: {
+    batchesPerEpoch: 'a DanceGRPO pass is the whole DataLoader (len = per-rank prompts // train_batch_size); --epochs counts passes',
+    stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)',
+    numIterations: 'DanceGRPO trains each sample once (no num_iterations / inner epochs)',
+  },
+  counts: danceGrpoCounts,
+  perRankPerStep: (config) => config.batch,
+  draws: (c) => c.datasetSize * c.ranks,
+  steps(config) {
+    const promptsPerStep = config.batch / config.k;
+    // set_epoch(0) is the only call: every rank's sampler seeds seed + 0 on every pass.
+    const perRank = Array.from({ length: config.ranks }, (_, r) =>
+      distributedSamplerIndices(config.datasetSize, config.ranks, r, config.seed, 0),
+    );
+    const steps: LayoutStep[] = [];
+    for (let pass = 0; pass < config.epochs; pass++) {
+      for (let step = 0; step < config.batchesPerEpoch; step++) {
+        const ranks = perRank.map((mine) =>
+          mine.slice(step * promptsPerStep, (step + 1) * promptsPerStep).flatMap((id) => Array<number>(config.k).fill(id)),
+        );
+        steps.push({ epoch: pass, step, ranks });
+      }
+    }
+    return steps;
+  },
+  notes(config) {
+    const perRank = Math.ceil(config.datasetSize / config.ranks);
+    const notes = [
+      `DanceGRPO calls sampler.set_epoch(0) once and loops "while True: for batch in loader", so every pass over the data repeats pass 0's order: ` +
+        `the same prompts meet the same ranks in the same order in all ${config.epochs} pass(es) (here an "epoch" is one pass of ${config.batchesPerEpoch} step(s)).`,
+      `All k copies of a prompt sit on one rank (repeat_interleave); advantages are computed per group on the rank (unbiased std + 1e-8), the gather only logs rewards.`,
+    ];
+    const padded = perRank * config.ranks;
+    if (padded !== config.datasetSize) {
+      notes.push(
+        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} index(es), so those prompts are drawn twice per pass.`,
+      );
+    }
+    const dropped = perRank - config.batchesPerEpoch * (config.batch / config.k);
+    if (dropped > 0) notes.push(`Each rank drops its last ${dropped} prompt(s) per pass (drop_last=True), the same ones every pass.`);
+    return notes;
+  },
+};

@@ -1,0 +1,128 @@
+// The layout settings, each described ONCE (as TensorFlow Playground's single props table): the
+// config field, the CLI flag, the URL key, the label and hint, and what values it allows. The CLI
+// flags and `--help` (src/cli/layout-flags.ts), the explorer's URL state (src/ui/url-state.ts)
+// and its config panel (src/ui/config-panel.ts) are generated from this table, so adding a
+// setting is one entry here plus its field in LayoutConfig (src/core/layout/types.ts).
+// What values are *valid together* is the samplers' business (validateConfig); this table only
+// states each setting's own range, which the CLI checks while parsing and checkCommon
+// (src/core/samplers/rules.ts) checks for every caller.
+import type { LayoutConfig } from './layout/types.ts';
+
+/** How a setting's value is read: one of the sampler names, or a whole number in [min, max]. */
+export type SettingKind = 'sampler' | 'int';
+
+export interface LayoutSetting {
+  field: keyof LayoutConfig;
+  /** CLI flag without the leading `--`: the field in kebab-case (batchesPerEpoch → batches-per-epoch). */
+  flag: string;
+  /** Placeholder for the value in `--help` (W, B, K …). */
+  metavar: string;
+  /** URL query key (short, readable in a link; `<key>_hide=true` hides its control). */
+  param: string;
+  /** Label of the control in the config panel. */
+  label: string;
+  /** What the setting is, with the frameworks' names for it (`--help`, the panel's hint). */
+  hint: string;
+  kind: SettingKind;
+  /** Smallest and largest allowed value (kind 'int'); the samplers check combinations. */
+  min: number;
+  max: number;
+}
+
+type Entry = Omit<LayoutSetting, 'flag' | 'kind' | 'min' | 'max'> & Partial<Pick<LayoutSetting, 'kind' | 'min' | 'max'>>;
+
+// One entry per setting, in display order; an int from 1 up unless it says otherwise.
+// Which samplers read a setting is each sampler's `ignores` (src/core/samplers/*.ts), not this table.
+const ENTRIES: Entry[] = [
+  {
+    field: 'sampler',
+    metavar: 'NAME',
+    param: 'sampler',
+    label: 'sampler',
+    hint: 'whose sampling scheme lays out the prompts',
+    kind: 'sampler',
+  },
+  { field: 'ranks', metavar: 'W', param: 'ranks', label: 'ranks (W)', hint: 'data-parallel world size' },
+  {
+    field: 'batch',
+    metavar: 'B',
+    param: 'batch',
+    label: 'per-rank batch (B)',
+    hint: 'samples (completions) per rank per step (TRL: per_device_train_batch_size)',
+  },
+  { field: 'k', metavar: 'K', param: 'k', label: 'copies per prompt (k)', hint: 'group size (flow_grpo: k, TRL: num_generations)' },
+  {
+    field: 'batchesPerEpoch',
+    metavar: 'N',
+    param: 'batches',
+    label: 'batches per epoch',
+    hint:
+      'steps per epoch (flow-grpo, group-distributed, contiguous: at most an epoch’s full batches; ' +
+      'least for flow-grpo-lcm; trl and dance-grpo derive it and refuse it)',
+  },
+  {
+    field: 'epochs',
+    metavar: 'E',
+    param: 'epochs',
+    label: 'epochs',
+    hint: 'epochs (dance-grpo: passes over its DataLoader, all in pass 0’s order)',
+  },
+  { field: 'datasetSize', metavar: 'D', param: 'dataset', label: 'dataset size', hint: 'prompts in the dataset (ids 0 … D−1)' },
+  {
+    field: 'seed',
+    metavar: 'S',
+    param: 'seed',
+    label: 'seed',
+    hint: 'PyTorch generator seed (low 32 bits used)',
+    min: -Number.MAX_SAFE_INTEGER,
+  },
+  {
+    field: 'stepsPerGeneration',
+    metavar: 'S',
+    param: 'spg',
+    label: 'steps per generation',
+    hint: 'TRL steps_per_generation; defaults to --gradient-accumulation-steps, as in TRL',
+  },
+  {
+    field: 'numIterations',
+    metavar: 'MU',
+    param: 'iters',
+    label: 'iterations (μ)',
+    hint: 'TRL num_iterations / flow_grpo num_inner_epochs (step counts)',
+  },
+  {
+    field: 'gradientAccumulationSteps',
+    metavar: 'GA',
+    param: 'ga',
+    label: 'grad. accumulation',
+    hint: 'gradient_accumulation_steps: micro-steps (DanceGRPO: samples) per optimizer step (step counts)',
+  },
+];
+
+/** Every layout setting, in display order. */
+export const LAYOUT_SETTINGS: readonly LayoutSetting[] = ENTRIES.map((e) => ({
+  kind: 'int',
+  min: 1,
+  max: Number.MAX_SAFE_INTEGER,
+  ...e,
+  flag: flagName(e.field),
+}));
+
+/** Flag spelling of a config field (`datasetSize` → `dataset-size`), also for fields' names in messages. */
+export function flagName(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The setting of a config field. */
+export function settingOf(field: keyof LayoutConfig): LayoutSetting {
+  const s = LAYOUT_SETTINGS.find((x) => x.field === field);
+  if (!s) throw new Error(`no layout setting for field '${field}' (add it to LAYOUT_SETTINGS in src/core/settings.ts)`);
+  return s;
+}
+
+/** "k = 4, batches-per-epoch = 2" for a suggested change of fields (settings by their flag names). */
+export function suggestionText(suggestion: Record<string, unknown>): string {
+  return Object.entries(suggestion)
+    .map(([key, v]) => `${LAYOUT_SETTINGS.find((s) => s.field === key)?.flag ?? key} = ${String(v)}`)
+    .join(', ');
+}

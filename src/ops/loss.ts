@@ -1,0 +1,39 @@
+// The one place that decides which loss runs for a LossKind: TRL's GRPO family or the seed-003
+// pairwise ranking loss. Generic over the data (Float32Array for the CPU reference and the
+// WebGPU backend, GPU buffers for the fused step) and over what the ops return (results, promises
+// of results, or prepared dispatches), so `grpo-sandbox loss` (src/cli/loss.ts), the CPU trainer
+// (src/train/controllerStep.ts) and the GPU trainer (src/gpu/controllerStep.ts) share it.
+import type { GrpoLossSettings, LossSettings } from '../core/grpo/loss.ts';
+import type { TokenShape } from './cpu/grpoLoss.ts';
+
+/** A batch for either loss, over data D. */
+export interface LossInput<D> {
+  shape: TokenShape;
+  logp: D;
+  oldLogp: D;
+  /** Reference log-probabilities (null: none, only allowed while beta is 0). */
+  refLogp: D | null;
+  mask: D;
+  /** Per row; the GRPO losses read them (null when only rewards are known). */
+  advantages: D | null;
+  /** Per row; the pairwise loss ranks by them (null when only advantages are known). */
+  rewards: D | null;
+  settings: LossSettings;
+}
+
+/** The two loss ops with the CPU reference's argument order, over data D; G and P are what each returns. */
+export interface LossOps<D, G, P> {
+  grpoLoss(logp: D, oldLogp: D, refLogp: D | null, mask: D, advantages: D, shape: TokenShape, s: GrpoLossSettings): G;
+  pairwiseLoss(logp: D, mask: D, rewards: D, shape: TokenShape & { groupSize: number }): P;
+}
+
+/** Runs (or prepares) the loss that `input.settings.lossType` names. */
+export function computeLoss<D, G, P>(ops: LossOps<D, G, P>, input: LossInput<D>): G | P {
+  const { lossType, groupSize, ...trl } = input.settings;
+  if (lossType === 'pairwise') {
+    if (input.rewards === null) throw new TypeError('the pairwise loss needs rewards');
+    return ops.pairwiseLoss(input.logp, input.mask, input.rewards, { ...input.shape, groupSize });
+  }
+  if (input.advantages === null) throw new TypeError(`the ${lossType} loss needs advantages`);
+  return ops.grpoLoss(input.logp, input.oldLogp, input.refLogp, input.mask, input.advantages, input.shape, { ...trl, lossType });
+}
