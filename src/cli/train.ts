@@ -307,7 +307,7 @@ const command: Command = {
     }
     if (outDir !== undefined) {
       writeAtomic(join(outDir, 'checkpoint.json'), `${JSON.stringify(encodeCheckpoint(result.final, config.seed))}\n`);
-      const bands = await policyByBudget(task, result.final.params);
+      const bands = await policyByBudget(task, result.final.params, 6, config.dims.dModel > 256 ? 128 : task.prompts.count);
       const html = renderReport({ config, metrics: all, bands, summary, randomFraction: randomSum / optimumSum, uplot: uplotFiles() });
       writeAtomic(join(outDir, 'report.html'), html);
     }

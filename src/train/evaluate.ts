@@ -41,8 +41,10 @@ function argmax(probs: Float32Array, rows: number, width: number): Uint32Array {
  * The greedy policy of `params` on every prompt of the bank, in `bands` equal budget bands
  * (budgets are drawn in [20, 50) ms), beside the optimum's choices there.
  */
-export async function policyByBudget(task: Task, params: Float32Array, bands = 6): Promise<BudgetBand[]> {
-  const ids = Array.from({ length: task.prompts.count }, (_, i) => i);
+export async function policyByBudget(task: Task, params: Float32Array, bands = 6, maxPrompts = task.prompts.count): Promise<BudgetBand[]> {
+  // Every n-th prompt when fewer are asked for (seed-sized models: each latency token costs p·dModel²).
+  const stride = Math.max(1, Math.ceil(task.prompts.count / maxPrompts));
+  const ids = Array.from({ length: Math.ceil(task.prompts.count / stride) }, (_, i) => i * stride);
   // The sampled rollout gives stage-1 probabilities; greedy stage-1 choices come from them.
   const first = await rollout(cpuBackend, task, params, ids, { seed: 0, step: 0, rowOffset: 0 });
   const n = ids.length;
@@ -53,6 +55,7 @@ export async function policyByBudget(task: Task, params: Float32Array, bands = 6
   const topK = argmax(second.heads.topK.probs, n, HEADS.topK.width);
   const knob3 = argmax(second.heads.knob3.probs, n, HEADS.knob3.width);
   const out: BudgetBand[] = [];
+  const at = new Map(ids.map((id, row) => [id, row]));
   for (let b = 0; b < bands; b++) {
     const fromMs = 20 + (30 * b) / bands;
     const toMs = 20 + (30 * (b + 1)) / bands;
@@ -62,7 +65,8 @@ export async function policyByBudget(task: Task, params: Float32Array, bands = 6
     for (const i of members) {
       const d = task.prompts.difficulty[i]!;
       const budget = task.prompts.budgetMs[i]!;
-      const a = { tier: tier[i]!, insertion: insertion[i]!, topK: topK[i]!, knob3: knob3[i]! };
+      const row = at.get(i)!;
+      const a = { tier: tier[row]!, insertion: insertion[row]!, topK: topK[row]!, knob3: knob3[row]! };
       const got = configReward(a, d, budget);
       policy.reward += got.reward;
       policy.latencyMs += got.latencyMs;
