@@ -22,5 +22,6 @@ test('every command, fault and loss type a preset description points to exists',
   assert.ok(faults.length >= 3);
   for (const fault of faults) assert.match(help.get('ranks')!, new RegExp(`^\\s+${fault}\\s`, 'm'), `ranks --fault ${fault}`);
   for (const [, lossType] of text.matchAll(/lossType "(\w+)"/g)) assert.match(help.get('loss')!, new RegExp(`\\b${lossType}\\b`));
-  for (const [, preset] of text.matchAll(/train --preset ([\w-]+)/g)) assert.match(help.get('train')!, new RegExp(`^\\s+${preset}\\s`, 'm'));
+  for (const [, preset] of text.matchAll(/train --preset ([\w-]+)/g))
+    assert.match(help.get('train')!, new RegExp(`^\\s+${preset}\\s`, 'm'));
 });
