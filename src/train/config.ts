@@ -53,7 +53,7 @@ export const DEFAULT_TRAIN: TrainConfig = {
   epsilonHigh: 0.2,
   beta: 0,
   lr: 0.01,
-  steps: 150,
+  steps: 120,
   reward: 'dense',
   seed: 0,
   backend: 'cpu',
