@@ -296,7 +296,8 @@ const command: Command = {
     const ran = result.metrics.length;
     const summary =
       `${result.stopped ? 'stopped' : 'trained'} at step ${result.final.step} of ${config.steps} on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} (${result.device}): ` +
-      `${ran} steps in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s); last ${last.length} steps at ${pct(finalFraction)} of the optimum` +
+      `${ran} steps in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s)` +
+      (last.length > 0 ? `; last ${last.length} steps at ${pct(finalFraction)} of the optimum` : '') +
       (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached');
     const task = makeTask(config.dims, config.seed, config.bankSize);
     let randomSum = 0;

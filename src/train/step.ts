@@ -89,12 +89,32 @@ export async function generateAndGather(
     rewards[r] = s.reward;
     expected[r] = s.expected;
   }
-  const gathered = {
-    rewards: await rank.allGather(rewards),
-    expected: await rank.allGather(expected),
-    promptIds: await rank.allGather(Int32Array.from(promptIds)),
+  return { rollout: ro, localRewards: rewards, gathered: await gatherSamples(rank, rewards, expected, promptIds) };
+}
+
+/**
+ * One allGather for the three per-sample columns (fewer collectives: each one is two barriers
+ * of every rank). float64 holds the float32 rewards and the integer ids exactly.
+ */
+async function gatherSamples(rank: Rank, rewards: Float32Array, expected: Float32Array, promptIds: readonly number[]): Promise<Gathered> {
+  const n = rewards.length;
+  const mine = new Float64Array(3 * n);
+  mine.set(rewards, 0);
+  mine.set(expected, n);
+  mine.set(promptIds, 2 * n);
+  const all = await rank.allGather(mine);
+  const g = {
+    rewards: new Float32Array(rank.size * n),
+    expected: new Float32Array(rank.size * n),
+    promptIds: new Int32Array(rank.size * n),
   };
-  return { rollout: ro, localRewards: rewards, gathered };
+  for (let r = 0; r < rank.size; r++) {
+    const at = 3 * n * r;
+    g.rewards.set(all.subarray(at, at + n), r * n);
+    g.expected.set(all.subarray(at + n, at + 2 * n), r * n);
+    g.promptIds.set(all.subarray(at + 2 * n, at + 3 * n), r * n);
+  }
+  return g;
 }
 
 /** Indices of the gathered samples bucketed by prompt id (flow_grpo's and the pairwise loss's groups). */
