@@ -1,11 +1,10 @@
 // `grpo-sandbox advantages`: group-relative advantages of gathered rewards exactly as one
 // framework computes them (src/core/grpo/schemes.ts, the functions the training loop uses).
-import { readFileSync } from 'node:fs';
-import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 import { ADVANTAGE_SCHEMES, SCHEME_ABOUT, schemeAdvantages, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { Command } from './commands.ts';
-import { intFlag, parseFlags } from './flags.ts';
+import { intFlag, parseFlags, quote } from './flags.ts';
+import { readJsonInput } from './json-input.ts';
 
 const spec = { input: { type: 'string' }, scheme: { type: 'string' }, k: { type: 'string' }, ranks: { type: 'string' } } as const;
 
@@ -19,20 +18,6 @@ ${ADVANTAGE_SCHEMES.map((s) => `                  ${s.padEnd(10)} ${SCHEME_ABOUT
   --ranks W     world size; dance normalises each rank's 1/W of the samples alone (default 1)
 A group with one member or equal rewards gives NaN or 0 as that framework does (JSON null for NaN).
 `;
-
-async function readInput(path: string | undefined): Promise<string> {
-  if (path !== undefined) {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new ConfigError(`--input ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
-  }
-  if (process.stdin.isTTY) throw new ConfigError('no input: pass --input FILE or pipe {"rewards": [...], "promptIds": [...]} on stdin');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** The numbers of field `name`, or a ConfigError naming the field and the fix. */
 function numbers(json: Record<string, unknown>, name: string, integers: boolean): number[] {
@@ -49,31 +34,25 @@ function numbers(json: Record<string, unknown>, name: string, integers: boolean)
 
 const command: Command = {
   summary: 'group-relative advantages of gathered rewards as flow_grpo, TRL, verl or DanceGRPO compute them',
-  async run(args) {
+  async run(args, io) {
     const flags = parseFlags(args, spec);
     if (flags.help) {
-      process.stdout.write(help);
+      io.out(help);
       return 0;
     }
     if (flags.scheme === undefined) throw new ConfigError(`--scheme is required: one of ${ADVANTAGE_SCHEMES.join(', ')}`);
     if (!ADVANTAGE_SCHEMES.includes(flags.scheme as AdvantageScheme))
-      throw new ConfigError(`--scheme must be one of ${ADVANTAGE_SCHEMES.join(', ')}, got '${flags.scheme}'`);
+      throw new ConfigError(`--scheme must be one of ${ADVANTAGE_SCHEMES.join(', ')}, got ${quote(flags.scheme)}`);
     const k = intFlag(flags.k, 'k', 1, 1 << 20);
     if (k === undefined) throw new ConfigError('--k is required: the group size (num_generations)');
     const ranks = intFlag(flags.ranks, 'ranks', 1, 1 << 16) ?? 1;
-    const text = await readInput(flags.input);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new ConfigError(`${flags.input ?? 'stdin'} is not valid JSON: ${(err as Error).message}`);
-    }
+    const json = await readJsonInput(io, flags.input, 'advantages');
     if (typeof json !== 'object' || json === null || Array.isArray(json))
       throw new ConfigError('the input must be a JSON object {"rewards": [...], "promptIds": [...]}');
     const rewards = numbers(json as Record<string, unknown>, 'rewards', false);
     const promptIds = numbers(json as Record<string, unknown>, 'promptIds', true);
     const advantages = schemeAdvantages(flags.scheme as AdvantageScheme, { rewards, promptIds, k, ranks });
-    process.stdout.write(`${JSON.stringify({ advantages: advantages.map((a) => (Number.isNaN(a) ? null : a)) })}\n`);
+    io.out(`${JSON.stringify({ advantages: advantages.map((a) => (Number.isNaN(a) ? null : a)) })}\n`);
     return 0;
   },
 };

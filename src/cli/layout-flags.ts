@@ -6,7 +6,7 @@ import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import { presetNames, presets } from '../core/presets.ts';
 import { checkGivenSettings, defaultConfig, samplerNames, trlStepsPerGeneration } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, type LayoutSetting } from '../core/settings.ts';
-import { intFlag, type FlagSpec } from './flags.ts';
+import { choiceFlag, intFlag, ownEntry, quote, type FlagSpec } from './flags.ts';
 
 /** `--preset`, one string flag per setting, and TRL's generation_batch_size, which is not a setting of
  * its own but another way to give steps_per_generation (values are checked by layoutConfigFromFlags). */
@@ -65,10 +65,7 @@ function seedFlag(value: unknown, s: LayoutSetting): number | undefined {
 function readSetting(s: LayoutSetting, value: unknown): LayoutConfig[keyof LayoutConfig] | undefined {
   if (value === undefined) return undefined;
   if (s.kind === 'sampler') {
-    const name = String(value);
-    if (!(samplerNames as string[]).includes(name))
-      throw new ConfigError(`unknown sampler '${name}'; samplers: ${samplerNames.join(', ')}`);
-    return name as SamplerName;
+    return choiceFlag<SamplerName>(String(value), s.flag, samplerNames);
   }
   return s.field === 'seed' ? seedFlag(value, s) : intFlag(value, s.flag, s.min, s.max);
 }
@@ -80,8 +77,10 @@ function readSetting(s: LayoutSetting, value: unknown): LayoutConfig[keyof Layou
  */
 export function layoutConfigFromFlags(values: Record<string, unknown>): { config: LayoutConfig; preset?: string } {
   const preset = values.preset as string | undefined;
-  if (preset !== undefined && !presets[preset]) throw new ConfigError(`unknown preset '${preset}'; presets: ${presetNames.join(', ')}`);
-  const config: LayoutConfig = { ...(preset ? presets[preset]!.config : defaultConfig) };
+  // Own-property lookup: `--preset __proto__` (or constructor, toString) is just unknown.
+  const chosen = preset === undefined ? undefined : ownEntry(presets, preset);
+  if (preset !== undefined && !chosen) throw new ConfigError(`unknown preset ${quote(preset)}; presets: ${presetNames.join(', ')}`);
+  const config: LayoutConfig = { ...(chosen ? chosen.config : defaultConfig) };
   const given: string[] = [];
   for (const s of LAYOUT_SETTINGS) {
     const v = readSetting(s, values[s.flag]);

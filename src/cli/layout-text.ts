@@ -13,6 +13,11 @@ import {
 import { samplers } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 
+/** Appends `lines` to `out` one by one (`out.push(...lines)` overflows the call stack on long reports). */
+function append(out: string[], lines: string[]): void {
+  for (const line of lines) out.push(line);
+}
+
 /** Renders rows of cells as left-aligned columns. */
 function table(rows: string[][], indent = '  '): string[] {
   const widths: number[] = [];
@@ -77,7 +82,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
       const slots = step.ranks[0]?.length ?? 0;
       const rows = [['', ...Array.from({ length: slots }, (_, s) => `s${s}`)]];
       step.ranks.forEach((ids, r) => rows.push([`rank ${r}`, ...ids.map(p)]));
-      out.push(...table(rows));
+      append(out, table(rows));
       out.push(
         `  copies of each prompt (rank.slot → position in the ${layout.gatherScope === 'epoch' ? `epoch ${step.epoch}` : 'step'} gather):`,
       );
@@ -90,7 +95,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
           `(${ranks.length === 1 ? 'rank' : 'ranks'} ${ranks.join(',')})`,
         ];
       });
-      out.push(...table(copyRows, '    '));
+      append(out, table(copyRows, '    '));
     }
 
     const first = g.stepIndices[0]!;
@@ -103,11 +108,12 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
         `rank ${r}`,
         g.stepIndices.map((si) => layout.steps[si]!.ranks[r]!.map(p).join(' ')).join(' | '),
       ]);
-      out.push(...table(rows, '    '));
+      append(out, table(rows, '    '));
     }
     out.push('  gathered order (position:prompt):');
-    out.push(
-      ...wrap(
+    append(
+      out,
+      wrap(
         g.samples.map((s, i) => `${i}:${p(s.promptId)}`),
         '    ',
       ),
@@ -122,7 +128,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
         const key = method === 'view' ? `row ${r.key}` : r.key;
         return `[${key}: ${body}${flags ? ` !${flags}` : ''}]`;
       });
-      out.push(...wrap(items, '    '));
+      append(out, wrap(items, '    '));
     }
   }
 
@@ -153,19 +159,27 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
     ['prompt-id groups of size ≠ k', String(stats.offSizePromptGroups)],
     [`view(-1, ${config.k}) rows mixed / short / all`, `${stats.mixedViewRows} / ${stats.offSizeViewRows} / ${stats.viewRows}`],
   ];
-  out.push(...table(statRows.map(([a, b]) => [a, b])));
+  append(out, table(statRows.map(([a, b]) => [a, b])));
   const { perEpoch, total } = stats.counts;
   out.push('', 'step counts (per process, as the training loop counts them: per epoch / in all)');
-  out.push(
-    ...table([
+  append(
+    out,
+    table([
       ['generation batches', `${perEpoch.generationBatches} / ${total.generationBatches}`],
       ['micro-steps', `${perEpoch.microSteps} / ${total.microSteps}`],
       ['optimizer steps', `${perEpoch.optimizerSteps} / ${total.optimizerSteps}`],
     ]),
   );
-  for (const line of stats.counts.factors) out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
+  for (const line of stats.counts.factors)
+    append(
+      out,
+      wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)),
+    );
   out.push('', 'what this shows');
   for (const line of explainLayout(layout, stats))
-    out.push(...wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)));
+    append(
+      out,
+      wrap(line.split(' '), '  ', 100).map((l, i) => (i === 0 ? `- ${l.slice(2)}` : l)),
+    );
   return `${out.join('\n')}\n`;
 }

@@ -1,7 +1,8 @@
 // `grpo-sandbox layout`: where the k copies of each prompt go, for any sampler and configuration.
-import process from 'node:process';
+import { overBudget } from '../core/budget.ts';
 import { layoutStats, type LayoutConfig } from '../core/layout/index.ts';
-import { buildLayout } from '../core/samplers/index.ts';
+import { layoutEstimate } from '../core/samplers/estimate.ts';
+import { buildLayout, validateConfig } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
 import { parseFlags, type FlagSpec } from './flags.ts';
 import { helpLine, layoutConfigFromFlags, layoutFlagSpec, layoutFlagsHelp } from './layout-flags.ts';
@@ -30,19 +31,28 @@ export function configFromFlags(args: string[]): { config: LayoutConfig; preset?
 
 const layoutCommand: Command = {
   summary: 'where the k copies of each prompt go (samplers, gathers, regrouping, statistics)',
-  async run(args) {
+  async run(args, io) {
     const { config, preset, json, help: wantsHelp } = configFromFlags(args);
     if (wantsHelp) {
-      process.stdout.write(help());
+      io.out(help());
       return 0;
     }
+    const invalid = validateConfig(config);
+    if (invalid) throw invalid;
+    // Budget before work: refuse in one line instead of running out of memory or time.
+    const tooMuch = overBudget(
+      `this layout's ${json ? 'JSON' : 'text report'}`,
+      layoutEstimate(config, json ? 'json' : 'text'),
+      `--epochs, --batches-per-epoch (or --dataset-size), --ranks or --batch${json ? '' : ', or use --json'}`,
+    );
+    if (tooMuch) throw tooMuch;
     const layout = buildLayout(config);
     const stats = layoutStats(layout);
     if (json) {
       const steps = layout.steps.map(({ epoch, step, ranks }) => ({ epoch, step, ranks }));
-      process.stdout.write(`${JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats })}\n`);
+      io.out(`${JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats })}\n`);
     } else {
-      process.stdout.write(renderLayout(layout, stats, preset));
+      io.out(renderLayout(layout, stats, preset));
     }
     return 0;
   },

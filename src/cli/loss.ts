@@ -1,13 +1,12 @@
 // `grpo-sandbox loss`: a calculator for the GRPO losses and their gradients (TRL's semantics,
 // plus the seed-003 pairwise loss), on the CPU reference or on WebGPU.
-import process from 'node:process';
-import { readFileSync } from 'node:fs';
-import { ConfigError } from '../core/errors.ts';
 import { cpuBackend, type OpsBackend } from '../ops/backend.ts';
 import { computeLoss } from '../ops/loss.ts';
 import { parseLossBatch } from './loss-batch.ts';
 import type { Command } from './commands.ts';
-import { parseFlags } from './flags.ts';
+import { choiceFlag, parseFlags } from './flags.ts';
+import type { CliIo } from './io.ts';
+import { readJsonInput } from './json-input.ts';
 
 const spec = { input: { type: 'string' }, backend: { type: 'string' } } as const;
 
@@ -27,27 +26,13 @@ dapo divides by the active tokens of this batch (TRL: of the accumulated global 
   --backend cpu|webgpu   where to compute (default cpu; webgpu falls back to cpu with a notice)
 `;
 
-async function readInput(path: string | undefined): Promise<string> {
-  if (path !== undefined) {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new ConfigError(`--input ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
-  }
-  if (process.stdin.isTTY) throw new ConfigError('no input: pass --input FILE or pipe a JSON object on stdin (see --help)');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The backend asked for; WebGPU without an adapter falls back to the CPU with a notice on stderr. */
-async function openBackend(name: string): Promise<{ backend: OpsBackend; close(): void }> {
+async function openBackend(name: string, io: CliIo): Promise<{ backend: OpsBackend; close(): void }> {
   if (name === 'cpu') return { backend: cpuBackend, close: () => {} };
   const { requestGpuDevice } = await import('../gpu/device.ts');
   const gpu = await requestGpuDevice();
   if (!gpu.ok) {
-    process.stderr.write(`grpo-sandbox loss: WebGPU unavailable (${gpu.reason}); computing on the CPU reference instead\n`);
+    io.err(`grpo-sandbox loss: WebGPU unavailable (${gpu.reason}); computing on the CPU reference instead\n`);
     return { backend: cpuBackend, close: () => {} };
   }
   const { createGpuBackend } = await import('../gpu/ops.ts');
@@ -63,28 +48,21 @@ async function openBackend(name: string): Promise<{ backend: OpsBackend; close()
 
 const loss: Command = {
   summary: 'GRPO / DAPO / Dr. GRPO / pairwise loss and d loss / d logp for a JSON batch (CPU or WebGPU)',
-  async run(args) {
+  async run(args, io) {
     const flags = parseFlags(args, spec);
     if (flags.help) {
-      process.stdout.write(help);
+      io.out(help);
       return 0;
     }
-    const backendName = flags.backend ?? 'cpu';
-    if (backendName !== 'cpu' && backendName !== 'webgpu') throw new ConfigError(`--backend must be cpu or webgpu, got '${backendName}'`);
-    const text = await readInput(flags.input);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new ConfigError(`${flags.input ?? 'stdin'} is not valid JSON: ${(err as Error).message}`);
-    }
+    const backendName = choiceFlag(flags.backend, 'backend', ['cpu', 'webgpu'] as const) ?? 'cpu';
+    const json = await readJsonInput(io, flags.input, 'loss');
     const batch = parseLossBatch(json);
-    const { backend, close } = await openBackend(backendName);
+    const { backend, close } = await openBackend(backendName, io);
     try {
       const r = await computeLoss(backend, batch);
       const { rows, tokens } = batch.shape;
       const gradLogp = Array.from({ length: rows }, (_, b) => Array.from(r.gradLogp.subarray(b * tokens, (b + 1) * tokens)));
-      process.stdout.write(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);
+      io.out(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);
     } finally {
       close();
     }

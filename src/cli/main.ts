@@ -1,6 +1,7 @@
-import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 import { commands } from './commands.ts';
+import { quote } from './flags.ts';
+import { type CliIo, processIo } from './io.ts';
 
 async function usage(): Promise<string> {
   const lines = ['usage: grpo-sandbox <command> [flags]', '', 'commands:'];
@@ -10,25 +11,33 @@ async function usage(): Promise<string> {
   return lines.join('\n');
 }
 
-/** Runs the CLI; returns the exit status (0 ok, 1 failure, 2 bad input). */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs the CLI; returns the exit status (0 ok, 1 failure, 2 bad input). `io` defaults to the
+ * process's own streams; tests and the fuzz driver pass a memory io to run many calls in one process.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${await usage()}\n`);
-    return name === undefined ? 2 : 0;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.out(`${await usage()}\n`);
+    return 0;
   }
-  const load = commands[name];
+  if (name === undefined) {
+    // A mistake (no command), so the usage goes to stderr and stdout stays empty.
+    io.err(`${await usage()}\n`);
+    return 2;
+  }
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
-    process.stderr.write(`grpo-sandbox: unknown command '${name}'; commands: ${Object.keys(commands).join(', ')}\n`);
+    io.err(`grpo-sandbox: unknown command ${quote(name)}; commands: ${Object.keys(commands).join(', ')}\n`);
     return 2;
   }
   try {
     const command = await load();
-    return await command.run(rest);
+    return await command.run(rest, io);
   } catch (err) {
     // User mistakes get one clear line and status 2; anything else is a bug and keeps its stack.
     if (err instanceof ConfigError) {
-      process.stderr.write(`grpo-sandbox ${name}: ${err.message}\n`);
+      io.err(`grpo-sandbox ${name}: ${err.message.replace(/\r?\n/g, ' ')}\n`);
       return 2;
     }
     throw err;

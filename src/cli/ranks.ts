@@ -2,7 +2,6 @@
 // step (allGather, allReduce, allGatherObject) or reproduces one seeded failure on purpose,
 // and prints what happened in words. Exit 0 when the step succeeded, 1 when the simulated
 // run failed (as the real one would), 2 on bad flags.
-import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 import { MAX_WORLD } from '../ranks/arena.ts';
 import type { HealthySummary } from '../ranks/programs/seeds.ts';
@@ -32,22 +31,22 @@ ${Object.entries(FAULTS)
   --timeout-ms MS  a collective with no progress for MS is diagnosed as a hang (default 2000)
 Exit status: 0 the step succeeded, 1 the simulated run failed (diagnosis printed), 2 bad flags.`;
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
-
 function runtime(): string {
   return 'Deno' in globalThis ? 'Deno Web Workers' : 'Node worker_threads';
 }
 
-function printHealthy(results: HealthySummary[]): void {
+function printHealthy(out: (line?: string) => void, results: HealthySummary[]): void {
   const r0 = results[0]!;
   const same = results.every((r) => JSON.stringify({ ...r, device: '' }) === JSON.stringify({ ...r0, device: '' }));
   const w = results.length;
   out(
-    `allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows at ${w > 1 ? '2r, 2r+1' : '0, 1'})`,
+    `allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows ` +
+      `at ${w > 1 ? '2r, 2r+1' : '0, 1'})`,
   );
   out(`                 gathered rewards: ${r0.gathered.map((x) => x.toFixed(1)).join(' ')}`);
   out(
-    `allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order 0…${w - 1}: bit-identical on every rank)`,
+    `allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order ` +
+      `0…${w - 1}: bit-identical on every rank)`,
   );
   const origins = r0.poolOrigins.map((d) => d.replace('sim:', ''));
   out(
@@ -59,7 +58,8 @@ function printHealthy(results: HealthySummary[]): void {
 
 const command: Command = {
   summary: 'simulated ranks (one worker each): collectives, and the seeded multi-rank failures (shape, deadlock, device) explained',
-  async run(args) {
+  async run(args, io) {
+    const out = (line = '') => io.out(`${line}\n`);
     const flags = parseFlags(args, {
       world: { type: 'string' },
       fault: { type: 'string' },
@@ -89,7 +89,7 @@ const command: Command = {
         { module, name: f.program },
         { fix: !!flags.fix, then: fault === 'mismatch' ? 'barrier' : 'nothing' },
       );
-      if (fault === 'none') printHealthy(results as unknown as HealthySummary[]);
+      if (fault === 'none') printHealthy(out, results as unknown as HealthySummary[]);
       else for (const [r, res] of results.entries()) out(`rank ${r}: ${JSON.stringify(res)}`);
       out(`ok: the step finished on all ${size} ranks in ${(performance.now() - t0).toFixed(0)} ms`);
       return 0;

@@ -3,7 +3,7 @@
 // comparison table and a legend. A launch of b configurations is drawn as b stacked bands
 // coloured by sample, so a batch looks like one; idle time is hatched.
 import { caption, conclusion, formatTime, headline, type ScheduleResult, type SchemeResult } from '../core/schedule/index.ts';
-import { launchLabel, renderTable } from './schedule-text.ts';
+import { launchLabel, niceStep, renderTable } from './schedule-text.ts';
 
 const ROW = 26;
 const LEFT = 56;
@@ -27,7 +27,7 @@ function num(x: number): string {
 function chart(r: ScheduleResult, s: SchemeResult, scale: number): string {
   const ranks = s.timeline.length;
   const width = Math.max(380, LEFT + s.makespan * scale + 70); // room for the title
-  const height = TOP + ranks * ROW + 24;
+  const height = TOP + ranks * ROW + 26;
   const parts: string[] = [];
   for (let rank = 0; rank < ranks; rank++) {
     const y = TOP + rank * ROW;
@@ -61,14 +61,23 @@ function chart(r: ScheduleResult, s: SchemeResult, scale: number): string {
       `<text x="${num(LEFT + s.makespan * scale + 6)}" y="${y + ROW / 2 + 4}" class="idle">idle ${Math.round(100 * s.idleFraction[rank]!)}%</text>`,
     );
   }
-  // Time axis: a tick at 0 and at the makespan.
+  // Time axis: round ticks about 80 px apart, in seconds once the longest chart reaches 10 s.
   const axisY = TOP + ranks * ROW + 2;
   const end = LEFT + s.makespan * scale;
   parts.push(`<line x1="${LEFT}" x2="${num(end)}" y1="${axisY}" y2="${axisY}" class="axis"/>`);
-  parts.push(`<text x="${LEFT}" y="${axisY + 14}" class="tick">0</text>`);
-  parts.push(
-    `<text x="${num(end)}" y="${axisY + 14}" text-anchor="end" class="tick">${esc(formatTime(Number(s.makespan.toFixed(3)), r.unit))}</text>`,
-  );
+  const inSeconds = r.unit === 'ms' && PLOT / scale >= 10_000;
+  const step = niceStep(80 / scale);
+  const label = (t: number) =>
+    inSeconds ? formatTime(Number((t / 1000).toPrecision(6)), 's') : formatTime(Number(t.toPrecision(6)), r.unit);
+  const ticks: number[] = [];
+  for (let t = 0; t <= s.makespan * (1 + 1e-9); t += step) ticks.push(t);
+  // The makespan gets a tick too when no round one is near it.
+  if ((s.makespan - ticks.at(-1)!) * scale > 40) ticks.push(s.makespan);
+  for (const t of ticks) {
+    const x = LEFT + t * scale;
+    parts.push(`<line x1="${num(x)}" x2="${num(x)}" y1="${axisY}" y2="${axisY + 4}" class="axis"/>`);
+    parts.push(`<text x="${num(x)}" y="${axisY + 15}" text-anchor="middle" class="tick">${esc(label(t))}</text>`);
+  }
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(width)}" height="${height}" role="img" aria-label="${esc(s.scheme)} timeline">` +
     `<text x="0" y="14" class="title">${esc(s.scheme)}: ${esc(formatTime(Number(s.makespan.toFixed(3)), r.unit))}, ${s.speedup.toFixed(2)}× serial-dp</text>` +
@@ -86,11 +95,13 @@ svg text { font: 11px ui-monospace, monospace; fill: #111; } svg .title { font: 
 svg .rank, svg .tick, svg .idle { fill: #555; } svg .axis { stroke: #888; }
 svg .launch { fill: none; stroke: #222; stroke-width: 1; } svg .gather { fill: #555; }
 pre { background: #f6f6f6; padding: 10px; overflow-x: auto; }
-.legend span { display: inline-block; margin-right: 14px; } .swatch { display: inline-block; width: 14px; height: 14px; vertical-align: -2px; margin-right: 4px; border: 1px solid #222; }
+.legend span { display: inline-block; margin-right: 14px; } .swatch { display: inline-block; width: 14px; height: 14px; vertical-align: -2px;
+  margin-right: 4px; border: 1px solid #222; }
 `;
 
 const DEFS =
-  '<svg width="0" height="0" style="position:absolute"><defs><pattern id="idle" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
+  '<svg width="0" height="0" style="position:absolute"><defs><pattern id="idle" width="6" height="6" patternUnits="userSpaceOnUse" ' +
+  'patternTransform="rotate(45)">' +
   '<rect width="6" height="6" fill="#f3f3f3"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c8c8c8" stroke-width="2"/></pattern></defs></svg>';
 
 /** The page: headline, legend, charts side by side (same time scale), table, conclusion. */
@@ -110,14 +121,16 @@ export function renderScheduleHtml(r: ScheduleResult, schemes: SchemeResult[], i
 <h1>How the expanded batch runs on the ranks</h1>
 ${intro ? `<p class="intro">${esc(intro)}</p>` : ''}
 <p>${esc(headline(r))}</p>
-<p class="legend">${swatches}${more}<span><i class="swatch" style="background:#f3f3f3"></i>idle (hatched)</span><span><i class="swatch" style="background:#555"></i>all-gather</span>
-A launch of b configurations is drawn as b stacked bands, one per configuration, coloured by sample; hover for its configurations and times. All charts share one time scale.</p>
+<p class="legend">${swatches}${more}<span><i class="swatch" style="background:#f3f3f3"></i>idle (hatched)</span><span><i class="swatch"
+  style="background:#555"></i>all-gather</span>
+A launch of b configurations is drawn as b stacked bands, one per configuration, coloured by sample; hover for its configurations and times. All
+  charts share one time scale.</p>
 <div class="charts">
 ${figures}
 </div>
 <h2>Comparison</h2>
 <pre>${esc(renderTable(r, schemes))}</pre>
-<p>${esc(conclusion(r))}</p>
+<p>${esc(conclusion(r, schemes))}</p>
 </body></html>
 `;
 }

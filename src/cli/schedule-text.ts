@@ -6,6 +6,7 @@ import { caption, conclusion, formatTime, headline, type ScheduleResult, type Sc
 const MAX_ROWS = 64;
 const IDLE = '·';
 const GATHER = '≈';
+const MANY = '#';
 
 /** What a launch is called in a chart: `1-3` alone, `2-1…5` for one sample's copies, `×7` for a mix of samples. */
 export function launchLabel(r: ScheduleResult, configs: number[]): string {
@@ -23,26 +24,28 @@ function row(r: ScheduleResult, s: SchemeResult, rank: number, dt: number, width
   const cells: string[] = Array.from({ length: width }, () => IDLE);
   const col = (t: number) => Math.min(width, Math.round(t / dt));
   for (const i of s.timeline[rank]!) {
-    const a = col(i.start);
-    const b = Math.max(col(i.end), Math.min(width, a + 1)); // a launch shorter than a slot still shows
+    const a = Math.min(width - 1, col(i.start));
+    const b = Math.max(col(i.end), a + 1); // an interval shorter than a column still shows
     if (i.kind === 'gather') {
       for (let x = a; x < b; x++) cells[x] = GATHER;
       continue;
     }
     const w = b - a;
-    const text =
-      w === 1
-        ? '|'
-        : `${launchLabel(r, i.configs)
-            .slice(0, w - 1)
-            .padEnd(w - 1, '-')}|`;
+    if (w === 1) {
+      // Launches shorter than a column pile up in it: one shows as its end, several as '#'.
+      cells[a] = cells[a] === IDLE ? '|' : MANY;
+      continue;
+    }
+    const text = `${launchLabel(r, i.configs)
+      .slice(0, w - 1)
+      .padEnd(w - 1, '-')}|`;
     for (let x = 0; x < w; x++) cells[a + x] = text[x]!;
   }
   return cells.join('');
 }
 
 /** A round time step (1, 2 or 5 × 10^n) at least `min` long, for axis ticks. */
-function niceStep(min: number): number {
+export function niceStep(min: number): number {
   const base = 10 ** Math.floor(Math.log10(min));
   return [1, 2, 5, 10].map((m) => m * base).find((x) => x >= min * (1 - 1e-9))!;
 }
@@ -55,7 +58,11 @@ function axis(width: number, dt: number, unit: string): string[] {
   for (let t = 0; t <= width * dt * (1 + 1e-9); t += step) {
     const x = Math.round(t / dt);
     marks[x] = '|';
-    const text = formatTime(Number(t.toPrecision(6)), unit);
+    // One unit along the whole axis: seconds once the chart reaches 10 s.
+    const text =
+      unit === 'ms' && width * dt >= 10_000
+        ? formatTime(Number((t / 1000).toPrecision(6)), 's')
+        : formatTime(Number(t.toPrecision(6)), unit);
     if (labels.slice(Math.max(0, x - 1), x + text.length + 1).every((c) => c === ' '))
       text.split('').forEach((ch, j) => (labels[x + j] = ch));
   }
@@ -129,8 +136,24 @@ export function legend(dt: number, unit: string): string {
     '  ×7|       one launch of 7 configurations from several samples',
     `  ${IDLE}          the rank is idle`,
     `  ${GATHER}          all-gather of the results across ranks (spread)`,
+    `  ${MANY}          several launches within one column (--width widens the chart)`,
     `  one column = ${formatTime(Number(dt.toPrecision(3)), unit)}; a launch shorter than a column still takes one`,
   ].join('\n');
+}
+
+/** Up to this many sampled configurations are listed with their structure and latency. */
+const MAX_LISTED = 40;
+
+/** The sampled configurations (controller model), so the charts' ids can be looked up; '' otherwise. */
+function configurationList(r: ScheduleResult): string {
+  if (r.config.latency.kind !== 'controller') return '';
+  if (r.configurations.length > MAX_LISTED)
+    return `(${r.configurations.length} configurations: --json lists each with its knobs and latency)`;
+  const width = Math.max(...r.configurations.map((c) => c.structure.length));
+  const lines = r.configurations.map(
+    (c) => `  ${c.id.padEnd(6)} ${c.structure.padEnd(width)}  ${formatTime(c.latency, r.unit).padStart(9)}`,
+  );
+  return ['configurations drawn (id, structure, latency alone):', ...lines].join('\n');
 }
 
 /** The whole report: headline, one chart per scheme (shared time scale), legend, table, conclusion. */
@@ -140,9 +163,11 @@ export function renderSchedule(r: ScheduleResult, schemes: SchemeResult[], width
   const parts = [];
   if (intro) parts.push(wrap(intro, 100).join('\n'));
   parts.push(wrap(headline(r), 100).join('\n'));
+  const listed = configurationList(r);
+  if (listed) parts.push(listed);
   for (const s of schemes) parts.push(renderGantt(r, s, dt));
   parts.push(legend(dt, r.unit));
   parts.push(renderTable(r, schemes));
-  parts.push(wrap(conclusion(r), 100).join('\n'));
+  parts.push(wrap(conclusion(r, schemes), 100).join('\n'));
   return `${parts.join('\n\n')}\n`;
 }

@@ -29,7 +29,7 @@ import { train, type StepRecord } from '../train/run.ts';
 import { WorldFailure } from '../ranks/world.ts';
 import type { LossKind } from '../core/grpo/loss.ts';
 import type { Command } from './commands.ts';
-import { intFlag, parseFlags } from './flags.ts';
+import { intFlag, parseFlags, quote } from './flags.ts';
 
 const spec = {
   preset: { type: 'string' },
@@ -84,13 +84,13 @@ Ctrl-C stops at the next step boundary and writes the checkpoint. Exit 0 done, 1
 function numberFlag(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value.trim());
-  if (value.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got '${value}'`);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got ${quote(value)}`);
   return n;
 }
 
 function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}, got '${value}'`);
+  if (!allowed.includes(value as T)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}, got ${quote(value)}`);
   return value as T;
 }
 
@@ -190,18 +190,18 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 const command: Command = {
   summary: 'train the seed-003 controller with GRPO on simulated ranks (progress, metrics, checkpoint, report.html)',
-  async run(args) {
+  async run(args, io) {
     const flags = parseFlags(args, spec);
     if (flags.help) {
-      process.stdout.write(help);
+      io.out(help);
       return 0;
     }
     const resumed = flags.resume !== undefined ? resumeFrom(flags.resume, flags) : null;
     const config = resumed?.config ?? configFrom(flags);
     const outDir = flags.out ?? flags.resume;
     const startStep = resumed?.state.step ?? 0;
-    const info = (line: string) => (flags.json ? process.stderr : process.stdout).write(`${line}\n`);
-    const notice = (line: string) => process.stderr.write(`grpo-sandbox train: ${line}\n`);
+    const info = (line: string) => (flags.json ? io.err : io.out)(`${line}\n`);
+    const notice = (line: string) => io.err(`grpo-sandbox train: ${line}\n`);
 
     let previous: StepRecord[] = [];
     if (outDir !== undefined) {
@@ -229,7 +229,11 @@ const command: Command = {
     if (tty) {
       const { default: progress } = await import('cli-progress');
       bar = new progress.SingleBar(
-        { format: 'train |{bar}| {value}/{total} steps · reward {reward} · {optimum} of optimum · {rate} steps/s', hideCursor: true },
+        {
+          format: 'train |{bar}| {value}/{total} steps · reward {reward} · {optimum} of optimum · {rate} steps/s',
+          hideCursor: true,
+          stream: process.stdout,
+        },
         progress.Presets.shades_classic,
       );
     }
@@ -253,7 +257,8 @@ const command: Command = {
         onStart: (device) => {
           info(
             `training ${config.steps - startStep} steps on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +
-              `${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ${config.ranks * config.batch} samples per step` +
+              `${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ` +
+              `${config.ranks * config.batch} samples per step` +
               (startStep > 0 ? `, resuming at step ${startStep}` : ''),
           );
           bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…' });
@@ -267,14 +272,15 @@ const command: Command = {
           if (bar) bar.update(m.step, { reward: m.rewardMean.toFixed(3), optimum: pct(m.optimumFraction), rate });
           else if (m.step % every === 0 || m.step === config.steps)
             info(
-              `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  loss ${m.loss.toFixed(4)}  ${rate} steps/s`,
+              `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  ` +
+                `loss ${m.loss.toFixed(4)}  ${rate} steps/s`,
             );
         },
       });
     } catch (err) {
       bar?.stop();
       if (err instanceof WorldFailure) {
-        process.stderr.write(`grpo-sandbox train: the run failed: ${err.message}\n`);
+        io.err(`grpo-sandbox train: the run failed: ${err.message}\n`);
         return 1;
       }
       throw err;
@@ -295,7 +301,8 @@ const command: Command = {
     const reached = reachedAt(all, 0.95);
     const ran = result.metrics.length;
     const summary =
-      `${result.stopped ? 'stopped' : 'trained'} at step ${result.final.step} of ${config.steps} on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} (${result.device}): ` +
+      `${result.stopped ? 'stopped' : 'trained'} at step ${result.final.step} of ${config.steps} ` +
+      `on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} (${result.device}): ` +
       `${ran} steps in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s)` +
       (last.length > 0 ? `; last ${last.length} steps at ${pct(finalFraction)} of the optimum` : '') +
       (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached');
@@ -316,7 +323,7 @@ const command: Command = {
     if (outDir !== undefined)
       info(`wrote ${['metrics.jsonl', 'config.json', 'checkpoint.json', 'report.html'].map((f) => join(outDir, f)).join(', ')}`);
     if (flags.json) {
-      process.stdout.write(
+      io.out(
         `${JSON.stringify({
           step: result.final.step,
           steps: config.steps,

@@ -162,7 +162,8 @@ export class Communicator {
       const bad = labels.map((l, r) => (l !== '' && l !== labels[root] ? r : -1)).filter((r) => r >= 0);
       if (bad.length)
         throw new ShapeMismatchError(
-          `broadcast #${seq}: root rank ${root} sends ${labels[root]} but ${bad.map((r) => `rank ${r} expects ${labels[r]}`).join(', ')}; pass undefined or a payload of the root's dtype and shape`,
+          `broadcast #${seq}: root rank ${root} sends ${labels[root]} but ${bad.map((r) => `rank ${r} expects ${labels[r]}`).join(', ')}; ` +
+            "pass undefined or a payload of the root's dtype and shape",
         );
       this.reserve(seq, 'broadcast', bytes, `${fmtBytes(bytes)} from rank ${root}`);
       if (this.rank === root) this.write(mine!.data, 0);
@@ -408,7 +409,8 @@ export class Communicator {
     const lines = describeRanks(a);
     const hint = stuck.length
       ? `${rankList(stuck)} never entered ${kind} #${seq}. Every rank must call the same collectives in the same order; a rank that skips one ` +
-        `(e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever. If a rank is only slow, raise timeoutMs (now ${this.timeoutMs} ms).`
+        `(e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever. If a rank is only slow, ` +
+        `raise timeoutMs (now ${this.timeoutMs} ms).`
       : `every rank is in ${kind} #${seq} but the barrier did not complete; raise timeoutMs (now ${this.timeoutMs} ms) if ranks are only slow.`;
     const message = `collective timeout: no progress for ${this.timeoutMs} ms in ${kind} #${seq} (a hang, diagnosed)\n  ${lines.join('\n  ')}\n  → ${hint}`;
     if (this.abort(AbortReason.Timeout, message)) throw new CollectiveTimeoutError(message);
@@ -426,7 +428,8 @@ export class Communicator {
     if (groups.length > 1) {
       throw new CollectiveMismatchError(
         `collective mismatch: ${groups.map((g) => `${rankList(g.ranks)} called ${g.label}`).join('; ')}. ` +
-          'Every rank must call the same collectives in the same order (a rank that skips or adds one — the seed-004 V2 deadlock — would hang a real cluster).',
+          'Every rank must call the same collectives in the same order ' +
+          '(a rank that skips or adds one — the seed-004 V2 deadlock — would hang a real cluster).',
       );
     }
   }
@@ -437,7 +440,8 @@ export class Communicator {
     const groups = groupByLabel(this.ranks().map((r) => show(Atomics.load(a.ctrl, a.header(seq, r, H_ARG)))));
     if (groups.length > 1) {
       throw new CollectiveMismatchError(
-        `${kind} #${seq}: ranks disagree on ${what}: ${groups.map((g) => `${rankList(g.ranks)} ${what} ${g.label}`).join('; ')}; every rank must pass the same ${what}`,
+        `${kind} #${seq}: ranks disagree on ${what}: ${groups.map((g) => `${rankList(g.ranks)} ${what} ${g.label}`).join('; ')}; ` +
+          `every rank must pass the same ${what}`,
       );
     }
   }

@@ -7,6 +7,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { WaitMode } from './collectives.ts';
 import { Rank, type RankProgram } from './rank.ts';
 import * as bench from './programs/bench.ts';
+import * as dynamic from './programs/dynamic.ts';
 import * as seeds from './programs/seeds.ts';
 import * as train from '../train/program.ts';
 
@@ -16,7 +17,7 @@ import * as train from '../train/program.ts';
  * given by URL is imported at run time instead, which works in Node, Deno and Vite's dev server
  * but not from a production build (Vite does not bundle what it cannot see).
  */
-const BUILTIN: Record<string, Record<string, unknown>> = { bench, seeds, train };
+const BUILTIN: Record<string, Record<string, unknown>> = { bench, dynamic, seeds, train };
 
 export interface RankInit {
   buffer: SharedArrayBuffer;

@@ -18,17 +18,29 @@ import {
   type HeadSpec,
 } from '../core/env/controller.ts';
 import type { ControllerTrainConfig, StepMetrics } from '../core/env/train-config.ts';
-import * as ops from '../ops/cpu/index.ts';
+import { CPU_OPS, type CpuOps } from '../ops/backend.ts';
 import { computeLoss } from '../ops/loss.ts';
 
 // The run's configuration and metrics are plain data in src/core/env/train-config.ts (the GPU
 // step shares them); re-exported here for callers that only know the trainer.
 export { DEFAULT_TRAIN_CONFIG, type ControllerTrainConfig, type StepMetrics } from '../core/env/train-config.ts';
 
-/** The CPU reference trainer: parameters and Adam state as plain arrays. */
+/** One step's gradients (flat, in the parameter layout) and what the step measured before Adam. */
+export interface StepGradients {
+  grads: Float32Array;
+  loss: number;
+  meanReward: number;
+}
+
+/**
+ * The CPU trainer: parameters and Adam state as plain arrays. `ops` picks the CPU namespace the
+ * step calls: the reference (`CPU_OPS.cpu`, the default and the definition) or the fast backend
+ * (`CPU_OPS.fast`, the same results; test/train/controllerStep.test.ts checks the steps agree).
+ */
 export class CpuControllerTrainer {
   readonly config: ControllerTrainConfig;
   readonly prompts: ControllerPrompts;
+  readonly ops: CpuOps;
   readonly params: Float32Array;
   readonly m: Float32Array;
   readonly v: Float32Array;
@@ -36,9 +48,10 @@ export class CpuControllerTrainer {
   private readonly x2: Float32Array;
   stepCount = 0;
 
-  constructor(config: ControllerTrainConfig, prompts = makePrompts(config.dims, config.prompts, config.seed)) {
+  constructor(config: ControllerTrainConfig, prompts = makePrompts(config.dims, config.prompts, config.seed), ops: CpuOps = CPU_OPS.cpu) {
     this.config = config;
     this.prompts = prompts;
+    this.ops = ops;
     this.params = initControllerParams(config.dims, config.seed);
     this.m = new Float32Array(this.params.length);
     this.v = new Float32Array(this.params.length);
@@ -47,6 +60,27 @@ export class CpuControllerTrainer {
 
   /** Runs one training step; returns its metrics. */
   step(): StepMetrics {
+    const g = this.gradients();
+    const { norm } = this.apply(g.grads);
+    return { step: this.stepCount, loss: g.loss, meanReward: g.meanReward, gradNorm: norm };
+  }
+
+  /**
+   * Clips `grads` by global norm and takes one Adam step (data-parallel replicas call this with
+   * the all-reduced mean of their gradients, so every replica takes the same step).
+   */
+  apply(grads: Float32Array): { norm: number } {
+    const ops = this.ops,
+      c = this.config;
+    const clip = ops.gradNorm(grads, c.maxGradNorm);
+    this.stepCount++;
+    ops.adam(this.params, grads, this.m, this.v, clip.scale, this.stepCount, c.adam);
+    return { norm: clip.norm };
+  }
+
+  /** The forward pass, sampling, rewards, loss and backward of one step, without changing the parameters. */
+  gradients(): StepGradients {
+    const ops = this.ops;
     const c = this.config,
       d = c.dims,
       k = c.groupSize,
@@ -127,9 +161,6 @@ export class CpuControllerTrainer {
       put(stage === 1 ? 'w1' : 'w2', trunk.dw);
       put(stage === 1 ? 'b1' : 'b2', trunk.db);
     }
-    const clip = ops.gradNorm(grads, c.maxGradNorm);
-    this.stepCount++;
-    ops.adam(this.params, grads, this.m, this.v, clip.scale, this.stepCount, c.adam);
-    return { step: this.stepCount, loss: loss.loss, meanReward: adv.meanReward, gradNorm: clip.norm };
+    return { grads, loss: loss.loss, meanReward: adv.meanReward };
   }
 }

@@ -2,7 +2,7 @@
 // for every prompt of the bank, summarised per latency-budget band, for the report.
 import { configReward, HEADS, INSERTION_POSITIONS, TIER_CROPS, TOP_K, type ConfigActions } from '../core/env/controller.ts';
 import { VALID_CONFIGS, type Task } from '../core/env/task.ts';
-import { cpuBackend } from '../ops/backend.ts';
+import { fastBackend } from '../ops/backend.ts';
 import { rollout } from './policy.ts';
 
 /** One budget band: what the policy picks there and what the optimum would. */
@@ -46,12 +46,12 @@ export async function policyByBudget(task: Task, params: Float32Array, bands = 6
   const stride = Math.max(1, Math.ceil(task.prompts.count / maxPrompts));
   const ids = Array.from({ length: Math.ceil(task.prompts.count / stride) }, (_, i) => i * stride);
   // The sampled rollout gives stage-1 probabilities; greedy stage-1 choices come from them.
-  const first = await rollout(cpuBackend, task, params, ids, { seed: 0, step: 0, rowOffset: 0 });
+  const first = await rollout(fastBackend, task, params, ids, { seed: 0, step: 0, rowOffset: 0 });
   const n = ids.length;
   const tier = argmax(first.heads.tier.probs, n, HEADS.tier.width);
   const insertion = argmax(first.heads.insertion.probs, n, HEADS.insertion.width);
   // Stage 2 depends on the insertion: a second pass with the greedy insertion forced.
-  const second = await rollout(cpuBackend, task, params, ids, { seed: 0, step: 0, rowOffset: 0 }, insertion);
+  const second = await rollout(fastBackend, task, params, ids, { seed: 0, step: 0, rowOffset: 0 }, insertion);
   const topK = argmax(second.heads.topK.probs, n, HEADS.topK.width);
   const knob3 = argmax(second.heads.knob3.probs, n, HEADS.knob3.width);
   const out: BudgetBand[] = [];

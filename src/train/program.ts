@@ -3,7 +3,7 @@
 // at a time, so progress, Ctrl-C and checkpoints happen between steps. Built into the rank worker
 // as `builtin:train`, so the same code runs in Node, Deno and browser workers.
 import { makeTask, type Task } from '../core/env/task.ts';
-import { cpuBackend, type OpsBackend } from '../ops/backend.ts';
+import { cpuBackend, fastBackend, type OpsBackend } from '../ops/backend.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
 import { checkReplicas, initialState, trainStep, type StepMetrics, type TrainState } from './step.ts';
@@ -22,6 +22,8 @@ export interface InitArgs {
   resume?: ReplicaState;
   /** 'webgpu': run the ops on this rank's own GPUDevice. */
   device: 'cpu' | 'webgpu';
+  /** On the CPU: the fast backend (default) or the reference it must equal bit for bit. */
+  cpuOps?: 'fast' | 'reference';
   /** Testing the replica check: this rank nudges one parameter after its first step. */
   divergeRank?: number;
 }
@@ -46,7 +48,9 @@ function current(): Run {
 export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: string }> {
   run?.close();
   const { config } = args;
-  let ops: OpsBackend = cpuBackend;
+  // The CPU path runs the fast backend (src/ops/fast): the reference's results, bit for bit (the
+  // op suite checks it), with the hot loops rewritten.
+  let ops: OpsBackend = args.cpuOps === 'reference' ? cpuBackend : fastBackend;
   let close = () => {};
   if (args.device === 'webgpu') {
     if (!rank.gpu) throw new Error(`rank ${rank.rank} has no GPU device (start the world with gpu: true)`);
@@ -63,7 +67,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     state.step = args.resume.step;
   }
   run = { config, task: makeTask(config.dims, config.seed, config.bankSize), state, ops, close, divergeRank: args.divergeRank };
-  return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : ops.name };
+  return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }
 
 /**

@@ -56,7 +56,8 @@ h1{font-size:20px}h2{font-size:16px;margin-top:28px}
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.note{color:#555}
 </style></head><body>
-<h1>Training the seed-003 controller: ${escapeHtml(r.config.sampler)} sampler, ${escapeHtml(r.config.advantage)} advantages, ${escapeHtml(r.config.loss)} loss</h1>
+<h1>Training the seed-003 controller: ${escapeHtml(r.config.sampler)} sampler,
+${escapeHtml(r.config.advantage)} advantages, ${escapeHtml(r.config.loss)} loss</h1>
 <p>${escapeHtml(r.summary)}</p>
 <p class="note">Fraction of the optimum: the expected reward of the sampled configurations over the best expected reward of their prompts
 (all 375 valid configurations enumerated). The uniform random policy reaches ${(100 * r.randomFraction).toFixed(1)}%.</p>
@@ -78,7 +79,8 @@ function chart(id, title, labels, data, xLabel) {
     series: [{ label: xLabel }, ...labels] }, data, document.getElementById(id));
 }
 chart('c-opt', 'fraction of the optimum', [line('optimumFraction', '#1f77b4')], [S.step, S.optimumFraction], 'step');
-chart('c-reward', 'reward', [line('mean', '#2ca02c'), line('std', '#98df8a'), line('tied groups', '#bbbbbb')], [S.step, S.rewardMean, S.rewardStd, S.zeroStd], 'step');
+chart('c-reward', 'reward', [line('mean', '#2ca02c'), line('std', '#98df8a'), line('tied groups', '#bbbbbb')],
+  [S.step, S.rewardMean, S.rewardStd, S.zeroStd], 'step');
 chart('c-loss', 'loss and gradient norm', [line('loss', '#d62728'), line('grad norm', '#ff9896')], [S.step, S.loss, S.gradNorm], 'step');
 chart('c-ent', 'entropy per head (nats)', [line('tier', '#9467bd'), line('insertion', '#8c564b'), line('top-K', '#e377c2'), line('knob 3', '#7f7f7f')],
   [S.step, S.entTier, S.entInsertion, S.entTopK, S.entKnob3], 'step');

@@ -28,6 +28,8 @@ export interface TrainOptions {
   onNotice?(line: string): void;
   /** Testing the replica check only. */
   divergeRank?: number;
+  /** CPU ops: the fast backend (default) or the reference (to check they agree). */
+  cpuOps?: 'fast' | 'reference';
 }
 
 export interface TrainResult {
@@ -71,7 +73,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const metrics: StepRecord[] = [];
   let stopped = false;
   try {
-    const init: InitArgs = { config: c, resume: o.resume, device, divergeRank: o.divergeRank };
+    const init: InitArgs = { config: c, resume: o.resume, device, divergeRank: o.divergeRank, cpuOps: o.cpuOps };
     const devices = await world.run<{ device: string }>(program('trainInit'), init);
     o.onStart?.(devices[0]!.device);
     for (let step = o.resume?.step ?? 0; step < c.steps; step++) {

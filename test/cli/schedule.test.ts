@@ -39,7 +39,8 @@ test('--json: one object with the configurations and every scheme’s timeline a
   const by = Object.fromEntries(out.schemes.map((s: { scheme: string }) => [s.scheme, s]));
   assert.equal(by['serial-dp'].makespan, 20);
   assert.equal(by['per-rank-batched'].makespan, 4); // 5 − 4 · 0.25
-  assert.deepEqual(by['per-rank-batched'].timeline[1], [{ kind: 'run', start: 0, end: 4, configs: [5, 6, 7, 8, 9] }]);
+  assert.deepEqual(by['per-rank-batched'].timeline[1], [{ kind: 'run', start: 0, end: 4, configs: ['2-1', '2-2', '2-3', '2-4', '2-5'] }]);
+  assert.deepEqual(by.spread.timeline[3].at(-1), { kind: 'gather', start: 5, end: 5.1, configs: [] });
   assert.deepEqual(Object.keys(by.spread), [
     'scheme',
     'timeline',
@@ -84,6 +85,9 @@ test('--latency controller: configurations drawn from the uniform policy or a po
     const by = Object.fromEntries(fixed.schemes.map((s: { scheme: string }) => [s.scheme, s]));
     assert.ok(Math.abs(by['by-structure'].makespan - 52 * 3) < 1e-9);
     const text = runCli(['schedule', '--policy', file]).stdout;
+    // The drawn configurations are listed, so the charts' ids can be looked up.
+    assert.match(text, /^configurations drawn \(id, structure, latency alone\):$/m);
+    assert.equal(text.match(/^ {2}\d-\d +high\(12 crops\) p=1 topK=8 blocks=16 +52 ms$/gm)?.length, 20);
     assert.match(text.replace(/\n +/g, ' '), /1 distinct structure \(tier, insertion, top-K, active blocks\) among the 20 configurations/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -131,18 +135,20 @@ test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
     [['--batch', 'two'], /--batch must be a whole number, got 'two'/],
     [['--alpha', '1.5'], /--alpha must be between 0 and 1, got 1\.5/],
     [['--alpha', 'x'], /--alpha must be a number, got 'x'/],
-    [['--latency', 'fast'], /--latency must be constant or controller, got 'fast'/],
+    [['--latency', 'fast'], /unknown --latency 'fast'; choose one of constant, controller/],
     [['--schemes', 'serial-dp,ddp'], /unknown scheme 'ddp' in --schemes; schemes: serial-dp, per-rank-serial/],
     [['--max-batch', '0'], /--max-batch must be between 1/],
     [['--preset', 'seed-009'], /unknown preset 'seed-009'; schedule presets: seed-001/],
     [['--policy', join(dir, 'missing.json')], /cannot read it \(ENOENT\)/],
-    [['--policy', notJson], /is not valid JSON/],
+    [['--policy', notJson], /--policy '.*x\.json' is not valid JSON at line 1, column 2/],
     [['--policy', badPolicy], /knob3 gives no weight to the options valid after block 3/],
     [['--latency', 'constant', '--policy', 'uniform'], /--policy draws configurations for --latency controller/],
     [['--latency', 'controller', '--config-time', '3'], /--config-time sets the constant model's T/],
     [['--config-time', '-3'], /--config-time must be between/],
     [['--gather-cost', '-1'], /--gather-cost must be between 0/],
-    [['--bogus'], /Unknown option '--bogus'.*known flags: --preset/],
+    [['--bogus'], /--bogus.*known flags: --preset/i],
+    [['--preset', '__proto__'], /unknown preset '__proto__'/],
+    [['--preset', 'constructor'], /unknown preset 'constructor'/],
     [['--html', join(dir, 'no', 'such', 'dir.html')], /--html .*cannot write it \(ENOENT\)/],
     [['--batch', '1000', '--k', '1000'], /100000/],
   ];
@@ -185,6 +191,18 @@ test('--help lists every flag and scheme', () => {
     assert.match(res.stdout, new RegExp(`^  ${s} `, 'm'));
 });
 
+test('Node and Deno write the same HTML page', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
+  try {
+    const args = (file: string) => ['schedule', '--latency', 'controller', '--batch', '6', '--alpha', '0.5', '--html', join(dir, file)];
+    assert.equal(runCli(args('node.html')).status, 0);
+    assert.equal(runCliDeno(args('deno.html')).status, 0);
+    assert.equal(readFileSync(join(dir, 'deno.html'), 'utf8'), readFileSync(join(dir, 'node.html'), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('Node and Deno print the same bytes (text and a controller run as JSON)', () => {
   for (const args of [
     ['schedule', '--preset', 'seed-001'],
@@ -197,4 +215,21 @@ test('Node and Deno print the same bytes (text and a controller run as JSON)', (
     assert.equal(deno.stdout, node.stdout, args.join(' '));
     assert.equal(deno.stderr, node.stderr, args.join(' '));
   }
+});
+
+test('the chart: a gather shorter than a column still shows at the end; launches piling into one column show as #', () => {
+  // Spread's gather (10% of the mean latency) is a fraction of a column here, after the last launch.
+  const spread = runCli(['schedule', '--latency', 'controller', '--batch', '8', '--alpha', '0.5', '--schemes', 'spread']).stdout;
+  const rows = spread.split('\n').filter((l) => l.startsWith('rank '));
+  assert.equal(rows.length, 4);
+  for (const row of rows) assert.match(row, /≈ +idle \d+%$/, row);
+  // 2000 launches of T on 80 columns: 25 per column.
+  const dense = runCli(['schedule', '--batch', '200', '--k', '10', '--schemes', 'serial-dp']).stdout;
+  assert.match(dense, /^rank 0 +#{80} +idle 0%$/m);
+  assert.match(dense, /# +several launches within one column/);
+  // Long controller runs are told in seconds.
+  const long = runCli(['schedule', '--latency', 'controller', '--batch', '100', '--k', '8', '--schemes', 'serial-dp']).stdout;
+  assert.match(long, /^serial-dp: \d+(\.\d+)? s, 1\.00× serial-dp$/m);
+  assert.match(long, /^ +0 s +5 s +10 s +15 s +20 s +25 s$/m);
+  assert.match(long, /^Fastest: serial-dp,/m, 'the conclusion names a scheme shown');
 });

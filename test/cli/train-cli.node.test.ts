@@ -60,7 +60,7 @@ for (const [args, pattern] of [
   [['--ranks', '3', '--batch', '5', '--k', '4'], /k=4 must divide ranks×batch=15/],
   [['--advantage', 'dance', '--batch', '6', '--k', '4', '--ranks', '2'], /--advantage dance groups each rank's 6 samples/],
   [['--resume', '/nonexistent/run'], /--resume: cannot read \/nonexistent\/run\/config.json \(ENOENT\)/],
-  [['--stepz', '3'], /Unknown option '--stepz'/],
+  [['--stepz', '3'], /unknown flag '--stepz'/],
 ] as const) {
   test(`train ${args.join(' ')} exits 2 with one line`, () => {
     const r = runCli(['train', ...args]);

@@ -40,6 +40,16 @@ for (const over of [
   });
 }
 
+test('the fast CPU ops (the default) train exactly as the CPU reference ops do', async () => {
+  const config = { ...small, steps: 4, loss: 'pairwise', beta: 0 } as const;
+  const fast = await runTrain(config);
+  const reference = await runTrain(config, { cpuOps: 'reference' });
+  assert.deepEqual(fast.plain, reference.plain);
+  assert.deepEqual(fast.final, reference.final);
+  const grpo = { ...small, steps: 4, beta: 0.04 } as const;
+  assert.deepEqual((await runTrain(grpo)).final, (await runTrain(grpo, { cpuOps: 'reference' })).final);
+});
+
 test('the same seed gives the same metrics bit for bit; another seed does not', async () => {
   const a = await runTrain({ ...small, steps: 4, beta: 0.04 });
   const b = await runTrain({ ...small, steps: 4, beta: 0.04 });

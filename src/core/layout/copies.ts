@@ -2,17 +2,39 @@
 import { gathers } from './gather.ts';
 import type { CopyPlace, Layout } from './types.ts';
 
-/** Every copy of `promptId` (optionally only in step `stepIndex`): rank, step, slot and position in its gather, in gathered order. */
-export function copiesOf(layout: Layout, promptId: number, stepIndex?: number): CopyPlace[] {
-  const places: CopyPlace[] = [];
+interface CopyIndex {
+  /** promptId → its copies over all gathers, in gathered order. */
+  all: Map<number, CopyPlace[]>;
+  /** stepIndex → promptId → its copies in that step, in gathered order. */
+  byStep: Map<number, CopyPlace[]>[];
+}
+
+const cache = new WeakMap<Layout, CopyIndex>();
+
+/** One pass over every gather, memoised per layout: each query is then a lookup (the text report asks once per prompt per step). */
+function copyIndex(layout: Layout): CopyIndex {
+  const hit = cache.get(layout);
+  if (hit) return hit;
+  const index: CopyIndex = { all: new Map(), byStep: layout.steps.map(() => new Map()) };
   for (const g of gathers(layout)) {
-    if (stepIndex !== undefined && !g.stepIndices.includes(stepIndex)) continue;
     g.samples.forEach((s, gatheredIndex) => {
-      if (s.promptId !== promptId || (stepIndex !== undefined && s.stepIndex !== stepIndex)) return;
-      places.push({ rank: s.rank, stepIndex: s.stepIndex, slot: s.slot, gatheredIndex });
+      const place: CopyPlace = { rank: s.rank, stepIndex: s.stepIndex, slot: s.slot, gatheredIndex };
+      for (const map of [index.all, index.byStep[s.stepIndex]!]) {
+        const list = map.get(s.promptId);
+        if (list) list.push(place);
+        else map.set(s.promptId, [place]);
+      }
     });
   }
-  return places;
+  cache.set(layout, index);
+  return index;
+}
+
+/** Every copy of `promptId` (optionally only in step `stepIndex`): rank, step, slot and position in its gather, in gathered order. */
+export function copiesOf(layout: Layout, promptId: number, stepIndex?: number): CopyPlace[] {
+  const index = copyIndex(layout);
+  const map = stepIndex === undefined ? index.all : index.byStep[stepIndex];
+  return [...(map?.get(promptId) ?? [])];
 }
 
 /** The prompt ids of step `stepIndex` in order of first appearance (rank-major). */

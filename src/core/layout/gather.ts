@@ -52,8 +52,13 @@ function drawUids(layout: Layout): string[][][] {
 }
 
 function gatherStepListsByEpoch(layout: Layout): number[][] {
+  // Linear: append in place (copying the list for every step made long epochs quadratic).
   const byEpoch = new Map<number, number[]>();
-  layout.steps.forEach((s, i) => byEpoch.set(s.epoch, [...(byEpoch.get(s.epoch) ?? []), i]));
+  layout.steps.forEach((s, i) => {
+    const list = byEpoch.get(s.epoch);
+    if (list) list.push(i);
+    else byEpoch.set(s.epoch, [i]);
+  });
   return [...byEpoch.values()];
 }
 
@@ -84,5 +89,13 @@ export function gathers(layout: Layout): Gather[] {
 
 /** The gather that covers step `stepIndex` (undefined when out of range). */
 export function gatherOfStep(layout: Layout, stepIndex: number): Gather | undefined {
-  return gathers(layout).find((g) => g.stepIndices.includes(stepIndex));
+  let byStep = stepCache.get(layout);
+  if (!byStep) {
+    byStep = [];
+    for (const g of gathers(layout)) for (const si of g.stepIndices) byStep[si] = g;
+    stepCache.set(layout, byStep);
+  }
+  return byStep[stepIndex];
 }
+
+const stepCache = new WeakMap<Layout, Gather[]>();

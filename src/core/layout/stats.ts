@@ -67,13 +67,14 @@ export function layoutStats(layout: Layout): LayoutStats {
   const samplesPerEpoch = stepsPerEpoch * samplesPerBatch;
   const all = gathers(layout);
 
-  // Groups = per-draw uids; count each group's copies per rank.
-  const perGroup = new Map<string, number[]>();
+  // Groups = per-draw uids; count each group's copies per rank. Sparse (only the ranks a group
+  // touches): an array as long as `ranks` per group made 10^4 ranks × 10^4 groups run out of memory.
+  const perGroup = new Map<string, Map<number, number>>();
   for (const g of all) {
     for (const s of g.samples) {
       let counts = perGroup.get(s.uid);
-      if (!counts) perGroup.set(s.uid, (counts = new Array<number>(ranks).fill(0)));
-      counts[s.rank]! += 1;
+      if (!counts) perGroup.set(s.uid, (counts = new Map()));
+      counts.set(s.rank, (counts.get(s.rank) ?? 0) + 1);
     }
   }
   const maxPossible = Math.min(k, perRankPerBatch * (layout.drawScope === 'epoch' ? stepsPerEpoch : 1));
@@ -82,14 +83,14 @@ export function layoutStats(layout: Layout): LayoutStats {
   let maxCopiesOnOneRank = 0;
   let spannedSum = 0;
   for (const counts of perGroup.values()) {
-    let spanned = 0;
-    for (const c of counts) {
+    // The ranks this group does not touch hold 0 copies of it.
+    copiesPerRankHistogram[0]! += ranks - counts.size;
+    for (const c of counts.values()) {
       copiesPerRankHistogram[c] = (copiesPerRankHistogram[c] ?? 0) + 1;
-      if (c > 0) spanned++;
       maxCopiesOnOneRank = Math.max(maxCopiesOnOneRank, c);
     }
-    ranksSpannedHistogram[spanned] = (ranksSpannedHistogram[spanned] ?? 0) + 1;
-    spannedSum += spanned;
+    ranksSpannedHistogram[counts.size] = (ranksSpannedHistogram[counts.size] ?? 0) + 1;
+    spannedSum += counts.size;
   }
 
   // Draws per prompt per epoch, from the uids (one uid = one draw).

@@ -4,7 +4,7 @@
 // of each epoch, then set_epoch(e + 1). DanceGRPO's own loop (set_epoch(0) only) is dance-grpo.ts.
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
-import { distributedSamplerIndices } from './distributed-sampler.ts';
+import { distributedSamplerAllRanks } from './distributed-sampler.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
 import { divisors, listText, nearest, nearestMultiples } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
@@ -17,7 +17,8 @@ export function batchesInEpoch(config: LayoutConfig): number {
 export const contiguous: SamplerSpec = {
   name: 'contiguous',
   title:
-    'Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), the first batches-per-epoch batches of each epoch, each prompt repeated k times on its rank',
+    'Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), the first batches-per-epoch batches of each epoch, ' +
+    'each prompt repeated k times on its rank',
   // Advantages are computed locally per group; DanceGRPO gathers per step only for logging.
   gatherScope: 'step',
   drawScope: 'step',
@@ -27,7 +28,8 @@ export const contiguous: SamplerSpec = {
       const valid = divisors(batch);
       const batches = nearestMultiples(batch, k);
       return new ConfigError(
-        `k=${k} must divide batch=${batch} (each rank takes batch/k prompts per step and repeats each k times); valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
+        `k=${k} must divide batch=${batch} (each rank takes batch/k prompts per step and repeats each k times); valid k here: ` +
+          `${listText(nearest(valid, k), valid.length)}; ` +
           `or ${batches.map((b) => `batch=${b}`).join(' or ')}`,
         [{ k: nearest(valid, k, 1)[0]! }, ...batches.map((b) => ({ batch: b }))],
       );
@@ -36,14 +38,17 @@ export const contiguous: SamplerSpec = {
     if (most < 1) {
       const need = (batch / k) * config.ranks;
       return new ConfigError(
-        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} only ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer than one step's batch/k=${batch / k}; use dataset-size ≥ ${need}`,
+        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} only ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), ` +
+          `fewer than one step's batch/k=${batch / k}; use dataset-size ≥ ${need}`,
         [{ datasetSize: need }],
       );
     }
     if (config.batchesPerEpoch > most) {
       const need = Math.ceil(((config.batchesPerEpoch * batch) / k) * config.ranks);
       return new ConfigError(
-        `batches-per-epoch=${config.batchesPerEpoch} is more than an epoch holds: each of ranks=${config.ranks} gets ${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}; use batches-per-epoch ≤ ${most} or dataset-size ≥ ${need}`,
+        `batches-per-epoch=${config.batchesPerEpoch} is more than an epoch holds: each of ranks=${config.ranks} gets ` +
+          `${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}; use ` +
+          `batches-per-epoch ≤ ${most} or dataset-size ≥ ${need}`,
         [{ batchesPerEpoch: most }, { datasetSize: need }],
       );
     }
@@ -53,15 +58,13 @@ export const contiguous: SamplerSpec = {
   ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
   counts: (config) => flowGrpoLoopCounts(config, "counted with flow_grpo's training loop (assumed for Flow-Factory's samplers)"),
   perRankPerStep: (config) => config.batch,
-  draws: (c) => c.epochs * c.datasetSize * c.ranks,
+  draws: (c) => c.epochs * c.datasetSize,
   steps(config) {
     const promptsPerStep = config.batch / config.k;
     const steps: LayoutStep[] = [];
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       // Each rank builds its own DistributedSampler; all seed seed + epoch and agree on the permutation.
-      const perRank = Array.from({ length: config.ranks }, (_, r) =>
-        distributedSamplerIndices(config.datasetSize, config.ranks, r, config.seed, epoch),
-      );
+      const perRank = distributedSamplerAllRanks(config.datasetSize, config.ranks, config.seed, epoch);
       // The training loop stops after batches-per-epoch batches and calls set_epoch(epoch + 1).
       for (let step = 0; step < config.batchesPerEpoch; step++) {
         const ranks = perRank.map((mine) =>
@@ -79,14 +82,16 @@ export const contiguous: SamplerSpec = {
     const padded = Math.ceil(config.datasetSize / config.ranks) * config.ranks;
     if (padded !== config.datasetSize) {
       notes.push(
-        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} index(es), so those prompts are drawn twice per epoch.`,
+        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} ` +
+          `index(es), so those prompts are drawn twice per epoch.`,
       );
     }
     const unused = Math.ceil(config.datasetSize / config.ranks) - config.batchesPerEpoch * (config.batch / config.k);
     if (unused > 0) {
       notes.push(
         config.batchesPerEpoch < batchesInEpoch(config)
-          ? `Each rank leaves its last ${unused} prompt(s) of each epoch unused: the loop takes ${config.batchesPerEpoch} of the epoch's ${batchesInEpoch(config)} batches, then calls set_epoch(epoch + 1).`
+          ? `Each rank leaves its last ${unused} prompt(s) of each epoch unused: the loop takes ${config.batchesPerEpoch} of the epoch's ` +
+              `${batchesInEpoch(config)} batches, then calls set_epoch(epoch + 1).`
           : `Each rank drops its last ${unused} prompt(s) per epoch (an incomplete batch, drop_last=True).`,
       );
     }

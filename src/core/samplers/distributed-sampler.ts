@@ -7,11 +7,19 @@ import { Mt19937, randperm } from '../rng/index.ts';
  * then every `ranks`-th index starting at `rank`. Length ceil(datasetSize / ranks).
  */
 export function distributedSamplerIndices(datasetSize: number, ranks: number, rank: number, seed: number, epoch: number): number[] {
+  return distributedSamplerAllRanks(datasetSize, ranks, seed, epoch)[rank]!;
+}
+
+/**
+ * The same for every rank at once, from one permutation (each rank's own sampler computes the
+ * same one; computing it once per rank made the layout grow with ranks × dataset-size).
+ */
+export function distributedSamplerAllRanks(datasetSize: number, ranks: number, seed: number, epoch: number): number[][] {
   const order = Array.from(randperm(datasetSize, new Mt19937(BigInt(seed) + BigInt(epoch))));
   const totalSize = Math.ceil(datasetSize / ranks) * ranks;
   // PyTorch: indices += (indices * ceil(padding / len))[:padding], i.e. cycle from the front.
   for (let i = datasetSize; i < totalSize; i++) order.push(order[i % datasetSize]!);
-  const mine: number[] = [];
-  for (let i = rank; i < totalSize; i += ranks) mine.push(order[i]!);
-  return mine;
+  const perRank: number[][] = Array.from({ length: ranks }, () => []);
+  for (let i = 0; i < totalSize; i++) perRank[i % ranks]!.push(order[i]!);
+  return perRank;
 }

@@ -7,7 +7,7 @@ import { danceGrpo } from './dance-grpo.ts';
 import { flowGrpo, flowGrpoLcm } from './flow-grpo.ts';
 import { groupDistributed } from './group-distributed.ts';
 import { flagName } from '../settings.ts';
-import { checkCommon, checkSize } from './rules.ts';
+import { checkCommon, checkSize, withFixes } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { trl } from './trl.ts';
 
@@ -33,9 +33,22 @@ export const samplerNames = Object.keys(samplers) as SamplerName[];
 /** The built-in default: seed-000 (flow_grpo, 8 ranks × 2, k=4, 2 batches per epoch, seed 42). */
 export const defaultConfig: LayoutConfig = { ...presets['seed-000']!.config };
 
-/** Checks a configuration against the common rules, its sampler's own rule and the size limits; null when valid. */
+/**
+ * Checks a configuration against the common rules, its sampler's own rule and the size limits;
+ * null when valid. Every suggested fix the error carries has itself passed this check (a fix
+ * that breaks another rule is never offered).
+ */
 export function validateConfig(config: LayoutConfig): ConfigError | null {
-  const spec = samplers[config.sampler];
+  config = withDefaults(config);
+  const err = findError(config);
+  if (!err || err.suggestions.length === 0) return err;
+  const verified = err.suggestions.filter((fix) => findError({ ...config, ...fix } as LayoutConfig, false) === null);
+  return new ConfigError(err.message, verified);
+}
+
+/** The first rule `config` breaks; with `fixSize`, a size error's candidate fixes are checked and the passing ones named. */
+function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
+  const spec = Object.hasOwn(samplers, config.sampler) ? samplers[config.sampler] : undefined;
   if (!spec) {
     return new ConfigError(
       `unknown sampler '${String(config.sampler)}'; samplers: ${samplerNames.join(', ')}`,
@@ -46,14 +59,41 @@ export function validateConfig(config: LayoutConfig): ConfigError | null {
   if (err) return err;
   const eff = spec.effective(config);
   const samples = eff.epochs * eff.batchesPerEpoch * eff.ranks * spec.perRankPerStep(eff);
-  return checkSize(eff, samples, spec.draws(eff));
+  const tooBig = checkSize(config, samples, spec.draws(eff));
+  if (!tooBig || !fixSize) return tooBig;
+  // The size error's candidates are only candidates: offer the first of each setting that passes every rule.
+  const fixes: Record<string, unknown>[] = [];
+  for (const fix of tooBig.suggestions) {
+    const field = Object.keys(fix)[0]!;
+    if (fixes.some((f) => field in f)) continue;
+    if (findError({ ...config, ...fix } as LayoutConfig, false) === null) fixes.push(fix);
+  }
+  return withFixes(tooBig, fixes);
+}
+
+/**
+ * Settings added after configurations were first saved (URLs, JSON, objects built by older code)
+ * take the value that means "as before": gradient_accumulation_steps 1.
+ */
+function withDefaults(c: LayoutConfig): LayoutConfig {
+  return c.gradientAccumulationSteps === undefined ? { ...c, gradientAccumulationSteps: 1 } : c;
 }
 
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
 function canonical(c: LayoutConfig): LayoutConfig {
-  const { sampler, ranks, batch, k, batchesPerEpoch, epochs, datasetSize, seed, stepsPerGeneration, numIterations } = c;
-  // Configurations saved before gradient accumulation existed (URLs, JSON) mean 1.
-  const gradientAccumulationSteps = c.gradientAccumulationSteps ?? 1;
+  const {
+    sampler,
+    ranks,
+    batch,
+    k,
+    batchesPerEpoch,
+    epochs,
+    datasetSize,
+    seed,
+    stepsPerGeneration,
+    numIterations,
+    gradientAccumulationSteps,
+  } = c;
   return {
     sampler,
     ranks,
@@ -74,7 +114,7 @@ export function buildLayout(config: LayoutConfig): Layout {
   const err = validateConfig(config);
   if (err) throw err;
   const spec = samplers[config.sampler];
-  const eff = canonical(spec.effective(config));
+  const eff = canonical(spec.effective(withDefaults(config)));
   return {
     sampler: eff.sampler,
     config: eff,

@@ -66,9 +66,19 @@ export function checkCommon(config: LayoutConfig): ConfigError | null {
     }
   }
   if (!Number.isSafeInteger(config.seed)) {
-    return new ConfigError(`seed must be a whole number within ±(2^53−1), got ${config.seed}; PyTorch uses only its low 32 bits`, [
-      { seed: 42 },
-    ]);
+    // Not `got ${config.seed}`: a seed beyond 2^53 arrives already rounded, and printing the
+    // rounded double would name a seed the user never gave.
+    const got = Number.isInteger(config.seed) ? 'a number beyond that' : `${config.seed}`;
+    return new ConfigError(`seed must be a whole number within ±(2^53−1), got ${got}; PyTorch uses only its low 32 bits`, [{ seed: 42 }]);
+  }
+  // One step (TRL: one generation batch) must fit in the layout limit. Checked before the
+  // samplers' own rules, whose suggested fixes enumerate divisors of ranks × batch.
+  const perStep = config.ranks * config.batch * (config.sampler === 'trl' ? config.stepsPerGeneration : 1);
+  if (perStep > LIMITS.maxSamples) {
+    const what = config.sampler === 'trl' ? 'ranks×batch×steps-per-generation' : 'ranks×batch';
+    return new ConfigError(
+      `one step holds ${what}=${perStep} samples, above the sandbox's limit of ${LIMITS.maxSamples}; lower --ranks or --batch`,
+    );
   }
   if (config.datasetSize > LIMITS.maxDatasetSize) {
     return new ConfigError(`dataset-size=${config.datasetSize} is above the sandbox's limit of ${LIMITS.maxDatasetSize}`, [
@@ -78,21 +88,40 @@ export function checkCommon(config: LayoutConfig): ConfigError | null {
   return null;
 }
 
-/** Checks that a layout of `samples` slots needing `draws` generator outputs stays within LIMITS. */
+/**
+ * Checks that a layout of `samples` slots needing `draws` generator outputs stays within LIMITS.
+ * The error carries candidate fixes (fewer epochs, fewer batches per epoch, a smaller dataset for
+ * samplers whose epoch length follows it); validateConfig keeps only those that pass.
+ */
 export function checkSize(config: LayoutConfig, samples: number, draws: number): ConfigError | null {
-  if (samples > LIMITS.maxSamples) {
-    const epochs = Math.max(1, Math.floor((config.epochs * LIMITS.maxSamples) / samples));
-    return new ConfigError(
-      `this layout has ${samples} samples, above the sandbox's limit of ${LIMITS.maxSamples}; use fewer epochs (epochs=${epochs}) or a smaller dataset-size`,
-      epochs < config.epochs ? [{ epochs }] : [],
-    );
+  const over = samples > LIMITS.maxSamples ? samples / LIMITS.maxSamples : draws > LIMITS.maxDraws ? draws / LIMITS.maxDraws : 0;
+  if (!over) return null;
+  // A few shrunk values per setting, largest first: derived epoch lengths round, so the plain
+  // ratio may fall just short. validateConfig keeps the first of each setting that passes.
+  const candidates: Record<string, number>[] = [];
+  for (const field of ['epochs', 'batchesPerEpoch', 'datasetSize'] as const) {
+    const value = config[field];
+    for (const factor of [1, 1.5, 3]) {
+      const smaller = Math.max(1, Math.floor(value / (over * factor)));
+      if (smaller < value && !candidates.some((c) => c[field] === smaller)) candidates.push({ [field]: smaller });
+    }
   }
-  if (draws > LIMITS.maxDraws) {
-    const epochs = Math.max(1, Math.floor((config.epochs * LIMITS.maxDraws) / draws));
-    return new ConfigError(
-      `this layout needs ${draws} generator draws (a randperm of dataset-size=${config.datasetSize} per reseed), above the limit of ${LIMITS.maxDraws}; use fewer epochs (epochs=${epochs}) or a smaller dataset-size`,
-      epochs < config.epochs ? [{ epochs }] : [],
-    );
-  }
-  return null;
+  const problem =
+    samples > LIMITS.maxSamples
+      ? `this layout has ${samples} samples, above the sandbox's limit of ${LIMITS.maxSamples}`
+      : `this layout needs ${draws} generator draws (a randperm of dataset-size=${config.datasetSize} per reseed), above the limit of ${LIMITS.maxDraws}`;
+  return new ConfigError(problem, candidates);
+}
+
+/** The error's text with its (verified) suggestions appended as settings to try. */
+export function withFixes(err: ConfigError, fixes: ReadonlyArray<Record<string, unknown>>): ConfigError {
+  if (fixes.length === 0) return new ConfigError(`${err.message}; no single setting fixes it, lower several`, []);
+  const text = fixes
+    .map((f) =>
+      Object.entries(f)
+        .map(([key, value]) => `${flagName(key)}=${value}`)
+        .join(' '),
+    )
+    .join(' or ');
+  return new ConfigError(`${err.message}; try ${text}`, fixes);
 }

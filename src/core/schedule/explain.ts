@@ -4,9 +4,10 @@ import { INSERTION_POSITIONS, MIN_ACTIVE_BLOCKS, TIERS, TOP_K, TOTAL_BLOCKS } fr
 import { launchTime } from './simulate.ts';
 import type { ScheduleResult, SchemeName, SchemeResult } from './types.ts';
 
-/** A duration in the result's unit: `20T`, `4.5T`, `123.4 ms`. */
+/** A duration in the result's unit: `20T`, `4.5T`, `123.4 ms`, and seconds from 10 000 ms on. */
 export function formatTime(x: number, unit: string): string {
   if (unit === 'T' && x === 1) return 'T';
+  if (unit === 'ms' && x >= 10_000) return formatTime(x / 1000, 's');
   const text = Number.isInteger(x) ? String(x) : x.toFixed(Math.abs(x) >= 100 ? 1 : 2).replace(/\.?0+$/, '');
   return unit === 'T' ? `${text}T` : `${text} ${unit}`;
 }
@@ -28,13 +29,13 @@ function rankRange(from: number, to: number): string {
 export function headline(r: ScheduleResult): string {
   const c = r.config;
   const n = r.configurations.length;
+  const lats = r.configurations.map((x) => x.latency);
+  const [fastest, slowest] = lats.reduce(([lo, hi], x) => [Math.min(lo, x), Math.max(hi, x)], [Infinity, -Infinity]);
   const latency =
     c.latency.kind === 'constant'
       ? `every configuration takes ${formatTime(c.latency.t, r.unit)} alone`
-      : `prefill latency of configurations drawn from the ${c.latency.policy.name} policy (seed ${c.seed}), ${formatTime(
-          Math.min(...r.configurations.map((x) => x.latency)),
-          'ms',
-        )} to ${formatTime(Math.max(...r.configurations.map((x) => x.latency)), 'ms')} alone`;
+      : `prefill latency of configurations drawn from ${c.latency.policy.description ?? `the ${c.latency.policy.name} policy`} (seed ${c.seed}), ` +
+        `${formatTime(fastest!, 'ms')} to ${formatTime(slowest!, 'ms')} alone`;
   const cap = c.maxBatch === null ? 'no cap on the batch' : `at most ${c.maxBatch} configurations per launch`;
   return (
     `expanded batch = batch ${c.batch} × group ${c.k} = ${n} configurations on ${count(c.ranks, 'rank')}; ${latency}; ` +
@@ -84,7 +85,8 @@ export function caption(r: ScheduleResult, s: SchemeResult): string {
           : `${count(structures, 'distinct structure')} (tier, insertion, top-K, active blocks) among the ${n} configurations; each rank batches ` +
             `its own configurations that share one, with no padding` +
             (structures > n / 2
-              ? ` (of ${POSSIBLE_STRUCTURES} possible structures this policy rarely draws one twice; a controller that has learnt what pays draws fewer, and batches more)`
+              ? ` (of ${POSSIBLE_STRUCTURES} possible structures this policy rarely draws one twice; a controller that has learnt what pays draws ` +
+                `fewer, and batches more)`
               : '');
       return (
         `${what}: ${count(s.launches, 'launch')} instead of ${n}, peak batch ${s.peakBatch}. ${speed}. Never slower than per-rank-serial: ` +
@@ -98,7 +100,8 @@ export function caption(r: ScheduleResult, s: SchemeResult): string {
       const gather =
         c.ranks > 1 ? `, then an all-gather of the results (${u(r.gatherCost)}) so each group's advantages see all its rewards` : '';
       return (
-        `Config1-1 → rank 0, Config1-2 → rank 1, … round-robin over the expanded batch${wrap}: each rank runs ${least === most ? most : `${least}–${most}`} ` +
+        `Config1-1 → rank 0, Config1-2 → rank 1, … round-robin over the expanded batch${wrap}: ` +
+        `each rank runs ${least === most ? most : `${least}–${most}`} ` +
         `configurations one at a time${gather}. ${speed}.`
       );
     }
@@ -121,16 +124,17 @@ function paddingNote(r: ScheduleResult, s: SchemeResult): string {
   return `a launch mixes structures and is padded to its slowest configuration, which costs the ranks ${formatTime(pad, r.unit)} in all`;
 }
 
-/** One closing line: the fastest scheme and the seed's comparison. */
-export function conclusion(r: ScheduleResult): string {
-  const fastest = Math.min(...r.schemes.map((s) => s.makespan));
-  const tied = r.schemes.filter((s) => s.makespan <= fastest * (1 + 1e-12));
+/** One closing line: the fastest of the schemes shown, against serial-dp. */
+export function conclusion(r: ScheduleResult, shown: SchemeResult[] = r.schemes): string {
+  const fastest = Math.min(...shown.map((s) => s.makespan));
+  const tied = shown.filter((s) => s.makespan <= fastest * (1 + 1e-12));
   const best = tied[0]!;
   const serial = r.schemes[0]!;
   const names = tied.length === 1 ? best.scheme : `${tied.map((s) => s.scheme).join(', ')} (tied)`;
   return (
     `Fastest: ${names}, ${formatTime(best.makespan, r.unit)} against serial-dp's ${formatTime(serial.makespan, r.unit)} ` +
-    `(${times(best.speedup)}); ${tied.length === 1 ? 'its' : `${best.scheme}'s`} ranks are idle ${Math.round(100 * mean(best.idleFraction))}% of the time on average.`
+    `(${times(best.speedup)}); ${tied.length === 1 ? 'its' : `${best.scheme}'s`} ranks are idle ` +
+    `${Math.round(100 * mean(best.idleFraction))}% of the time on average.`
   );
 }
 

@@ -37,7 +37,7 @@ export function planScheme(scheme: SchemeName, work: Configuration[], c: Schedul
     case 'per-rank-batched':
       // Each rank runs each of its samples' k configurations as one batch (split by the memory cap).
       for (let s = 0; s < c.batch; s++) {
-        const group = work.filter((cfg) => cfg.sample === s).map((cfg) => cfg.index);
+        const group = Array.from({ length: c.k }, (_, j) => s * c.k + j); // work is in repeat_interleave order
         plan[ownerOf(s, c.ranks)]!.push(...chunks(group, c.maxBatch));
       }
       break;

@@ -50,7 +50,7 @@ function measure(scheme: SchemeName, timeline: Interval[][]): Omit<SchemeResult,
     makespan,
     idleFraction,
     launches: runs.length,
-    peakBatch: Math.max(0, ...runs.map((i) => i.configs.length)),
+    peakBatch: runs.reduce((peak, i) => Math.max(peak, i.configs.length), 0), // no spread: runs can number 100000
     runTime: runs.reduce((sum, i) => sum + (i.end - i.start), 0),
   };
 }

@@ -1,0 +1,287 @@
+// `grpo-sandbox dynamic`: one step of synchronized dynamic sampling on real ranks (one worker
+// each), logged the way seed-002 tells it: the pool filling up resample by resample, each
+// rank's slice and where its samples came from, the shortage, then the trainer's next gather.
+// `--sweep` runs the sparsity study instead (src/cli/dynamic-sweep.ts).
+// Exit 0 the step trained, 1 the simulated run failed (diagnosis printed), 2 bad flags.
+import process from 'node:process';
+import {
+  DEFAULT_CONFIG,
+  DYNAMIC_PRESET_NAMES,
+  DYNAMIC_PRESETS,
+  type DynamicConfig,
+  POLICIES,
+  POLICY_ABOUT,
+  type Policy,
+  type RewardModel,
+  validateDynamicConfig,
+} from '../core/dynamic/index.ts';
+import { ConfigError } from '../core/errors.ts';
+import { MAX_WORLD } from '../ranks/arena.ts';
+import type { ConsumeResult, PlanSummary } from '../ranks/programs/dynamic.ts';
+import { World, WorldFailure } from '../ranks/world.ts';
+import type { Command } from './commands.ts';
+import { runSweepCommand, SWEEP_FLAGS, SWEEP_USAGE } from './dynamic-sweep.ts';
+import { intFlag, parseFlags } from './flags.ts';
+
+const USAGE = `usage: grpo-sandbox dynamic [--preset seed-002|seed-004] [--policy P] [--ranks W] [--per-rank L] [--k K]
+                            [--max-resample-times N] [--p P] [--seed S] [--device-fix on|off] [--range MIN,MAX] [--json]
+       grpo-sandbox dynamic --sweep [sweep flags]
+
+One step of dynamic sampling on W simulated ranks: every rank generates L samples (L/K prompts × K), the
+batch is gathered with allGatherObject, groups whose rewards all tie are dropped, and the ranks resample
+together until the pool holds W·L valid samples or N resamples are spent; then each rank takes its slice,
+stacks its reward tensors and gathers them for the loss.
+  --preset NAME           ${DYNAMIC_PRESET_NAMES.join(', ')}: the scenario's numbers, with scripted reward draws
+  --policy P              what a short pool does (default fallback; seed-002 preset: naive):
+${POLICIES.map((p) => `                            ${p.padEnd(11)}${POLICY_ABOUT[p]}`).join('\n')}
+  --ranks W               1 to ${MAX_WORLD} (default 4)
+  --per-rank L            samples per rank, a multiple of K (default 16)
+  --k K                   completions per prompt (default 4)
+  --max-resample-times N  default 3 (verl's max_num_gen_batches = N + 1)
+  --p P                   success probability of each completion (binary reward; default 0.2)
+  --seed S                reward draws and pad's choice (default 42)
+  --device-fix on|off     move each pooled tensor with .to(device) before stacking (default on;
+                          seed-004 preset: off, then on)
+  --range MIN,MAX         stream keeps a group when MIN < mean reward < MAX (default 0,1)
+  --timeout-ms MS         a collective with no progress for MS is a hang (default 30000)
+  --json                  print the same data as JSON
+Exit status: 0 the step trained, 1 the simulated run failed (diagnosis printed), 2 bad flags.
+
+${SWEEP_USAGE}`;
+
+const STEP_FLAGS = {
+  preset: { type: 'string' },
+  policy: { type: 'string' },
+  ranks: { type: 'string' },
+  'per-rank': { type: 'string' },
+  k: { type: 'string' },
+  'max-resample-times': { type: 'string' },
+  p: { type: 'string' },
+  seed: { type: 'string' },
+  'device-fix': { type: 'string' },
+  range: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  json: { type: 'boolean' },
+  sweep: { type: 'boolean' },
+} as const;
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+const MAX_STEP_SAMPLES = 4096;
+
+/** A probability flag in [0, 1]. */
+export function probabilityFlag(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new ConfigError(`--${name} must be a probability from 0 to 1, got '${text}'`);
+  return n;
+}
+
+export function policyFlag(value: unknown): Policy | undefined {
+  if (value === undefined) return undefined;
+  if (!POLICIES.includes(value as Policy)) throw new ConfigError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(value)}'`);
+  return value as Policy;
+}
+
+function rangeFlag(value: unknown): [number, number] | undefined {
+  if (value === undefined) return undefined;
+  const parts = String(value).split(',').map(Number);
+  if (parts.length !== 2 || parts.some((x) => !Number.isFinite(x)) || !(parts[0]! < parts[1]!))
+    throw new ConfigError(`--range must be MIN,MAX with MIN < MAX (e.g. 0,1), got '${String(value)}'`);
+  return [parts[0]!, parts[1]!];
+}
+
+interface RunRecord {
+  deviceFix: boolean;
+  /** null when the protocol itself failed (a rank threw or hung while collecting). */
+  plan: PlanSummary | null;
+  /** Every rank reached the same plan (the protocol's point). */
+  identical: boolean;
+  ok: boolean;
+  ranks?: ConsumeResult[];
+  failure?: string;
+}
+
+const runtime = () => ('Deno' in globalThis ? 'Deno Web Workers' : 'Node worker_threads');
+
+/** One step on a fresh world: collect (the protocol), then consume (stack + gather). */
+async function runOnce(config: DynamicConfig, rewards: RewardModel, deviceFix: boolean, timeoutMs: number): Promise<RunRecord> {
+  const world = await World.start({ size: config.ranks, timeoutMs });
+  try {
+    let plans: PlanSummary[];
+    try {
+      plans = await world.run<PlanSummary>({ module: 'builtin:dynamic', name: 'collect' }, { config, rewards });
+    } catch (err) {
+      // A rank failed or hung during the protocol itself: no plan to print, only the diagnosis.
+      if (!(err instanceof WorldFailure)) throw err;
+      return { deviceFix, plan: null, identical: true, ok: false, failure: err.message };
+    }
+    const plan = plans[0]!;
+    const identical = plans.every((p) => JSON.stringify(p) === JSON.stringify(plan));
+    try {
+      const ranks = await world.run<ConsumeResult>({ module: 'builtin:dynamic', name: 'consume' }, { deviceFix });
+      return { deviceFix, plan, identical, ok: true, ranks };
+    } catch (err) {
+      if (!(err instanceof WorldFailure)) throw err;
+      return { deviceFix, plan, identical, ok: false, failure: err.message };
+    }
+  } finally {
+    await world.stop();
+  }
+}
+
+const label = (draw: number, policy: Policy) => (draw === 0 ? 'initial batch' : policy === 'stream' ? `round ${draw}` : `resample ${draw}`);
+
+/** `ranks 0, 1` from the origins of a slice, in order of first appearance. */
+function originText(origins: number[]): string {
+  const seen = [...new Set(origins)];
+  if (seen.length === 0) return 'no samples';
+  const counts = seen.map((r) => `${origins.filter((o) => o === r).length} from rank ${r}`);
+  return counts.join(', ');
+}
+
+function printPlan(plan: PlanSummary, config: DynamicConfig): void {
+  const T = plan.target;
+  // A stream on a hard task runs thousands of rounds: show the first and last ones.
+  const shown = plan.events.length > 12 ? [...plan.events.slice(0, 8), null, ...plan.events.slice(-3)] : plan.events;
+  for (const e of shown) {
+    if (e === null) {
+      out(`…               ${plan.events.length - 11} more rounds`);
+      continue;
+    }
+    const byRank = e.addedByRank.join(' ');
+    out(
+      `${label(e.draw, plan.policy).padEnd(14)}  ${String(e.generated).padStart(3)} generated, ${e.groups} groups, ${e.flatGroups} flat → ` +
+        `${e.draw === 0 ? `${e.added} valid` : `+${e.added}`} (by rank: ${byRank}) → pool ${e.pool}/${T}`,
+    );
+  }
+  const resampleWord = plan.policy === 'stream' ? 'replacement rounds' : 'resamples';
+  out(
+    `final pool      ${plan.pool}/${T} after ${plan.resamples} ${resampleWord}; ${plan.generated} generations (${plan.extraGenerations} beyond one batch)`,
+  );
+  if (plan.shortage > 0) out(`Shortage: ${plan.shortage}/${T}`);
+  for (const note of plan.notes) out(`warning         ${note}`);
+  if (plan.invalidGroupsKept) out(`invalid groups kept: ${plan.invalidGroupsKept} (flat groups of the original batch, trained on anyway)`);
+  if (plan.duplicated) out(`duplicated samples: ${plan.duplicated} (copies of random valid samples)`);
+  if (plan.discardedSurplus) out(`discarded surplus: ${plan.discardedSurplus} valid samples beyond ${T}`);
+  if (plan.error) {
+    out(`${plan.error.name}: ${plan.error.message}`);
+    return;
+  }
+  for (const s of plan.slices) {
+    const where = s.from === null ? `(${s.source})` : `[${s.from}:${s.to}]`;
+    const mark = s.size !== config.perRank ? `  ← ${s.size} of ${config.perRank}` : '';
+    out(
+      `rank ${s.rank} slice    ${where.padEnd(9)} ${String(s.size).padStart(2)} samples, ${s.groups} groups: ${originText(s.origins)}${mark}`,
+    );
+  }
+}
+
+function printConsume(run: RunRecord, config: DynamicConfig): void {
+  const gatherKind = config.policy === 'rebalance' ? 'allGatherVariable' : 'allGather';
+  out(
+    `train step      each rank: torch.stack(rewards of its slice)${run.deviceFix ? ' after .to(rank.device)' : ' (tensors not moved)'}, then ` +
+      `${gatherKind} for the loss`,
+  );
+  if (run.ok) {
+    for (const [r, res] of run.ranks!.entries())
+      out(
+        `rank ${r}          stacked [${res.shape.join(', ')}] on ${res.device} (slice was on ${res.origins.join(', ') || 'no device'}); gathered ` +
+          `${res.gatheredRows} rows`,
+      );
+    out(`ok: the step trained on all ${config.ranks} ranks`);
+  } else {
+    out('the simulated run failed, as a real one would; every worker is stopped:');
+    out(run.failure!);
+  }
+}
+
+async function runStep(flags: Record<string, unknown>): Promise<number> {
+  const presetName = flags.preset as string | undefined;
+  if (presetName !== undefined && !(presetName in DYNAMIC_PRESETS))
+    throw new ConfigError(`--preset must be one of ${DYNAMIC_PRESET_NAMES.join(', ')}, got '${presetName}'`);
+  const preset = presetName ? DYNAMIC_PRESETS[presetName]! : null;
+  const fixFlag = flags['device-fix'];
+  if (fixFlag !== undefined && fixFlag !== 'on' && fixFlag !== 'off')
+    throw new ConfigError(`--device-fix must be on or off, got '${String(fixFlag)}'`);
+  if (preset && (flags.p !== undefined || flags.k !== undefined || flags['per-rank'] !== undefined || flags.ranks !== undefined)) {
+    throw new ConfigError(`--preset ${presetName} fixes --ranks, --per-rank, --k and the reward draws; leave them out or drop --preset`);
+  }
+  const config: DynamicConfig = {
+    ...DEFAULT_CONFIG,
+    ...preset?.config,
+    ranks: intFlag(flags.ranks, 'ranks', 1, MAX_WORLD) ?? preset?.config.ranks ?? DEFAULT_CONFIG.ranks,
+    perRank: intFlag(flags['per-rank'], 'per-rank', 1, 4096) ?? preset?.config.perRank ?? DEFAULT_CONFIG.perRank,
+    k: intFlag(flags.k, 'k', 1, 256) ?? preset?.config.k ?? DEFAULT_CONFIG.k,
+    policy: policyFlag(flags.policy) ?? preset?.config.policy ?? DEFAULT_CONFIG.policy,
+    maxResampleTimes: intFlag(flags['max-resample-times'], 'max-resample-times', 0, 1000) ?? preset?.config.maxResampleTimes ?? 3,
+    seed: intFlag(flags.seed, 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_CONFIG.seed,
+    range: rangeFlag(flags.range) ?? DEFAULT_CONFIG.range,
+  };
+  validateDynamicConfig(config);
+  // Every sample (with its tensor) crosses allGatherObject once per draw; keep a step interactive.
+  if (config.ranks * config.perRank > MAX_STEP_SAMPLES)
+    throw new ConfigError(
+      `--ranks × --per-rank must be at most ${MAX_STEP_SAMPLES} samples per step, got ${config.ranks} × ${config.perRank} = ${config.ranks * config.perRank}`,
+    );
+  const p = probabilityFlag(flags.p, 'p') ?? 0.2;
+  const rewards: RewardModel = preset ? preset.rewards : { kind: 'bernoulli', p, seed: config.seed };
+  const fixes = fixFlag !== undefined ? [fixFlag === 'on'] : (preset?.deviceFix ?? [true]);
+  // Generous: on a busy machine a rank may spend seconds decoding a large gathered pool.
+  const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 30_000;
+  const json = !!flags.json;
+
+  if (!json) {
+    if (preset) {
+      out(preset.description);
+      out(`reward draws: ${preset.draws}`);
+    }
+    out(
+      `${config.ranks} ranks on ${runtime()}; policy ${config.policy}: ${POLICY_ABOUT[config.policy]}\n` +
+        `k = ${config.k}, ${config.perRank / config.k} prompts × ${config.k} = ${config.perRank} per rank, target ${config.ranks * config.perRank}, ` +
+        `max_resample_times ${config.maxResampleTimes}${preset ? '' : `, success probability p = ${p} (a group ties with probability p^k + (1−p)^k)`}`,
+    );
+  }
+  const runs: RunRecord[] = [];
+  for (const deviceFix of fixes) {
+    const run = await runOnce(config, rewards, deviceFix, timeoutMs);
+    runs.push(run);
+    if (json) continue;
+    out('');
+    if (fixes.length > 1) out(`— run ${runs.length}: device fix ${deviceFix ? 'on' : 'off'} —`);
+    if (!run.plan) {
+      out('the simulated run failed while collecting, before any slice was taken; every worker is stopped:');
+      out(run.failure!);
+      continue;
+    }
+    printPlan(run.plan, config);
+    out(
+      run.identical
+        ? `check           all ${config.ranks} ranks made identical decisions`
+        : 'check           RANKS DISAGREE (a bug: please report it)',
+    );
+    printConsume(run, config);
+  }
+  const last = runs[runs.length - 1]!;
+  if (json) out(JSON.stringify({ preset: presetName ?? null, config, rewards, runs }, null, 2));
+  return last.ok && runs.every((r) => r.identical) ? 0 : 1;
+}
+
+const command: Command = {
+  summary: 'dynamic sampling on real ranks: filter flat groups, resample together, slice (seed-002/004 presets, every policy, --sweep)',
+  async run(args) {
+    const flags = parseFlags(args, { ...STEP_FLAGS, ...SWEEP_FLAGS });
+    if (flags.help) {
+      out(USAGE);
+      return 0;
+    }
+    if (flags.sweep) return runSweepCommand(flags);
+    const stray = Object.keys(SWEEP_FLAGS).find((f) => f !== 'sweep' && (flags as Record<string, unknown>)[f] !== undefined);
+    if (stray) throw new ConfigError(`--${stray} belongs to --sweep; add --sweep or drop it`);
+    return runStep(flags);
+  },
+};
+
+export default command;

@@ -1,0 +1,36 @@
+import { NO_OPTION, type SampleKey } from '../cpu/categoricalSample.ts';
+import { checkHead, type HeadShape } from '../cpu/head.ts';
+import { philoxKey, unitFloat } from '../../core/rng/philox.ts';
+import { maskedSoftmax } from './maskedSoftmax.ts';
+import { philoxWord0 } from './philox.ts';
+
+/**
+ * src/ops/cpu/categoricalSample.ts (inverse CDF over the masked softmax, Philox-keyed uniform per
+ * row) with the fast softmax and an allocation-free Philox: the same actions, log-probs and probs.
+ */
+export function categoricalSample(
+  logits: Float32Array,
+  mask: Float32Array | null,
+  h: HeadShape,
+  k: SampleKey,
+): { actions: Uint32Array; logp: Float32Array; probs: Float32Array } {
+  checkHead(h, logits.length, mask);
+  const { rows, width } = h;
+  const soft = maskedSoftmax(logits, mask, h);
+  const actions = new Uint32Array(rows).fill(NO_OPTION);
+  const logp = new Float32Array(rows);
+  const [k0, k1] = philoxKey(k.seed);
+  for (let r = 0; r < rows; r++) {
+    const u = unitFloat(philoxWord0(k.rowOffset + r, k.step, k.rank, k.stream, k0, k1));
+    const row = r * width;
+    let cumulative = 0;
+    for (let j = 0; j < width; j++) {
+      if (mask !== null && mask[row + j] === 0) continue;
+      actions[r] = j;
+      cumulative += soft.probs[row + j]!;
+      if (u < cumulative) break;
+    }
+    if (actions[r] !== NO_OPTION) logp[r] = soft.logp[row + actions[r]!]!;
+  }
+  return { actions, logp, probs: soft.probs };
+}

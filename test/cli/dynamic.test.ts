@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli, runCliDeno } from '../helpers/cli.ts';
+
+// Under Deno this file drives the Deno CLI (Web Workers); under Node, bin/grpo-sandbox.js (worker_threads).
+const isDeno = 'Deno' in globalThis;
+const cli = isDeno ? runCliDeno : runCli;
+
+test('dynamic --preset seed-002: 48 → 56 → 60 → 62 of 64, naive slice leaves rank 3 with 14, the gather fails (exit 1)', () => {
+  const res = cli(['dynamic', '--preset', 'seed-002', '--timeout-ms', '2000']);
+  assert.equal(res.status, 1, res.stderr);
+  for (const line of [
+    /initial batch +64 generated, 32 groups, 8 flat → 48 valid \(by rank: 12 12 12 12\) → pool 48\/64/,
+    /resample 1 .* \+8 \(by rank: 2 2 2 2\) → pool 56\/64/,
+    /resample 2 .* \+4 \(by rank: 2 0 2 0\) → pool 60\/64/,
+    /resample 3 .* \+2 \(by rank: 0 0 2 0\) → pool 62\/64/,
+    /^Shortage: 2\/64$/m,
+    /rank 0 slice +\[0:16\] +16 samples, 8 groups: 12 from rank 0, 4 from rank 1/,
+    /rank 3 slice +\[48:62\] +14 samples, 7 groups: .* ← 14 of 16/,
+    /all 4 ranks made identical decisions/,
+    /ranks 0–3: ShapeMismatchError: allGather #\d+: shape mismatch: ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/,
+  ])
+    assert.match(res.stdout, line);
+  assert.equal(res.stderr, '');
+});
+
+test('dynamic --preset seed-004: 56/64, one resample to 64/64, slices [0:16]…[48:64]; device error unfixed, success fixed (exit 0)', () => {
+  const res = cli(['dynamic', '--preset', 'seed-004']);
+  assert.equal(res.status, 0, res.stdout + res.stderr);
+  const [unfixed, fixed] = res.stdout.split(/— run 2: device fix on —/);
+  assert.match(unfixed!, /— run 1: device fix off —/);
+  for (const part of [unfixed!, fixed!]) {
+    assert.match(part, /initial batch .* → pool 56\/64/);
+    assert.match(part, /resample 1 .* \+8 .* → pool 64\/64/);
+    assert.match(part, /final pool +64\/64 after 1 resamples/);
+    for (const [r, range] of ['[0:16]', '[16:32]', '[32:48]', '[48:64]'].entries())
+      assert.match(part, new RegExp(`rank ${r} slice +${range.replace(/[[\]]/g, '\\$&')} +16 samples, 2 groups`));
+  }
+  assert.match(
+    unfixed!,
+    /rank 2: DeviceMismatchError: Expected all tensors to be on the same device, but found tensors on sim:3 and sim:2/,
+  );
+  assert.match(fixed!, /rank 2 +stacked \[16, 1\] on sim:2 \(slice was on sim:2, sim:3\); gathered 64 rows/);
+  assert.match(fixed!, /ok: the step trained on all 4 ranks/);
+});
+
+test('dynamic: fallback logs the shortage and kept invalid groups (exit 0); raise fails with verl’s ValueError (exit 1)', () => {
+  const fallback = cli(['dynamic', '--preset', 'seed-002', '--policy', 'fallback']);
+  assert.equal(fallback.status, 0, fallback.stdout + fallback.stderr);
+  assert.match(fallback.stdout, /warning +There are still std=0 groups present after 3 retries\./);
+  assert.match(fallback.stdout, /invalid groups kept: 8/);
+  assert.match(fallback.stdout, /rank 3 slice +\(original batch\) 16 samples, 8 groups: 16 from rank 3/);
+  const raise = cli(['dynamic', '--preset', 'seed-002', '--policy', 'raise']);
+  assert.equal(raise.status, 1);
+  assert.match(raise.stdout, /ranks 0–3: ValueError: num_gen_batches=4 >= max_num_gen_batches=4\. Generated too many\./);
+});
+
+test('dynamic --json: Node and Deno give the same data', { skip: isDeno && 'compared once, from Node' }, () => {
+  const args = ['dynamic', '--p', '0.3', '--policy', 'rebalance', '--ranks', '3', '--json'];
+  const node = runCli(args);
+  const deno = runCliDeno(args);
+  assert.equal(node.status, 0, node.stderr);
+  assert.equal(deno.status, 0, deno.stderr);
+  assert.deepEqual(JSON.parse(deno.stdout), JSON.parse(node.stdout));
+  const data = JSON.parse(node.stdout);
+  assert.equal(data.runs.length, 1);
+  assert.equal(data.runs[0].identical, true);
+});
+
+test('dynamic: bad flags are one line on stderr, nothing on stdout, exit 2', () => {
+  for (const [args, message] of [
+    [['--policy', 'drop'], /--policy must be one of fallback, pad, rebalance, raise, raise-nemo, stream, naive, got 'drop'/],
+    [['--per-rank', '10', '--k', '4'], /per-rank batch 10 must be a multiple of k = 4 .*try --per-rank 8 or 12/],
+    [['--p', '1.5'], /--p must be a probability from 0 to 1, got '1.5'/],
+    [['--preset', 'seed-009'], /--preset must be one of seed-002, seed-004/],
+    [['--preset', 'seed-002', '--k', '4'], /--preset seed-002 fixes --ranks, --per-rank, --k/],
+    [['--device-fix', 'maybe'], /--device-fix must be on or off/],
+    [['--trials', '3'], /--trials belongs to --sweep/],
+    [['--sweep', '--ps', '0,0.5'], /--ps values must be probabilities strictly between 0 and 1, got '0'/],
+    [['--sweep', '--html', 'out.png'], /--html must name an \.html file/],
+  ] as const) {
+    const res = cli(['dynamic', ...args]);
+    assert.equal(res.status, 2, `${args.join(' ')}: ${res.stdout}${res.stderr}`);
+    assert.equal(res.stdout, '');
+    assert.match(res.stderr, message);
+    assert.equal(res.stderr.trim().split('\n').length, 1, res.stderr);
+  }
+});
+
+test('dynamic --sweep: table with theory beside simulation, --json, self-contained HTML chart', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dyn-sweep-'));
+  try {
+    const html = join(dir, 'sweep.html');
+    const args = [
+      'dynamic',
+      '--sweep',
+      '--ps',
+      '0.1,0.5',
+      '--policies',
+      'fallback,stream',
+      '--trials',
+      '4',
+      '--runs',
+      '1',
+      '--budget',
+      '2',
+    ];
+    const res = cli([...args, '--html', html]);
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /policy +p +tie th +tie sim +short th +short +fail +resamples +eff +waste +reward +failed runs/);
+    assert.match(res.stdout, /^fallback +0\.1 +0\.656 /m, 'theory p^k + (1-p)^k = 0.9^4 + 0.1^4');
+    assert.match(res.stdout, /^stream +0\.5 +0\.125 /m);
+    const page = readFileSync(html, 'utf8');
+    assert.match(page, /new uPlot\(/);
+    assert.match(page, /\.uplot/, 'uPlot CSS inlined');
+    assert.doesNotMatch(page, /<script[^>]+src=|<link[^>]+href=/, 'no external resources');
+    const json = JSON.parse(cli([...args, '--json']).stdout);
+    assert.equal(json.rows.length, 4);
+    assert.equal(json.rows[0].policy, 'fallback');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
