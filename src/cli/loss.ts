@@ -7,6 +7,7 @@ import type { Command } from './commands.ts';
 import { choiceFlag, parseFlags } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { readJsonInput } from './json-input.ts';
+import { checkLossResult } from './loss-check.ts';
 
 const spec = { input: { type: 'string' }, backend: { type: 'string' } } as const;
 
@@ -60,6 +61,7 @@ const loss: Command = {
     const { backend, close } = await openBackend(backendName, io);
     try {
       const r = await computeLoss(backend, batch);
+      checkLossResult(batch, r);
       const { rows, tokens } = batch.shape;
       const gradLogp = Array.from({ length: rows }, (_, b) => Array.from(r.gradLogp.subarray(b * tokens, (b + 1) * tokens)));
       io.out(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);

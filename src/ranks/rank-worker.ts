@@ -60,6 +60,7 @@ const api = {
   async run(url: string, name: string, args: unknown): Promise<unknown> {
     const r = mine();
     try {
+      if (!url.startsWith('builtin:')) await loadTypeScript();
       const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
       if (!mod)
         throw new ConfigError(
@@ -77,7 +78,10 @@ const api = {
           }`,
         );
       }
-      return await (program as RankProgram)(r, args);
+      r.stepStarted();
+      const result = await (program as RankProgram)(r, args);
+      r.stepFinished();
+      return result;
     } catch (err) {
       r.fail(err);
       throw err;
@@ -97,6 +101,21 @@ const api = {
 };
 
 export type RankApi = typeof api;
+
+declare global {
+  /** Set (by esbuild's define) in the Node bundle of this worker: plain JavaScript, no tsx. */
+  var GRPO_BUNDLED_RANK_WORKER: boolean | undefined;
+}
+
+let tsxRegistered = false;
+
+/** In the Node bundle, a program module given by URL is TypeScript: register tsx once, only then. */
+async function loadTypeScript(): Promise<void> {
+  if (!globalThis.GRPO_BUNDLED_RANK_WORKER || tsxRegistered) return;
+  const tsx = 'tsx/esm/api';
+  ((await import(/* @vite-ignore */ tsx)) as { register(): void }).register();
+  tsxRegistered = true;
+}
 
 interface NodeProcessLike {
   versions?: { node?: string };
