@@ -22,7 +22,9 @@ function run(cmd: string[], env: Record<string, string> = {}): { s: number; mb: 
 
 export default function ranksWorld(): void {
   const sizes = (process.env.GRPO_BENCH_WORLDS ?? '16,64,256').split(',').map(Number);
-  console.log(`load average ${os.loadavg()[0]!.toFixed(1)}; 'ranks --world N --json', one healthy step; seconds / peak MB of the main process`);
+  console.log(
+    `load average ${os.loadavg()[0]!.toFixed(1)}; 'ranks --world N --json', one healthy step; seconds / peak MB of the main process`,
+  );
   console.log('| world | Node (bundled worker) | Node (tsx per worker) | Deno |');
   console.log('|---|---|---|---|');
   const cell = (r: { s: number; mb: number | null; ok: boolean }) =>

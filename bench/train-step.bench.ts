@@ -11,6 +11,7 @@
 // default 256 prompts × 8 (dModel 32, hidden 32), 1024 × 8, and 256 × 8 at the seed's dModel 2048
 // (hidden 256). BENCH_QUICK=1: the default size only.
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { DEFAULT_DIMS, SEED_DIMS, makePrompts, type ControllerDims } from '../src/core/env/controller.ts';
@@ -43,6 +44,9 @@ interface Size {
 /** GPU readbacks per metrics ring slot: the fused step maps one buffer every METRICS_EVERY steps. */
 const METRICS_EVERY = 10;
 const RANK_COUNTS = [2, 8];
+
+/** Untimed steps before the timed ones, so V8 has optimised the hot loops (in every worker, too). */
+const warmupFor = (reps: number) => Math.min(3, reps);
 
 /** Times `steps` calls of `step`, then `settle` (waits for the GPU); counts dispatches, submits and readbacks meanwhile. */
 async function measure(device: GPUDevice | null, steps: number, step: () => unknown, settle: () => Promise<unknown>): Promise<Measured> {
@@ -92,7 +96,7 @@ async function measure(device: GPUDevice | null, steps: number, step: () => unkn
 /** A one-process CPU trainer on `ops`, one warm-up step, then `reps` timed steps. */
 async function cpuRow(config: ControllerTrainConfig, ops: 'cpu' | 'fast', reps: number): Promise<Measured> {
   const trainer = new CpuControllerTrainer(config, makePrompts(config.dims, config.prompts, config.seed), CPU_OPS[ops]);
-  trainer.step();
+  for (let i = 0; i < warmupFor(reps); i++) trainer.step();
   return measure(
     null,
     reps,
@@ -108,7 +112,7 @@ async function ranksRow(config: ControllerTrainConfig, size: number, reps: numbe
   // share 2 cores and a step's compute between collectives takes seconds.
   const world = await World.start({ size, arenaBytes: (size + 1) * gradBytes, timeoutMs: 300_000 });
   try {
-    const args: ShardArgs = { config, ops: 'fast', warmup: 1, steps: reps };
+    const args: ShardArgs = { config, ops: 'fast', warmup: warmupFor(reps), steps: reps };
     const out = await world.run<{ msPerStep: number }>(
       { module: new URL('./train-rank.ts', import.meta.url).href, name: 'trainShard' },
       args,
@@ -128,21 +132,12 @@ function findTorch(): { python: string } | { reason: string } {
   return { reason: `${python} cannot import torch (${why})` };
 }
 
-function torchRow(python: string, size: Size): Measured & { threads: number; torch: string } {
+/** PyTorch's step at this size; `threads` 0 = PyTorch's default (one per core). */
+function torchRow(python: string, size: Size, threads: number): Measured & { threads: number; torch: string } {
   const script = fileURLToPath(new URL('./torch/controller_step.py', import.meta.url));
-  const args = [
-    '--prompts',
-    size.prompts,
-    '--k',
-    size.k,
-    '--d-model',
-    size.dims.dModel,
-    '--hidden',
-    size.dims.hidden,
-    '--steps',
-    size.reps.torch,
-  ];
-  const run = spawnSync(python, [script, ...args.map(String)], { encoding: 'utf8' });
+  const shape = { prompts: size.prompts, k: size.k, 'd-model': size.dims.dModel, hidden: size.dims.hidden };
+  const args = Object.entries({ ...shape, steps: size.reps.torch, threads }).flatMap(([flag, v]) => [`--${flag}`, String(v)]);
+  const run = spawnSync(python, [script, ...args], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`bench/torch/controller_step.py failed: ${run.stderr.trim()}`);
   const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { msPerStep: number; threads: number; torch: string };
   return result;
@@ -176,6 +171,8 @@ export default async function trainStepBench(): Promise<void> {
   for (const size of sizes) {
     const config: ControllerTrainConfig = { ...DEFAULT_TRAIN_CONFIG, dims: size.dims, prompts: size.prompts, groupSize: size.k };
     const label = `${size.prompts}×${size.k} dModel ${size.dims.dModel}`;
+    // Other jobs on the machine skew every row: say how busy it was (1-minute load average).
+    console.log(`  ${label}: load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
     const results: [string, Measured][] = [];
     const note = (name: string, m: Measured) => {
       results.push([name, m]);
@@ -227,9 +224,12 @@ export default async function trainStepBench(): Promise<void> {
     }
     let torchMs: number | null = null;
     if ('python' in torch) {
-      const t = torchRow(torch.python, size);
+      // PyTorch's default (a thread per core) is the comparison; one thread shows the per-core speed.
+      const t = torchRow(torch.python, size, 0);
       torchMs = t.msPerStep;
       note(`PyTorch ${t.torch} eager CPU, ${t.threads} threads`, t);
+      const one = torchRow(torch.python, size, 1);
+      note(`PyTorch ${one.torch} eager CPU, 1 thread`, one);
     }
     const oneProcess = results.find(([name]) => name === 'CPU fast, 1 process')![1].msPerStep;
     for (const [name, m] of results) {

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // The whole test suite, as `npm test` and .ci/run run it:
-//   1. format and lint (biome ci) and typecheck (tsc --noEmit);
+//   1. format and lint (biome ci), typecheck (tsc --noEmit) and the import rules of
+//      docs/architecture.md (dependency-cruiser, .dependency-cruiser.cjs);
 //   2. every test/**/*.test.ts under Node's test runner (through tsx);
 //   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and
 //      files named *.node.test.ts, which say in their first lines why they are Node-only.
-// Extra arguments select files by substring: `npm test -- rng layout`.
-// Prints one closing line `total: N passed, N failed` and exits non-zero on any failure.
+// Extra arguments select files by substring: `npm test -- rng layout` (and skip step 1).
+// GRPO_TEST_DIR (default `test`) is where test files are looked for (the runner's own test
+// points it at test/fixtures/runner).
+// Prints one closing line `total: N passed, N failed, N skipped` and exits non-zero on any
+// failure. A skipped test is never counted as passed; under CI=true any skip fails the run
+// (the GPU tests skip only where no WebGPU adapter exists, and CI must have one).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,26 +29,29 @@ function findTests(dir) {
   return out.sort();
 }
 
-const all = findTests(join(root, 'test')).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
-const denoFiles = all.filter((f) => !f.startsWith('test/browser/') && !f.endsWith('.node.test.ts'));
-const totals = { passed: 0, failed: 0 };
+const testDir = process.env.GRPO_TEST_DIR ?? 'test';
+const all = findTests(join(root, testDir)).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+const denoFiles = all.filter((f) => !f.startsWith(`${testDir}/browser/`) && !f.endsWith('.node.test.ts'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
 let ok = true;
 
-function run(label, cmd, args, parse) {
+/** Runs one step; `parse` reads its counts from stdout; `clean` trims what is printed. */
+function run(label, cmd, args, { parse, clean = (s) => s, stderr = 'inherit' } = {}) {
   process.stdout.write(`\n=== ${label}\n`);
   const res = spawnSync(cmd, args, {
     cwd: root,
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', stderr],
     env: { ...process.env, NO_COLOR: '1' },
     maxBuffer: 1 << 28,
   });
-  process.stdout.write(res.stdout ?? '');
+  process.stdout.write(clean(`${res.stdout ?? ''}${res.stderr ?? ''}`));
   if (res.error) process.stdout.write(`${label}: could not start ${cmd}: ${res.error.message}\n`);
   const counts = parse ? parse(res.stdout ?? '') : null;
   if (counts) {
     totals.passed += counts.passed;
     totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
   }
   if (res.status !== 0) {
     ok = false;
@@ -52,26 +60,57 @@ function run(label, cmd, args, parse) {
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes from Deno output
+const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 if (filters.length === 0) {
   run('format and lint (biome)', bin('biome'), ['ci', '--reporter=github']);
   run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+  // dependency-cruiser needs Node ≥ 22 (Deno provides a newer Node API) and parses TypeScript with
+  // @swc/core; its notice that TypeScript 7 has no compiler API for it yet is dropped.
+  run(
+    'import rules (dependency-cruiser)',
+    bin('deno'),
+    [
+      'run',
+      '-A',
+      'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs',
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'err',
+      'src',
+    ],
+    { stderr: 'pipe', clean: (s) => plain(s).replace(/\n‼ missing-tsc-transpiler:[\s\S]*?stable\.\n/, '\n') },
+  );
 }
 
 if (all.length > 0) {
-  run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], (out) => {
-    const pass = /^\S*\s*pass (\d+)$/m.exec(out);
-    const fail = /^\S*\s*fail (\d+)$/m.exec(out);
-    return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]) } : null;
+  run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], {
+    parse: (out) => {
+      const num = (word) => {
+        const m = new RegExp(`^\\S*\\s*${word} (\\d+)$`, 'm').exec(out);
+        return m ? Number(m[1]) : null;
+      };
+      const [pass, fail, skipped, todo] = [num('pass'), num('fail'), num('skipped'), num('todo')];
+      return pass !== null && fail !== null ? { passed: pass, failed: fail, skipped: (skipped ?? 0) + (todo ?? 0) } : null;
+    },
   });
 }
 if (denoFiles.length > 0 && process.env.GRPO_SKIP_DENO !== '1') {
-  run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', ...denoFiles], (out) => {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes from Deno output
-    const m = /(\d+) passed[^|]*\|\s*(\d+) failed/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
-    return m ? { passed: Number(m[1]), failed: Number(m[2]) } : null;
+  run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', ...denoFiles], {
+    parse: (out) => {
+      const m = /(\d+) passed[^|]*\|\s*(\d+) failed(?:[^|]*\|\s*(\d+) ignored)?/.exec(plain(out));
+      return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : null;
+    },
   });
 }
 
-process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed\n`);
+if (process.env.CI === 'true' && totals.skipped > 0) {
+  ok = false;
+  process.stdout.write(
+    `\nCI=true: ${totals.skipped} test(s) skipped; in CI every test must run (a GPU test skips only without an adapter)\n`,
+  );
+}
+process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(ok ? 0 : 1);

@@ -12,7 +12,7 @@ What comes from where:
 - flow_grpo and DanceGRPO are not packages: their samplers/loops are written below exactly as their
   source does (files and commits named at each), over the real torch classes.
 - Flow-Factory's GroupDistributedSampler is transcribed from the sandbox's description
-  (../shared docs: every rank the same prompts, k/W copies each, one permutation per epoch),
+  (docs/frameworks.md: every rank the same prompts, k/W copies each, one permutation per epoch),
   not from Flow-Factory's source.
 - Advantages and the TRL loss types are transcriptions with torch (float64, autograd for the
   gradients): TRL computes them inline in GRPOTrainer methods that need a model and a generation

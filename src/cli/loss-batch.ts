@@ -94,7 +94,8 @@ export function parseLossBatch(json: unknown): LossBatch {
   const pairwise = lossType === 'pairwise';
   if (!pairwise && o.oldLogp === undefined)
     throw new ConfigError(
-      `'oldLogp' is missing: the ${lossType} loss needs the sampling policy's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}; use a copy of 'logp' for on-policy)`,
+      `'oldLogp' is missing: the ${lossType} loss needs the sampling policy's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}; use a ` +
+        `copy of 'logp' for on-policy)`,
     );
   const oldLogp = o.oldLogp === undefined ? logp.data : matrix(o.oldLogp, 'oldLogp', shape).data;
   const mask = o.mask === undefined ? new Float32Array(shape.rows * shape.tokens).fill(1) : matrix(o.mask, 'mask', shape).data;
@@ -119,14 +120,16 @@ export function parseLossBatch(json: unknown): LossBatch {
   };
   if (shape.tokens > settings.maxCompletionLength) {
     throw new ConfigError(
-      `'logp' has T = ${shape.tokens} tokens per row but settings.maxCompletionLength is ${settings.maxCompletionLength}: completions are at most that long (raise maxCompletionLength)`,
+      `'logp' has T = ${shape.tokens} tokens per row but settings.maxCompletionLength is ${settings.maxCompletionLength}: completions are at ` +
+        `most that long (raise maxCompletionLength)`,
     );
   }
   let refLogp: Float32Array | null = null;
   if (o.refLogp !== undefined) refLogp = matrix(o.refLogp, 'refLogp', shape).data;
   else if (settings.beta !== 0 && !pairwise)
     throw new ConfigError(
-      `settings.beta is ${settings.beta} but 'refLogp' is missing: the KL penalty needs the reference model's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}), or set beta to 0`,
+      `settings.beta is ${settings.beta} but 'refLogp' is missing: the KL penalty needs the reference model's log-probabilities (B × T = ` +
+        `${shape.rows} × ${shape.tokens}), or set beta to 0`,
     );
 
   let advantages: Float32Array | null = null;
@@ -141,7 +144,8 @@ export function parseLossBatch(json: unknown): LossBatch {
   } else {
     if (o.advantages === undefined)
       throw new ConfigError(
-        `'advantages' is missing: the ${lossType} loss needs one advantage per row (${shape.rows} numbers)${o.rewards !== undefined ? "; 'rewards' is for lossType pairwise" : ''}`,
+        `'advantages' is missing: the ${lossType} loss needs one advantage per row (${shape.rows} ` +
+          `numbers)${o.rewards !== undefined ? "; 'rewards' is for lossType pairwise" : ''}`,
       );
     advantages = vector(o.advantages, 'advantages', shape.rows);
   }

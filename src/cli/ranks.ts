@@ -43,11 +43,13 @@ function printHealthy(out: (line?: string) => void, results: HealthySummary[]): 
   const same = results.every((r) => JSON.stringify({ ...r, device: '' }) === JSON.stringify({ ...r0, device: '' }));
   const w = results.length;
   out(
-    `allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows at ${w > 1 ? '2r, 2r+1' : '0, 1'})`,
+    `allGather        each rank sent rewards of shape [2, 1]; every rank now holds [${r0.gatheredShape.join(', ')}], rank-major (rank r's rows ` +
+      `at ${w > 1 ? '2r, 2r+1' : '0, 1'})`,
   );
   out(`                 gathered rewards: ${r0.gathered.map((x) => x.toFixed(1)).join(' ')}`);
   out(
-    `allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order 0…${w - 1}: bit-identical on every rank)`,
+    `allReduce        sum of per-rank reward sums = ${r0.rewardSum.toFixed(4)}, max = ${r0.rewardMax.toFixed(1)} (summed in rank order ` +
+      `0…${w - 1}: bit-identical on every rank)`,
   );
   const origins = r0.poolOrigins.map((d) => d.replace('sim:', ''));
   out(
@@ -84,7 +86,8 @@ const command: Command = {
       throw new ConfigError(`--fix applies to --fault shape, deadlock, mismatch or device, not '${fault}'`);
     if (size < MIN_WORLD[fault]) {
       throw new ConfigError(
-        `--fault ${fault} cannot happen with --world ${size}: it needs at least ${MIN_WORLD[fault]} ranks (one misbehaves or differs, another waits or disagrees); use --world ${MIN_WORLD[fault]} or more`,
+        `--fault ${fault} cannot happen with --world ${size}: it needs at least ${MIN_WORLD[fault]} ranks ` +
+          `(one misbehaves or differs, another waits or disagrees); use --world ${MIN_WORLD[fault]} or more`,
       );
     }
     const f = FAULTS[fault];

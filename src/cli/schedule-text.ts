@@ -141,6 +141,21 @@ export function legend(dt: number, unit: string): string {
   ].join('\n');
 }
 
+/** Up to this many sampled configurations are listed with their structure and latency. */
+const MAX_LISTED = 40;
+
+/** The sampled configurations (controller model), so the charts' ids can be looked up; '' otherwise. */
+function configurationList(r: ScheduleResult): string {
+  if (r.config.latency.kind !== 'controller') return '';
+  if (r.configurations.length > MAX_LISTED)
+    return `(${r.configurations.length} configurations: --json lists each with its knobs and latency)`;
+  const width = Math.max(...r.configurations.map((c) => c.structure.length));
+  const lines = r.configurations.map(
+    (c) => `  ${c.id.padEnd(6)} ${c.structure.padEnd(width)}  ${formatTime(c.latency, r.unit).padStart(9)}`,
+  );
+  return ['configurations drawn (id, structure, latency alone):', ...lines].join('\n');
+}
+
 /** The whole report: headline, one chart per scheme (shared time scale), legend, table, conclusion. */
 export function renderSchedule(r: ScheduleResult, schemes: SchemeResult[], width: number, intro?: string): string {
   const longest = Math.max(...schemes.map((s) => s.makespan));
@@ -148,6 +163,8 @@ export function renderSchedule(r: ScheduleResult, schemes: SchemeResult[], width
   const parts = [];
   if (intro) parts.push(wrap(intro, 100).join('\n'));
   parts.push(wrap(headline(r), 100).join('\n'));
+  const listed = configurationList(r);
+  if (listed) parts.push(listed);
   for (const s of schemes) parts.push(renderGantt(r, s, dt));
   parts.push(legend(dt, r.unit));
   parts.push(renderTable(r, schemes));

@@ -1,4 +1,4 @@
-// Named configurations for the five scenarios (../shared/docs/scenarios.md). The same names are
+// Named configurations for the five scenarios (docs/scenarios.md). The same names are
 // accepted by `--preset` on the CLI and used by the UI and its URLs. Each preset is a layout
 // configuration; scenarios whose subject is more than a layout (seed-001's execution schemes,
 // seed-002/004's dynamic sampling, seed-003's controller) get the layout closest to theirs here,
@@ -24,7 +24,8 @@ export const presets: Record<string, Preset> = {
   'seed-001': {
     description:
       'Expanded batch (batch 4 × group 5 = 20 configurations): the layout closest to the ideal scheme, each of 4 ranks holding ' +
-      "its own sample's 5 configurations (contiguous, 4 prompts in all; `--sampler dance-grpo` gives DanceGRPO's own loop, every pass in pass 0's order). The execution schemes, their timelines and speed-ups: `grpo-sandbox schedule --preset seed-001`.",
+      "its own sample's 5 configurations (contiguous, 4 prompts in all; `--sampler dance-grpo` gives DanceGRPO's own loop, " +
+      "every pass in pass 0's order). The execution schemes, their timelines and speed-ups: `grpo-sandbox schedule --preset seed-001`.",
     config: { ...base, sampler: 'contiguous', ranks: 4, batch: 5, k: 5, batchesPerEpoch: 1, datasetSize: 4 },
   },
   'seed-002': {

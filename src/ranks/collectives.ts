@@ -162,7 +162,8 @@ export class Communicator {
       const bad = labels.map((l, r) => (l !== '' && l !== labels[root] ? r : -1)).filter((r) => r >= 0);
       if (bad.length)
         throw new ShapeMismatchError(
-          `broadcast #${seq}: root rank ${root} sends ${labels[root]} but ${bad.map((r) => `rank ${r} expects ${labels[r]}`).join(', ')}; pass undefined or a payload of the root's dtype and shape`,
+          `broadcast #${seq}: root rank ${root} sends ${labels[root]} but ${bad.map((r) => `rank ${r} expects ${labels[r]}`).join(', ')}; ` +
+            "pass undefined or a payload of the root's dtype and shape",
         );
       this.reserve(seq, 'broadcast', bytes, `${fmtBytes(bytes)} from rank ${root}`);
       if (this.rank === root) this.write(mine!.data, 0);
@@ -435,20 +436,26 @@ export class Communicator {
     const busy = missing.filter((r) => !skipped.includes(r));
     const lines = describeRanks(a);
     const hints: string[] = [];
-    if (skipped.length)
+    if (skipped.length) {
+      const how = skipped.every((r) => phases[r] === Phase.Finished) ? 'finished the step without it' : 'went on to another collective';
       hints.push(
-        `${rankList(skipped)} skipped ${kind} #${seq} (${skipped.every((r) => phases[r] === Phase.Finished) ? 'finished the step without it' : 'went on to another collective'}). ` +
-          'Every rank must call the same collectives in the same order; a rank that skips one (e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever.',
+        `${rankList(skipped)} skipped ${kind} #${seq} (${how}). Every rank must call the same collectives in the same order; ` +
+          'a rank that skips one (e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever.',
       );
+    }
     if (busy.length)
       hints.push(
-        `${rankList(busy)} ${busy.length === 1 ? 'has' : 'have'} not reached ${kind} #${seq} after ${this.timeoutMs} ms (still computing, or still leaving an earlier collective): slow, or stuck in a loop; if only slow, raise timeoutMs.`,
+        `${rankList(busy)} ${busy.length === 1 ? 'has' : 'have'} not reached ${kind} #${seq} after ${this.timeoutMs} ms ` +
+          '(still computing, or still leaving an earlier collective): slow, or stuck in a loop; if only slow, raise timeoutMs.',
       );
     if (!missing.length)
       hints.push(
         `every rank is in ${kind} #${seq} but the barrier did not complete; raise timeoutMs (now ${this.timeoutMs} ms) if ranks are only slow.`,
       );
-    const message = `collective timeout: no progress for ${this.timeoutMs} ms in ${kind} #${seq} (${skipped.length ? 'a hang, diagnosed' : 'ranks too slow for the timeout'})\n  ${lines.join('\n  ')}\n  → ${hints.join(' ')}`;
+    const verdict = skipped.length ? 'a hang, diagnosed' : 'ranks too slow for the timeout';
+    const message =
+      `collective timeout: no progress for ${this.timeoutMs} ms in ${kind} #${seq} (${verdict})\n` +
+      `  ${lines.join('\n  ')}\n  → ${hints.join(' ')}`;
     if (this.abort(AbortReason.Timeout, message)) throw new CollectiveTimeoutError(message);
     this.throwIfAborted(`was waiting in ${kind} #${seq}`);
     throw new CollectiveTimeoutError(message);
@@ -464,7 +471,8 @@ export class Communicator {
     if (groups.length > 1) {
       throw new CollectiveMismatchError(
         `collective mismatch: ${groups.map((g) => `${rankList(g.ranks)} called ${g.label}`).join('; ')}. ` +
-          'Every rank must call the same collectives in the same order (a rank that skips or adds one — the seed-004 V2 deadlock — would hang a real cluster).',
+          'Every rank must call the same collectives in the same order ' +
+          '(a rank that skips or adds one — the seed-004 V2 deadlock — would hang a real cluster).',
       );
     }
   }
@@ -475,7 +483,8 @@ export class Communicator {
     const groups = groupByLabel(this.ranks().map((r) => show(Atomics.load(a.ctrl, a.header(seq, r, H_ARG)))));
     if (groups.length > 1) {
       throw new CollectiveMismatchError(
-        `${kind} #${seq}: ranks disagree on ${what}: ${groups.map((g) => `${rankList(g.ranks)} ${what} ${g.label}`).join('; ')}; every rank must pass the same ${what}`,
+        `${kind} #${seq}: ranks disagree on ${what}: ${groups.map((g) => `${rankList(g.ranks)} ${what} ${g.label}`).join('; ')}; ` +
+          `every rank must pass the same ${what}`,
       );
     }
   }

@@ -33,7 +33,7 @@ export class ConfigPanel extends LitElement {
     fieldset { border: 0; margin: 0; padding: 0; display: grid; gap: 8px; min-width: 0; }
     label { display: grid; grid-template-columns: minmax(0, 1fr) 88px; align-items: center; gap: 8px; font-size: 13px; }
     label > span { min-width: 0; overflow-wrap: anywhere; }
-    label small { display: block; color: #777; font-size: 11px; }
+    label small { display: block; color: #595959; font-size: 11px; }
     label.muted { opacity: 0.55; }
     label.choice { grid-template-columns: minmax(0, 1fr) 150px; }
     input, select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; min-width: 0; }
@@ -43,7 +43,8 @@ export class ConfigPanel extends LitElement {
     .desc { color: #555; font-size: 12px; margin: 2px 0 0; }
     .error { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 8px 10px; margin-top: 10px; font-size: 13px; }
     .error p { margin: 0 0 6px; color: #8b1a1a; }
-    .error button { font: inherit; font-size: 12px; margin: 2px 4px 2px 0; padding: 2px 8px; border: 1px solid #8b1a1a; border-radius: 12px; background: #fff; color: #8b1a1a; cursor: pointer; }
+    .error button { font: inherit; font-size: 12px; margin: 2px 4px 2px 0; padding: 2px 8px; border: 1px solid #8b1a1a; border-radius: 12px;
+      background: #fff; color: #8b1a1a; cursor: pointer; }
     .error button:hover, .error button:focus-visible { background: #8b1a1a; color: #fff; }
     h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0 0 8px; }
   `;

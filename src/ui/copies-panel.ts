@@ -33,7 +33,7 @@ export class CopiesPanel extends LitElement {
     table { border-collapse: collapse; font-variant-numeric: tabular-nums; width: 100%; }
     th, td { text-align: right; padding: 2px 6px; border-bottom: 1px solid #e4e4e0; }
     th { color: #666; font-weight: 500; font-size: 12px; }
-    tr.other { color: #999; }
+    tr.other { color: #666; }
     p { color: #666; margin: 4px 0; }
   `;
 
@@ -70,7 +70,8 @@ export class CopiesPanel extends LitElement {
               <tbody>${this.copies.map((c) => {
                 const here = inFollowed(c);
                 const a = here ? this.advantages?.[c.gatheredIndex] : undefined;
-                return html`<tr class=${here ? 'copy' : 'copy other'} data-rank=${c.rank} data-step=${c.stepIndex} data-slot=${c.slot} data-gathered=${c.gatheredIndex}>
+                return html`<tr class=${here ? 'copy' : 'copy other'} data-rank=${c.rank} data-step=${c.stepIndex} data-slot=${c.slot}
+                  data-gathered=${c.gatheredIndex}>
                   <td>${c.stepIndex}</td><td>${c.rank}</td><td>${c.slot}</td><td>${gatherOf(c)}</td><td>${c.gatheredIndex}</td>
                   <td>${here ? this.rewards[c.gatheredIndex]!.toFixed(3) : '·'}</td><td>${a !== undefined ? a.toFixed(3) : '·'}</td></tr>`;
               })}</tbody>

@@ -3,7 +3,10 @@
 // shortcuts in a KeyboardController (keyboard-controller.ts), the address bar in a UrlSync
 // (url-sync.ts); what to follow is chosen in <grpo-follow-panel>.
 import { LitElement, css, html, nothing } from 'lit';
-import { defaultConfig, samplerNames, validateConfig } from '../core/samplers/index.ts';
+import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
+import { checkView } from './view-budget.ts';
+import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
+import { suggestionText } from '../core/settings.ts';
 import { presets } from '../core/presets.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import type { LayoutConfig } from '../core/layout/types.ts';
@@ -31,10 +34,11 @@ declare global {
 }
 
 export class ExplorerApp extends LitElement {
-  static override properties = { state: { attribute: false }, hoverPrompt: { state: true } };
+  static override properties = { state: { attribute: false }, hoverPrompt: { state: true }, tableOpen: { state: true } };
 
   declare state: ExplorerState;
   declare hoverPrompt: number | null;
+  declare tableOpen: boolean;
   readonly story: StoryController;
   /** The last configuration the core accepted (drawn while the current one is invalid). */
   private lastValid: LayoutConfig = defaultConfig;
@@ -44,11 +48,21 @@ export class ExplorerApp extends LitElement {
     :host { display: block; max-width: 1480px; margin: 0 auto; padding: 12px 18px 40px; }
     header { display: flex; align-items: baseline; gap: 16px; flex-wrap: wrap; margin-bottom: 10px; }
     h1 { font-size: 19px; margin: 0; font-weight: 650; }
-    h1 span { color: #777; font-weight: 400; }
-    header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
-    .isolation { border: 1px solid #e0a800; background: #fff8e1; border-radius: 6px; padding: 8px 12px; margin-bottom: 10px; font-size: 13px; }
+    h1 span { color: #595959; font-weight: 400; }
+    header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px
+      10px; cursor: pointer; }
+    /* main comes first in the page (Play and the picture lead the tab order and narrow screens);
+       on wide screens the settings take the left column. */
     .grid { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 18px; align-items: start; }
+    .grid > main { grid-column: 2; grid-row: 1; }
+    .grid > aside { grid-column: 1; grid-row: 1; }
     .grid.embed { grid-template-columns: minmax(0, 1fr); }
+    .grid.embed > main { grid-column: 1; }
+    details.table-view { margin-top: 8px; font-size: 13px; }
+    details.table-view summary { cursor: pointer; color: #333; }
+    details.table-view table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin-top: 6px; }
+    details.table-view th, details.table-view td { border-bottom: 1px solid #e4e4e0; padding: 2px 8px; text-align: left; }
+    details.table-view .more { color: #595959; }
     aside { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
     main { display: grid; gap: 10px; min-width: 0; }
     .card { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; min-width: 0; }
@@ -58,14 +72,30 @@ export class ExplorerApp extends LitElement {
     .below { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
     .warn { color: #8b1a1a; font-size: 13px; }
     .embed-link { font-size: 12px; text-align: right; }
-    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } .below { grid-template-columns: minmax(0, 1fr); } }
+    /* An invalid or oversized setting: the picture and caption are the last valid layout's, greyed. */
+    .stale .caption, .stale grpo-layout-canvas, .stale grpo-stats-panel { opacity: 0.45; filter: grayscale(1); }
+    .stale-label { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; font-size: 13px; color: #8b1a1a; }
+    .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor;
+      border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
+    .notice { border: 1px solid #4e79a7; background: #eef3f9; border-radius: 6px; padding: 6px 10px; margin-bottom: 10px; font-size: 13px; color: #1f3b5a; }
+    .notice ul { margin: 2px 0; padding-left: 18px; }
+    @media (max-width: 900px) {
+      :host { padding: 8px 10px 32px; }
+      .grid { grid-template-columns: minmax(0, 1fr); }
+      .grid > main, .grid > aside { grid-column: 1; grid-row: auto; }
+      .below { grid-template-columns: minmax(0, 1fr); }
+      h1 { font-size: 16px; }
+      h1 span { display: block; font-size: 13px; }
+      .caption { font-size: 14px; }
+    }
   `;
 
   constructor() {
     super();
     this.state = parseState(location.search, defaultConfig, presets);
     this.hoverPrompt = null;
-    if (validateConfig(this.state.config) === null) this.lastValid = this.state.config;
+    this.tableOpen = false;
+    if (checkView(this.state.config) === null) this.lastValid = this.state.config;
     this.story = new StoryController(
       this,
       phaseIds.length,
@@ -74,6 +104,11 @@ export class ExplorerApp extends LitElement {
     );
     this.story.phase = phaseIds.indexOf(this.state.phase);
     this.story.speed = this.state.speed;
+    const motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
+    this.story.reducedMotion = motion?.matches ?? false;
+    motion?.addEventListener('change', (e) => {
+      this.story.reducedMotion = e.matches;
+    });
     new KeyboardController(this, this.story, {
       speed: (next) => this.setSpeed(next),
       escape: () => this.setState({ prompt: null }),
@@ -113,7 +148,6 @@ export class ExplorerApp extends LitElement {
     const phase = phaseIds[this.story.phase]!;
     const active = s.prompt ?? this.hoverPrompt;
     const activeCopies = active === null ? [] : active === s.prompt ? v.copies : copiesOf(v.layout, active);
-    const isolated = globalThis.crossOriginIsolated === true;
     return html`
       ${
         s.embed
@@ -124,27 +158,14 @@ export class ExplorerApp extends LitElement {
       </header>`
       }
       ${
-        isolated
+        s.notices.length === 0
           ? nothing
-          : html`<div class="isolation" role="status">
-        <strong>Not cross-origin isolated:</strong> this page was served without
-        <code>Cross-Origin-Opener-Policy: same-origin</code> and <code>Cross-Origin-Embedder-Policy: require-corp</code>,
-        so <code>SharedArrayBuffer</code> is unavailable and the simulated ranks cannot run here. The layout explorer below
-        still works. Serve the site with both headers (<code>npm start</code> and <code>npm run preview</code> send them; see the README for static hosts).
-      </div>`
+          : html`<div class="notice" role="status"><strong>Some of the link could not be read:</strong>
+        <ul>${s.notices.map((n) => html`<li>${n}</li>`)}</ul>
+        <button type="button" class="dismiss" @click=${() => this.setState({ notices: [] })}>dismiss</button></div>`
       }
       <div class="grid ${s.embed ? 'embed' : ''}">
-        ${
-          s.embed
-            ? nothing
-            : html`<aside>
-          <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
-            .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
-          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
-            .scale=${s.scale} .hiddenParts=${s.hidden} @follow-change=${this.onFollow}></grpo-follow-panel>
-        </aside>`
-        }
-        <main>
+        <main class=${v.error ? 'stale' : ''}>
           ${
             hide('controls')
               ? nothing
@@ -158,16 +179,20 @@ export class ExplorerApp extends LitElement {
               ? nothing
               : html`<div class="card">
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
-              <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''}</strong>
+              <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
+                v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''
+              }</strong>
               ${caption(phase, v.caption)}
               ${(phase === 'advantages' || phase === 'slice') && v.advantageError ? html`<br /><span class="warn">${v.advantageError}</span>` : nothing}
             </p>
           </div>`
           }
           <div class="card">
+            ${v.error ? this.renderStale(v) : nothing}
             <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
               .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
               @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+            ${this.renderTable(v)}
           </div>
           ${
             s.embed
@@ -177,14 +202,71 @@ export class ExplorerApp extends LitElement {
               hide('copies')
                 ? nothing
                 : html`<div class="card"><grpo-copies-panel .prompt=${active} .copies=${activeCopies} .gathers=${v.gathers}
-              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages} .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
+              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages}
+              .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
               @prompt-select=${this.onPromptSelect}></grpo-copies-panel></div>`
             }
             ${hide('stats') ? nothing : html`<div class="card"><grpo-stats-panel .stats=${v.stats} .notes=${v.layout.notes}></grpo-stats-panel></div>`}
           </div>`
           }
         </main>
+        ${
+          s.embed
+            ? nothing
+            : html`<aside>
+          <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
+            .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
+          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
+            .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null}
+              @follow-change=${this.onFollow}></grpo-follow-panel>
+        </aside>`
+        }
       </div>`;
+  }
+
+  /** The followed gather as a table (rank × step, prompt ids per slot): the picture in words, for screen readers and for copying. */
+  private renderTable(v: ExplorerView) {
+    const steps = v.gather.stepIndices;
+    const ranks = v.layout.config.ranks;
+    const shown = Math.min(ranks, 64);
+    // Built only while open: a closed table costs nothing on the story's frames.
+    return html`<details class="table-view" ?open=${this.tableOpen} @toggle=${(e: Event) => {
+      this.tableOpen = (e.target as HTMLDetailsElement).open;
+    }}><summary>The followed gather as a table (rank × step)</summary>
+      ${
+        this.tableOpen
+          ? html`<table>
+        <thead><tr><th scope="col">rank</th>${steps.map((si) => html`<th scope="col">step ${si}</th>`)}</tr></thead>
+        <tbody>${Array.from(
+          { length: shown },
+          (_, r) =>
+            html`<tr><th scope="row">rank ${r}</th>${steps.map(
+              (si) => html`<td>${(v.layout.steps[si]?.ranks[r] ?? []).map((p) => `P${p}`).join(' ')}</td>`,
+            )}</tr>`,
+        )}</tbody>
+      </table>
+      ${shown < ranks ? html`<p class="more">First ${shown} of ${ranks} ranks.</p>` : nothing}`
+          : nothing
+      }</details>`;
+  }
+
+  /** The label over a picture that is not the settings' own: which layout it is, why, and the fixes. */
+  private renderStale(v: ExplorerView) {
+    const asked = this.state.config;
+    const shown = this.lastValid;
+    const changed = (Object.keys(asked) as (keyof LayoutConfig)[]).filter((f) => asked[f] !== shown[f]);
+    const label = changed.length > 0 ? ` (${suggestionText(Object.fromEntries(changed.map((f) => [f, shown[f]])))})` : '';
+    return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${v.error!.message}
+      ${
+        v.error!.suggestions.length > 0
+          ? html`<br />Fixes: ${v.error!.suggestions.map(
+              (fix) =>
+                html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionText(
+                  fix,
+                )}</button>`,
+            )}`
+          : nothing
+      }</div>`;
   }
 
   override firstUpdated(): void {
@@ -209,10 +291,15 @@ export class ExplorerApp extends LitElement {
   }
 
   private onConfig = (ev: CustomEvent<{ config: LayoutConfig; preset: string | null }>) => {
-    const { config, preset } = ev.detail;
-    if (validateConfig(config) === null) this.lastValid = config;
-    this.setState({ config, preset, gather: 0, prompt: null });
+    this.applyConfig(ev.detail.config, ev.detail.preset);
   };
+
+  private applyConfig(config: LayoutConfig, preset: string | null): void {
+    if (checkView(config) === null) this.lastValid = config;
+    // A new sampler brings its framework's regrouping (any other is then a "what if" again).
+    const fw = config.sampler !== this.state.config.sampler ? frameworkDefaults[config.sampler] : undefined;
+    this.setState({ config, preset, gather: 0, prompt: null, ...(fw ? { regroup: fw.regroup, scale: fw.scale } : {}) });
+  }
 
   private onStory = (ev: CustomEvent<{ action: StoryAction; phase?: number }>) => {
     const { action, phase } = ev.detail;
@@ -232,7 +319,7 @@ export class ExplorerApp extends LitElement {
   /** Shows the state of a query string (Back / Forward). */
   private restore(search: string): void {
     const state = parseState(search, defaultConfig, presets);
-    if (validateConfig(state.config) === null) this.lastValid = state.config;
+    if (checkView(state.config) === null) this.lastValid = state.config;
     this.story.pause();
     this.story.jump(phaseIds.indexOf(state.phase));
     this.story.speed = state.speed;

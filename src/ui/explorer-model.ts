@@ -2,14 +2,17 @@
 // the last valid layout, so the view is never blank), the followed gather, its regrouped rows,
 // demonstration rewards and the framework's advantages. Glue only: every number comes from
 // src/core. Layouts are memoised by configuration so moving through the story costs nothing.
-import { ConfigError } from '../core/errors.ts';
+import type { ConfigError } from '../core/errors.ts';
 import { buildLayout, defaultConfig } from '../core/samplers/index.ts';
+import { checkView } from './view-budget.ts';
 import { gathers } from '../core/layout/gather.ts';
 import { regroup } from '../core/layout/regroup.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import { layoutStats, type LayoutStats } from '../core/layout/stats.ts';
 import { advantagesOfRegroup } from '../core/grpo/advantages.ts';
 import { gatherFacts } from '../core/layout/gather-facts.ts';
+import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
+import { regroupMethods } from '../core/layout/regroup.ts';
 import { toyRewards } from '../core/grpo/toy-rewards.ts';
 import type { CopyPlace, Gather, Layout, LayoutConfig, RegroupRow } from '../core/layout/types.ts';
 import type { ExplorerState } from './url-state.ts';
@@ -19,7 +22,7 @@ import { promptColours } from './palette.ts';
 export interface ExplorerView {
   /** The layout drawn: the state's, or the last valid one while the state's config is invalid. */
   layout: Layout;
-  /** The core's complaint about the state's config, if any. */
+  /** The core's complaint about the state's config, or the page's when it is too big to draw here. */
   error: ConfigError | null;
   stats: LayoutStats;
   gathers: Gather[];
@@ -66,17 +69,19 @@ function advantagesOf(
   }
 }
 
+/** The "what if" note when `regroup` is not what the sampler's framework does; null when it is. */
+export function whatIf(sampler: LayoutConfig['sampler'], regroup: ExplorerState['regroup']): string | null {
+  const fw = frameworkDefaults[sampler];
+  if (!fw || fw.regroup === regroup) return null;
+  const label = regroupMethods.find((m) => m.method === regroup)?.label ?? regroup;
+  return `What if: this regroups ${label} on a ${fw.framework} layout; ${fw.framework} itself ${fw.does}.`;
+}
+
 /** Reads everything the explorer draws for `state`; `fallback` is the last config that was valid. */
 export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaultConfig): ExplorerView {
-  let error: ConfigError | null = null;
-  let built: { layout: Layout; stats: LayoutStats };
-  try {
-    built = layoutOf(state.config);
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    error = e;
-    built = layoutOf(fallback);
-  }
+  // Checked before anything is built: an invalid or oversized configuration shows the last valid layout.
+  const error: ConfigError | null = checkView(state.config);
+  const built = layoutOf(error === null ? state.config : fallback);
   const { layout, stats } = built;
   const all = gathers(layout);
   const gatherIndex = Math.min(Math.max(0, state.gather), all.length - 1);
@@ -104,6 +109,7 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     tiedGroups,
     rewards: state.rewards,
     scale: state.scale,
+    whatIf: whatIf(layout.config.sampler, state.regroup),
   };
   return {
     layout,

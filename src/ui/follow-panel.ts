@@ -6,7 +6,11 @@ import { regroupMethods } from '../core/layout/regroup.ts';
 import type { Gather, RegroupMethod } from '../core/layout/types.ts';
 import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
+import type { FrameworkDefault } from '../core/grpo/framework-defaults.ts';
 import { scaleOptions, type ExplorerState } from './url-state.ts';
+
+/** Above this many gathers a number box replaces the list (a select of thousands of options stalls the page). */
+const MAX_LISTED = 200;
 
 export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'rewards' | 'scale'>>;
 
@@ -18,6 +22,7 @@ export class FollowPanel extends LitElement {
     rewards: { type: String },
     scale: { type: String },
     hiddenParts: { attribute: false },
+    framework: { attribute: false },
   };
 
   declare gathers: readonly Gather[];
@@ -26,11 +31,17 @@ export class FollowPanel extends LitElement {
   declare rewards: RewardSource;
   declare scale: ScaleRewards;
   declare hiddenParts: ReadonlySet<string>;
+  /** What the sampler's framework does (its regrouping and TRL scale), or null. */
+  declare framework: FrameworkDefault | null;
 
   static override styles = css`
     :host { display: grid; gap: 8px; font-size: 13px; }
     h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0; }
     label { display: grid; gap: 2px; }
+    input { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; width: 100%; min-width: 0; box-sizing: border-box; }
+    .whatif { margin: 0; padding: 6px 8px; border-left: 3px solid #b07aa1; background: #f7f0f6; color: #4a2745; font-size: 12px; }
+    .whatif button { font: inherit; font-size: 12px; margin-top: 4px; padding: 2px 8px; border: 1px solid #b07aa1; border-radius: 12px; background:
+      #fff; color: inherit; cursor: pointer; }
     select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; width: 100%; min-width: 0; }
   `;
 
@@ -42,18 +53,29 @@ export class FollowPanel extends LitElement {
     this.rewards = 'random';
     this.scale = 'group';
     this.hiddenParts = new Set();
+    this.framework = null;
   }
 
   override render() {
     const hide = (name: string) => this.hiddenParts.has(name);
-    const value = (e: Event) => (e.target as HTMLSelectElement).value;
+    const fw = this.framework;
+    const value = (e: Event) => (e.target as HTMLSelectElement | HTMLInputElement).value;
     return html`<h2>What to follow</h2>
       ${
         hide('gather') || this.gathers.length < 2
           ? nothing
-          : html`<label>gather
+          : this.gathers.length > MAX_LISTED
+            ? html`<label>gather (1 … ${this.gathers.length})
+        <input id="gather" type="number" min="1" max=${this.gathers.length} .value=${String(this.gatherIndex + 1)}
+          @change=${(e: Event) => this.emit({ gather: Math.min(this.gathers.length, Math.max(1, Math.trunc(Number(value(e))) || 1)) - 1 })} /></label>`
+            : html`<label>gather
         <select id="gather" @change=${(e: Event) => this.emit({ gather: Number(value(e)) })}>
-          ${this.gathers.map((g, i) => html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`}</option>`)}
+          ${this.gathers.map(
+            (g, i) =>
+              html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${
+                g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`
+              }</option>`,
+          )}
         </select></label>`
       }
       ${
@@ -61,8 +83,19 @@ export class FollowPanel extends LitElement {
           ? nothing
           : html`<label>regroup after the gather
         <select id="regroup" @change=${(e: Event) => this.emit({ regroup: value(e) as RegroupMethod })}>
-          ${regroupMethods.map((m) => html`<option value=${m.method} ?selected=${m.method === this.regroup}>${m.label}</option>`)}
-        </select></label>`
+          ${regroupMethods.map(
+            (m) =>
+              html`<option value=${m.method} ?selected=${m.method === this.regroup}>${m.label}${
+                m.method === fw?.regroup ? ` — ${fw.framework}'s` : ''
+              }</option>`,
+          )}
+        </select></label>
+        ${
+          fw && fw.regroup !== this.regroup
+            ? html`<p class="whatif" role="note"><strong>What if</strong> — not what ${fw.framework} does: it ${fw.does}.
+          <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>use ${fw.framework}'s</button></p>`
+            : nothing
+        }`
       }
       ${
         hide('rewards')

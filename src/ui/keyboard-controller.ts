@@ -1,7 +1,8 @@
 // The explorer's keyboard shortcuts (a Lit reactive controller: listens while its host is
 // connected). Space or k play/pause, ← → (j l) step, Home/End, 1…N jump to a phase (N = the
 // story's phase count, at most 9), + − speed, Esc clears the highlight. Keys typed into a form
-// control belong to that control.
+// control belong to that control; Esc there leaves the control. The focused picture handles its
+// own arrow keys and Enter (layout-canvas.ts) before they reach these.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { StoryController } from './story-controller.ts';
 import { speeds } from './url-state.ts';
@@ -38,7 +39,14 @@ export class KeyboardController implements ReactiveController {
 
   private readonly onKey = (ev: KeyboardEvent) => {
     const target = ev.composedPath()[0] as HTMLElement | undefined;
-    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) {
+      // Esc leaves the field, so the shortcuts work again without reaching for the mouse.
+      if (ev.key === 'Escape') {
+        target.blur();
+        ev.preventDefault();
+      }
+      return;
+    }
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     // Space and Enter on a focused button activate that button, not the shortcut.
     if ((ev.key === ' ' || ev.key === 'Enter') && target?.tagName === 'BUTTON') return;

@@ -1,5 +1,7 @@
 // <grpo-layout-canvas>: the element around the layout picture — its properties, its size
-// (cell size from the host's width), hit-testing for hover and click, and the tooltip. The
+// (cell size from the host's width), hit-testing for hover, click and tap, the tooltip, and
+// keyboard access (arrow keys move a cursor between tiles, Enter pins the cursor's prompt, the
+// cursor's tile is read out through a live region). The
 // geometry comes from scene.ts, the movement from layout-tween.ts, the pixels from
 // layout-painter.ts. Draws what it is given; computes no layout itself.
 import { LitElement, css, html } from 'lit';
@@ -11,6 +13,8 @@ import { phaseIds } from './story.ts';
 
 const MAX_CELL = 46;
 const MIN_CELL = 4;
+/** Tallest drawing in CSS px: tiles shrink (down to MIN_CELL) so many rows still fit a few screens. */
+const MAX_HEIGHT = 4096;
 
 /** One tile as drawn now, in CSS pixels relative to the viewport (for tests and tooltips). */
 export interface TileRect {
@@ -56,6 +60,10 @@ export class LayoutCanvas extends LitElement {
   private phase = 0;
   private progress = 1;
   private hover: number | null = null;
+  /** The keyboard cursor (a gathered index), or null. */
+  private cursor: number | null = null;
+  /** How the last pointer went down: a touch tap pins the tooltip until the next tap. */
+  private pointerType = 'mouse';
   private grid = new Grid(20);
   /** Width of the host (what fits), and of the drawing (wider when even the smallest tiles do not fit: then it scrolls). */
   private cssWidth = 800;
@@ -69,8 +77,9 @@ export class LayoutCanvas extends LitElement {
     canvas { display: block; cursor: pointer; will-change: transform; }
     canvas:focus-visible { outline: 2px solid #4e79a7; outline-offset: 2px; }
     .tip { position: absolute; pointer-events: none; background: #1d1d1f; color: #fff; font: 12px/1.35 system-ui, sans-serif;
-      padding: 4px 8px; border-radius: 4px; white-space: nowrap; z-index: 2; }
+      padding: 4px 8px; border-radius: 4px; max-width: calc(100% - 8px); box-sizing: border-box; z-index: 2; }
     .tip[hidden] { display: none; }
+    .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   `;
 
   constructor() {
@@ -86,9 +95,10 @@ export class LayoutCanvas extends LitElement {
   }
 
   override render() {
-    return html`<div class="scroll"><canvas role="img" tabindex="0" aria-label=${this.ariaText()}
-        @mousemove=${this.onMove} @mouseleave=${this.onLeave} @click=${this.onClick}></canvas></div>
-      <div class="tip" hidden></div>`;
+    return html`<div class="scroll"><canvas role="img" tabindex="0" aria-label=${this.ariaText()} aria-describedby="cursor"
+        @mousemove=${this.onMove} @mouseleave=${this.onLeave} @click=${this.onClick} @keydown=${this.onKeyDown}
+        @pointerdown=${this.onPointer} @pointermove=${this.onPointer} @blur=${this.onBlur}></canvas></div>
+      <div class="tip" hidden></div><div class="sr" id="cursor" aria-live="polite"></div>`;
   }
 
   override connectedCallback(): void {
@@ -154,7 +164,43 @@ export class LayoutCanvas extends LitElement {
 
   private ariaText(): string {
     const n = this.gather?.samples.length ?? 0;
-    return `${n} samples of the followed gather, phase ${phaseIds[this.phase] ?? ''}`;
+    return `${n} samples of the followed gather, phase ${phaseIds[this.phase] ?? ''}; arrow keys move between tiles, Enter pins a prompt`;
+  }
+
+  /** A tile in words: where it sits, plus reward and advantage once the story has computed them. */
+  tileText(i: number): string {
+    const s = this.scene!.samples[i]!;
+    const scored = this.phase >= phaseIds.indexOf('advantages');
+    const r = scored ? this.rewards?.[i] : undefined;
+    const a = scored ? this.advantages?.[i] : undefined;
+    return (
+      `prompt ${s.promptId} · rank ${s.rank} · step ${s.stepIndex} · slot ${s.slot} · gathered #${i}` +
+      (r !== undefined ? ` · reward ${r.toFixed(3)}` : '') +
+      (a !== undefined ? ` · advantage ${a.toFixed(3)}` : '')
+    );
+  }
+
+  /** Shows the tooltip for tile i near (x, y), client pixels, kept inside the element. */
+  private showTip(i: number, x: number, y: number): void {
+    const tip = this.renderRoot.querySelector<HTMLElement>('.tip')!;
+    tip.textContent = this.tileText(i);
+    tip.hidden = false;
+    const host = this.getBoundingClientRect();
+    const left = Math.max(0, Math.min(x - host.left + 12, host.width - tip.offsetWidth - 4));
+    tip.style.left = `${left}px`;
+    tip.style.top = `${y - host.top + 14}px`;
+  }
+
+  private hideTip(): void {
+    this.renderRoot.querySelector<HTMLElement>('.tip')!.hidden = true;
+  }
+
+  /** The prompt under the pointer or cursor changed: redraw and tell the page. */
+  private setHover(prompt: number | null): void {
+    if (prompt === this.hover) return;
+    this.hover = prompt;
+    this.draw();
+    this.dispatchEvent(new CustomEvent('prompt-hover', { detail: prompt, bubbles: true, composed: true }));
   }
 
   private activePrompt(): number | null {
@@ -173,11 +219,18 @@ export class LayoutCanvas extends LitElement {
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
     const gridCols = [...stepWidths.values()].reduce((a, b) => a + b, 0) + stepWidths.size - 1;
     const avail = Math.max(100, this.cssWidth - MARGIN_LEFT - MARGIN_RIGHT);
-    const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(avail / Math.max(1, gridCols))));
-    this.grid = new Grid(cell);
-    const budget = Math.max(gridCols, Math.floor(avail / cell));
-    this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + gridCols * cell + MARGIN_RIGHT);
-    this.scene = buildScene(this.gather, this.rows, this.ranks, budget, this.method);
+    let cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(avail / Math.max(1, gridCols))));
+    // Fit in both directions: when the tallest phase would not fit MAX_HEIGHT, smaller tiles (and
+    // so more of them per wrapped line) until it does or the tiles reach their smallest size.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      this.grid = new Grid(cell);
+      const budget = Math.max(gridCols, Math.floor(avail / cell));
+      this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + gridCols * cell + MARGIN_RIGHT);
+      this.scene = buildScene(this.gather, this.rows, this.ranks, budget, this.method);
+      const height = this.grid.height(this.scene);
+      if (height <= MAX_HEIGHT || cell === MIN_CELL) break;
+      cell = Math.max(MIN_CELL, Math.floor((cell * MAX_HEIGHT) / height));
+    }
     this.draw();
   }
 
@@ -216,6 +269,7 @@ export class LayoutCanvas extends LitElement {
         byAdvantage: this.byAdvantage,
         advantages: this.advantages,
         active: this.activePrompt(),
+        cursor: this.cursor,
       },
       cssW,
       cssH,
@@ -239,45 +293,91 @@ export class LayoutCanvas extends LitElement {
   }
 
   private onMove = (ev: MouseEvent) => {
+    if (this.pointerType === 'touch') return; // a tap's emulated mouse events: onClick handles taps
     const i = this.tileAt(ev);
-    const prompt = i === null ? null : this.scene!.samples[i]!.promptId;
-    const tip = this.renderRoot.querySelector<HTMLElement>('.tip')!;
-    if (i === null) tip.hidden = true;
-    else {
-      const s = this.scene!.samples[i]!;
-      const r = this.rewards?.[i];
-      const a = this.advantages?.[i];
-      tip.textContent =
-        `prompt ${s.promptId} · rank ${s.rank} · step ${s.stepIndex} · slot ${s.slot} · gathered #${i}` +
-        (r !== undefined ? ` · reward ${r.toFixed(3)}` : '') +
-        (a !== undefined ? ` · advantage ${a.toFixed(3)}` : '');
-      const host = this.getBoundingClientRect();
-      tip.style.left = `${Math.min(ev.clientX - host.left + 12, Math.max(0, host.width - 360))}px`;
-      tip.style.top = `${ev.clientY - host.top + 14}px`;
-      tip.hidden = false;
-    }
-    if (prompt !== this.hover) {
-      this.hover = prompt;
-      this.draw();
-      this.dispatchEvent(new CustomEvent('prompt-hover', { detail: prompt, bubbles: true, composed: true }));
-    }
+    if (i === null) this.hideTip();
+    else this.showTip(i, ev.clientX, ev.clientY);
+    this.setHover(i === null ? null : this.scene!.samples[i]!.promptId);
   };
 
   private onLeave = () => {
-    this.renderRoot.querySelector<HTMLElement>('.tip')!.hidden = true;
-    if (this.hover !== null) {
-      this.hover = null;
-      this.draw();
-      this.dispatchEvent(new CustomEvent('prompt-hover', { detail: null, bubbles: true, composed: true }));
-    }
+    if (this.pointerType === 'touch') return;
+    this.hideTip();
+    this.setHover(null);
   };
 
   private onClick = (ev: MouseEvent) => {
     const i = this.tileAt(ev);
     const prompt = i === null ? null : this.scene!.samples[i]!.promptId;
-    this.dispatchEvent(
-      new CustomEvent('prompt-select', { detail: prompt === this.highlight ? null : prompt, bubbles: true, composed: true }),
-    );
+    const next = prompt === this.highlight ? null : prompt;
+    if (this.pointerType === 'touch') {
+      // Tap-to-pin: the tooltip stays with the selected prompt's tile; tapping it again, or
+      // tapping beside the tiles, dismisses both.
+      if (i === null || next === null) this.hideTip();
+      else this.showTip(i, ev.clientX, ev.clientY);
+    }
+    this.dispatchEvent(new CustomEvent('prompt-select', { detail: next, bubbles: true, composed: true }));
   };
+
+  private onPointer = (e: PointerEvent) => {
+    this.pointerType = e.pointerType;
+  };
+
+  private onBlur = () => {
+    if (this.cursor === null) return;
+    this.cursor = null;
+    this.hideTip();
+    this.setHover(null);
+  };
+
+  /** Arrow keys move the cursor to the nearest tile in that direction; Enter pins its prompt. */
+  private onKeyDown = (ev: KeyboardEvent) => {
+    const scene = this.scene;
+    if (!scene || scene.samples.length === 0 || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const dirs: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const dir = dirs[ev.key];
+    if (ev.key === 'Enter' && this.cursor !== null) {
+      const prompt = scene.samples[this.cursor]!.promptId;
+      this.dispatchEvent(
+        new CustomEvent('prompt-select', { detail: prompt === this.highlight ? null : prompt, bubbles: true, composed: true }),
+      );
+    } else if (dir) {
+      this.cursor = this.nextTile(this.cursor, dir);
+      const { x, y } = tweenPositions(scene, this.phase, this.progress);
+      const box = this.canvas!.getBoundingClientRect();
+      const i = this.cursor;
+      this.showTip(i, box.left + this.grid.px(x[i]! + 1), box.top + this.grid.py(y[i]!));
+      this.renderRoot.querySelector('#cursor')!.textContent = this.tileText(i);
+      this.setHover(scene.samples[i]!.promptId);
+      this.draw();
+    } else return;
+    // The story's shortcuts (keyboard-controller.ts) must not also act on these keys.
+    ev.preventDefault();
+    ev.stopPropagation();
+  };
+
+  /** The tile nearest to `from` in direction `dir` (or the first tile in reading order). */
+  private nextTile(from: number | null, dir: [number, number]): number {
+    const { x, y } = tweenPositions(this.scene!, this.phase, this.progress);
+    const n = x.length;
+    if (from === null) {
+      let best = 0;
+      for (let i = 1; i < n; i++) if (y[i]! < y[best]! || (y[i] === y[best] && x[i]! < x[best]!)) best = i;
+      return best;
+    }
+    let best = from;
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < n; i++) {
+      const along = (x[i]! - x[from]!) * dir[0] + (y[i]! - y[from]!) * dir[1];
+      if (along < 0.5) continue;
+      const across = Math.abs((x[i]! - x[from]!) * dir[1]) + Math.abs((y[i]! - y[from]!) * dir[0]);
+      const score = along + 3 * across;
+      if (score < bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    }
+    return best;
+  }
 }
 customElements.define('grpo-layout-canvas', LayoutCanvas);

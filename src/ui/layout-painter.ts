@@ -73,6 +73,8 @@ export interface Frame {
   advantages: readonly number[] | null;
   /** The prompt whose copies are outlined (others veiled), or null. */
   active: number | null;
+  /** The keyboard cursor's tile (gathered index), ringed, or null. */
+  cursor: number | null;
 }
 
 /** Paints `f` into `ctx` (already scaled to CSS pixels), over a cleared `width` × `height` area. */
@@ -132,6 +134,18 @@ export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: numbe
     for (const i of f.byPrompt.get(active) ?? []) {
       ctx.strokeRect(grid.px(x[i]!) + pad + 0.5, grid.py(y[i]!) + pad + 0.5, size - 1, size - 1);
     }
+  }
+
+  // The keyboard cursor: a ring outside its tile, dark then light so it shows on any colour.
+  if (f.cursor !== null && f.cursor < n) {
+    const cx = grid.px(x[f.cursor]!) - 1.5;
+    const cy = grid.py(y[f.cursor]!) - 1.5;
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = '#1d1d1f';
+    ctx.strokeRect(cx, cy, cell + 3, cell + 3);
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = '#fff';
+    ctx.strokeRect(cx + 2, cy + 2, cell - 1, cell - 1);
   }
 
   // Text only where tiles are big enough to read it (then there are few of them).

@@ -1,35 +1,36 @@
 // Colours: each prompt keeps one colour in every phase; advantages use a diverging
 // blue–white–orange scale (readable with the common colour-vision deficiencies).
 
-// Twelve well-separated hues for the common small cases (seed-000 has 8 prompts per epoch).
+// Twelve well-separated hues (Tableau's), ordered so that consecutive entries differ in hue
+// (blue, orange, green, red, teal, yellow, purple, pink, brown, light blue, magenta, light green).
 const categorical = [
   '#4e79a7',
   '#f28e2b',
   '#59a14f',
   '#e15759',
-  '#b07aa1',
-  '#edc948',
   '#76b7b2',
+  '#edc948',
+  '#b07aa1',
   '#ff9da7',
   '#9c755f',
-  '#86bcb6',
-  '#d37295',
   '#a0cbe8',
+  '#d37295',
+  '#8cd17d',
 ];
 
 /**
- * A colour per prompt id of the view: the distinct ids sorted ascending take the categorical
- * palette; beyond twelve, golden-angle hues with alternating lightness.
+ * A colour per prompt id, the same in every view and under every sampler: prompt p takes hue
+ * p mod 12 of the categorical palette, so prompts with neighbouring ids never share a colour and
+ * a prompt keeps its colour when the sampler (and so the set of prompts on screen) changes.
  */
+export function promptColour(promptId: number): string {
+  return categorical[((promptId % categorical.length) + categorical.length) % categorical.length]!;
+}
+
+/** The colour of each distinct prompt id given (see promptColour). */
 export function promptColours(promptIds: Iterable<number>): Map<number, string> {
-  const ids = [...new Set(promptIds)].sort((a, b) => a - b);
   const out = new Map<number, string>();
-  ids.forEach((id, i) => {
-    out.set(
-      id,
-      ids.length <= categorical.length ? categorical[i]! : `hsl(${((i * 137.508) % 360).toFixed(1)} 62% ${i % 2 === 0 ? 52 : 66}%)`,
-    );
-  });
+  for (const id of promptIds) if (!out.has(id)) out.set(id, promptColour(id));
   return out;
 }
 

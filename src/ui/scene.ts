@@ -2,7 +2,7 @@
 // cell; the canvas scales cells to pixels). Pure geometry over the core's data: the gather's
 // samples (rank, step, slot, gathered order) and the regrouped rows. Nothing here decides
 // which sample goes where in the training run — it only lays out what the core says.
-import type { Gather, RegroupRow } from '../core/layout/types.ts';
+import type { Gather, RegroupMethod, RegroupRow } from '../core/layout/types.ts';
 import { phaseIds, type PhaseId } from './story.ts';
 
 export interface SceneLabel {
@@ -50,22 +50,19 @@ function geometry(n: number): PhaseGeometry {
 }
 
 /** Short label of a regrouped row's key for the given method. */
-export function rowLabel(method: 'prompt-id' | 'view' | 'uid', row: RegroupRow): string {
+export function rowLabel(method: RegroupMethod, row: RegroupRow): string {
   const key = row.key;
-  return method === 'prompt-id' ? `P${row.promptIds[0]}` : method === 'view' ? `row ${key}` : key.length > 10 ? `${key.slice(0, 9)}…` : key;
+  if (method === 'prompt-id') return `P${row.promptIds[0]}`;
+  if (method === 'view') return `row ${key}`;
+  if (method === 'local') return key.replace(/^r(\d+):(\d+)$/, 'rank $1 · $2');
+  return key.length > 10 ? `${key.slice(0, 9)}…` : key;
 }
 
 /**
  * Lays out one gather for every phase. `ranks`: world size; `budget`: how many tile columns
  * fit the canvas (wide rows wrap within it); `method`: how `rows` were regrouped.
  */
-export function buildScene(
-  gather: Gather,
-  rows: readonly RegroupRow[],
-  ranks: number,
-  budget: number,
-  method: 'prompt-id' | 'view' | 'uid',
-): Scene {
+export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: number, budget: number, method: RegroupMethod): Scene {
   const samples = gather.samples;
   const n = samples.length;
   const steps = gather.stepIndices;

@@ -44,7 +44,7 @@ export class StatsPanel extends LitElement {
       ['max-copies-on-rank', 'most copies of a group on one rank', fmt(s.maxCopiesOnOneRank)],
       ['drawn-twice', 'prompts drawn twice in an epoch', fmt(s.promptsDrawnTwice.length)],
       ['off-size-prompt-groups', 'prompt-id groups of size ≠ k', fmt(s.offSizePromptGroups)],
-      ['mixed-view-rows', 'view(-1, k) rows mixing prompts', `${s.mixedViewRows} of ${s.viewRows}`],
+      ['mixed-view-rows', "if regrouped with TRL's view(-1, k): rows mixing prompts", `${s.mixedViewRows} of ${s.viewRows}`],
     ];
     const hist = s.ranksSpannedHistogram;
     const max = Math.max(1, ...hist);

@@ -17,6 +17,8 @@ export class StoryController implements ReactiveController {
   stage: StoryStage = 'idle';
   playing = false;
   speed = 1;
+  /** prefers-reduced-motion: tiles jump to their places instead of moving (the caption still comes first). */
+  reducedMotion = false;
   /** requestAnimationFrame deltas (ms) recorded while tiles move. */
   readonly frameDeltas: number[] = [];
 
@@ -107,7 +109,11 @@ export class StoryController implements ReactiveController {
     const elapsed = now - this.stageStart;
     const scale = 1 / this.speed;
     if (this.stage === 'caption' && elapsed >= timing.caption * scale) {
-      this.setStage('move');
+      if (this.reducedMotion) {
+        this.progress = 1;
+        if (this.phase >= this.phaseCount - 1) this.playing = false;
+        this.setStage(this.playing ? 'dwell' : 'idle');
+      } else this.setStage('move');
       return;
     }
     if (this.stage === 'move') {

@@ -41,12 +41,15 @@ export interface CaptionContext {
   tiedGroups: number;
   rewards: RewardSource;
   scale: ScaleRewards;
+  /** When the regrouping is not the sampler's framework's: what that framework does instead. */
+  whatIf: string | null;
 }
 
 const regroupText: Record<RegroupMethod, string> = {
   'prompt-id': "by prompt id, as flow_grpo's PerPromptStatTracker does (it groups by prompt string)",
   view: 'with rewards.view(-1, k), as TRL does: every k consecutive gathered samples form a row, whatever prompts they hold',
   uid: 'by uid, as verl does: the copies of one draw of a prompt share a uid',
+  local: 'on each rank, k consecutive samples per group, as DanceGRPO does (no gather needed when a rank holds whole groups)',
 };
 
 const advantageText: Record<RegroupMethod, (scale: ScaleRewards) => string> = {
@@ -56,6 +59,7 @@ const advantageText: Record<RegroupMethod, (scale: ScaleRewards) => string> = {
       ? 'TRL with scale_rewards="none" (Dr. GRPO): r − mean of the row, no division'
       : `TRL: (r − mean of the row) / (${scale === 'group' ? 'unbiased std of the row' : 'unbiased std of the whole batch'} + 1e-4)`,
   uid: () => 'verl: (r − mean of the uid) / (unbiased std + 1e-6); a lone sample gets mean 0, std 1',
+  local: () => "DanceGRPO: (r − mean of the rank's group) / (unbiased std + 1e-8), computed on each rank",
 };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -99,9 +103,15 @@ function accumulateOutcome(c: CaptionContext): string {
   if (f.drawsWholeOnOneRank === f.draws)
     return `Every group now sits whole on one rank, so each rank could compute its groups' means on its own.`;
   if (f.drawsWholeOnOneRank > 0)
-    return `${f.drawsWholeOnOneRank} of the ${plural(f.draws, 'group')} sit whole on one rank (that rank could compute their mean alone); the others are spread over ranks.`;
+    return (
+      `${f.drawsWholeOnOneRank} of the ${plural(f.draws, 'group')} sit whole on one rank (that rank could compute their mean alone); the others ` +
+      `are spread over ranks.`
+    );
   if (f.maxCopiesOnOneRank >= 2)
-    return `Some ranks hold several copies of a group (up to ${f.maxCopiesOnOneRank}), but no rank holds a whole group, so no rank can compute a group's mean on its own.`;
+    return (
+      `Some ranks hold several copies of a group (up to ${f.maxCopiesOnOneRank}), but no rank holds a whole group, so no rank can compute a ` +
+      `group's mean on its own.`
+    );
   return `No rank holds two copies of one group, so no rank can compute a group's mean on its own.`;
 }
 
@@ -127,20 +137,27 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
     case 'gather':
       return W === 1
         ? `All-gather over a single rank: the gathered order is the rank's own ${c.samples} samples, gathered index = position on the rank.`
-        : `All-gather: every rank receives the ${c.samples} samples concatenated rank-major — rank 0's ${c.perRank}, then rank 1's, … The gathered index of a sample is rank × ${c.perRank} + its position on the rank.`;
+        : `All-gather: every rank receives the ${c.samples} samples concatenated rank-major — rank 0's ${c.perRank}, then rank 1's, … The gathered ` +
+            `index of a sample is rank × ${c.perRank} + its position on the rank.`;
     case 'regroup':
       return (
         `Regroup ${regroupText[c.regroup]}: ${plural(c.groups, 'group')} from ${plural(c.prompts, 'distinct prompt')}` +
         (c.mixedGroups > 0 ? `; ${c.mixedGroups} mix different prompts (flagged red) — the advantages of those rows are wrong` : '') +
         (c.offSizeGroups > 0 ? `; ${c.offSizeGroups} have a size other than k = ${k} (flagged)` : '') +
-        '.'
+        '.' +
+        (c.whatIf ? ` ${c.whatIf}` : '')
       );
     case 'advantages':
       return (
-        `Rewards come from ${c.rewards === 'random' ? 'seeded uniform noise' : 'a toy pass/fail reward model (each prompt has a pass rate)'}; advantages per group by ${advantageText[c.regroup](c.scale)}.` +
-        (c.tiedGroups > 0 ? ` ${plural(c.tiedGroups, 'group')} tie (std 0): advantage 0, no learning signal.` : '')
+        `Rewards come from ${c.rewards === 'random' ? 'seeded uniform noise' : 'a toy pass/fail reward model (each prompt has a pass rate)'}; ` +
+        `advantages per group by ${advantageText[c.regroup](c.scale)}.` +
+        (c.tiedGroups > 0 ? ` ${plural(c.tiedGroups, 'group')} tie (std 0): advantage 0, no learning signal.` : '') +
+        (c.whatIf ? ` ${c.whatIf}` : '')
       );
     case 'slice':
-      return `Slice back: rank r takes gathered[r·${c.perRank}, (r+1)·${c.perRank}) — exactly the samples it produced, now carrying their advantages (blue below the group's mean, orange above).`;
+      return (
+        `Slice back: rank r takes gathered[r·${c.perRank}, (r+1)·${c.perRank}) — exactly the samples it produced, now carrying their advantages ` +
+        `(blue below the group's mean, orange above).`
+      );
   }
 }

@@ -4,6 +4,7 @@
 import type { LayoutConfig, RegroupMethod, SamplerName } from '../core/layout/types.ts';
 import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
+import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { phaseIds, type PhaseId } from './story.ts';
 
@@ -25,6 +26,8 @@ export interface ExplorerState {
   embed: boolean;
   /** Controls hidden with `<name>_hide=true`. */
   hidden: ReadonlySet<string>;
+  /** What in the link could not be read, and what is shown instead (never written back to the URL). */
+  notices: string[];
 }
 
 /** URL parameter name of each config field (from the settings table, src/core/settings.ts). */
@@ -44,13 +47,17 @@ export const hideableParts = [
   'gather',
 ] as const;
 
-export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'uid'];
+export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'uid', 'local'];
 export const rewardSources: readonly RewardSource[] = ['random', 'model'];
 export const scaleOptions: readonly ScaleRewards[] = ['group', 'batch', 'none'];
 export const speeds = [0.25, 0.5, 1, 2, 4] as const;
 
-function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
-  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+/** `value` when it is one of `allowed`; otherwise `fallback`, with a notice when the link gave something else. */
+function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T, param: string, notices: string[]): T {
+  if (value === null) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  notices.push(`“${param}=${value}” in the link is not one of ${allowed.join(', ')}; showing ${fallback}.`);
+  return fallback;
 }
 
 function num(value: string | null): number | null {
@@ -61,12 +68,16 @@ function num(value: string | null): number | null {
 
 /**
  * Reads a state from a query string. `presets` resolves `preset=`; explicit settings
- * override the preset's. Unknown or malformed values fall back to defaults (a number
- * that is out of range is kept, so the UI can show the core's error about it).
+ * override the preset's. Unknown or malformed values fall back to defaults, each with a
+ * notice saying so (a number that is out of range is kept, so the UI can show the core's
+ * error about it).
  */
 export function parseState(search: string, defaults: LayoutConfig, presets: Record<string, { config: LayoutConfig }>): ExplorerState {
   const p = new URLSearchParams(search);
+  const notices: string[] = [];
   const presetName = p.get('preset');
+  if (presetName !== null && !presets[presetName])
+    notices.push(`“preset=${presetName}” in the link is not a preset (${Object.keys(presets).join(', ')}); starting from the default.`);
   const base = presetName !== null && presets[presetName] ? presets[presetName].config : defaults;
   const config: LayoutConfig = { ...base };
   let overridden = false;
@@ -77,7 +88,10 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
       (config as unknown as Record<string, unknown>)[field] = raw as SamplerName;
     } else {
       const n = num(raw);
-      if (n === null) continue;
+      if (n === null) {
+        notices.push(`“${param}=${raw}” in the link is not a number; ${param} stays ${base[field]}.`);
+        continue;
+      }
       (config as unknown as Record<string, unknown>)[field] = n;
     }
     if (config[field] !== base[field]) overridden = true;
@@ -85,19 +99,31 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
   const hidden = new Set<string>();
   for (const [key, value] of p) if (key.endsWith('_hide') && value !== 'false') hidden.add(key.slice(0, -'_hide'.length));
   const speed = num(p.get('speed'));
+  const speedOk = speed !== null && speed > 0 && speed <= 8;
+  if (p.get('speed') !== null && !speedOk)
+    notices.push(`“speed=${p.get('speed')}” in the link is not a speed between 0 and 8; playing at 1×.`);
   const prompt = num(p.get('prompt'));
+  const promptOk = prompt !== null && Number.isInteger(prompt) && prompt >= 0;
+  if (p.get('prompt') !== null && !promptOk)
+    notices.push(`“prompt=${p.get('prompt')}” in the link is not a prompt id (0, 1, 2, …); nothing is highlighted.`);
+  const gather = num(p.get('gather'));
+  const gatherOk = gather !== null && Number.isInteger(gather) && gather >= 0;
+  if (p.get('gather') !== null && !gatherOk)
+    notices.push(`“gather=${p.get('gather')}” in the link is not a gather number; following the first gather.`);
   return {
     config,
     preset: presetName !== null && presets[presetName] && !overridden ? presetName : null,
-    phase: pick(p.get('phase'), phaseIds, 'sample'),
-    gather: Math.max(0, Math.trunc(num(p.get('gather')) ?? 0)),
-    regroup: pick(p.get('regroup'), regroupMethods, 'prompt-id'),
-    rewards: pick(p.get('rewards'), rewardSources, 'random'),
-    scale: pick(p.get('scale'), scaleOptions, 'group'),
-    speed: speed !== null && speed > 0 && speed <= 8 ? speed : 1,
-    prompt: prompt !== null && Number.isInteger(prompt) && prompt >= 0 ? prompt : null,
+    phase: pick(p.get('phase'), phaseIds, 'sample', 'phase', notices),
+    gather: gatherOk ? gather : 0,
+    // Without a choice in the link, the regrouping is the one the sampler's framework uses.
+    regroup: pick(p.get('regroup'), regroupMethods, frameworkDefaults[config.sampler]?.regroup ?? 'prompt-id', 'regroup', notices),
+    rewards: pick(p.get('rewards'), rewardSources, 'random', 'rewards', notices),
+    scale: pick(p.get('scale'), scaleOptions, 'group', 'scale', notices),
+    speed: speedOk ? speed : 1,
+    prompt: promptOk ? prompt : null,
     embed: p.has('embed') && p.get('embed') !== '0' && p.get('embed') !== 'false',
     hidden,
+    notices,
   };
 }
 

@@ -18,7 +18,7 @@ export const resultsDir = join(root, 'test-results');
 /** Debian's Chromium, as `.ci/run` installs it; override with GRPO_CHROMIUM. */
 export const chromiumPath = process.env.GRPO_CHROMIUM ?? '/usr/bin/chromium';
 
-/** Flags that give headless Chromium a WebGPU adapter without a GPU (../shared/docs/runtimes.md). */
+/** Flags that give headless Chromium a WebGPU adapter without a GPU (docs/runtimes.md). */
 export const chromiumArgs = [
   '--enable-unsafe-webgpu',
   '--use-webgpu-adapter=swiftshader',
@@ -115,6 +115,8 @@ export interface PageOptions {
   viewport?: { width: number; height: number };
   /** Do not fail when the page throws an uncaught error or logs console.error. */
   allowErrors?: boolean;
+  /** A touch screen (page.touchscreen.tap works), as on a phone. */
+  hasTouch?: boolean;
 }
 
 /**
@@ -123,7 +125,10 @@ export interface PageOptions {
  */
 export async function withPage<T>(urlPath: string, fn: (page: Page) => Promise<T>, options: PageOptions = {}): Promise<T> {
   const { server, browser } = await session();
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    hasTouch: options.hasTouch ?? false,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));

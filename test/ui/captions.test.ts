@@ -9,6 +9,7 @@ import { gathers } from '../../src/core/layout/gather.ts';
 import type { Gather, LayoutConfig, RegroupMethod } from '../../src/core/layout/types.ts';
 import { deriveView } from '../../src/ui/explorer-model.ts';
 import { caption, phaseIds } from '../../src/ui/story.ts';
+import { frameworkDefaults } from '../../src/core/grpo/framework-defaults.ts';
 import { parseState } from '../../src/ui/url-state.ts';
 
 /** Recounted truths about one gather: copies of each draw (uid) per step and per rank. */
@@ -56,7 +57,7 @@ for (const sampler of samplerNames)
 
 test('every caption of every phase states only what the core says happened (sampler × configuration grid)', () => {
   const seen = new Set<string>(); // which kinds of claim the grid exercised
-  const regroups: RegroupMethod[] = ['prompt-id', 'view', 'uid'];
+  const regroups: RegroupMethod[] = ['prompt-id', 'view', 'uid', 'local'];
   let checked = 0;
   grid.forEach((config, n) => {
     const layout = buildLayout(config);
@@ -64,7 +65,7 @@ test('every caption of every phase states only what the core says happened (samp
     for (const gatherIndex of [0, all.length - 1]) {
       const g = all[gatherIndex]!;
       const t = truths(g);
-      const state = { ...parseState('', config, {}), config, gather: gatherIndex, regroup: regroups[n % 3]! };
+      const state = { ...parseState('', config, {}), config, gather: gatherIndex, regroup: regroups[n % 4]! };
       const view = deriveView(state);
       const where = `${JSON.stringify(config)} gather ${gatherIndex}`;
       assert.deepEqual(view.gather.samples, g.samples, where);
@@ -151,6 +152,12 @@ test('every caption of every phase states only what the core says happened (samp
           m = text.match(/(\d+) mix different prompts/);
           assert.equal(m ? Number(m[1]) : 0, mixed, `${where}: ${text}`);
           if (mixed > 0) seen.add('regroup:mixed');
+        }
+        if (phase === 'regroup' || phase === 'advantages') {
+          // A regrouping other than the sampler's framework's is called a what-if, and only then.
+          const own = frameworkDefaults[config.sampler].regroup;
+          assert.equal(/What if:/.test(text), state.regroup !== own, `${where} ${state.regroup}: ${text}`);
+          if (state.regroup !== own) seen.add('whatif');
         }
         if (phase === 'advantages' && view.advantages) {
           const ties = view.rows.filter(

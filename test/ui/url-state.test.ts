@@ -46,6 +46,18 @@ test('a preset link keeps its name while unchanged; unknown values fall back, ou
   );
 });
 
+test('every unreadable value in a link is named in a notice; a clean link has none', () => {
+  const s = parseState('?preset=nope&k=abc&phase=nonsense&speed=99&prompt=-1&gather=x&rewards=gold', defaults, presets);
+  assert.equal(s.config.k, 4);
+  assert.equal(s.phase, 'sample');
+  const text = s.notices.join('\n');
+  for (const part of ['preset=nope', 'k=abc', 'phase=nonsense', 'speed=99', 'prompt=-1', 'gather=x', 'rewards=gold'])
+    assert.match(text, new RegExp(`“${part}”`));
+  assert.equal(s.notices.length, 7);
+  assert.deepEqual(parseState('?preset=seed-000&k=3&phase=gather', defaults, presets).notices, []);
+  assert.doesNotMatch(stateToSearch(s), /notice/);
+});
+
 test('every setting of the table round-trips through its URL key', async () => {
   const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
   const changed: Record<string, unknown> = { ...defaults, sampler: 'trl' };

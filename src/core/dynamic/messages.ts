@@ -31,3 +31,11 @@ export function streamStalled(generated: number, short: number): string {
     'generating. Make the task easier (higher success probability) or use a capped policy (fallback, raise).'
   );
 }
+
+/** stream keeps or drops each rank's own groups; a group split over ranks cannot be judged there. */
+export function streamScattered(group: string, ranks: [number, number]): string {
+  return (
+    `stream (OpenRLHF) replaces each rank's dropped prompts on that rank, but group ${group} has members on ranks ${ranks[0]} and ` +
+    `${ranks[1]}; use a sampler that keeps every group on one rank (trl with batch a multiple of k, contiguous) or a batched policy`
+  );
+}

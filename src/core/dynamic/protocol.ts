@@ -7,7 +7,7 @@
 import { Mt19937 } from '../rng/mt19937.ts';
 import { randint } from '../rng/rand.ts';
 import { filterGroups, keepRuleOf } from './filter.ts';
-import { nemoMaxBatches, streamStalled, swiftFallbackWarning, verlTooManyBatches } from './messages.ts';
+import { nemoMaxBatches, streamScattered, streamStalled, swiftFallbackWarning, verlTooManyBatches } from './messages.ts';
 import type { DynamicConfig, Policy, Sample } from './types.ts';
 
 /** What the protocol needs from a rank: its number, generation, and allGatherObject. */
@@ -234,6 +234,11 @@ async function streamStep<S extends Sample>(io: RankIO<S>, c: DynamicConfig): Pr
   for (let round = 0; ; round++) {
     const mine = await io.generate(round, need[io.rank]!);
     const byRank = (await io.gather(mine)) as S[][];
+    const split = scatteredGroup(byRank);
+    if (split) {
+      error = { name: 'StreamScatteredGroups', message: streamScattered(split.group, split.ranks) };
+      break;
+    }
     const addedByRank = new Array<number>(W).fill(0);
     let groups = 0;
     let flat = 0;
@@ -282,4 +287,17 @@ async function streamStep<S extends Sample>(io: RankIO<S>, c: DynamicConfig): Pr
     error,
     notes: [],
   };
+}
+
+/** The first group whose members were generated on two ranks, if any (stream decides per rank). */
+function scatteredGroup(byRank: readonly (readonly Sample[])[]): { group: string; ranks: [number, number] } | null {
+  const home = new Map<string, number>();
+  for (const [r, batch] of byRank.entries()) {
+    for (const s of batch) {
+      const at = home.get(s.group);
+      if (at === undefined) home.set(s.group, r);
+      else if (at !== r) return { group: s.group, ranks: [at, r] };
+    }
+  }
+  return null;
 }

@@ -84,8 +84,8 @@ export function flowGrpoAdvantages(rewards: ArrayLike<number>, promptIds: ArrayL
  * mean per row; scale 'group' divides by the row's unbiased std + 1e-4, 'batch' by the
  * unbiased std of all rewards + 1e-4, 'none' does not divide (Dr. GRPO).
  */
-export function trlAdvantages(rewards: ArrayLike<number>, numGenerations: number, scale: ScaleRewards = 'group'): number[] {
-  const rows = rowsOf(rewards.length, numGenerations, 'TRL view(-1, G)');
+export function trlAdvantages(rewards: ArrayLike<number>, k: number, scale: ScaleRewards = 'group'): number[] {
+  const rows = rowsOf(rewards.length, k, 'TRL view(-1, G)');
   const all = Array.from({ length: rewards.length }, (_, i) => i);
   const batchS = scale === 'batch' ? std(rewards, all, 1) : 0;
   return normalise(
@@ -116,8 +116,8 @@ export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<strin
  * DanceGRPO: each rank normalises its own consecutive groups of G copies (repeat_interleave
  * keeps them together), unbiased std + 1e-8, no gather. localRewards: one rank's rewards.
  */
-export function danceGrpoAdvantages(localRewards: ArrayLike<number>, numGenerations: number): number[] {
-  const rows = rowsOf(localRewards.length, numGenerations, 'DanceGRPO local groups');
+export function danceGrpoAdvantages(localRewards: ArrayLike<number>, k: number): number[] {
+  const rows = rowsOf(localRewards.length, k, 'DanceGRPO local groups');
   return normalise(localRewards, rows, (g) => ({ mean: mean(localRewards, g), std: std(localRewards, g, 1) }), 1e-8);
 }
 
@@ -134,16 +134,17 @@ export function sliceToRanks<T>(gathered: readonly T[], ranks: number): T[][] {
 }
 
 /** The framework whose advantage goes with each regrouping of src/core/layout/regroup.ts. */
-export const ADVANTAGE_OF_REGROUP: Readonly<Record<RegroupMethod, 'flow_grpo' | 'trl' | 'verl'>> = {
+export const ADVANTAGE_OF_REGROUP: Readonly<Record<RegroupMethod, 'flow_grpo' | 'trl' | 'verl' | 'dance_grpo'>> = {
   'prompt-id': 'flow_grpo',
   view: 'trl',
   uid: 'verl',
+  local: 'dance_grpo',
 };
 
 /**
  * The advantages of one gather's rewards under a regrouping, as the framework that regroups so
  * computes them: prompt-id → flow_grpo (groups by prompt, global std), view → TRL (`view(-1, k)`,
- * `scale` applies), uid → verl (groups by uid). Throws a RangeError when the regrouping cannot
+ * `scale` applies), uid → verl (groups by uid), local → DanceGRPO (each rank's consecutive k). Throws a RangeError when the regrouping cannot
  * apply (e.g. view(-1, k) of a count that is not a multiple of k).
  */
 export function advantagesOfRegroup(
@@ -166,5 +167,11 @@ export function advantagesOfRegroup(
         rewards,
         gather.samples.map((s) => s.uid),
       );
+    case 'dance_grpo': {
+      // Each rank normalises its own samples (its slice of the rank-major gathered order).
+      const ranks = new Set(gather.samples.map((s) => s.rank)).size;
+      const perRank = sliceToRanks(Array.from(rewards), ranks);
+      return perRank.flatMap((local) => danceGrpoAdvantages(local, k));
+    }
   }
 }

@@ -1,4 +1,4 @@
-// The three ways frameworks put gathered samples back into groups.
+// The ways frameworks put samples back into groups: three after the all-gather, one on each rank.
 import type { Gather, RegroupMethod, RegroupRow } from './types.ts';
 
 /** Rows keyed by `keyOf`, in order of first appearance; members in gathered order. */
@@ -22,7 +22,10 @@ function groupBy(gather: Gather, k: number, keyOf: (i: number) => string): Regro
  * - 'view': `rewards.view(-1, k)` over the gathered order, as TRL does: rows of k consecutive
  *   samples, `mixed` when a row holds several prompts (scattered layouts), `offSize` for a last
  *   row shorter than k (where torch's view would raise);
- * - 'uid': by the per-draw uid, as verl does: every draw is its own group of k.
+ * - 'uid': by the per-draw uid, as verl does: every draw is its own group of k;
+ * - 'local': on each rank, rows of k consecutive samples of the rank's own order, as DanceGRPO
+ *   does after repeat_interleave (its advantages need no gather); `mixed` when a rank's row
+ *   holds several prompts (a layout that scatters copies).
  */
 export function regroup(gather: Gather, method: RegroupMethod, k: number): RegroupRow[] {
   switch (method) {
@@ -32,6 +35,15 @@ export function regroup(gather: Gather, method: RegroupMethod, k: number): Regro
       return groupBy(gather, k, (i) => String(Math.floor(i / k)));
     case 'uid':
       return groupBy(gather, k, (i) => gather.samples[i]!.uid);
+    case 'local': {
+      const position = new Map<number, number>(); // samples seen so far on each rank
+      const keys = gather.samples.map((s) => {
+        const at = position.get(s.rank) ?? 0;
+        position.set(s.rank, at + 1);
+        return `r${s.rank}:${Math.floor(at / k)}`;
+      });
+      return groupBy(gather, k, (i) => keys[i]!);
+    }
   }
 }
 
@@ -40,4 +52,5 @@ export const regroupMethods: { method: RegroupMethod; label: string }[] = [
   { method: 'prompt-id', label: 'by prompt id over the gather (flow_grpo PerPromptStatTracker)' },
   { method: 'view', label: 'view(-1, k) over the gathered order (TRL)' },
   { method: 'uid', label: 'by per-draw uid (verl)' },
+  { method: 'local', label: 'k consecutive samples on each rank, no gather (DanceGRPO)' },
 ];

@@ -1,7 +1,7 @@
 // The data the whole sandbox passes around: a configuration, and the layout a sampler makes
 // of it. Pure data (JSON-serialisable), no behaviour, so the CLI, the UI and workers share it.
 
-/** The sampling schemes the sandbox reproduces (`../shared/docs/frameworks.md`). */
+/** The sampling schemes the sandbox reproduces (`docs/frameworks.md`). */
 export type SamplerName = 'flow-grpo' | 'flow-grpo-lcm' | 'trl' | 'contiguous' | 'group-distributed' | 'dance-grpo';
 
 /** Every sampler takes the same shape of configuration; settings a sampler ignores are kept as given. */
@@ -104,8 +104,8 @@ export interface Gather {
   samples: GatheredSample[];
 }
 
-/** The three ways frameworks regroup gathered samples. */
-export type RegroupMethod = 'prompt-id' | 'view' | 'uid';
+/** The ways frameworks regroup samples: after the gather (prompt-id, view, uid) or on each rank without one (local). */
+export type RegroupMethod = 'prompt-id' | 'view' | 'uid' | 'local';
 
 /** One group after regrouping. */
 export interface RegroupRow {

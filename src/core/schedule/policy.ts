@@ -18,8 +18,10 @@ export interface HeadTables {
 
 /** A policy: one table shared by every sample, or one per sample (a trained controller reads its input). */
 export interface ControllerPolicy {
-  /** What it is, for reports: `uniform`, a file name. */
+  /** What it is, for reports and JSON: `uniform`, a file name. */
   name: string;
+  /** The policy in a sentence ("drawn from …"); default: `the <name> policy`. */
+  description?: string;
   tables: HeadTables[];
 }
 
@@ -94,7 +96,8 @@ export function parseHeadTables(json: unknown, source: string): HeadTables {
     if (insertion[i]! > 0) {
       const valid = Array.from({ length: KNOB3_WIDTH }, (_, n) => n).filter((n) => knob3Valid(p, n));
       throw new ConfigError(
-        `${source}: knob3 gives no weight to the options valid after block ${p} (n = ${valid.join(', ')}), but insertion ${p} has probability ${insertion[i]!.toFixed(3)}`,
+        `${source}: knob3 gives no weight to the options valid after block ${p} (n = ${valid.join(', ')}), but insertion ${p} has probability ` +
+          `${insertion[i]!.toFixed(3)}`,
       );
     }
     return masked;

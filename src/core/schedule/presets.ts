@@ -1,4 +1,4 @@
-// Named schedule settings. seed-001 (../shared/docs/scenarios.md): batch 4, group 5, 4 GPUs, one
+// Named schedule settings. seed-001 (docs/scenarios.md): batch 4, group 5, 4 GPUs, one
 // configuration takes T; α = 0 makes the seed's arithmetic exact (20T serially, 5T per rank).
 import type { ScheduleConfig } from './types.ts';
 

@@ -4,7 +4,7 @@
 import type { ConfigActions } from '../env/controller.ts';
 import type { ControllerPolicy } from './policy.ts';
 
-/** The five execution schemes, in the order of ../shared/docs/scenarios.md's seed-001 list (today's code first). */
+/** The five execution schemes, in the order of docs/scenarios.md's seed-001 list (today's code first). */
 export const SCHEMES = ['serial-dp', 'per-rank-serial', 'per-rank-batched', 'by-structure', 'spread'] as const;
 export type SchemeName = (typeof SCHEMES)[number];
 

@@ -1,7 +1,7 @@
 import { configReward } from '../../core/env/controller.ts';
 
 /**
- * Rewards of a batch of configurations. Row r is configuration r of input r / groupSize (the
+ * Rewards of a batch of configurations. Row r is configuration r of input r / k (the
  * group's k copies are contiguous). actions: 4 arrays of rows; difficulty, budgetMs: per input.
  */
 export function controllerReward(
@@ -11,11 +11,11 @@ export function controllerReward(
   knob3: Uint32Array,
   difficulty: Float32Array,
   budgetMs: Float32Array,
-  groupSize: number,
+  k: number,
 ): Float32Array {
   const rewards = new Float32Array(tier.length);
   for (let r = 0; r < tier.length; r++) {
-    const input = Math.floor(r / groupSize);
+    const input = Math.floor(r / k);
     rewards[r] = configReward(
       { tier: tier[r]!, insertion: insertion[r]!, topK: topK[r]!, knob3: knob3[r]! },
       difficulty[input]!,

@@ -259,3 +259,21 @@ test('effective batch counts distinct trained samples in mixed groups; pad dupli
   assert.ok(stepFails(naive), 'uneven naive slices cannot be gathered');
   assert.ok(!stepFails(await simulateStep(cfg('rebalance'), short)), 'rebalance gathers with lengths');
 });
+
+test("stream refuses groups scattered over ranks (it judges each rank's own groups)", async () => {
+  const c = cfg('stream');
+  const plans = await runLocal(c.ranks, (rank, gather) =>
+    dynamicStep<Sample>(
+      {
+        rank,
+        size: c.ranks,
+        // Every rank answers the same 4 prompts (flow_grpo-style scatter: copies on different ranks).
+        generate: (d, n) => generateSamples(script([4, 4, 4, 4]), d, 0, n, c.k).map((s) => ({ ...s, origin: rank })),
+        gather,
+      },
+      c,
+    ),
+  );
+  assert.equal(plans[0]!.error?.name, 'StreamScatteredGroups');
+  assert.match(plans[0]!.error!.message, /group d0r0p0 has members on ranks 0 and 1; use a sampler that keeps every group on one rank/);
+});

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { copiesOf, explainLayout, gathers, layoutStats, regroup } from '../../../src/core/layout/index.ts';
 import type { Gather, Layout, LayoutConfig } from '../../../src/core/layout/types.ts';
 import { buildLayout, defaultConfig, samplerNames } from '../../../src/core/samplers/index.ts';
+import { advantagesOfRegroup, danceGrpoAdvantages, sliceToRanks } from '../../../src/core/grpo/advantages.ts';
 
 /** A hand-made layout: two steps of one epoch, 2 ranks × 2 slots, k = 2; prompt 7 drawn in both steps. */
 function handLayout(gatherScope: 'epoch' | 'step'): Layout {
@@ -197,4 +198,25 @@ test("the explanation states seed-000's numbers", () => {
   assert.match(text, /8 × 2 = 16 samples = 4 prompts × k=4/);
   assert.match(text, /2 batches × 16 = 32 samples, 8 prompt draws/);
   assert.match(text, /shape \[2, …\]/);
+});
+
+test("regroup 'local' forms each rank's consecutive k; on a layout that keeps copies together its rows are the draws", () => {
+  for (const sampler of ['dance-grpo', 'contiguous'] as const) {
+    const layout = buildLayout({ ...defaultConfig, sampler, ranks: 4, batch: 4, k: 2, datasetSize: 16 });
+    const g = gathers(layout)[0]!;
+    const rows = regroup(g, 'local', 2);
+    for (const row of rows) {
+      const ranks = new Set(row.members.map((i) => g.samples[i]!.rank));
+      assert.equal(ranks.size, 1, 'a local row never leaves its rank');
+      assert.equal(row.members.length, 2);
+      assert.equal(row.mixed, false, `${sampler}: copies kept together, so no local row mixes prompts`);
+      assert.equal(new Set(row.members.map((i) => g.samples[i]!.uid)).size, 1, 'one draw per local row');
+    }
+    const rewards = g.samples.map((_, i) => ((i * 7919) % 13) / 13);
+    const expected = sliceToRanks(rewards, 4).flatMap((local) => danceGrpoAdvantages(local, 2));
+    assert.deepEqual(advantagesOfRegroup('local', g, rewards, 2), expected);
+  }
+  // On flow_grpo's scattered layout, local rows mix prompts: copies are not on one rank.
+  const scattered = gathers(buildLayout(defaultConfig))[0]!;
+  assert.ok(regroup(scattered, 'local', 4).some((r) => r.mixed));
 });
