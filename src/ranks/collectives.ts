@@ -436,13 +436,13 @@ export class Communicator {
     const busy = missing.filter((r) => !skipped.includes(r));
     const lines = describeRanks(a);
     const hints: string[] = [];
-    if (skipped.length)
+    if (skipped.length) {
+      const how = skipped.every((r) => phases[r] === Phase.Finished) ? 'finished the step without it' : 'went on to another collective';
       hints.push(
-        `${rankList(skipped)} skipped ${kind} #${seq} ` +
-          `(${skipped.every((r) => phases[r] === Phase.Finished) ? 'finished the step without it' : 'went on to another collective'}). ` +
-          'Every rank must call the same collectives in the same order; a rank that skips one ' +
-          '(e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever.',
+        `${rankList(skipped)} skipped ${kind} #${seq} (${how}). Every rank must call the same collectives in the same order; ` +
+          'a rank that skips one (e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever.',
       );
+    }
     if (busy.length)
       hints.push(
         `${rankList(busy)} ${busy.length === 1 ? 'has' : 'have'} not reached ${kind} #${seq} after ${this.timeoutMs} ms ` +

@@ -55,3 +55,16 @@ test('large but representable results still print, as numbers', async () => {
   assert.equal(typeof out.loss, 'number');
   assert.ok(Math.abs(out.loss + 1e30) / 1e30 < 1e-6);
 });
+
+test('a batch above 8·10^6 tokens is refused in words before any backend sees it (JSON.stringify and Dawn failed uncaught)', async () => {
+  const row = `[${'0,'.repeat(8999)}0]`;
+  const m = `[${Array.from({ length: 1000 }, () => row).join(',')}]`;
+  const text = `{"logp":${m},"oldLogp":${m},"advantages":[${'0,'.repeat(999)}0],"settings":{"maxCompletionLength":9000}}`;
+  const io = memoryIo(text);
+  assert.equal(await main(['loss', '--backend', 'webgpu'], io), 2);
+  assert.equal(io.stdout, '');
+  assert.match(
+    io.stderr,
+    /^grpo-sandbox loss: the batch has B × T = 1000 × 9000 = 9000000 tokens, above the limit of 8000000 .*; split it into smaller batches\n$/,
+  );
+});
