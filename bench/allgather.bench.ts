@@ -99,6 +99,7 @@ export default async function run(): Promise<void> {
     ],
   );
   console.log(
-    `arena vs postMessage: ${(postMs / arenaMs).toFixed(1)}× faster (aim ≥ 10×); arena vs copy: ${(copyMs / arenaMs).toFixed(2)} of the copy bandwidth (aim ≥ 0.5)`,
+    `arena vs postMessage: ${(postMs / arenaMs).toFixed(1)}× faster (aim ≥ 10×); arena vs copy: ${(copyMs / arenaMs).toFixed(2)} of the copy ` +
+      `bandwidth (aim ≥ 0.5)`,
   );
 }

@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -71,4 +71,24 @@ test('a deliberately bad import fails the check, naming the rule and the import'
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('no line in src, test, bench or scripts is longer than 160 characters (break long strings and comments)', () => {
+  const long: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        if (name !== 'fixtures' && name !== 'node_modules') walk(path);
+      } else if (/\.(ts|js|cjs|mjs|py|wgsl)$/.test(name)) {
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (line.length > 160) long.push(`${relative(root, path)}:${i + 1} (${line.length})`);
+          });
+      }
+    }
+  };
+  for (const dir of ['src', 'test', 'bench', 'scripts', 'shaders']) walk(join(root, dir));
+  assert.deepEqual(long, []);
 });

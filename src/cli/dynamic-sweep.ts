@@ -94,7 +94,8 @@ export async function runSweepCommand(flags: Record<string, unknown>): Promise<n
   printTable(result);
   out('');
   out(
-    `${policies.length * ps.length * trials} steps and ${policies.length * ps.length * runs} training runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `${policies.length * ps.length * trials} steps and ${policies.length * ps.length * runs} training runs in ` +
+      `${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   if (html) out(`chart written to ${html}`);
   return 0;
@@ -143,7 +144,8 @@ export function sweepHtml(r: SweepResult): string {
 body{font:14px system-ui,sans-serif;margin:24px;max-width:980px}h2{font-size:16px;margin:28px 0 4px}p{color:#444}</style></head>
 <body><h1>Dynamic sampling vs reward sparsity</h1>
 <p id="about"></p>
-<p>Every policy sees the same reward draws (same seeds), so where no pool runs short the policies take identical steps and their lines lie on top of each other.</p>
+<p>Every policy sees the same reward draws (same seeds), so where no pool runs short the policies take identical steps and their lines lie on top
+  of each other.</p>
 <h2>Share of flat groups: theory p<sup>k</sup> + (1 − p)<sup>k</sup> (line) and simulation (points)</h2><div id="tie"></div>
 <h2>Pool still short after the last batch: theory (dashed) and simulation, per policy</h2><div id="short"></div>
 <h2>Success probability after a fixed budget of generations, per policy</h2><div id="reward"></div>
@@ -152,14 +154,17 @@ body{font:14px system-ui,sans-serif;margin:24px;max-width:980px}h2{font-size:16p
 <script>
 const R = ${data};
 const c = R.config;
-document.getElementById('about').textContent = c.ranks + ' ranks × ' + c.perRank + ' samples, k = ' + c.k + ', max_resample_times ' + c.maxResampleTimes + '; ' + c.trials + ' steps per point, ' + c.runs + ' training runs of ' + c.budgetBatches + " batches' generations.";
+document.getElementById('about').textContent = c.ranks + ' ranks × ' + c.perRank + ' samples, k = ' + c.k
+  + ', max_resample_times ' + c.maxResampleTimes + '; ' + c.trials + ' steps per point, ' + c.runs + ' training runs of '
+  + c.budgetBatches + " batches' generations.";
 const colors = ['#1f77b4','#d62728','#2ca02c','#9467bd','#8c564b','#ff7f0e','#17becf'];
 const policies = [...new Set(R.rows.map(r => r.policy))];
 const ps = [...new Set(R.rows.map(r => r.p))].sort((a, b) => a - b);
 const cell = (pol, p) => R.rows.find(r => r.policy === pol && r.p === p);
 const axes = (y) => [{ label: 'success probability p' }, { label: y }];
 function plot(id, y, series, data) {
-  new uPlot({ width: 900, height: 300, scales: { x: { time: false } }, axes: axes(y), series: [{ label: 'p' }, ...series] }, [ps, ...data], document.getElementById(id));
+  const options = { width: 900, height: 300, scales: { x: { time: false } }, axes: axes(y), series: [{ label: 'p' }, ...series] };
+  new uPlot(options, [ps, ...data], document.getElementById(id));
 }
 const first = policies[0];
 plot('tie', 'flat share', [

@@ -182,12 +182,14 @@ function printPlan(plan: PlanSummary, config: DynamicConfig): void {
 function printConsume(run: RunRecord, config: DynamicConfig): void {
   const gatherKind = config.policy === 'rebalance' ? 'allGatherVariable' : 'allGather';
   out(
-    `train step      each rank: torch.stack(rewards of its slice)${run.deviceFix ? ' after .to(rank.device)' : ' (tensors not moved)'}, then ${gatherKind} for the loss`,
+    `train step      each rank: torch.stack(rewards of its slice)${run.deviceFix ? ' after .to(rank.device)' : ' (tensors not moved)'}, then ` +
+      `${gatherKind} for the loss`,
   );
   if (run.ok) {
     for (const [r, res] of run.ranks!.entries())
       out(
-        `rank ${r}          stacked [${res.shape.join(', ')}] on ${res.device} (slice was on ${res.origins.join(', ') || 'no device'}); gathered ${res.gatheredRows} rows`,
+        `rank ${r}          stacked [${res.shape.join(', ')}] on ${res.device} (slice was on ${res.origins.join(', ') || 'no device'}); gathered ` +
+          `${res.gatheredRows} rows`,
       );
     out(`ok: the step trained on all ${config.ranks} ranks`);
   } else {

@@ -33,9 +33,7 @@ function matrix(
     if (row.length !== tokens)
       throw new ConfigError(`'${name}' row ${b} has ${row.length} values, row 0 has ${tokens}: every row needs T = ${tokens}`);
     row.forEach((v, t) => {
-      if (typeof v !== 'number' || !Number.isFinite(v))
-        throw new ConfigError(`'${name}'[${b}][${t}] must be a finite number, got ${JSON.stringify(v)}`);
-      data[b * tokens + t] = v;
+      data[b * tokens + t] = float32(v, `'${name}'[${b}][${t}]`);
     });
   });
   if (like && (rows !== like.rows || tokens !== like.tokens)) {
@@ -48,11 +46,18 @@ function vector(value: unknown, name: string, length: number): Float32Array {
   if (!Array.isArray(value))
     throw new ConfigError(`'${name}' must be an array of ${length} numbers (one per row of 'logp'), got ${describe(value)}`);
   if (value.length !== length) throw new ConfigError(`'${name}' has ${value.length} values but 'logp' has B = ${length} rows`);
-  return Float32Array.from(value, (v, i) => {
-    if (typeof v !== 'number' || !Number.isFinite(v))
-      throw new ConfigError(`'${name}'[${i}] must be a finite number, got ${JSON.stringify(v)}`);
-    return v;
-  });
+  return Float32Array.from(value, (v, i) => float32(v, `'${name}'[${i}]`));
+}
+
+/** Largest finite float32 (the losses compute in float32, as the frameworks do). */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** A finite number float32 can hold: beyond ±3.4e38 it would silently become ±Infinity. */
+function float32(v: unknown, where: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`${where} must be a finite number, got ${JSON.stringify(v)}`);
+  if (Math.abs(v) > FLOAT32_MAX)
+    throw new ConfigError(`${where} is ${v}, beyond float32's range (±3.4e38), in which the loss is computed as in the frameworks`);
+  return v;
 }
 
 function describe(value: unknown): string {
@@ -66,6 +71,7 @@ function numberSetting(s: Record<string, unknown>, key: string, fallback: number
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || !check(v))
     throw new ConfigError(`settings.${key} must be ${rule}, got ${JSON.stringify(v)}`);
+  if (Math.abs(v) > FLOAT32_MAX) throw new ConfigError(`settings.${key} is ${v}, beyond float32's range (±3.4e38)`);
   return v;
 }
 
@@ -88,7 +94,8 @@ export function parseLossBatch(json: unknown): LossBatch {
   const pairwise = lossType === 'pairwise';
   if (!pairwise && o.oldLogp === undefined)
     throw new ConfigError(
-      `'oldLogp' is missing: the ${lossType} loss needs the sampling policy's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}; use a copy of 'logp' for on-policy)`,
+      `'oldLogp' is missing: the ${lossType} loss needs the sampling policy's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}; use a ` +
+        `copy of 'logp' for on-policy)`,
     );
   const oldLogp = o.oldLogp === undefined ? logp.data : matrix(o.oldLogp, 'oldLogp', shape).data;
   const mask = o.mask === undefined ? new Float32Array(shape.rows * shape.tokens).fill(1) : matrix(o.mask, 'mask', shape).data;
@@ -113,14 +120,16 @@ export function parseLossBatch(json: unknown): LossBatch {
   };
   if (shape.tokens > settings.maxCompletionLength) {
     throw new ConfigError(
-      `'logp' has T = ${shape.tokens} tokens per row but settings.maxCompletionLength is ${settings.maxCompletionLength}: completions are at most that long (raise maxCompletionLength)`,
+      `'logp' has T = ${shape.tokens} tokens per row but settings.maxCompletionLength is ${settings.maxCompletionLength}: completions are at ` +
+        `most that long (raise maxCompletionLength)`,
     );
   }
   let refLogp: Float32Array | null = null;
   if (o.refLogp !== undefined) refLogp = matrix(o.refLogp, 'refLogp', shape).data;
   else if (settings.beta !== 0 && !pairwise)
     throw new ConfigError(
-      `settings.beta is ${settings.beta} but 'refLogp' is missing: the KL penalty needs the reference model's log-probabilities (B × T = ${shape.rows} × ${shape.tokens}), or set beta to 0`,
+      `settings.beta is ${settings.beta} but 'refLogp' is missing: the KL penalty needs the reference model's log-probabilities (B × T = ` +
+        `${shape.rows} × ${shape.tokens}), or set beta to 0`,
     );
 
   let advantages: Float32Array | null = null;
@@ -135,7 +144,8 @@ export function parseLossBatch(json: unknown): LossBatch {
   } else {
     if (o.advantages === undefined)
       throw new ConfigError(
-        `'advantages' is missing: the ${lossType} loss needs one advantage per row (${shape.rows} numbers)${o.rewards !== undefined ? "; 'rewards' is for lossType pairwise" : ''}`,
+        `'advantages' is missing: the ${lossType} loss needs one advantage per row (${shape.rows} ` +
+          `numbers)${o.rewards !== undefined ? "; 'rewards' is for lossType pairwise" : ''}`,
       );
     advantages = vector(o.advantages, 'advantages', shape.rows);
   }

@@ -95,11 +95,13 @@ svg text { font: 11px ui-monospace, monospace; fill: #111; } svg .title { font: 
 svg .rank, svg .tick, svg .idle { fill: #555; } svg .axis { stroke: #888; }
 svg .launch { fill: none; stroke: #222; stroke-width: 1; } svg .gather { fill: #555; }
 pre { background: #f6f6f6; padding: 10px; overflow-x: auto; }
-.legend span { display: inline-block; margin-right: 14px; } .swatch { display: inline-block; width: 14px; height: 14px; vertical-align: -2px; margin-right: 4px; border: 1px solid #222; }
+.legend span { display: inline-block; margin-right: 14px; } .swatch { display: inline-block; width: 14px; height: 14px; vertical-align: -2px;
+  margin-right: 4px; border: 1px solid #222; }
 `;
 
 const DEFS =
-  '<svg width="0" height="0" style="position:absolute"><defs><pattern id="idle" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
+  '<svg width="0" height="0" style="position:absolute"><defs><pattern id="idle" width="6" height="6" patternUnits="userSpaceOnUse" ' +
+  'patternTransform="rotate(45)">' +
   '<rect width="6" height="6" fill="#f3f3f3"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c8c8c8" stroke-width="2"/></pattern></defs></svg>';
 
 /** The page: headline, legend, charts side by side (same time scale), table, conclusion. */
@@ -119,8 +121,10 @@ export function renderScheduleHtml(r: ScheduleResult, schemes: SchemeResult[], i
 <h1>How the expanded batch runs on the ranks</h1>
 ${intro ? `<p class="intro">${esc(intro)}</p>` : ''}
 <p>${esc(headline(r))}</p>
-<p class="legend">${swatches}${more}<span><i class="swatch" style="background:#f3f3f3"></i>idle (hatched)</span><span><i class="swatch" style="background:#555"></i>all-gather</span>
-A launch of b configurations is drawn as b stacked bands, one per configuration, coloured by sample; hover for its configurations and times. All charts share one time scale.</p>
+<p class="legend">${swatches}${more}<span><i class="swatch" style="background:#f3f3f3"></i>idle (hatched)</span><span><i class="swatch"
+  style="background:#555"></i>all-gather</span>
+A launch of b configurations is drawn as b stacked bands, one per configuration, coloured by sample; hover for its configurations and times. All
+  charts share one time scale.</p>
 <div class="charts">
 ${figures}
 </div>

@@ -24,7 +24,8 @@ export const presets: Record<string, Preset> = {
   'seed-001': {
     description:
       'Expanded batch (batch 4 × group 5 = 20 configurations): the layout closest to the ideal scheme, each of 4 ranks holding ' +
-      "its own sample's 5 configurations (contiguous, 4 prompts in all; `--sampler dance-grpo` gives DanceGRPO's own loop, every pass in pass 0's order). The execution schemes, their timelines and speed-ups: `grpo-sandbox schedule --preset seed-001`.",
+      "its own sample's 5 configurations (contiguous, 4 prompts in all; `--sampler dance-grpo` gives DanceGRPO's own loop, " +
+      "every pass in pass 0's order). The execution schemes, their timelines and speed-ups: `grpo-sandbox schedule --preset seed-001`.",
     config: { ...base, sampler: 'contiguous', ranks: 4, batch: 5, k: 5, batchesPerEpoch: 1, datasetSize: 4 },
   },
   'seed-002': {
@@ -39,7 +40,7 @@ export const presets: Record<string, Preset> = {
     description:
       'Two-stage controller: batch size 1, group size 5 configurations sampled per input, on one rank (contiguous, one prompt per step). ' +
       'The controller and its knob-3 mask are in src/core/env/controller.ts; its pairwise loss: `grpo-sandbox loss` with ' +
-      'lossType "pairwise". Training runs of the controller live in a later feature.',
+      'lossType "pairwise"; training it across ranks: `grpo-sandbox train --preset seed-003`.',
     config: { ...base, sampler: 'contiguous', ranks: 1, batch: 5, k: 5, batchesPerEpoch: 8, datasetSize: 8 },
   },
   'seed-004': {

@@ -7,6 +7,7 @@ import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
 import { samplers } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
+import { pageWords, withCode } from './page-text.ts';
 
 /** The numeric settings, in the table's order (the sampler has its own select). */
 const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int');
@@ -43,7 +44,8 @@ export class ConfigPanel extends LitElement {
     .desc { color: #555; font-size: 12px; margin: 2px 0 0; }
     .error { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 8px 10px; margin-top: 10px; font-size: 13px; }
     .error p { margin: 0 0 6px; color: #8b1a1a; }
-    .error button { font: inherit; font-size: 12px; margin: 2px 4px 2px 0; padding: 2px 8px; border: 1px solid #8b1a1a; border-radius: 12px; background: #fff; color: #8b1a1a; cursor: pointer; }
+    .error button { font: inherit; font-size: 12px; margin: 2px 4px 2px 0; padding: 2px 8px; border: 1px solid #8b1a1a; border-radius: 12px;
+      background: #fff; color: #8b1a1a; cursor: pointer; }
     .error button:hover, .error button:focus-visible { background: #8b1a1a; color: #fff; }
     h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0 0 8px; }
   `;
@@ -72,7 +74,7 @@ export class ConfigPanel extends LitElement {
             ${Object.keys(this.presets).map((name) => html`<option value=${name} ?selected=${name === this.preset}>${name}</option>`)}
           </select>
         </label>
-        ${this.preset && this.presets[this.preset] ? html`<p class="desc">${this.presets[this.preset]!.description}</p>` : nothing}
+        ${this.preset && this.presets[this.preset] ? html`<p class="desc">${withCode(this.presets[this.preset]!.description)}</p>` : nothing}
       </div>`
       }
       <fieldset>
@@ -100,7 +102,7 @@ export class ConfigPanel extends LitElement {
       ${
         this.error
           ? html`<div class="error" role="alert">
-        <p class="message">${this.error.message}</p>
+        <p class="message">${pageWords(this.error.message)}</p>
         ${
           this.error.suggestions.length > 0
             ? html`<div class="suggestions">try:

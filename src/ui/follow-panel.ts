@@ -9,16 +9,25 @@ import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import type { FrameworkDefault } from '../core/grpo/framework-defaults.ts';
 import { scaleOptions, type ExplorerState } from './url-state.ts';
 
+/** Option text short enough for the settings column (the core's full label is the option's title). */
+const shortLabel: Record<RegroupMethod, string> = {
+  'prompt-id': 'by prompt id (flow_grpo)',
+  view: 'view(-1, k) rows (TRL)',
+  uid: 'by uid (verl)',
+  local: 'on each rank, no gather (DanceGRPO)',
+};
+
 /** Above this many gathers a number box replaces the list (a select of thousands of options stalls the page). */
 const MAX_LISTED = 200;
 
-export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'rewards' | 'scale'>>;
+export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'compare' | 'rewards' | 'scale'>>;
 
 export class FollowPanel extends LitElement {
   static override properties = {
     gathers: { attribute: false },
     gatherIndex: { type: Number },
     regroup: { type: String },
+    compare: { attribute: false },
     rewards: { type: String },
     scale: { type: String },
     hiddenParts: { attribute: false },
@@ -28,6 +37,8 @@ export class FollowPanel extends LitElement {
   declare gathers: readonly Gather[];
   declare gatherIndex: number;
   declare regroup: RegroupMethod;
+  /** The regrouping shown beside it, or null. */
+  declare compare: RegroupMethod | null;
   declare rewards: RewardSource;
   declare scale: ScaleRewards;
   declare hiddenParts: ReadonlySet<string>;
@@ -40,7 +51,8 @@ export class FollowPanel extends LitElement {
     label { display: grid; gap: 2px; }
     input { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; width: 100%; min-width: 0; box-sizing: border-box; }
     .whatif { margin: 0; padding: 6px 8px; border-left: 3px solid #b07aa1; background: #f7f0f6; color: #4a2745; font-size: 12px; }
-    .whatif button { font: inherit; font-size: 12px; margin-top: 4px; padding: 2px 8px; border: 1px solid #b07aa1; border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
+    .whatif button { font: inherit; font-size: 12px; margin-top: 4px; padding: 2px 8px; border: 1px solid #b07aa1; border-radius: 12px; background:
+      #fff; color: inherit; cursor: pointer; }
     select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid #bbb; border-radius: 4px; background: #fff; width: 100%; min-width: 0; }
   `;
 
@@ -49,6 +61,7 @@ export class FollowPanel extends LitElement {
     this.gathers = [];
     this.gatherIndex = 0;
     this.regroup = 'prompt-id';
+    this.compare = null;
     this.rewards = 'random';
     this.scale = 'group';
     this.hiddenParts = new Set();
@@ -69,7 +82,12 @@ export class FollowPanel extends LitElement {
           @change=${(e: Event) => this.emit({ gather: Math.min(this.gathers.length, Math.max(1, Math.trunc(Number(value(e))) || 1)) - 1 })} /></label>`
             : html`<label>gather
         <select id="gather" @change=${(e: Event) => this.emit({ gather: Number(value(e)) })}>
-          ${this.gathers.map((g, i) => html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`}</option>`)}
+          ${this.gathers.map(
+            (g, i) =>
+              html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${
+                g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`
+              }</option>`,
+          )}
         </select></label>`
       }
       ${
@@ -77,7 +95,12 @@ export class FollowPanel extends LitElement {
           ? nothing
           : html`<label>regroup after the gather
         <select id="regroup" @change=${(e: Event) => this.emit({ regroup: value(e) as RegroupMethod })}>
-          ${regroupMethods.map((m) => html`<option value=${m.method} ?selected=${m.method === this.regroup}>${m.label}${m.method === fw?.regroup ? ` — ${fw.framework}'s` : ''}</option>`)}
+          ${regroupMethods.map(
+            (m) =>
+              html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.regroup}>${shortLabel[m.method]}${
+                m.method === fw?.regroup ? ' ✓' : ''
+              }</option>`,
+          )}
         </select></label>
         ${
           fw && fw.regroup !== this.regroup
@@ -85,6 +108,20 @@ export class FollowPanel extends LitElement {
           <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>use ${fw.framework}'s</button></p>`
             : nothing
         }`
+      }
+      ${
+        hide('compare')
+          ? nothing
+          : html`<label>compare side by side with
+        <select id="compare" @change=${(e: Event) => this.emit({ compare: value(e) === '' ? null : (value(e) as RegroupMethod) })}>
+          <option value="" ?selected=${this.compare === null}>nothing</option>
+          ${regroupMethods
+            .filter((m) => m.method !== this.regroup)
+            .map(
+              (m) =>
+                html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.compare}>${shortLabel[m.method]}</option>`,
+            )}
+        </select></label>`
       }
       ${
         hide('rewards')

@@ -42,11 +42,19 @@ export class StoryControls extends LitElement {
     this.hiddenParts = new Set();
   }
 
+  private onSpeed = (e: Event) => {
+    const detail = Number((e.target as HTMLSelectElement).value);
+    this.dispatchEvent(new CustomEvent('speed', { detail, bubbles: true, composed: true }));
+  };
+
   override render() {
     return html`<div class="bar" role="toolbar" aria-label="story controls">
-        <button class="back" aria-label="step back" title="step back (←)" @click=${() => this.act('back')} ?disabled=${this.phase === 0}>◀</button>
-        <button class="play" aria-label=${this.playing ? 'pause' : 'play'} title="play / pause (space)" @click=${() => this.act(this.playing ? 'pause' : 'play')}>${this.playing ? '❚❚ pause' : '▶ play'}</button>
-        <button class="forward" aria-label="step forward" title="step forward (→)" @click=${() => this.act('forward')} ?disabled=${this.phase === phaseIds.length - 1}>▶▶</button>
+        <button class="back" aria-label="step back" title="step back (←)" @click=${() => this.act('back')}
+          ?disabled=${this.phase === 0}>◀</button>
+        <button class="play" aria-label=${this.playing ? 'pause' : 'play'} title="play / pause (space)"
+          @click=${() => this.act(this.playing ? 'pause' : 'play')}>${this.playing ? '❚❚ pause' : '▶ play'}</button>
+        <button class="forward" aria-label="step forward" title="step forward (→)" @click=${() => this.act('forward')}
+          ?disabled=${this.phase === phaseIds.length - 1}>▶▶</button>
         <ol aria-label="phases">
           ${phaseIds.map(
             (
@@ -60,7 +68,7 @@ export class StoryControls extends LitElement {
           this.hiddenParts.has('speed')
             ? nothing
             : html`<label class="speed">speed
-          <select aria-label="speed" @change=${(e: Event) => this.dispatchEvent(new CustomEvent('speed', { detail: Number((e.target as HTMLSelectElement).value), bubbles: true, composed: true }))}>
+          <select aria-label="speed" @change=${this.onSpeed}>
             ${speeds.map((s) => html`<option value=${s} ?selected=${s === this.speed}>${s}×</option>`)}
           </select></label>`
         }

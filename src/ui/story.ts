@@ -103,9 +103,15 @@ function accumulateOutcome(c: CaptionContext): string {
   if (f.drawsWholeOnOneRank === f.draws)
     return `Every group now sits whole on one rank, so each rank could compute its groups' means on its own.`;
   if (f.drawsWholeOnOneRank > 0)
-    return `${f.drawsWholeOnOneRank} of the ${plural(f.draws, 'group')} sit whole on one rank (that rank could compute their mean alone); the others are spread over ranks.`;
+    return (
+      `${f.drawsWholeOnOneRank} of the ${plural(f.draws, 'group')} sit whole on one rank (that rank could compute their mean alone); the others ` +
+      `are spread over ranks.`
+    );
   if (f.maxCopiesOnOneRank >= 2)
-    return `Some ranks hold several copies of a group (up to ${f.maxCopiesOnOneRank}), but no rank holds a whole group, so no rank can compute a group's mean on its own.`;
+    return (
+      `Some ranks hold several copies of a group (up to ${f.maxCopiesOnOneRank}), but no rank holds a whole group, so no rank can compute a ` +
+      `group's mean on its own.`
+    );
   return `No rank holds two copies of one group, so no rank can compute a group's mean on its own.`;
 }
 
@@ -131,7 +137,8 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
     case 'gather':
       return W === 1
         ? `All-gather over a single rank: the gathered order is the rank's own ${c.samples} samples, gathered index = position on the rank.`
-        : `All-gather: every rank receives the ${c.samples} samples concatenated rank-major — rank 0's ${c.perRank}, then rank 1's, … The gathered index of a sample is rank × ${c.perRank} + its position on the rank.`;
+        : `All-gather: every rank receives the ${c.samples} samples concatenated rank-major — rank 0's ${c.perRank}, then rank 1's, … The gathered ` +
+            `index of a sample is rank × ${c.perRank} + its position on the rank.`;
     case 'regroup':
       return (
         `Regroup ${regroupText[c.regroup]}: ${plural(c.groups, 'group')} from ${plural(c.prompts, 'distinct prompt')}` +
@@ -142,11 +149,15 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
       );
     case 'advantages':
       return (
-        `Rewards come from ${c.rewards === 'random' ? 'seeded uniform noise' : 'a toy pass/fail reward model (each prompt has a pass rate)'}; advantages per group by ${advantageText[c.regroup](c.scale)}.` +
+        `Rewards come from ${c.rewards === 'random' ? 'seeded uniform noise' : 'a toy pass/fail reward model (each prompt has a pass rate)'}; ` +
+        `advantages per group by ${advantageText[c.regroup](c.scale)}.` +
         (c.tiedGroups > 0 ? ` ${plural(c.tiedGroups, 'group')} tie (std 0): advantage 0, no learning signal.` : '') +
         (c.whatIf ? ` ${c.whatIf}` : '')
       );
     case 'slice':
-      return `Slice back: rank r takes gathered[r·${c.perRank}, (r+1)·${c.perRank}) — exactly the samples it produced, now carrying their advantages (blue below the group's mean, orange above).`;
+      return (
+        `Slice back: rank r takes gathered[r·${c.perRank}, (r+1)·${c.perRank}) — exactly the samples it produced, now carrying their advantages ` +
+        `(blue below the group's mean, orange above).`
+      );
   }
 }

@@ -44,6 +44,8 @@ export const frameworkDefaults: Readonly<Record<SamplerName, FrameworkDefault>> 
     framework: 'Flow-Factory (GroupDistributedSampler)',
     regroup: 'uid',
     scale: 'group',
-    does: 'spreads each prompt’s copies over ranks, so groups form after the gather (by draw here: the docs this sandbox follows do not record its exact grouping)',
+    does:
+      'spreads each prompt’s copies over ranks, so groups form after the gather (by draw here: the docs this sandbox follows do not record its ' +
+      'exact grouping)',
   },
 };

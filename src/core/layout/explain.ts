@@ -26,13 +26,15 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
   );
   const distinct = stats.distinctPromptsPerEpoch[0] ?? 0;
   lines.push(
-    `Per epoch: ${plural(stats.stepsPerEpoch, stepWord, `${stepWord}es`)} × ${stats.samplesPerBatch} = ${stats.samplesPerEpoch} samples, ${stats.uniquePromptsPerEpoch} prompt draws` +
+    `Per epoch: ${plural(stats.stepsPerEpoch, stepWord, `${stepWord}es`)} × ${stats.samplesPerBatch} = ${stats.samplesPerEpoch} samples, ` +
+      `${stats.uniquePromptsPerEpoch} prompt draws` +
       (distinct !== stats.uniquePromptsPerEpoch
         ? ` (${distinct} distinct prompts in epoch 0: some were drawn twice).`
         : ` (${distinct} distinct prompts).`),
   );
   lines.push(
-    `Each rank receives ${plural(stats.perRankPerBatch, 'sample')} per ${stepWord}: a tensor of shape [${stats.perRankPerBatch}, …] printed on one rank is one ${stepWord} on one rank, and that is normal.`,
+    `Each rank receives ${plural(stats.perRankPerBatch, 'sample')} per ${stepWord}: a tensor of shape [${stats.perRankPerBatch}, …] printed on ` +
+      `one rank is one ${stepWord} on one rank, and that is normal.`,
   );
   const spanned = range(stats.ranksSpannedHistogram);
   if (spanned === '1') {
@@ -42,12 +44,15 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
     );
   } else {
     lines.push(
-      `The ${k} copies of a prompt sit on ${spanned} ranks here (mean ${stats.meanRanksSpanned.toFixed(2)}); one rank holds ${range(stats.copiesPerRankHistogram)} copies of a given prompt, at most ${stats.maxCopiesOnOneRank}.`,
+      `The ${k} copies of a prompt sit on ${spanned} ranks here (mean ${stats.meanRanksSpanned.toFixed(2)}); one rank holds ` +
+        `${range(stats.copiesPerRankHistogram)} copies of a given prompt, at most ${stats.maxCopiesOnOneRank}.`,
     );
   }
   if (layout.gatherScope === 'epoch') {
     lines.push(
-      `Each rank concatenates its ${stats.stepsPerEpoch} ${stepWord}es (${stats.perRankPerEpoch} samples per rank per epoch); only the all-gather brings the ${stats.samplesPerGather} samples together, in rank-major order, where the ${k} copies of each prompt finally meet and the per-prompt advantage can be computed.`,
+      `Each rank concatenates its ${stats.stepsPerEpoch} ${stepWord}es (${stats.perRankPerEpoch} samples per rank per epoch); only the ` +
+        `all-gather brings the ${stats.samplesPerGather} samples together, in rank-major order, where the ${k} copies of each prompt finally meet ` +
+        `and the per-prompt advantage can be computed.`,
     );
   } else if (layout.sampler === 'contiguous') {
     lines.push(
@@ -55,7 +60,8 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
     );
   } else {
     lines.push(
-      `Each ${stepWord}'s all-gather returns its ${stats.samplesPerGather} samples in rank-major order (rank 0's block, then rank 1's, …); that is where the ${k} copies of each prompt meet.`,
+      `Each ${stepWord}'s all-gather returns its ${stats.samplesPerGather} samples in rank-major order (rank 0's block, then rank 1's, …); that ` +
+        `is where the ${k} copies of each prompt meet.`,
     );
   }
   const twice = stats.promptsDrawnTwice;
@@ -65,9 +71,11 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
       .map((t) => `p${t.promptId} (epoch ${t.epoch}, ${t.draws}×)`)
       .join(', ');
     lines.push(
-      `${plural(twice.length, 'prompt')} ${twice.length === 1 ? 'was' : 'were'} drawn more than once within an epoch: ${shown}${twice.length > 6 ? ', …' : ''}. ` +
+      `${plural(twice.length, 'prompt')} ${twice.length === 1 ? 'was' : 'were'} drawn more than once within an epoch: ` +
+        `${shown}${twice.length > 6 ? ', …' : ''}. ` +
         (layout.gatherScope === 'epoch'
-          ? `Grouping by prompt over the epoch (flow_grpo) makes ${twice.length === 1 ? 'it a group' : 'them groups'} of ${2 * k} or more; a per-draw uid (verl) keeps groups of ${k}.`
+          ? `Grouping by prompt over the epoch (flow_grpo) makes ${twice.length === 1 ? 'it a group' : 'them groups'} of ${2 * k} or more; a ` +
+            `per-draw uid (verl) keeps groups of ${k}.`
           : `A per-draw uid (verl) keeps each draw its own group of ${k}.`),
     );
   } else {
@@ -75,7 +83,8 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
   }
   if (stats.mixedViewRows > 0) {
     lines.push(
-      `view(-1, ${k}) over the gathered order (TRL's regrouping) mixes prompts in ${stats.mixedViewRows} of ${stats.viewRows} rows: it is only right when copies are consecutive.`,
+      `view(-1, ${k}) over the gathered order (TRL's regrouping) mixes prompts in ${stats.mixedViewRows} of ${stats.viewRows} rows: it is only ` +
+        `right when copies are consecutive.`,
     );
   } else if (stats.offSizeViewRows === 0) {
     lines.push(`view(-1, ${k}) over the gathered order puts each prompt's copies in one row: copies are consecutive.`);

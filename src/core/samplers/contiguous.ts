@@ -17,7 +17,8 @@ export function batchesInEpoch(config: LayoutConfig): number {
 export const contiguous: SamplerSpec = {
   name: 'contiguous',
   title:
-    'Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), the first batches-per-epoch batches of each epoch, each prompt repeated k times on its rank',
+    'Flow-Factory group-contiguous: DistributedSampler(shuffle, seed) + set_epoch(epoch), the first batches-per-epoch batches of each epoch, ' +
+    'each prompt repeated k times on its rank',
   // Advantages are computed locally per group; DanceGRPO gathers per step only for logging.
   gatherScope: 'step',
   drawScope: 'step',
@@ -27,7 +28,8 @@ export const contiguous: SamplerSpec = {
       const valid = divisors(batch);
       const batches = nearestMultiples(batch, k);
       return new ConfigError(
-        `k=${k} must divide batch=${batch} (each rank takes batch/k prompts per step and repeats each k times); valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
+        `k=${k} must divide batch=${batch} (each rank takes batch/k prompts per step and repeats each k times); valid k here: ` +
+          `${listText(nearest(valid, k), valid.length)}; ` +
           `or ${batches.map((b) => `batch=${b}`).join(' or ')}`,
         [{ k: nearest(valid, k, 1)[0]! }, ...batches.map((b) => ({ batch: b }))],
       );
@@ -36,14 +38,17 @@ export const contiguous: SamplerSpec = {
     if (most < 1) {
       const need = (batch / k) * config.ranks;
       return new ConfigError(
-        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} only ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer than one step's batch/k=${batch / k}; use dataset-size ≥ ${need}`,
+        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} only ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), ` +
+          `fewer than one step's batch/k=${batch / k}; use dataset-size ≥ ${need}`,
         [{ datasetSize: need }],
       );
     }
     if (config.batchesPerEpoch > most) {
       const need = Math.ceil(((config.batchesPerEpoch * batch) / k) * config.ranks);
       return new ConfigError(
-        `batches-per-epoch=${config.batchesPerEpoch} is more than an epoch holds: each of ranks=${config.ranks} gets ${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}; use batches-per-epoch ≤ ${most} or dataset-size ≥ ${need}`,
+        `batches-per-epoch=${config.batchesPerEpoch} is more than an epoch holds: each of ranks=${config.ranks} gets ` +
+          `${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}; use ` +
+          `batches-per-epoch ≤ ${most} or dataset-size ≥ ${need}`,
         [{ batchesPerEpoch: most }, { datasetSize: need }],
       );
     }
@@ -77,14 +82,16 @@ export const contiguous: SamplerSpec = {
     const padded = Math.ceil(config.datasetSize / config.ranks) * config.ranks;
     if (padded !== config.datasetSize) {
       notes.push(
-        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} index(es), so those prompts are drawn twice per epoch.`,
+        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} ` +
+          `index(es), so those prompts are drawn twice per epoch.`,
       );
     }
     const unused = Math.ceil(config.datasetSize / config.ranks) - config.batchesPerEpoch * (config.batch / config.k);
     if (unused > 0) {
       notes.push(
         config.batchesPerEpoch < batchesInEpoch(config)
-          ? `Each rank leaves its last ${unused} prompt(s) of each epoch unused: the loop takes ${config.batchesPerEpoch} of the epoch's ${batchesInEpoch(config)} batches, then calls set_epoch(epoch + 1).`
+          ? `Each rank leaves its last ${unused} prompt(s) of each epoch unused: the loop takes ${config.batchesPerEpoch} of the epoch's ` +
+              `${batchesInEpoch(config)} batches, then calls set_epoch(epoch + 1).`
           : `Each rank drops its last ${unused} prompt(s) per epoch (an incomplete batch, drop_last=True).`,
       );
     }

@@ -26,11 +26,16 @@ export function trlCounts(config: LayoutConfig): TrainingCounts {
     total: times(perEpoch, config.epochs),
     factors: [
       `per_device_train_batch_size=${config.batch} counts completions, not prompts: one micro-step trains ${config.batch} completions per process.`,
-      `generation_batch_size = per_device_train_batch_size ${config.batch} × processes ${config.ranks} × steps_per_generation ${spg} = ${config.batch * config.ranks * spg} completions = ${prompts} prompts × num_generations ${config.k}.`,
-      `generation batches per epoch = floor(dataset ${config.datasetSize} / ${prompts} prompts) = ${generations} (RepeatSampler drops an incomplete last chunk).`,
-      `micro-steps per epoch = generation batches ${generations} × num_iterations ${mu} × steps_per_generation ${spg} = ${microSteps} (the dataloader repeats each generation batch num_iterations × steps_per_generation times).`,
-      `optimizer steps per epoch = ceil(micro-steps ${microSteps} / gradient_accumulation_steps ${ga}) = ${optimizerSteps} (transformers' Trainer: a short last accumulation still steps).`,
-      `total = ${config.epochs} epoch(s) × per epoch: ${perEpoch.generationBatches * config.epochs} generation batches, ${microSteps * config.epochs} micro-steps, ${optimizerSteps * config.epochs} optimizer steps (max_steps).`,
+      `generation_batch_size = per_device_train_batch_size ${config.batch} × processes ${config.ranks} × steps_per_generation ${spg} = ` +
+        `${config.batch * config.ranks * spg} completions = ${prompts} prompts × num_generations ${config.k}.`,
+      `generation batches per epoch = floor(dataset ${config.datasetSize} / ${prompts} prompts) = ${generations} (RepeatSampler drops an ` +
+        `incomplete last chunk).`,
+      `micro-steps per epoch = generation batches ${generations} × num_iterations ${mu} × steps_per_generation ${spg} = ${microSteps} (the ` +
+        `dataloader repeats each generation batch num_iterations × steps_per_generation times).`,
+      `optimizer steps per epoch = ceil(micro-steps ${microSteps} / gradient_accumulation_steps ${ga}) = ${optimizerSteps} (transformers' ` +
+        `Trainer: a short last accumulation still steps).`,
+      `total = ${config.epochs} epoch(s) × per epoch: ${perEpoch.generationBatches * config.epochs} generation batches, ` +
+        `${microSteps * config.epochs} micro-steps, ${optimizerSteps * config.epochs} optimizer steps (max_steps).`,
     ],
   };
 }
@@ -52,12 +57,16 @@ export function flowGrpoLoopCounts(config: LayoutConfig, framework: string): Tra
     optimizerSteps: Math.floor((microSteps * epochs) / ga),
   };
   return {
+    // Per epoch: the first epoch's count; a later one takes one more whenever the carried-over counter completes a window.
     perEpoch: { generationBatches: batches, microSteps, optimizerSteps: Math.floor(microSteps / ga) },
     total,
     factors: [
       `${framework}: sampling batches per epoch = num_batches_per_epoch ${batches}, each batch=${config.batch} samples per rank.`,
-      `micro-steps per epoch = num_inner_epochs ${inner} × ${batches} training batches (the epoch's samples reshaped into num_batches_per_epoch batches, whatever train.batch_size says) = ${microSteps}; each runs once per train timestep.`,
-      `optimizer steps = floor(micro-steps / train.gradient_accumulation_steps ${ga}): Accelerator accumulates ${ga} × num_train_timesteps backward passes, so the timesteps cancel; its step counter carries over between epochs, total = floor(${microSteps * epochs} / ${ga}) = ${total.optimizerSteps}.`,
+      `micro-steps per epoch = num_inner_epochs ${inner} × ${batches} training batches (the epoch's samples reshaped into num_batches_per_epoch ` +
+        `batches, whatever train.batch_size says) = ${microSteps}; each runs once per train timestep.`,
+      `optimizer steps = floor(micro-steps / train.gradient_accumulation_steps ${ga}): Accelerator accumulates ${ga} × num_train_timesteps ` +
+        `backward passes, so the timesteps cancel; its step counter carries over between epochs (per epoch above is the first epoch's; ` +
+        `a later one can take one more), total = floor(${microSteps * epochs} / ${ga}) = ${total.optimizerSteps}.`,
     ],
   };
 }
@@ -77,9 +86,15 @@ export function danceGrpoCounts(config: LayoutConfig): TrainingCounts {
     perEpoch,
     total: times(perEpoch, epochs),
     factors: [
-      `DanceGRPO: train steps per pass = len(DataLoader) ${steps}; --epochs counts passes (${epochs}), DanceGRPO itself stops at max_train_steps = ${steps * epochs} here.`,
-      `micro-steps per train step = batch ${batch} samples (train_batch_size ${batch / config.k} prompts × num_generations ${config.k}), each its own micro-batch, once per train timestep.`,
-      `optimizer steps per train step = floor(${batch} / gradient_accumulation_steps ${ga}) = ${perStep}${lost ? `; the last ${lost} sample(s) of every step are backpropagated and then discarded by the next step's optimizer.zero_grad()` : ''}.`,
+      `DanceGRPO: train steps per pass = len(DataLoader) ${steps}; --epochs counts passes (${epochs}), DanceGRPO itself stops at max_train_steps ` +
+        `= ${steps * epochs} here.`,
+      `micro-steps per train step = batch ${batch} samples (train_batch_size ${batch / config.k} prompts × num_generations ${config.k}), each ` +
+        `its own micro-batch, once per train timestep.`,
+      `optimizer steps per train step = floor(${batch} / gradient_accumulation_steps ${ga}) = ${perStep}` +
+        (lost
+          ? `; the last ${lost} sample(s) of every step are backpropagated and then discarded by the next step's optimizer.zero_grad()`
+          : '') +
+        '.',
     ],
   };
 }

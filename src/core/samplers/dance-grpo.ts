@@ -17,7 +17,9 @@ import type { SamplerSpec } from './spec.ts';
 
 export const danceGrpo: SamplerSpec = {
   name: 'dance-grpo',
-  title: `DanceGRPO (${DANCE_GRPO_VERSION}): DistributedSampler(shuffle, seed), set_epoch(0) once, DataLoader(drop_last=True) looped with while True; each prompt repeated k times on its rank`,
+  title:
+    `DanceGRPO (${DANCE_GRPO_VERSION}): DistributedSampler(shuffle, seed), set_epoch(0) once, DataLoader(drop_last=True) looped with while True; ` +
+    `each prompt repeated k times on its rank`,
   // Advantages per group on the rank; the per-step gather only logs rewards.
   gatherScope: 'step',
   drawScope: 'step',
@@ -27,7 +29,8 @@ export const danceGrpo: SamplerSpec = {
       const valid = divisors(batch);
       const batches = nearestMultiples(batch, k);
       return new ConfigError(
-        `batch=${batch} must be train_batch_size prompts × k=${k} (DanceGRPO repeat_interleaves each prompt num_generations times); valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
+        `batch=${batch} must be train_batch_size prompts × k=${k} (DanceGRPO repeat_interleaves each prompt num_generations times); valid k ` +
+          `here: ${listText(nearest(valid, k), valid.length)}; ` +
           `or ${batches.map((b) => `batch=${b}`).join(' or ')}`,
         [{ k: nearest(valid, k, 1)[0]! }, ...batches.map((b) => ({ batch: b }))],
       );
@@ -35,7 +38,8 @@ export const danceGrpo: SamplerSpec = {
     if (batchesInEpoch(config) < 1) {
       const need = (batch / k) * config.ranks;
       return new ConfigError(
-        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer than train_batch_size=${batch / k}: ` +
+        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer ` +
+          `than train_batch_size=${batch / k}: ` +
           `the drop_last DataLoader is empty and DanceGRPO's "while True: for batch in loader" spins forever without a word; use dataset-size ≥ ${need}`,
         [{ datasetSize: need }],
       );
@@ -73,13 +77,16 @@ export const danceGrpo: SamplerSpec = {
     const perRank = Math.ceil(config.datasetSize / config.ranks);
     const notes = [
       `DanceGRPO calls sampler.set_epoch(0) once and loops "while True: for batch in loader", so every pass over the data repeats pass 0's order: ` +
-        `the same prompts meet the same ranks in the same order in all ${config.epochs} pass(es) (here an "epoch" is one pass of ${config.batchesPerEpoch} step(s)).`,
-      `All k copies of a prompt sit on one rank (repeat_interleave); advantages are computed per group on the rank (unbiased std + 1e-8), the gather only logs rewards.`,
+        `the same prompts meet the same ranks in the same order in all ${config.epochs} pass(es) (here an "epoch" is one pass of ` +
+        `${config.batchesPerEpoch} step(s)).`,
+      `All k copies of a prompt sit on one rank (repeat_interleave); advantages are computed per group on the rank (unbiased std + 1e-8), the ` +
+        `gather only logs rewards.`,
     ];
     const padded = perRank * config.ranks;
     if (padded !== config.datasetSize) {
       notes.push(
-        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} index(es), so those prompts are drawn twice per pass.`,
+        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} ` +
+          `index(es), so those prompts are drawn twice per pass.`,
       );
     }
     const dropped = perRank - config.batchesPerEpoch * (config.batch / config.k);

@@ -66,7 +66,8 @@ export const flowGrpo: SamplerSpec = {
     if (m > config.datasetSize) {
       return new ConfigError(
         `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
-          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the last ranks get short or empty batches)`,
+          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the last ranks get ` +
+          `short or empty batches)`,
         [{ datasetSize: m }],
       );
     }
@@ -91,7 +92,8 @@ export const flowGrpo: SamplerSpec = {
   },
   notes(config) {
     return [
-      `Before batch i of epoch e the training loop calls set_epoch(e × ${config.batchesPerEpoch} + i), so the generator is reseeded with seed + that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`,
+      `Before batch i of epoch e the training loop calls set_epoch(e × ${config.batchesPerEpoch} + i), so the generator is reseeded with seed + ` +
+        `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`,
     ];
   },
 };
@@ -115,8 +117,10 @@ export const flowGrpoLcm: SamplerSpec = {
     const m = lcmPromptsPerEpoch(config);
     if (m > config.datasetSize) {
       return new ConfigError(
-        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
-          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the epoch's last batches come out short or empty)`,
+        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but ` +
+          `dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
+          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the epoch's last ` +
+          `batches come out short or empty)`,
         [{ datasetSize: m }],
       );
     }
@@ -142,7 +146,9 @@ export const flowGrpoLcm: SamplerSpec = {
   notes(config) {
     const m = lcmPromptsPerEpoch(config);
     return [
-      `One permutation per epoch (generator seeded seed + epoch): m=${m} prompts × k=${config.k} = ${m * config.k} samples, cut into ${config.batchesPerEpoch} batches of ranks×batch=${config.ranks * config.batch}; a group may straddle two batches, but each prompt appears k times per epoch.`,
+      `One permutation per epoch (generator seeded seed + epoch): m=${m} prompts × k=${config.k} = ${m * config.k} samples, cut into ` +
+        `${config.batchesPerEpoch} batches of ranks×batch=${config.ranks * config.batch}; a group may straddle two batches, but each prompt ` +
+        `appears k times per epoch.`,
     ];
   },
 };

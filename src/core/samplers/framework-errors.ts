@@ -24,7 +24,8 @@ export const trlSays = {
     `ValueError: generation_batch_size (${generationBatchSize}) must be divisible by the global batch size (${globalBatch}).`,
   bothGiven: () => `ValueError: 'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time`,
   tooFewGenerations: (numGenerations: number) =>
-    `ValueError: GRPO requires at least 2 generations per prompt to calculate the advantages. You provided ${numGenerations}, which is less than the minimum required.`,
+    `ValueError: GRPO requires at least 2 generations per prompt to calculate the advantages. You provided ${numGenerations}, which is less than ` +
+    `the minimum required.`,
 };
 
 /** flow_grpo's assertion in DistributedKRepeatSampler.__init__ (the scatter sampler with m = n·b/k). */

@@ -35,14 +35,16 @@ export const groupDistributed: SamplerSpec = {
       const down = Math.floor(batch / per) * per;
       const batches = down >= 1 && down !== up ? [up, down] : [up];
       return new ConfigError(
-        `k=${k} must divide ranks×batch=${ranks * batch} (each step must hold whole groups); ${batches.map((b) => `batch=${b} (→${ranks * b})`).join(' or ')}`,
+        `k=${k} must divide ranks×batch=${ranks * batch} (each step must hold whole groups); ` +
+          batches.map((b) => `batch=${b} (→${ranks * b})`).join(' or '),
         batches.map((b) => ({ batch: b })),
       );
     }
     const m = promptsPerEpoch(config);
     if (m > config.datasetSize) {
       return new ConfigError(
-        `an epoch of batches-per-epoch=${config.batchesPerEpoch} needs ${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} or fewer batches per epoch`,
+        `an epoch of batches-per-epoch=${config.batchesPerEpoch} needs ${m} distinct prompts but dataset-size=${config.datasetSize}; use ` +
+          `dataset-size ≥ ${m} or fewer batches per epoch`,
         [{ datasetSize: m }, { batchesPerEpoch: Math.max(1, Math.floor((config.datasetSize * k) / (ranks * batch))) }],
       );
     }
@@ -73,7 +75,8 @@ export const groupDistributed: SamplerSpec = {
   },
   notes(config) {
     return [
-      `Every rank receives the same prompt ids in the same order, ${config.k / config.ranks} copies each; the ranks' generators differ, so the completions differ. One permutation per epoch (seed + epoch).`,
+      `Every rank receives the same prompt ids in the same order, ${config.k / config.ranks} copies each; the ranks' generators differ, so the ` +
+        `completions differ. One permutation per epoch (seed + epoch).`,
     ];
   },
 };

@@ -72,7 +72,8 @@ export const trl: SamplerSpec = {
       const batches = nearestMultiples(config.batch, k / gcd(k, config.ranks * config.stepsPerGeneration));
       return new ConfigError(
         withFrameworkSays(
-          `k=${k} (num_generations) must divide the generation batch ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen}; ` +
+          `k=${k} (num_generations) must divide the generation batch ` +
+            `ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen}; ` +
             `valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
             `or ${batches.map((b) => `batch=${b} (→${b * config.ranks * config.stepsPerGeneration})`).join(' or ')}`,
           `TRL ${TRL_VERSION}`,
@@ -84,7 +85,8 @@ export const trl: SamplerSpec = {
     const prompts = gen / k;
     if (prompts > config.datasetSize) {
       return new ConfigError(
-        `a generation batch needs ${prompts} distinct prompts (generation batch ${gen} / k=${k}) but dataset-size=${config.datasetSize}: RepeatSampler would drop the only, incomplete chunk; use dataset-size ≥ ${prompts}`,
+        `a generation batch needs ${prompts} distinct prompts (generation batch ${gen} / k=${k}) but dataset-size=${config.datasetSize}: ` +
+          `RepeatSampler would drop the only, incomplete chunk; use dataset-size ≥ ${prompts}`,
         [{ datasetSize: prompts }],
       );
     }
@@ -132,19 +134,24 @@ export const trl: SamplerSpec = {
   notes(config) {
     const { generationBatch, promptsPerGeneration, repeatCount, perProcess } = trlSizes(config);
     const notes = [
-      `One step here is one generation batch: ${generationBatch} samples = ${promptsPerGeneration} prompts × k=${config.k}; process p takes the p-th contiguous block of ${perProcess}.`,
-      `RepeatSampler's generator is seeded once per run: epoch e continues the stream of epoch e−1; an incomplete last chunk of the permutation is dropped (${config.datasetSize % promptsPerGeneration} prompt(s) per epoch never drawn).`,
+      `One step here is one generation batch: ${generationBatch} samples = ${promptsPerGeneration} prompts × k=${config.k}; process p takes the ` +
+        `p-th contiguous block of ${perProcess}.`,
+      `RepeatSampler's generator is seeded once per run: epoch e continues the stream of epoch e−1; an incomplete last chunk of the permutation ` +
+        `is dropped (${config.datasetSize % promptsPerGeneration} prompt(s) per epoch never drawn).`,
     ];
     if (repeatCount === 1) {
       notes.push(`num_iterations × steps_per_generation = 1: TRL generates from every batch its dataloader yields, none is reused.`);
     } else {
       notes.push(
-        `TRL's dataloader yields each generation batch ${repeatCount} times (num_iterations=${config.numIterations} × steps_per_generation=${config.stepsPerGeneration}); it generates from the first and only loads the other ${repeatCount - 1} (the buffered completions are reused), so those repeats are not extra steps here.`,
+        `TRL's dataloader yields each generation batch ${repeatCount} times (num_iterations=${config.numIterations} × ` +
+          `steps_per_generation=${config.stepsPerGeneration}); it generates from the first and only loads the other ${repeatCount - 1} (the ` +
+          `buffered completions are reused), so those repeats are not extra steps here.`,
       );
     }
     if (config.stepsPerGeneration > 1) {
       notes.push(
-        `Each rank's block of ${perProcess} is used as ${config.stepsPerGeneration} micro-batches of batch=${config.batch} (one per micro-step); every gradient_accumulation_steps=${config.gradientAccumulationSteps} micro-steps make one optimizer step (see the step counts).`,
+        `Each rank's block of ${perProcess} is used as ${config.stepsPerGeneration} micro-batches of batch=${config.batch} (one per micro-step); ` +
+          `every gradient_accumulation_steps=${config.gradientAccumulationSteps} micro-steps make one optimizer step (see the step counts).`,
       );
     }
     if (perProcess % config.k !== 0) {

@@ -85,7 +85,8 @@ export function caption(r: ScheduleResult, s: SchemeResult): string {
           : `${count(structures, 'distinct structure')} (tier, insertion, top-K, active blocks) among the ${n} configurations; each rank batches ` +
             `its own configurations that share one, with no padding` +
             (structures > n / 2
-              ? ` (of ${POSSIBLE_STRUCTURES} possible structures this policy rarely draws one twice; a controller that has learnt what pays draws fewer, and batches more)`
+              ? ` (of ${POSSIBLE_STRUCTURES} possible structures this policy rarely draws one twice; a controller that has learnt what pays draws ` +
+                `fewer, and batches more)`
               : '');
       return (
         `${what}: ${count(s.launches, 'launch')} instead of ${n}, peak batch ${s.peakBatch}. ${speed}. Never slower than per-rank-serial: ` +
@@ -99,7 +100,8 @@ export function caption(r: ScheduleResult, s: SchemeResult): string {
       const gather =
         c.ranks > 1 ? `, then an all-gather of the results (${u(r.gatherCost)}) so each group's advantages see all its rewards` : '';
       return (
-        `Config1-1 → rank 0, Config1-2 → rank 1, … round-robin over the expanded batch${wrap}: each rank runs ${least === most ? most : `${least}–${most}`} ` +
+        `Config1-1 → rank 0, Config1-2 → rank 1, … round-robin over the expanded batch${wrap}: ` +
+        `each rank runs ${least === most ? most : `${least}–${most}`} ` +
         `configurations one at a time${gather}. ${speed}.`
       );
     }
@@ -131,7 +133,8 @@ export function conclusion(r: ScheduleResult, shown: SchemeResult[] = r.schemes)
   const names = tied.length === 1 ? best.scheme : `${tied.map((s) => s.scheme).join(', ')} (tied)`;
   return (
     `Fastest: ${names}, ${formatTime(best.makespan, r.unit)} against serial-dp's ${formatTime(serial.makespan, r.unit)} ` +
-    `(${times(best.speedup)}); ${tied.length === 1 ? 'its' : `${best.scheme}'s`} ranks are idle ${Math.round(100 * mean(best.idleFraction))}% of the time on average.`
+    `(${times(best.speedup)}); ${tied.length === 1 ? 'its' : `${best.scheme}'s`} ranks are idle ` +
+    `${Math.round(100 * mean(best.idleFraction))}% of the time on average.`
   );
 }
 

@@ -96,7 +96,8 @@ export function parseHeadTables(json: unknown, source: string): HeadTables {
     if (insertion[i]! > 0) {
       const valid = Array.from({ length: KNOB3_WIDTH }, (_, n) => n).filter((n) => knob3Valid(p, n));
       throw new ConfigError(
-        `${source}: knob3 gives no weight to the options valid after block ${p} (n = ${valid.join(', ')}), but insertion ${p} has probability ${insertion[i]!.toFixed(3)}`,
+        `${source}: knob3 gives no weight to the options valid after block ${p} (n = ${valid.join(', ')}), but insertion ${p} has probability ` +
+          `${insertion[i]!.toFixed(3)}`,
       );
     }
     return masked;

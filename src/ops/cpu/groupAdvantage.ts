@@ -5,11 +5,7 @@
 import { trlAdvantages, type ScaleRewards } from '../../core/grpo/advantages.ts';
 
 /** rewards: B (B a multiple of k ≥ 2) → advantages: B, and the batch's mean reward. */
-export function groupAdvantage(
-  rewards: Float32Array,
-  k: number,
-  scale: ScaleRewards,
-): { advantages: Float32Array; meanReward: number } {
+export function groupAdvantage(rewards: Float32Array, k: number, scale: ScaleRewards): { advantages: Float32Array; meanReward: number } {
   let sum = 0;
   for (const r of rewards) sum += r;
   return { advantages: Float32Array.from(trlAdvantages(rewards, k, scale)), meanReward: sum / rewards.length };
