@@ -45,6 +45,9 @@ interface Size {
 const METRICS_EVERY = 10;
 const RANK_COUNTS = [2, 8];
 
+/** Untimed steps before the timed ones, so V8 has optimised the hot loops (in every worker, too). */
+const warmupFor = (reps: number) => Math.min(3, reps);
+
 /** Times `steps` calls of `step`, then `settle` (waits for the GPU); counts dispatches, submits and readbacks meanwhile. */
 async function measure(device: GPUDevice | null, steps: number, step: () => unknown, settle: () => Promise<unknown>): Promise<Measured> {
   const counts = { dispatches: 0, submits: 0, readbacks: 0 };
@@ -93,7 +96,7 @@ async function measure(device: GPUDevice | null, steps: number, step: () => unkn
 /** A one-process CPU trainer on `ops`, one warm-up step, then `reps` timed steps. */
 async function cpuRow(config: ControllerTrainConfig, ops: 'cpu' | 'fast', reps: number): Promise<Measured> {
   const trainer = new CpuControllerTrainer(config, makePrompts(config.dims, config.prompts, config.seed), CPU_OPS[ops]);
-  trainer.step();
+  for (let i = 0; i < warmupFor(reps); i++) trainer.step();
   return measure(
     null,
     reps,
@@ -109,7 +112,7 @@ async function ranksRow(config: ControllerTrainConfig, size: number, reps: numbe
   // share 2 cores and a step's compute between collectives takes seconds.
   const world = await World.start({ size, arenaBytes: (size + 1) * gradBytes, timeoutMs: 300_000 });
   try {
-    const args: ShardArgs = { config, ops: 'fast', warmup: 1, steps: reps };
+    const args: ShardArgs = { config, ops: 'fast', warmup: warmupFor(reps), steps: reps };
     const out = await world.run<{ msPerStep: number }>(
       { module: new URL('./train-rank.ts', import.meta.url).href, name: 'trainShard' },
       args,

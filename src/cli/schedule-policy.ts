@@ -13,31 +13,29 @@ import {
   type ControllerDims,
   type ControllerPrompts,
 } from '../core/env/controller.ts';
+import { parseJsonText } from './json-input.ts';
+import { quote } from './flags.ts';
 import { parseHeadTables, uniformPolicy, type ControllerPolicy, type HeadTables } from '../core/schedule/index.ts';
 import * as ops from '../ops/cpu/index.ts';
 
-/** `uniform`, or the path of a JSON policy file. */
-export function loadPolicy(spec: string): ControllerPolicy {
-  if (spec === 'uniform') return uniformPolicy();
+/** Reads a JSON file; a missing file or a syntax error is one ConfigError line naming `--policy`. */
+function readJson(path: string): unknown {
   let text: string;
   try {
-    text = readFileSync(spec, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ConfigError(
-      `--policy ${spec}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give 'uniform' or a JSON file`,
+      `--policy ${quote(path)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give 'uniform' or a JSON file of tables`,
     );
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError(`--policy ${spec} is not valid JSON: ${(err as Error).message}`);
-  }
-  return {
-    name: basename(spec),
-    description: `the policy tables in ${basename(spec)}`,
-    tables: [parseHeadTables(json, `--policy ${spec}`)],
-  };
+  return parseJsonText(text, `--policy ${quote(path)}`);
+}
+
+/** `uniform`, or the path of a JSON file of per-head tables. */
+export function loadPolicy(spec: string): ControllerPolicy {
+  if (spec === 'uniform') return uniformPolicy();
+  const tables = parseHeadTables(readJson(spec), `--policy ${quote(spec)}`);
+  return { name: basename(spec), description: `the policy tables in ${basename(spec)}`, tables: [tables] };
 }
 
 /**

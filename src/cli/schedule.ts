@@ -1,7 +1,6 @@
 // `grpo-sandbox schedule`: how the expanded batch (batch × k configurations) runs on the ranks
 // under each execution scheme of seed-001, as Gantt charts, a comparison table, JSON or an HTML page.
 import { writeFileSync } from 'node:fs';
-import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 import {
   SCHEMES,
@@ -12,7 +11,7 @@ import {
   type SchemeName,
 } from '../core/schedule/index.ts';
 import type { Command } from './commands.ts';
-import { intFlag, parseFlags } from './flags.ts';
+import { choiceFlag, intFlag, ownEntry, parseFlags, quote } from './flags.ts';
 import { renderScheduleHtml } from './schedule-html.ts';
 import { loadPolicy } from './schedule-policy.ts';
 import { renderSchedule } from './schedule-text.ts';
@@ -58,7 +57,8 @@ and draws each as a Gantt chart (ranks × time) with a comparison table. Default
   --gather-cost G       spread's all-gather, in the latency unit (default 10% of the mean latency)
   --schemes LIST        comma-separated subset of ${SCHEMES.join(', ')}
   --width N             columns of the longest chart (default 80)
-  --json                one JSON object {config, unit, work, gatherCost, configurations, schemes}
+  --json                one JSON object {config, unit, work, gatherCost, configurations, schemes};
+                        each scheme's timeline: per rank, intervals {kind, start, end, configs: ids}
   --html FILE           also write a self-contained page with the charts side by side
 
 Schemes:
@@ -74,7 +74,7 @@ function numberFlag(value: unknown, name: string, min: number, max = Number.POSI
   if (value === undefined) return undefined;
   const text = String(value).trim();
   const n = Number(text);
-  if (text === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got '${text}'`);
+  if (text === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got ${quote(text)}`);
   if (n < min || n > max) throw new ConfigError(`--${name} must be between ${min} and ${max}, got ${text}`);
   return n;
 }
@@ -94,10 +94,9 @@ export function requestFromFlags(args: string[]): ScheduleRequest {
   const v = parseFlags(args, spec);
   const preset = v.preset;
   // An own property only: `--preset __proto__` or `constructor` is just an unknown name.
-  if (preset !== undefined && !Object.hasOwn(schedulePresets, preset)) {
-    throw new ConfigError(`unknown preset '${preset}'; schedule presets: ${schedulePresetNames.join(', ')}`);
-  }
-  const base = schedulePresets[preset ?? 'seed-001']!.config;
+  const chosen = ownEntry(schedulePresets, preset ?? 'seed-001');
+  if (!chosen) throw new ConfigError(`unknown preset ${quote(preset!)}; schedule presets: ${schedulePresetNames.join(', ')}`);
+  const base = chosen.config;
   const config: ScheduleConfig = { ...base };
   config.ranks = intFlag(v.ranks, 'ranks', 1, 4096) ?? config.ranks;
   config.batch = intFlag(v.batch, 'batch', 1) ?? config.batch;
@@ -107,9 +106,8 @@ export function requestFromFlags(args: string[]): ScheduleRequest {
   config.gatherCost = numberFlag(v['gather-cost'], 'gather-cost', 0) ?? config.gatherCost;
   if (v['max-batch'] !== undefined) config.maxBatch = v['max-batch'] === 'none' ? null : intFlag(v['max-batch'], 'max-batch', 1)!;
 
-  const latency = v.latency ?? (v.policy !== undefined ? 'controller' : base.latency.kind);
-  if (latency !== 'constant' && latency !== 'controller')
-    throw new ConfigError(`--latency must be constant or controller, got '${latency}'`);
+  const latency =
+    choiceFlag(v.latency, 'latency', ['constant', 'controller'] as const) ?? (v.policy !== undefined ? 'controller' : base.latency.kind);
   if (latency === 'constant') {
     if (v.policy !== undefined)
       throw new ConfigError('--policy draws configurations for --latency controller; drop --latency constant or --policy');
@@ -128,8 +126,7 @@ export function requestFromFlags(args: string[]): ScheduleRequest {
   if (v.schemes !== undefined) {
     const names = v.schemes.split(',').map((x) => x.trim());
     const unknown = names.filter((x) => !(SCHEMES as readonly string[]).includes(x));
-    if (unknown.length > 0 || names.length === 0)
-      throw new ConfigError(`unknown scheme '${unknown[0] ?? ''}' in --schemes; schemes: ${SCHEMES.join(', ')}`);
+    if (unknown.length > 0) throw new ConfigError(`unknown scheme ${quote(unknown[0]!)} in --schemes; schemes: ${SCHEMES.join(', ')}`);
     schemes = SCHEMES.filter((x) => names.includes(x));
   }
   const width = intFlag(v.width, 'width', 10, 1000) ?? 80;
@@ -146,10 +143,10 @@ function configJson(c: ScheduleConfig) {
 
 const scheduleCommand: Command = {
   summary: 'how the batch × k configurations run on the ranks (seed-001): Gantt charts and speed-ups of five schemes',
-  async run(args) {
+  async run(args, io) {
     const req = requestFromFlags(args);
     if (req.help) {
-      process.stdout.write(help);
+      io.out(help);
       return 0;
     }
     const result = simulateSchedules(req.config);
@@ -159,16 +156,23 @@ const scheduleCommand: Command = {
       try {
         writeFileSync(req.html, renderScheduleHtml(result, shown, intro));
       } catch (err) {
-        throw new ConfigError(`--html ${req.html}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        throw new ConfigError(
+          `--html ${quote(req.html)}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        );
       }
     }
     if (req.json) {
       const { config, unit, work, gatherCost, configurations } = result;
-      process.stdout.write(`${JSON.stringify({ config: configJson(config), unit, work, gatherCost, configurations, schemes: shown })}\n`);
+      // Intervals name their configurations by id (`2-1`), as the charts do.
+      const schemes = shown.map((s) => ({
+        ...s,
+        timeline: s.timeline.map((t) => t.map((i) => ({ ...i, configs: i.configs.map((x) => configurations[x]!.id) }))),
+      }));
+      io.out(`${JSON.stringify({ config: configJson(config), unit, work, gatherCost, configurations, schemes })}\n`);
     } else {
-      process.stdout.write(renderSchedule(result, shown, req.width, intro));
+      io.out(renderSchedule(result, shown, req.width, intro));
     }
-    if (req.html !== undefined) process.stderr.write(`grpo-sandbox schedule: wrote ${req.html}\n`);
+    if (req.html !== undefined) io.err(`grpo-sandbox schedule: wrote ${req.html}\n`);
     return 0;
   },
 };

@@ -39,7 +39,8 @@ test('--json: one object with the configurations and every scheme’s timeline a
   const by = Object.fromEntries(out.schemes.map((s: { scheme: string }) => [s.scheme, s]));
   assert.equal(by['serial-dp'].makespan, 20);
   assert.equal(by['per-rank-batched'].makespan, 4); // 5 − 4 · 0.25
-  assert.deepEqual(by['per-rank-batched'].timeline[1], [{ kind: 'run', start: 0, end: 4, configs: [5, 6, 7, 8, 9] }]);
+  assert.deepEqual(by['per-rank-batched'].timeline[1], [{ kind: 'run', start: 0, end: 4, configs: ['2-1', '2-2', '2-3', '2-4', '2-5'] }]);
+  assert.deepEqual(by.spread.timeline[3].at(-1), { kind: 'gather', start: 5, end: 5.1, configs: [] });
   assert.deepEqual(Object.keys(by.spread), [
     'scheme',
     'timeline',
@@ -134,12 +135,12 @@ test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
     [['--batch', 'two'], /--batch must be a whole number, got 'two'/],
     [['--alpha', '1.5'], /--alpha must be between 0 and 1, got 1\.5/],
     [['--alpha', 'x'], /--alpha must be a number, got 'x'/],
-    [['--latency', 'fast'], /--latency must be constant or controller, got 'fast'/],
+    [['--latency', 'fast'], /unknown --latency 'fast'; choose one of constant, controller/],
     [['--schemes', 'serial-dp,ddp'], /unknown scheme 'ddp' in --schemes; schemes: serial-dp, per-rank-serial/],
     [['--max-batch', '0'], /--max-batch must be between 1/],
     [['--preset', 'seed-009'], /unknown preset 'seed-009'; schedule presets: seed-001/],
     [['--policy', join(dir, 'missing.json')], /cannot read it \(ENOENT\)/],
-    [['--policy', notJson], /is not valid JSON/],
+    [['--policy', notJson], /--policy '.*x\.json' is not valid JSON at line 1, column 2/],
     [['--policy', badPolicy], /knob3 gives no weight to the options valid after block 3/],
     [['--latency', 'constant', '--policy', 'uniform'], /--policy draws configurations for --latency controller/],
     [['--latency', 'controller', '--config-time', '3'], /--config-time sets the constant model's T/],

@@ -39,6 +39,7 @@ export const defaultConfig: LayoutConfig = { ...presets['seed-000']!.config };
  * that breaks another rule is never offered).
  */
 export function validateConfig(config: LayoutConfig): ConfigError | null {
+  config = withDefaults(config);
   const err = findError(config);
   if (!err || err.suggestions.length === 0) return err;
   const verified = err.suggestions.filter((fix) => findError({ ...config, ...fix } as LayoutConfig, false) === null);
@@ -70,11 +71,29 @@ function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
   return withFixes(tooBig, fixes);
 }
 
+/**
+ * Settings added after configurations were first saved (URLs, JSON, objects built by older code)
+ * take the value that means "as before": gradient_accumulation_steps 1.
+ */
+function withDefaults(c: LayoutConfig): LayoutConfig {
+  return c.gradientAccumulationSteps === undefined ? { ...c, gradientAccumulationSteps: 1 } : c;
+}
+
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
 function canonical(c: LayoutConfig): LayoutConfig {
-  const { sampler, ranks, batch, k, batchesPerEpoch, epochs, datasetSize, seed, stepsPerGeneration, numIterations } = c;
-  // Configurations saved before gradient accumulation existed (URLs, JSON) mean 1.
-  const gradientAccumulationSteps = c.gradientAccumulationSteps ?? 1;
+  const {
+    sampler,
+    ranks,
+    batch,
+    k,
+    batchesPerEpoch,
+    epochs,
+    datasetSize,
+    seed,
+    stepsPerGeneration,
+    numIterations,
+    gradientAccumulationSteps,
+  } = c;
   return {
     sampler,
     ranks,
@@ -95,7 +114,7 @@ export function buildLayout(config: LayoutConfig): Layout {
   const err = validateConfig(config);
   if (err) throw err;
   const spec = samplers[config.sampler];
-  const eff = canonical(spec.effective(config));
+  const eff = canonical(spec.effective(withDefaults(config)));
   return {
     sampler: eff.sampler,
     config: eff,

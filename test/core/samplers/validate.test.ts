@@ -81,3 +81,10 @@ test("negative seeds are valid (two's complement, as PyTorch)", () => {
   assert.equal(validateConfig(cfg({ seed: -7 })), null);
   assert.deepEqual(buildLayout(cfg({ seed: -1 })).steps[0], buildLayout(cfg({ seed: 2 ** 32 - 1 })).steps[0]);
 });
+
+test('a configuration saved before gradient accumulation existed (no such key) means 1, as before', () => {
+  const { gradientAccumulationSteps: _, ...old } = cfg({});
+  const layout = buildLayout(old as LayoutConfig);
+  assert.equal(layout.config.gradientAccumulationSteps, 1);
+  assert.deepEqual(layout.steps, buildLayout(cfg({})).steps);
+});
