@@ -12,9 +12,16 @@ override WG: u32 = 64;
 @group(0) @binding(5) var<storage, read_write> lossOut: array<f32>;
 //#include workgroupReduce.wgsl
 
+// Kahan-compensated: a row may hold 10^6 tokens, where a plain float32 sum drifts in the 4th digit.
 fn seqLogp(b: u32) -> f32 {
   var s = 0.0;
-  for (var t = 0u; t < p.tokens; t++) { s += mask[b * p.tokens + t] * logp[b * p.tokens + t]; }
+  var comp = 0.0;
+  for (var t = 0u; t < p.tokens; t++) {
+    let y = mask[b * p.tokens + t] * logp[b * p.tokens + t] - comp;
+    let sum = s + y;
+    comp = (sum - s) - y;
+    s = sum;
+  }
   return s;
 }
 

@@ -33,9 +33,7 @@ function matrix(
     if (row.length !== tokens)
       throw new ConfigError(`'${name}' row ${b} has ${row.length} values, row 0 has ${tokens}: every row needs T = ${tokens}`);
     row.forEach((v, t) => {
-      if (typeof v !== 'number' || !Number.isFinite(v))
-        throw new ConfigError(`'${name}'[${b}][${t}] must be a finite number, got ${JSON.stringify(v)}`);
-      data[b * tokens + t] = v;
+      data[b * tokens + t] = float32(v, `'${name}'[${b}][${t}]`);
     });
   });
   if (like && (rows !== like.rows || tokens !== like.tokens)) {
@@ -48,11 +46,18 @@ function vector(value: unknown, name: string, length: number): Float32Array {
   if (!Array.isArray(value))
     throw new ConfigError(`'${name}' must be an array of ${length} numbers (one per row of 'logp'), got ${describe(value)}`);
   if (value.length !== length) throw new ConfigError(`'${name}' has ${value.length} values but 'logp' has B = ${length} rows`);
-  return Float32Array.from(value, (v, i) => {
-    if (typeof v !== 'number' || !Number.isFinite(v))
-      throw new ConfigError(`'${name}'[${i}] must be a finite number, got ${JSON.stringify(v)}`);
-    return v;
-  });
+  return Float32Array.from(value, (v, i) => float32(v, `'${name}'[${i}]`));
+}
+
+/** Largest finite float32 (the losses compute in float32, as the frameworks do). */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** A finite number float32 can hold: beyond ±3.4e38 it would silently become ±Infinity. */
+function float32(v: unknown, where: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`${where} must be a finite number, got ${JSON.stringify(v)}`);
+  if (Math.abs(v) > FLOAT32_MAX)
+    throw new ConfigError(`${where} is ${v}, beyond float32's range (±3.4e38), in which the loss is computed as in the frameworks`);
+  return v;
 }
 
 function describe(value: unknown): string {
@@ -66,6 +71,7 @@ function numberSetting(s: Record<string, unknown>, key: string, fallback: number
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || !check(v))
     throw new ConfigError(`settings.${key} must be ${rule}, got ${JSON.stringify(v)}`);
+  if (Math.abs(v) > FLOAT32_MAX) throw new ConfigError(`settings.${key} is ${v}, beyond float32's range (±3.4e38)`);
   return v;
 }
 

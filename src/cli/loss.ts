@@ -1,5 +1,6 @@
 // `grpo-sandbox loss`: a calculator for the GRPO losses and their gradients (TRL's semantics,
 // plus the seed-003 pairwise loss), on the CPU reference or on WebGPU.
+import { ConfigError } from '../core/errors.ts';
 import { cpuBackend, type OpsBackend } from '../ops/backend.ts';
 import { computeLoss } from '../ops/loss.ts';
 import { parseLossBatch } from './loss-batch.ts';
@@ -7,6 +8,10 @@ import type { Command } from './commands.ts';
 import { choiceFlag, parseFlags } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { readJsonInput } from './json-input.ts';
+import { checkLossResult } from './loss-check.ts';
+
+/** Tokens (B × T) one call accepts: 8·10^6 print as ~160 MB of JSON and take 32 MB per WebGPU buffer. */
+export const MAX_LOSS_TOKENS = 8_000_000;
 
 const spec = { input: { type: 'string' }, backend: { type: 'string' } } as const;
 
@@ -57,9 +62,18 @@ const loss: Command = {
     const backendName = choiceFlag(flags.backend, 'backend', ['cpu', 'webgpu'] as const) ?? 'cpu';
     const json = await readJsonInput(io, flags.input, 'loss');
     const batch = parseLossBatch(json);
+    // Refused before any backend sees it: the printed gradient (~20 bytes a token) must fit in one
+    // JavaScript string, and WebGPU's storage bindings (128 MiB by default) must hold each input.
+    const cells = batch.shape.rows * batch.shape.tokens;
+    if (cells > MAX_LOSS_TOKENS)
+      throw new ConfigError(
+        `the batch has B × T = ${batch.shape.rows} × ${batch.shape.tokens} = ${cells} tokens, above the limit of ${MAX_LOSS_TOKENS} ` +
+          '(the gradient is printed per token, and each input must fit one WebGPU buffer); split it into smaller batches',
+      );
     const { backend, close } = await openBackend(backendName, io);
     try {
       const r = await computeLoss(backend, batch);
+      checkLossResult(batch, r);
       const { rows, tokens } = batch.shape;
       const gradLogp = Array.from({ length: rows }, (_, b) => Array.from(r.gradLogp.subarray(b * tokens, (b + 1) * tokens)));
       io.out(`${JSON.stringify({ loss: r.loss, gradLogp })}\n`);

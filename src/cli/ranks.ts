@@ -7,7 +7,7 @@ import { MAX_WORLD } from '../ranks/arena.ts';
 import type { HealthySummary } from '../ranks/programs/seeds.ts';
 import { World, WorldFailure } from '../ranks/world.ts';
 import type { Command } from './commands.ts';
-import { intFlag, parseFlags } from './flags.ts';
+import { choiceFlag, intFlag, parseFlags } from './flags.ts';
 
 const FAULTS = {
   none: { program: 'healthy', about: 'a healthy step: allGather, allReduce (sum, max) and allGatherObject across all ranks' },
@@ -19,7 +19,7 @@ const FAULTS = {
 } as const;
 type Fault = keyof typeof FAULTS;
 
-const USAGE = `usage: grpo-sandbox ranks [--world N] [--fault none|shape|deadlock|mismatch|device|throw] [--fix] [--timeout-ms MS]
+const USAGE = `usage: grpo-sandbox ranks [--world N] [--fault none|shape|deadlock|mismatch|device|throw] [--fix] [--timeout-ms MS] [--json]
 
 Starts N simulated ranks (one worker thread each, sharing one SharedArrayBuffer) and runs one step.
   --world N        number of ranks, 1 to ${MAX_WORLD} (default 4)
@@ -28,7 +28,10 @@ ${Object.entries(FAULTS)
   .map(([k, v]) => `                     ${k.padEnd(9)}${v.about}`)
   .join('\n')}
   --fix            apply the scenario's fix (equal batches, every rank calls every collective, .to(device))
-  --timeout-ms MS  a collective with no progress for MS is diagnosed as a hang (default 2000)
+  --timeout-ms MS  a collective with no progress for MS is diagnosed as a hang (default 2000; the clock starts
+                   once every rank has begun its step); a line on stderr every 5 s says who waits for what
+  --json           one JSON object on stdout {world, fault, fix, ok, ranks, error?}
+Results go to stdout without timings (byte-stable); timings, diagnosis and progress go to stderr.
 Exit status: 0 the step succeeded, 1 the simulated run failed (diagnosis printed), 2 bad flags.`;
 
 function runtime(): string {
@@ -56,15 +59,21 @@ function printHealthy(out: (line?: string) => void, results: HealthySummary[]): 
   out(same ? `check            all ${w} ranks received identical results` : 'check            RANKS DISAGREE (a bug: please report it)');
 }
 
+/** The shortest world in which each fault can happen (one rank has no one to disagree with). */
+const MIN_WORLD: Record<Fault, number> = { none: 1, shape: 2, deadlock: 2, mismatch: 2, device: 2, throw: 2 };
+
 const command: Command = {
   summary: 'simulated ranks (one worker each): collectives, and the seeded multi-rank failures (shape, deadlock, device) explained',
   async run(args, io) {
+    // Results go to stdout in a stable form (no timings), diagnosis and progress to stderr.
     const out = (line = '') => io.out(`${line}\n`);
+    const note = (line: string) => io.err(`${line}\n`);
     const flags = parseFlags(args, {
       world: { type: 'string' },
       fault: { type: 'string' },
       fix: { type: 'boolean' },
       'timeout-ms': { type: 'string' },
+      json: { type: 'boolean' },
     });
     if (flags.help) {
       out(USAGE);
@@ -72,31 +81,50 @@ const command: Command = {
     }
     const size = intFlag(flags.world, 'world', 1, MAX_WORLD) ?? 4;
     const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 2000;
-    const fault = (flags.fault ?? 'none') as string;
-    if (!(fault in FAULTS)) throw new ConfigError(`--fault must be one of ${Object.keys(FAULTS).join(', ')}, got '${fault}'`);
+    const fault = choiceFlag(flags.fault, 'fault', Object.keys(FAULTS) as Fault[]) ?? 'none';
     if (flags.fix && (fault === 'none' || fault === 'throw'))
       throw new ConfigError(`--fix applies to --fault shape, deadlock, mismatch or device, not '${fault}'`);
-    if (size === 1 && (fault === 'deadlock' || fault === 'mismatch' || fault === 'throw')) {
-      throw new ConfigError(`--fault ${fault} needs at least 2 ranks (one misbehaves, the others wait), got --world 1`);
+    if (size < MIN_WORLD[fault]) {
+      throw new ConfigError(
+        `--fault ${fault} cannot happen with --world ${size}: it needs at least ${MIN_WORLD[fault]} ranks ` +
+          `(one misbehaves or differs, another waits or disagrees); use --world ${MIN_WORLD[fault]} or more`,
+      );
     }
-    const f = FAULTS[fault as Fault];
-    out(`${size} ranks on ${runtime()}, one SharedArrayBuffer arena; ${f.about}${flags.fix ? ' — with the fix applied' : ''}`);
+    const f = FAULTS[fault];
+    note(`${size} ranks on ${runtime()}, one SharedArrayBuffer arena; ${f.about}${flags.fix ? ' — with the fix applied' : ''}`);
     const world = await World.start({ size, timeoutMs });
     const module = 'builtin:seeds';
     const t0 = performance.now();
+    // A long timeout must not look like a freeze: every few seconds, who waits for what.
+    const progress = {
+      everyMs: 5000,
+      report: (lines: string[]) =>
+        note(`still running after ${((performance.now() - t0) / 1000).toFixed(0)} s (hang timeout ${timeoutMs} ms): ${lines.join('; ')}`),
+    };
     try {
       const results = await world.run<Record<string, unknown>>(
         { module, name: f.program },
         { fix: !!flags.fix, then: fault === 'mismatch' ? 'barrier' : 'nothing' },
+        progress,
       );
-      if (fault === 'none') printHealthy(out, results as unknown as HealthySummary[]);
-      else for (const [r, res] of results.entries()) out(`rank ${r}: ${JSON.stringify(res)}`);
-      out(`ok: the step finished on all ${size} ranks in ${(performance.now() - t0).toFixed(0)} ms`);
+      note(`the step finished on all ${size} ranks in ${(performance.now() - t0).toFixed(0)} ms`);
+      if (flags.json) out(JSON.stringify({ world: size, fault, fix: !!flags.fix, ok: true, ranks: results }));
+      else {
+        if (fault === 'none') printHealthy(out, results as unknown as HealthySummary[]);
+        else for (const [r, res] of results.entries()) out(`rank ${r}: ${JSON.stringify(res)}`);
+        out(`ok: the step finished on all ${size} ranks`);
+      }
       return 0;
     } catch (err) {
       if (!(err instanceof WorldFailure)) throw err;
-      out(`the simulated run failed after ${(performance.now() - t0).toFixed(0)} ms, as a real one would; every worker is stopped:`);
-      out(err.message);
+      note(`the simulated run failed after ${(performance.now() - t0).toFixed(0)} ms, as a real one would; every worker is stopped:`);
+      note(err.message);
+      const ranks = err.ranks.map((o) => (o.ok ? { rank: o.rank, ok: true } : { rank: o.rank, ok: false, error: o.name }));
+      const root =
+        err.ranks.find((o) => !o.ok && o.name !== 'RankFailedError' && o.name !== 'Unresponsive') ?? err.ranks.find((o) => !o.ok);
+      const rootText = root && !root.ok ? `${root.name} on rank ${root.rank}` : 'a failure';
+      if (flags.json) out(JSON.stringify({ world: size, fault, fix: !!flags.fix, ok: false, error: rootText, ranks }));
+      else out(`failed: ${rootText} (the diagnosis is on stderr)`);
       return 1;
     } finally {
       await world.stop();

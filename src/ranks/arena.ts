@@ -35,10 +35,16 @@ export const ST_SEQ = 1;
 export const ST_PHASE = 2;
 const STATE_WORDS = 4;
 export enum Phase {
+  /** Its step has not begun (the run message has not reached the worker yet). */
   Never = 0,
   In = 1,
+  /** Between collectives, its step still running. */
   Done = 2,
   Failed = 3,
+  /** Its step began and has not entered a collective yet. */
+  Started = 4,
+  /** Its step returned. */
+  Finished = 5,
 }
 
 // Header words.

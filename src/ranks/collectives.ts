@@ -272,6 +272,15 @@ export class Communicator {
     });
   }
 
+  /** Marks the start and the end of this rank's step, so a timeout tells a slow rank from one that skipped a collective. */
+  stepStarted(): void {
+    Atomics.store(this.arena.ctrl, this.arena.state(this.rank, ST_PHASE), Phase.Started);
+  }
+
+  stepFinished(): void {
+    Atomics.store(this.arena.ctrl, this.arena.state(this.rank, ST_PHASE), Phase.Finished);
+  }
+
   /**
    * Marks this rank failed and releases every waiting rank with an error naming it. Called by
    * the rank's worker when its step throws; a no-op if the world already aborted.
@@ -343,14 +352,22 @@ export class Communicator {
       return;
     }
     const t0 = performance.now();
-    const deadline = Date.now() + this.timeoutMs;
+    let deadline = Date.now() + this.timeoutMs;
     try {
       for (;;) {
         if (Atomics.load(c, GEN) !== gen) return;
         this.throwIfAborted(`was waiting in ${this.current} #${seq}`);
         const left = deadline - Date.now();
-        if (left <= 0) this.timedOut(seq);
-        await this.sleep(c, GEN, gen, left);
+        if (left <= 0) {
+          // The clock runs from the moment every rank has begun its step: on a busy machine a
+          // world of 256 workers starts over seconds, and a rank not yet started skipped nothing.
+          if (this.ranks().some((r) => Atomics.load(c, this.arena.state(r, ST_PHASE)) === Phase.Never)) {
+            deadline = Date.now() + this.timeoutMs;
+            continue;
+          }
+          this.timedOut(seq, gen);
+        }
+        await this.sleep(c, GEN, gen, left > 0 ? left : 1);
       }
     } finally {
       this.counters.waitMs += performance.now() - t0;
@@ -395,24 +412,50 @@ export class Communicator {
     throw new RankFailedError(message + suffix);
   }
 
-  /** No progress within the timeout: diagnose every rank's state, abort the world, throw. */
-  private timedOut(seq: number): never {
+  /**
+   * No progress within the timeout: diagnose every rank's state, abort the world, throw. Ranks
+   * not in this collective are told apart: one that finished its step or waits in another
+   * collective skipped this one (a hang); one still computing between collectives is slow (or
+   * looping). Every rank is named once, from one snapshot of the states.
+   */
+  private timedOut(seq: number, gen: number): void {
     const a = this.arena;
     const c = a.ctrl;
     const kind = this.current!;
-    const stuck = this.ranks().filter(
-      (r) =>
-        Atomics.load(c, a.state(r, ST_PHASE)) !== Phase.In ||
-        Atomics.load(c, a.state(r, ST_SEQ)) !== seq ||
-        kindName(Atomics.load(c, a.state(r, ST_KIND))) !== kind,
+    const phases = this.ranks().map((r) => Atomics.load(c, a.state(r, ST_PHASE)) as Phase);
+    const here = (r: number) =>
+      phases[r] === Phase.In && Atomics.load(c, a.state(r, ST_SEQ)) === seq && kindName(Atomics.load(c, a.state(r, ST_KIND))) === kind;
+    // The barrier may have completed while the states were read: then there is nothing to diagnose.
+    if (Atomics.load(c, GEN) !== gen) return;
+    const missing = this.ranks().filter((r) => !here(r) && phases[r] !== Phase.Failed);
+    // In an earlier collective is behind (still leaving it), not skipping: only a rank that has
+    // returned, or waits in a collective at or past this one, skipped it.
+    const skipped = missing.filter(
+      (r) => phases[r] === Phase.Finished || (phases[r] === Phase.In && Atomics.load(c, a.state(r, ST_SEQ)) >= seq),
     );
+    const busy = missing.filter((r) => !skipped.includes(r));
     const lines = describeRanks(a);
-    const hint = stuck.length
-      ? `${rankList(stuck)} never entered ${kind} #${seq}. Every rank must call the same collectives in the same order; a rank that skips one ` +
-        `(e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever. If a rank is only slow, ` +
-        `raise timeoutMs (now ${this.timeoutMs} ms).`
-      : `every rank is in ${kind} #${seq} but the barrier did not complete; raise timeoutMs (now ${this.timeoutMs} ms) if ranks are only slow.`;
-    const message = `collective timeout: no progress for ${this.timeoutMs} ms in ${kind} #${seq} (a hang, diagnosed)\n  ${lines.join('\n  ')}\n  → ${hint}`;
+    const hints: string[] = [];
+    if (skipped.length) {
+      const how = skipped.every((r) => phases[r] === Phase.Finished) ? 'finished the step without it' : 'went on to another collective';
+      hints.push(
+        `${rankList(skipped)} skipped ${kind} #${seq} (${how}). Every rank must call the same collectives in the same order; ` +
+          'a rank that skips one (e.g. because it already has enough samples — the seed-004 V2 deadlock) leaves the others waiting forever.',
+      );
+    }
+    if (busy.length)
+      hints.push(
+        `${rankList(busy)} ${busy.length === 1 ? 'has' : 'have'} not reached ${kind} #${seq} after ${this.timeoutMs} ms ` +
+          '(still computing, or still leaving an earlier collective): slow, or stuck in a loop; if only slow, raise timeoutMs.',
+      );
+    if (!missing.length)
+      hints.push(
+        `every rank is in ${kind} #${seq} but the barrier did not complete; raise timeoutMs (now ${this.timeoutMs} ms) if ranks are only slow.`,
+      );
+    const verdict = skipped.length ? 'a hang, diagnosed' : 'ranks too slow for the timeout';
+    const message =
+      `collective timeout: no progress for ${this.timeoutMs} ms in ${kind} #${seq} (${verdict})\n` +
+      `  ${lines.join('\n  ')}\n  → ${hints.join(' ')}`;
     if (this.abort(AbortReason.Timeout, message)) throw new CollectiveTimeoutError(message);
     this.throwIfAborted(`was waiting in ${kind} #${seq}`);
     throw new CollectiveTimeoutError(message);

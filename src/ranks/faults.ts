@@ -72,9 +72,12 @@ export function describeRanks(arena: Arena, now = Date.now()): string[] {
     const seq = Atomics.load(c, arena.state(r, ST_SEQ));
     const phase = Atomics.load(c, arena.state(r, ST_PHASE)) as Phase;
     if (phase === Phase.In) labels.push(`waiting in ${kind} #${seq} (for ${Math.max(0, Math.round(now - arena.entered[r]!))} ms)`);
-    else if (phase === Phase.Done) labels.push(`not in a collective; last finished ${kind} #${seq}`);
+    else if (phase === Phase.Done) labels.push(`computing, not in a collective; last finished ${kind} #${seq}`);
     else if (phase === Phase.Failed) labels.push(`failed (its step threw) after ${seq > 0 ? `${kind} #${seq}` : 'no collective'}`);
-    else labels.push('not in a collective; has not finished any yet');
+    else if (phase === Phase.Finished)
+      labels.push(`its step returned${seq > 0 ? `; last collective ${kind} #${seq}` : ' without any collective'}`);
+    else if (phase === Phase.Started) labels.push('computing, not in a collective; has not finished any yet');
+    else labels.push('has not started its step yet');
   }
   // Durations differ by a millisecond or two between ranks; group on the state alone.
   const key = (l: string) => l.replace(/ \(for \d+ ms\)/, '');

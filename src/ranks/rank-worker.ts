@@ -9,13 +9,15 @@ import { Rank, type RankProgram } from './rank.ts';
 import * as bench from './programs/bench.ts';
 import * as dynamic from './programs/dynamic.ts';
 import * as seeds from './programs/seeds.ts';
+import * as train from '../train/program.ts';
 
 /**
- * Program modules bundled into the worker, run as `{ module: 'builtin:seeds', name }`. A module
+ * Program modules bundled into the worker, run as `{ module: 'builtin:seeds', name }` (`builtin:train`
+ * is the training loop of src/train). A module
  * given by URL is imported at run time instead, which works in Node, Deno and Vite's dev server
  * but not from a production build (Vite does not bundle what it cannot see).
  */
-const BUILTIN: Record<string, Record<string, unknown>> = { bench, dynamic, seeds };
+const BUILTIN: Record<string, Record<string, unknown>> = { bench, dynamic, seeds, train };
 
 export interface RankInit {
   buffer: SharedArrayBuffer;
@@ -58,6 +60,7 @@ const api = {
   async run(url: string, name: string, args: unknown): Promise<unknown> {
     const r = mine();
     try {
+      if (!url.startsWith('builtin:')) await loadTypeScript();
       const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
       if (!mod)
         throw new ConfigError(
@@ -75,7 +78,10 @@ const api = {
           }`,
         );
       }
-      return await (program as RankProgram)(r, args);
+      r.stepStarted();
+      const result = await (program as RankProgram)(r, args);
+      r.stepFinished();
+      return result;
     } catch (err) {
       r.fail(err);
       throw err;
@@ -95,6 +101,21 @@ const api = {
 };
 
 export type RankApi = typeof api;
+
+declare global {
+  /** Set (by esbuild's define) in the Node bundle of this worker: plain JavaScript, no tsx. */
+  var GRPO_BUNDLED_RANK_WORKER: boolean | undefined;
+}
+
+let tsxRegistered = false;
+
+/** In the Node bundle, a program module given by URL is TypeScript: register tsx once, only then. */
+async function loadTypeScript(): Promise<void> {
+  if (!globalThis.GRPO_BUNDLED_RANK_WORKER || tsxRegistered) return;
+  const tsx = 'tsx/esm/api';
+  ((await import(/* @vite-ignore */ tsx)) as { register(): void }).register();
+  tsxRegistered = true;
+}
 
 interface NodeProcessLike {
   versions?: { node?: string };

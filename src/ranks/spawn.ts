@@ -1,5 +1,6 @@
 // Starts one rank's worker in whichever runtime we are in and wraps it with comlink:
-//   Node: worker_threads, through rank-worker.node.js (which registers tsx);
+//   Node: worker_threads on the rank worker bundled once per process (node-bundle.ts), or through
+//   rank-worker.node.js (which registers tsx) where the bundle cannot be built;
 //   Deno and browsers: a module Web Worker on rank-worker.ts. The `new Worker(new URL(...,
 //   import.meta.url), { type: 'module' })` line is written literally so Vite can bundle it.
 import * as Comlink from 'comlink';
@@ -37,8 +38,11 @@ async function spawnNode(rank: number): Promise<RankWorker> {
   const adapter = 'comlink/dist/esm/node-adapter.mjs';
   const { Worker } = (await import(/* @vite-ignore */ threads)) as typeof import('node:worker_threads');
   const nodeEndpoint = ((await import(/* @vite-ignore */ adapter)) as { default: (w: unknown) => Comlink.Endpoint }).default;
-  const bootstrap = new URL('./rank-worker.node.js', import.meta.url);
-  const worker = new Worker(bootstrap, { name: `rank ${rank}` });
+  // The bundled plain-JS worker when it can be built (fast, small); else the tsx bootstrap.
+  const { rankWorkerBundle } = await import('./node-bundle.ts');
+  const entry = (await rankWorkerBundle()) ?? new URL('./rank-worker.node.js', import.meta.url);
+  // Small heaps: a rank holds a few typed arrays; the default young generation alone costs megabytes per worker.
+  const worker = new Worker(entry, { name: `rank ${rank}`, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 256 } });
   live++;
   let ending = false;
   const exited = new Promise<void>((resolve) =>

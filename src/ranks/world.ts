@@ -2,9 +2,9 @@
 // rank, read metrics, stop. When a step fails on any rank the world reports every rank's
 // error in one WorldFailure and terminates all its workers, so nothing is left running.
 import { ConfigError } from '../core/errors.ts';
-import { controlBytes, createArenaBuffer, MAX_WORLD } from './arena.ts';
+import { Arena, controlBytes, createArenaBuffer, MAX_WORLD, Phase, ST_PHASE } from './arena.ts';
 import type { RankMetrics, WaitMode } from './collectives.ts';
-import { groupByLabel, rankList } from './faults.ts';
+import { describeRanks, groupByLabel, rankList } from './faults.ts';
 import { spawnRankWorker, type RankWorker } from './spawn.ts';
 
 export interface WorldOptions {
@@ -37,6 +37,12 @@ export interface ProgramRef {
 export type RankOutcome = { rank: number; ok: true; value: unknown } | { rank: number; ok: false; name: string; message: string };
 
 /** A step failed on at least one rank; `ranks` has every rank's outcome. The world is stopped. */
+/** While a step runs: every `everyMs`, `report` gets one line per group of ranks in the same state. */
+export interface StepProgress {
+  everyMs: number;
+  report(lines: string[]): void;
+}
+
 export class WorldFailure extends Error {
   readonly ranks: RankOutcome[];
   constructor(message: string, ranks: RankOutcome[]) {
@@ -148,13 +154,21 @@ export class World {
    * order. If any rank fails, waits up to the timeout for the others to be released, stops the
    * world and rejects with a WorldFailure naming each rank's error.
    */
-  async run<R = unknown, A = unknown>(program: ProgramRef, args?: A): Promise<R[]> {
+  async run<R = unknown, A = unknown>(program: ProgramRef, args?: A, progress?: StepProgress): Promise<R[]> {
     if (!this.alive) throw new Error('this world is stopped; start a new one');
     // Two steps at once would interleave their collectives on the same ranks.
     if (this.running) throw new Error(`this world is already running a step ('${this.running}'); await it before starting another`);
     this.running = program.name;
     try {
-      return await this.runStep<R>(program, args);
+      // Every rank starts the step as "not started", so a timeout never counts a rank that has not begun as one that skipped.
+      const arena = new Arena(this.buffer, this.size);
+      for (let r = 0; r < this.size; r++) Atomics.store(arena.ctrl, arena.state(r, ST_PHASE), Phase.Never);
+      const timer = progress && setInterval(() => progress.report(describeRanks(arena)), progress.everyMs);
+      try {
+        return await this.runStep<R>(program, args);
+      } finally {
+        if (timer) clearInterval(timer);
+      }
     } finally {
       this.running = null;
     }

@@ -43,7 +43,6 @@ export class QuizPanel extends LitElement {
     const hits = [...this.picked].filter((r) => this.answer.has(r)).length;
     const misses = this.picked.size - hits;
     const list = [...this.answer.entries()].sort((a, b) => a[0] - b[0]);
-    const where = list.map(([r, n]) => `rank ${r}${n > 1 ? ` (${n} copies)` : ''}`).join(', ');
     return html`<h2>Predict, then reveal</h2>
       <p>Which ranks will hold the copies of <strong>P${this.prompt}</strong> after the scatter? Pick ranks, then reveal.</p>
       <div class="ranks" role="group" aria-label="ranks">
@@ -55,7 +54,9 @@ export class QuizPanel extends LitElement {
       </div>
       ${
         this.revealed
-          ? html`<p class="result" role="status">P${this.prompt}'s copies are on ${where}.
+          ? html`<p class="result" role="status">P${this.prompt}'s copies are on ${list
+              .map(([r, n]) => `rank ${r}${n > 1 ? ` (${n} copies)` : ''}`)
+              .join(', ')}.
             You picked ${hits} of those ${list.length} rank${list.length === 1 ? '' : 's'}${misses > 0 ? ` and ${misses} that hold none` : ''}.</p>`
           : html`<button type="button" class="reveal" @click=${this.reveal}>reveal</button>`
       }`;

@@ -6,6 +6,8 @@
 // Tolerances (float32 on the GPU vs float64 accumulation on the CPU):
 //   dense/backward: |Δ| ≤ 1e-5·√K + 1e-4·|ref| for sums over K terms;
 //   softmax, sampling log-probs, losses, advantages, Adam: |Δ| ≤ 1e-5 + 1e-4·|ref|;
+//   losses over one 10^6-token row (compensated sums in the kernels): |Δ| ≤ 1e-6·|ref| (pairwise:
+//   plus 2^-23·|row sums|, the float32 rounding of each sequence log-probability);
 //   finite differences (central, h = 1e-2 on float32): |Δ| ≤ 2e-3·max|grad| + 1e-4;
 //   samples, one-hots, masks: exact.
 import assert from 'node:assert/strict';
@@ -427,4 +429,36 @@ add('oneHot, knob3Mask (p = 1 → 11…15, p = 3 → 9…13) and controllerRewar
   assert.equal(got.length, rows);
   const c0 = configReward({ tier: 0, insertion: 0, topK: 0, knob3: 11 }, 0.3, 30);
   assert.ok(Math.abs(got[0]! - c0.reward) < 1e-5, `reward of (low, 1, 4, 12 blocks) ${got[0]} vs ${c0.reward}`);
+});
+
+// ---- long rows: one 10^6-token row, where a plain float32 sum drifts in the 4th digit; the
+// kernels' Kahan-compensated sums keep the loss within 1e-6 relative of the CPU reference.
+add('grpo and pairwise losses over a 10^6-token row agree with the CPU reference to 1e-6 relative', async (b) => {
+  const { cpuBackend } = await import('../../src/ops/backend.ts');
+  const T = 1_000_000;
+  const logp = new Float32Array(T);
+  const old = new Float32Array(T);
+  const mask = new Float32Array(T).fill(1);
+  let seed = 1;
+  const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < T; i++) {
+    logp[i] = -next() * 3;
+    old[i] = logp[i]! + (next() - 0.5) * 0.4;
+  }
+  const settings = { lossType: 'grpo' as const, epsilonLow: 0.2, epsilonHigh: 0.2, beta: 0, maxCompletionLength: T };
+  const shape = { rows: 1, tokens: T };
+  const want = await cpuBackend.grpoLoss(logp, old, null, mask, new Float32Array([0.731]), shape, settings);
+  const got = await b.grpoLoss(logp, old, null, mask, new Float32Array([0.731]), shape, settings);
+  assert.ok(Math.abs(got.loss - want.loss) <= 1e-6 * Math.abs(want.loss), `grpo loss ${got.loss} vs ${want.loss}`);
+  // Pairwise: two rows of 5·10^5 tokens, their sequence log-probabilities are the long sums.
+  const pShape = { rows: 2, tokens: T / 2, groupSize: 2 };
+  // Reward the row with the lower sum, so the loss is the (large) difference itself and not a saturated 0.
+  const [r0, r1] = [0, 1].map((row) => logp.subarray(row * pShape.tokens, (row + 1) * pShape.tokens).reduce((a, x) => a + x, 0));
+  const rewards = new Float32Array(r0! < r1! ? [1, 0] : [0, 1]);
+  const pw = await cpuBackend.pairwiseLoss(logp, mask, rewards, pShape);
+  const pg = await b.pairwiseLoss(logp, mask, rewards, pShape);
+  // The loss is a difference of two float32 row sums of ~7.5e5 (ulp 0.06): beyond 1e-6 relative,
+  // each sum may be off by its own float32 rounding, 2^-23·|sum|, but no more (a plain sum was off by ~11).
+  const rounding = 2 ** -23 * (Math.abs(r0!) + Math.abs(r1!));
+  assert.ok(Math.abs(pg.loss - pw.loss) <= 1e-6 * Math.abs(pw.loss) + rounding, `pairwise loss ${pg.loss} vs ${pw.loss} (± ${rounding})`);
 });

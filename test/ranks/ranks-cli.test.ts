@@ -16,7 +16,10 @@ test('grpo-sandbox ranks: 8 ranks all-gather, all-reduce and gather objects, ide
 test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is explained, exit 1; --fix makes it pass', () => {
   const cases: [string, RegExp][] = [
     ['shape', /ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/],
-    ['deadlock', /rank 3: not in a collective; last finished allReduce #1[\s\S]*rank 3 never entered allGatherObject #2/],
+    [
+      'deadlock',
+      /rank 3: its step returned; last collective allReduce #1[\s\S]*rank 3 skipped allGatherObject #2 \(finished the step without it\)/,
+    ],
     ['mismatch', /ranks 0–2 called allGatherObject #2; rank 3 called barrier #2/],
     ['device', /Expected all tensors to be on the same device, but found tensors on sim:1 and sim:0/],
     ['throw', /ranks 0, 2, 3: RankFailedError: rank 1 failed: Error: reward model crashed on rank 1/],
@@ -24,8 +27,10 @@ test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is ex
   for (const [fault, expected] of cases) {
     const res = cli(['ranks', '--fault', fault, '--timeout-ms', '300']);
     assert.equal(res.status, 1, `${fault}: ${res.stderr}`);
-    assert.match(res.stdout, expected, fault);
-    assert.match(res.stdout, /every worker is stopped/);
+    // The diagnosis (with its timings) goes to stderr; stdout holds one stable line.
+    assert.match(res.stderr, expected, fault);
+    assert.match(res.stderr, /every worker is stopped/);
+    assert.match(res.stdout, /^failed: \w+ on rank \d+ \(the diagnosis is on stderr\)\n$/);
   }
   // One fix through the CLI (each spawns a process and its workers); the programs' fixes are
   // also covered by faults.test.ts.
@@ -38,13 +43,43 @@ test('grpo-sandbox ranks: bad flags are one line on stderr and exit 2', () => {
   for (const [args, message] of [
     [['--world', '0'], /--world must be between 1 and 256, got 0/],
     [['--world', '300'], /--world must be between 1 and 256, got 300/],
-    [['--fault', 'nope'], /--fault must be one of none, shape, deadlock, mismatch, device, throw, got 'nope'/],
-    [['--fault', 'deadlock', '--world', '1'], /needs at least 2 ranks/],
+    [['--fault', 'nope'], /unknown --fault 'nope'; choose one of none, shape, deadlock, mismatch, device, throw/],
+    [['--fault', 'deadlock', '--world', '1'], /--fault deadlock cannot happen with --world 1: it needs at least 2 ranks/],
+    [['--fault', 'shape', '--world', '1'], /--fault shape cannot happen with --world 1/],
+    [['--fault', 'device', '--world', '1'], /--fault device cannot happen with --world 1/],
+    [['--world', '4', '--world', '8'], /--world is given twice/],
     [['--fix'], /--fix applies to --fault shape, deadlock, mismatch or device/],
   ] as [string[], RegExp][]) {
     const res = cli(['ranks', ...args]);
     assert.equal(res.status, 2, args.join(' '));
     assert.match(res.stderr, message);
     assert.equal(res.stderr.trim().split('\n').length, 1);
+  }
+});
+
+test('grpo-sandbox ranks: stdout is byte-stable (no timings) and --json parses; timings go to stderr', () => {
+  const a = cli(['ranks', '--world', '3']);
+  const b = cli(['ranks', '--world', '3']);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(a.stdout, b.stdout);
+  assert.doesNotMatch(a.stdout, /\d+ ms/);
+  assert.match(a.stderr, /the step finished on all 3 ranks in \d+ ms/);
+  const j = cli(['ranks', '--world', '2', '--fault', 'deadlock', '--timeout-ms', '300', '--json']);
+  assert.equal(j.status, 1);
+  const out = JSON.parse(j.stdout);
+  assert.deepEqual(
+    { ...out, ranks: out.ranks.length },
+    { world: 2, fault: 'deadlock', fix: false, ok: false, error: 'CollectiveTimeoutError on rank 0', ranks: 2 },
+  );
+});
+
+test('grpo-sandbox ranks: a tiny timeout on a healthy step never names one rank both waiting and skipping', () => {
+  for (let i = 0; i < 3; i++) {
+    const res = cli(['ranks', '--world', '4', '--timeout-ms', '1']);
+    if (res.status === 0) continue; // fast enough this time
+    assert.equal(res.status, 1);
+    const hint = /→ (.*)$/m.exec(res.stderr)?.[1] ?? '';
+    // Every rank waiting in an earlier collective (behind) or computing is not blamed for skipping.
+    assert.doesNotMatch(hint, /skipped/, res.stderr);
   }
 });

@@ -1,3 +1,4 @@
+// Node only: it starts both runtimes itself as child processes (running it again under Deno would repeat the same checks).
 // Pipes and stdin as Unix tools treat them (Node and Deno): a reader that stops early (EPIPE)
 // ends the process quietly with status 0; `loss` answers as soon as a complete JSON value has
 // arrived, says once that it waits when nothing comes, and refuses input over the stated cap.
