@@ -23,8 +23,10 @@ function findTests(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...findTests(path));
-    else if (name.endsWith('.test.ts')) out.push(relative(root, path));
+    // test/fixtures holds data and the runner's own fixture tests (run through GRPO_TEST_DIR only).
+    if (statSync(path).isDirectory()) {
+      if (name !== 'fixtures') out.push(...findTests(path));
+    } else if (name.endsWith('.test.ts')) out.push(relative(root, path));
   }
   return out.sort();
 }

@@ -9,6 +9,7 @@ What comes from where:
 - trl (1.13.0): RepeatSampler, GRPOConfig.__post_init__ (steps_per_generation, its ValueErrors).
 - accelerate (1.15.0): BatchSamplerShard (how each process takes its batches).
 - transformers (5.18.0): Trainer.set_initial_training_values (optimizer steps per epoch, max_steps).
+- accelerate's Accelerator.accumulate: flow_grpo's optimizer steps, by running its loop skeleton.
 - flow_grpo and DanceGRPO are not packages: their samplers/loops are written below exactly as their
   source does (files and commits named at each), over the real torch classes.
 - Flow-Factory's GroupDistributedSampler is transcribed from the sandbox's description
@@ -406,6 +407,78 @@ def trl_counts():
     })
 
 
+# ---------------------------------------------------------------- flow_grpo / DanceGRPO counts
+
+def loop_counts():
+    """Optimizer steps of flow_grpo's and DanceGRPO's training loops, counted by running the loop
+    skeleton on a one-parameter model: flow_grpo (scripts/train_sd3.py, 74db691) through real
+    accelerate (Accelerator(gradient_accumulation_steps=GA × num_train_timesteps), accumulate(),
+    sync_gradients → global_step); DanceGRPO (train_one_step, 22b85ef) with its own
+    `if (i+1) % gradient_accumulation_steps == 0: optimizer.step()`. Each real optimizer.step() is counted."""
+    from accelerate import Accelerator
+    from accelerate.state import AcceleratorState, GradientState
+
+    def counted_optimizer(model):
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        calls = {'n': 0}
+        step = opt.step
+
+        def counting(*a, **k):
+            calls['n'] += 1
+            return step(*a, **k)
+        opt.step = counting
+        return opt, calls
+
+    flow = []
+    for epochs, inner, nb, T, ga in [(3, 1, 3, 2, 2), (2, 2, 2, 3, 3), (1, 1, 4, 1, 1), (4, 1, 1, 2, 3), (2, 3, 5, 1, 4)]:
+        AcceleratorState._reset_state(True)
+        GradientState._reset_state()
+        acc = Accelerator(cpu=True, gradient_accumulation_steps=ga * T)
+        model = torch.nn.Linear(2, 1)
+        opt, calls = counted_optimizer(model)
+        model, opt = acc.prepare(model, opt)
+        global_step, per_epoch = 0, []
+        for _ in range(epochs):
+            start = calls['n']
+            for _ in range(inner):
+                for _ in range(nb):
+                    for _ in range(T):
+                        with acc.accumulate(model):
+                            acc.backward(model(torch.ones(1, 2)).sum())
+                            opt.step()
+                            opt.zero_grad()
+                        if acc.sync_gradients:
+                            global_step += 1
+            per_epoch.append(calls['n'] - start)
+        flow.append({'epochs': epochs, 'numInnerEpochs': inner, 'batchesPerEpoch': nb, 'numTrainTimesteps': T,
+                     'gradientAccumulationSteps': ga, 'optimizerStepsPerEpoch': per_epoch,
+                     'optimizerSteps': calls['n'], 'globalStep': global_step, 'microSteps': epochs * inner * nb})
+    dance = []
+    for steps, batch, ga, T in [(3, 4, 2, 2), (2, 6, 4, 1), (5, 5, 5, 3), (1, 3, 7, 1)]:
+        model = torch.nn.Linear(2, 1)
+        opt, calls = counted_optimizer(model)
+        lost = 0
+        for _ in range(steps):
+            opt.zero_grad()  # train_one_step opens with optimizer.zero_grad()
+            pending = False
+            for i in range(batch):
+                for _ in range(T):
+                    model(torch.ones(1, 2)).sum().backward()
+                    pending = True
+                if (i + 1) % ga == 0:
+                    opt.step()
+                    opt.zero_grad()
+                    pending = False
+            lost += pending
+        dance.append({'steps': steps, 'batch': batch, 'gradientAccumulationSteps': ga, 'numTrainTimesteps': T,
+                      'optimizerSteps': calls['n'], 'stepsEndingWithDiscardedGradients': lost})
+    write('golden-loop-counts.json', {
+        'about': "Optimizer steps of flow_grpo's loop (real accelerate accumulation) and DanceGRPO's train_one_step, "
+                 'counted by running the loops on a one-parameter model (scripts/golden/make_fixtures.py).',
+        'flowGrpo': flow, 'danceGrpo': dance,
+    })
+
+
 # ---------------------------------------------------------------- advantages
 
 def advantages():
@@ -500,6 +573,6 @@ def losses():
 
 
 if __name__ == '__main__':
-    which = sys.argv[1:] or ['layouts', 'rng', 'trl_counts', 'advantages', 'losses']
+    which = sys.argv[1:] or ['layouts', 'rng', 'trl_counts', 'loop_counts', 'advantages', 'losses']
     for name in which:
         globals()[name]()

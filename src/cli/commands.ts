@@ -17,6 +17,8 @@ export const commands: Record<string, () => Promise<Command>> = {
   layout: async () => (await import('./layout.ts')).default,
   ranks: async () => (await import('./ranks.ts')).default,
   loss: async () => (await import('./loss.ts')).default,
+  advantages: async () => (await import('./advantages.ts')).default,
+  train: async () => (await import('./train.ts')).default,
   schedule: async () => (await import('./schedule.ts')).default,
   dynamic: async () => (await import('./dynamic.ts')).default,
 };

@@ -40,7 +40,7 @@ export const presets: Record<string, Preset> = {
     description:
       'Two-stage controller: batch size 1, group size 5 configurations sampled per input, on one rank (contiguous, one prompt per step). ' +
       'The controller and its knob-3 mask are in src/core/env/controller.ts; its pairwise loss: `grpo-sandbox loss` with ' +
-      'lossType "pairwise". Training runs of the controller live in a later feature.',
+      'lossType "pairwise"; training it across ranks: `grpo-sandbox train --preset seed-003`.',
     config: { ...base, sampler: 'contiguous', ranks: 1, batch: 5, k: 5, batchesPerEpoch: 8, datasetSize: 8 },
   },
   'seed-004': {

@@ -9,13 +9,15 @@ import { Rank, type RankProgram } from './rank.ts';
 import * as bench from './programs/bench.ts';
 import * as dynamic from './programs/dynamic.ts';
 import * as seeds from './programs/seeds.ts';
+import * as train from '../train/program.ts';
 
 /**
- * Program modules bundled into the worker, run as `{ module: 'builtin:seeds', name }`. A module
+ * Program modules bundled into the worker, run as `{ module: 'builtin:seeds', name }` (`builtin:train`
+ * is the training loop of src/train). A module
  * given by URL is imported at run time instead, which works in Node, Deno and Vite's dev server
  * but not from a production build (Vite does not bundle what it cannot see).
  */
-const BUILTIN: Record<string, Record<string, unknown>> = { bench, dynamic, seeds };
+const BUILTIN: Record<string, Record<string, unknown>> = { bench, dynamic, seeds, train };
 
 export interface RankInit {
   buffer: SharedArrayBuffer;

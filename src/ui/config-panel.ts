@@ -7,6 +7,7 @@ import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
 import { samplers } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
+import { pageWords, withCode } from './page-text.ts';
 
 /** The numeric settings, in the table's order (the sampler has its own select). */
 const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int');
@@ -73,7 +74,7 @@ export class ConfigPanel extends LitElement {
             ${Object.keys(this.presets).map((name) => html`<option value=${name} ?selected=${name === this.preset}>${name}</option>`)}
           </select>
         </label>
-        ${this.preset && this.presets[this.preset] ? html`<p class="desc">${this.presets[this.preset]!.description}</p>` : nothing}
+        ${this.preset && this.presets[this.preset] ? html`<p class="desc">${withCode(this.presets[this.preset]!.description)}</p>` : nothing}
       </div>`
       }
       <fieldset>
@@ -101,7 +102,7 @@ export class ConfigPanel extends LitElement {
       ${
         this.error
           ? html`<div class="error" role="alert">
-        <p class="message">${this.error.message}</p>
+        <p class="message">${pageWords(this.error.message)}</p>
         ${
           this.error.suggestions.length > 0
             ? html`<div class="suggestions">try:

@@ -72,7 +72,7 @@ export class CopiesPanel extends LitElement {
                 const a = here ? this.advantages?.[c.gatheredIndex] : undefined;
                 return html`<tr class=${here ? 'copy' : 'copy other'} data-rank=${c.rank} data-step=${c.stepIndex} data-slot=${c.slot}
                   data-gathered=${c.gatheredIndex}>
-                  <td>${c.stepIndex}</td><td>${c.rank}</td><td>${c.slot}</td><td>${gatherOf(c)}</td><td>${c.gatheredIndex}</td>
+                  <td>${c.stepIndex}</td><td>${c.rank}</td><td>${c.slot}</td><td>${gatherOf(c) + 1}</td><td>${c.gatheredIndex}</td>
                   <td>${here ? this.rewards[c.gatheredIndex]!.toFixed(3) : '·'}</td><td>${a !== undefined ? a.toFixed(3) : '·'}</td></tr>`;
               })}</tbody>
             </table>`

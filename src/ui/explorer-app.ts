@@ -4,8 +4,12 @@
 // (url-sync.ts); what to follow is chosen in <grpo-follow-panel>.
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
-import { checkView } from './view-budget.ts';
+import { checkView, needsOverview } from './view-budget.ts';
+import { pageWords } from './page-text.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
+import { regroupMethods } from '../core/layout/regroup.ts';
+
+const regroupLabel = (m: ExplorerState['regroup']) => `regrouped ${regroupMethods.find((r) => r.method === m)?.label ?? m}`;
 import { suggestionText } from '../core/settings.ts';
 import { presets } from '../core/presets.ts';
 import { copiesOf } from '../core/layout/copies.ts';
@@ -25,6 +29,8 @@ import './story-controls.ts';
 import './stats-panel.ts';
 import './copies-panel.ts';
 import './follow-panel.ts';
+import './overview-panel.ts';
+import './quiz-panel.ts';
 
 declare global {
   interface Window {
@@ -42,6 +48,8 @@ export class ExplorerApp extends LitElement {
   readonly story: StoryController;
   /** The last configuration the core accepted (drawn while the current one is invalid). */
   private lastValid: LayoutConfig = defaultConfig;
+  /** Whether the scatter question has been answered (reset when the layout or gather changes). */
+  private quizRevealed = false;
   private cached: { key: string; view: ExplorerView } | null = null;
 
   static override styles = css`
@@ -74,6 +82,13 @@ export class ExplorerApp extends LitElement {
     .embed-link { font-size: 12px; text-align: right; }
     /* An invalid or oversized setting: the picture and caption are the last valid layout's, greyed. */
     .stale .caption, .stale grpo-layout-canvas, .stale grpo-stats-panel { opacity: 0.45; filter: grayscale(1); }
+    .card.overview { border-color: #4e79a7; }
+    grpo-quiz { margin-bottom: 12px; padding-bottom: 10px; border-bottom: 1px solid #e2e2dc; }
+    figure { margin: 0; min-width: 0; }
+    figcaption { font-size: 12px; font-weight: 600; color: #333; margin-bottom: 4px; }
+    .pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+    .compare-text { margin: 0 0 8px; font-size: 14px; border-left: 3px solid #b07aa1; padding-left: 8px; }
+    @media (max-width: 900px) { .pair { grid-template-columns: minmax(0, 1fr); } }
     .stale-label { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; font-size: 13px; color: #8b1a1a; }
     .stale-label button, .notice button { font: inherit; font-size: 12px; margin: 2px 4px 0 0; padding: 2px 8px; border: 1px solid currentColor;
       border-radius: 12px; background: #fff; color: inherit; cursor: pointer; }
@@ -99,10 +114,12 @@ export class ExplorerApp extends LitElement {
     this.story = new StoryController(
       this,
       phaseIds.length,
-      (phase, progress) => this.canvas?.show(phase, progress),
+      (phase, progress) => this.showAll(phase, progress),
       () => this.syncPhase(),
     );
     this.story.phase = phaseIds.indexOf(this.state.phase);
+    // Predict, then reveal: with quiz=1 the scatter waits in its caption until the answer is revealed.
+    this.story.holdCaption = (phase) => this.state.quiz && phaseIds[phase] === 'scatter' && !this.quizRevealed;
     this.story.speed = this.state.speed;
     const motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
     this.story.reducedMotion = motion?.matches ?? false;
@@ -127,7 +144,7 @@ export class ExplorerApp extends LitElement {
   /** What is drawn now (memoised on the parts of the state it depends on). */
   get view(): ExplorerView {
     const s = this.state;
-    const key = JSON.stringify([s.config, s.gather, s.regroup, s.rewards, s.scale, s.prompt, this.lastValid]);
+    const key = JSON.stringify([s.config, s.gather, s.regroup, s.compare, s.rewards, s.scale, s.prompt, this.lastValid]);
     if (this.cached?.key !== key) this.cached = { key, view: deriveView(s, this.lastValid) };
     return this.cached.view;
   }
@@ -138,6 +155,7 @@ export class ExplorerApp extends LitElement {
 
   private syncPhase(): void {
     const phase = phaseIds[this.story.phase]!;
+    if (this.story.phase < phaseIds.indexOf('scatter')) this.quizRevealed = false; // back before the question: ask again
     if (phase !== this.state.phase) this.setState({ phase });
   }
 
@@ -178,6 +196,7 @@ export class ExplorerApp extends LitElement {
             hide('caption')
               ? nothing
               : html`<div class="card">
+            ${this.renderQuiz(v, phase)}
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
               <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
                 v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''
@@ -187,11 +206,28 @@ export class ExplorerApp extends LitElement {
             </p>
           </div>`
           }
+          ${v.error && needsOverview(s.config) ? html`<div class="card overview"><grpo-overview .config=${s.config}></grpo-overview></div>` : nothing}
           <div class="card">
             ${v.error ? this.renderStale(v) : nothing}
-            <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
-              .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
-              @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+            ${v.compare ? html`<p class="compare-text" role="status">${v.compare.text}</p>` : nothing}
+            <div class=${v.compare ? 'pair' : ''}>
+              <figure>
+                ${v.compare ? html`<figcaption>${regroupLabel(s.regroup)}</figcaption>` : nothing}
+                <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
+                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
+                  @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+              </figure>
+              ${
+                v.compare
+                  ? html`<figure class="compared">
+                <figcaption>${regroupLabel(v.compare.regroup)}</figcaption>
+                <grpo-layout-canvas .gather=${v.gather} .rows=${v.compare.rows} .ranks=${v.layout.config.ranks} .method=${v.compare.regroup}
+                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.compare.advantages} .highlight=${s.prompt}
+                  @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
+              </figure>`
+                  : nothing
+              }
+            </div>
             ${this.renderTable(v)}
           </div>
           ${
@@ -216,12 +252,31 @@ export class ExplorerApp extends LitElement {
             : html`<aside>
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
             .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
-          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .rewards=${s.rewards}
+          <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .compare=${s.compare} .rewards=${s.rewards}
             .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null}
               @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
       </div>`;
+  }
+
+  /** The scatter question while its caption waits; after the reveal, the answer stays until the tiles have moved. */
+  private renderQuiz(v: ExplorerView, phase: string) {
+    const asking = this.story.stage !== 'idle' || this.quizRevealed;
+    if (!this.state.quiz || phase !== 'scatter' || !asking || v.gather.samples.length === 0) return nothing;
+    const prompt = Math.min(...v.gather.samples.map((s) => s.promptId));
+    const answer = new Map<number, number>();
+    for (const s of v.gather.samples) if (s.promptId === prompt) answer.set(s.rank, (answer.get(s.rank) ?? 0) + 1);
+    return html`<grpo-quiz .prompt=${prompt} .ranks=${v.layout.config.ranks} .answer=${answer} .revealed=${this.quizRevealed}
+      @quiz-reveal=${() => {
+        this.quizRevealed = true;
+        this.requestUpdate();
+      }}></grpo-quiz>`;
+  }
+
+  /** Draws every picture (the followed one and the compared one) at the story's phase and progress. */
+  private showAll(phase: number, progress: number): void {
+    for (const c of this.renderRoot.querySelectorAll<LayoutCanvas>('grpo-layout-canvas')) c.show(phase, progress);
   }
 
   /** The followed gather as a table (rank × step, prompt ids per slot): the picture in words, for screen readers and for copying. */
@@ -256,7 +311,7 @@ export class ExplorerApp extends LitElement {
     const shown = this.lastValid;
     const changed = (Object.keys(asked) as (keyof LayoutConfig)[]).filter((f) => asked[f] !== shown[f]);
     const label = changed.length > 0 ? ` (${suggestionText(Object.fromEntries(changed.map((f) => [f, shown[f]])))})` : '';
-    return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${v.error!.message}
+    return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${pageWords(v.error!.message)}
       ${
         v.error!.suggestions.length > 0
           ? html`<br />Fixes: ${v.error!.suggestions.map(
@@ -280,7 +335,7 @@ export class ExplorerApp extends LitElement {
   }
 
   override updated(): void {
-    this.canvas?.show(this.story.phase, this.story.progress);
+    this.showAll(this.story.phase, this.story.progress);
     this.dataset.phase = phaseIds[this.story.phase];
     this.dataset.stage = this.story.stage;
   }
@@ -295,6 +350,7 @@ export class ExplorerApp extends LitElement {
   };
 
   private applyConfig(config: LayoutConfig, preset: string | null): void {
+    this.quizRevealed = false;
     if (checkView(config) === null) this.lastValid = config;
     // A new sampler brings its framework's regrouping (any other is then a "what if" again).
     const fw = config.sampler !== this.state.config.sampler ? frameworkDefaults[config.sampler] : undefined;

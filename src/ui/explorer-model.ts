@@ -38,6 +38,64 @@ export interface ExplorerView {
   caption: CaptionContext;
   /** Every copy of the selected prompt over the whole layout. */
   copies: CopyPlace[];
+  /** The same draws under the state's `compare` regrouping, or null. */
+  compare: ComparedView | null;
+}
+
+/** A second regrouping of the followed gather, with how it differs from the first. */
+export interface ComparedView {
+  regroup: ExplorerState['regroup'];
+  rows: RegroupRow[];
+  advantages: number[] | null;
+  advantageError: string | null;
+  mixedRows: number;
+  /** Samples whose advantage differs between the two regroupings (|Δ| > 1e-9), and the largest |Δ|. */
+  differing: number;
+  maxDifference: number;
+  /** One sentence naming the difference, from the counts above. */
+  text: string;
+}
+
+const methodName: Record<ExplorerState['regroup'], string> = {
+  'prompt-id': "flow_grpo's grouping by prompt id",
+  view: "TRL's view(-1, k)",
+  uid: "verl's grouping by uid",
+  local: "DanceGRPO's local groups",
+};
+
+function compareView(
+  state: ExplorerState,
+  gather: Gather,
+  rewards: number[],
+  k: number,
+  first: { advantages: number[] | null },
+  framework: string,
+): ComparedView | null {
+  if (state.compare === null) return null;
+  const rows = regroup(gather, state.compare, k);
+  const { advantages, error } = advantagesOf({ ...state, regroup: state.compare }, gather, rewards, k);
+  let differing = 0;
+  let maxDifference = 0;
+  if (advantages && first.advantages) {
+    advantages.forEach((a, i) => {
+      const d = Math.abs(a - first.advantages![i]!);
+      if (d > 1e-9 || Number.isNaN(d)) differing++;
+      if (d > maxDifference) maxDifference = d;
+    });
+  }
+  const mixedRows = rows.filter((r) => r.mixed).length;
+  const name = methodName[state.compare];
+  const text =
+    error !== null
+      ? `${name} cannot regroup ${framework}'s gather: ${error}`
+      : `${name} on ${framework}'s gather ` +
+        (mixedRows > 0 ? `mixes prompts in ${mixedRows} of ${rows.length} rows` : `keeps every row to one prompt (${rows.length} rows)`) +
+        (differing > 0
+          ? `; ${differing} of ${rewards.length} advantages differ from ${methodName[state.regroup]}'s (largest difference ${maxDifference.toFixed(3)})` +
+            (mixedRows > 0 ? ', so they come out wrong' : '')
+          : `; the advantages equal ${methodName[state.regroup]}'s`) +
+        '.';
+  return { regroup: state.compare, rows, advantages, advantageError: error, mixedRows, differing, maxDifference, text };
 }
 
 const layouts = new Map<string, { layout: Layout; stats: LayoutStats }>();
@@ -125,5 +183,13 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     colours: promptColours(promptIds),
     caption,
     copies: state.prompt === null ? [] : copiesOf(layout, state.prompt),
+    compare: compareView(
+      state,
+      gather,
+      rewards,
+      k,
+      { advantages },
+      frameworkDefaults[layout.config.sampler]?.framework ?? layout.config.sampler,
+    ),
   };
 }

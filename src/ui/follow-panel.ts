@@ -9,16 +9,25 @@ import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import type { FrameworkDefault } from '../core/grpo/framework-defaults.ts';
 import { scaleOptions, type ExplorerState } from './url-state.ts';
 
+/** Option text short enough for the settings column (the core's full label is the option's title). */
+const shortLabel: Record<RegroupMethod, string> = {
+  'prompt-id': 'by prompt id (flow_grpo)',
+  view: 'view(-1, k) rows (TRL)',
+  uid: 'by uid (verl)',
+  local: 'on each rank, no gather (DanceGRPO)',
+};
+
 /** Above this many gathers a number box replaces the list (a select of thousands of options stalls the page). */
 const MAX_LISTED = 200;
 
-export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'rewards' | 'scale'>>;
+export type FollowPatch = Partial<Pick<ExplorerState, 'gather' | 'regroup' | 'compare' | 'rewards' | 'scale'>>;
 
 export class FollowPanel extends LitElement {
   static override properties = {
     gathers: { attribute: false },
     gatherIndex: { type: Number },
     regroup: { type: String },
+    compare: { attribute: false },
     rewards: { type: String },
     scale: { type: String },
     hiddenParts: { attribute: false },
@@ -28,6 +37,8 @@ export class FollowPanel extends LitElement {
   declare gathers: readonly Gather[];
   declare gatherIndex: number;
   declare regroup: RegroupMethod;
+  /** The regrouping shown beside it, or null. */
+  declare compare: RegroupMethod | null;
   declare rewards: RewardSource;
   declare scale: ScaleRewards;
   declare hiddenParts: ReadonlySet<string>;
@@ -50,6 +61,7 @@ export class FollowPanel extends LitElement {
     this.gathers = [];
     this.gatherIndex = 0;
     this.regroup = 'prompt-id';
+    this.compare = null;
     this.rewards = 'random';
     this.scale = 'group';
     this.hiddenParts = new Set();
@@ -85,8 +97,8 @@ export class FollowPanel extends LitElement {
         <select id="regroup" @change=${(e: Event) => this.emit({ regroup: value(e) as RegroupMethod })}>
           ${regroupMethods.map(
             (m) =>
-              html`<option value=${m.method} ?selected=${m.method === this.regroup}>${m.label}${
-                m.method === fw?.regroup ? ` — ${fw.framework}'s` : ''
+              html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.regroup}>${shortLabel[m.method]}${
+                m.method === fw?.regroup ? ' ✓' : ''
               }</option>`,
           )}
         </select></label>
@@ -96,6 +108,20 @@ export class FollowPanel extends LitElement {
           <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>use ${fw.framework}'s</button></p>`
             : nothing
         }`
+      }
+      ${
+        hide('compare')
+          ? nothing
+          : html`<label>compare side by side with
+        <select id="compare" @change=${(e: Event) => this.emit({ compare: value(e) === '' ? null : (value(e) as RegroupMethod) })}>
+          <option value="" ?selected=${this.compare === null}>nothing</option>
+          ${regroupMethods
+            .filter((m) => m.method !== this.regroup)
+            .map(
+              (m) =>
+                html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.compare}>${shortLabel[m.method]}</option>`,
+            )}
+        </select></label>`
       }
       ${
         hide('rewards')

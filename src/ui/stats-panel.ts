@@ -2,6 +2,7 @@
 // picture — seed-000's arithmetic (16, 4, 32, 8) and how the copies spread over ranks.
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutStats } from '../core/layout/stats.ts';
+import { withCode } from './page-text.ts';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
@@ -58,7 +59,7 @@ export class StatsPanel extends LitElement {
           <span class="bar" style="width:${(100 * count) / max}%"></span><span>${count}</span>`,
         )}
       </div>
-      ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}`;
+      ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${withCode(n)}</li>`)}</ul>` : nothing}`;
   }
 }
 customElements.define('grpo-stats-panel', StatsPanel);

@@ -17,6 +17,8 @@ export class StoryController implements ReactiveController {
   stage: StoryStage = 'idle';
   playing = false;
   speed = 1;
+  /** While this returns true for the phase, the caption stage waits (a quiz question is open: predict, then reveal). */
+  holdCaption: (phase: number) => boolean = () => false;
   /** prefers-reduced-motion: tiles jump to their places instead of moving (the caption still comes first). */
   reducedMotion = false;
   /** requestAnimationFrame deltas (ms) recorded while tiles move. */
@@ -108,7 +110,9 @@ export class StoryController implements ReactiveController {
     if (this.stage === 'idle') return;
     const elapsed = now - this.stageStart;
     const scale = 1 / this.speed;
-    if (this.stage === 'caption' && elapsed >= timing.caption * scale) {
+    if (this.stage === 'caption' && this.holdCaption(this.phase)) {
+      this.stageStart = now; // the pause after the answer is the caption's full time again
+    } else if (this.stage === 'caption' && elapsed >= timing.caption * scale) {
       if (this.reducedMotion) {
         this.progress = 1;
         if (this.phase >= this.phaseCount - 1) this.playing = false;

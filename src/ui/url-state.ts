@@ -17,6 +17,10 @@ export interface ExplorerState {
   /** Index into the layout's gathers (which all-gather the story follows). */
   gather: number;
   regroup: RegroupMethod;
+  /** Predict, then reveal: a question before the scatter moves the tiles. */
+  quiz: boolean;
+  /** A second regrouping of the same draws shown side by side, or null. */
+  compare: RegroupMethod | null;
   rewards: RewardSource;
   scale: ScaleRewards;
   /** Animation speed factor (1 = normal). */
@@ -41,6 +45,7 @@ export const hideableParts = [
   'controls',
   'caption',
   'regroup',
+  'compare',
   'rewards',
   'scale',
   'speed',
@@ -117,6 +122,8 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     gather: gatherOk ? gather : 0,
     // Without a choice in the link, the regrouping is the one the sampler's framework uses.
     regroup: pick(p.get('regroup'), regroupMethods, frameworkDefaults[config.sampler]?.regroup ?? 'prompt-id', 'regroup', notices),
+    quiz: p.has('quiz') && p.get('quiz') !== '0' && p.get('quiz') !== 'false',
+    compare: p.get('compare') === null ? null : pick(p.get('compare'), regroupMethods, 'view', 'compare', notices),
     rewards: pick(p.get('rewards'), rewardSources, 'random', 'rewards', notices),
     scale: pick(p.get('scale'), scaleOptions, 'group', 'scale', notices),
     speed: speedOk ? speed : 1,
@@ -135,6 +142,8 @@ export function stateToSearch(s: ExplorerState): string {
   p.set('phase', s.phase);
   p.set('gather', String(s.gather));
   p.set('regroup', s.regroup);
+  if (s.compare !== null) p.set('compare', s.compare);
+  if (s.quiz) p.set('quiz', '1');
   p.set('rewards', s.rewards);
   p.set('scale', s.scale);
   p.set('speed', String(s.speed));

@@ -55,6 +55,11 @@ function fixes(config: LayoutConfig, size: LayoutSize): Record<string, number>[]
   return out;
 }
 
+/** Whether a configuration is valid but too big to draw tile by tile (it then gets the overview). */
+export function needsOverview(config: LayoutConfig): boolean {
+  return validateConfig(config) === null && overBudget(layoutSize(config)) !== null;
+}
+
 /**
  * The core's complaint about a configuration, or the page's when it is valid but too big to
  * build or draw here; null when the explorer can show it.
@@ -67,7 +72,7 @@ export function checkView(config: LayoutConfig): ConfigError | null {
   return why === null
     ? null
     : new ConfigError(
-        `Too big for this page: ${why}. The CLI lays it out (grpo-sandbox layout); here, pick smaller numbers.`,
+        `Too big for this page: ${why}. The overview shows it as a heatmap; for tiles, pick smaller numbers.`,
         fixes(config, size),
       );
 }

@@ -147,6 +147,7 @@ test('labels meet WCAG AA contrast, and the followed gather is also a table of t
     assert.ok(worst[0]!.ratio >= 4.5, `lowest contrast ${worst[0]!.ratio.toFixed(2)} for “${worst[0]!.text}”`);
 
     await page.locator('details.table-view summary').click();
+    await page.locator('details.table-view tbody tr').first().waitFor(); // built when opened
     const rows = await page
       .locator('details.table-view tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));

@@ -132,3 +132,40 @@ test('1,024 ranks fit in both directions: the drawing stays a few screens tall',
     assert.equal(new Set(rects.map((r) => r.y)).size, 1024, 'one row per rank');
   });
 });
+
+test('a layout above the tile budget is built in a worker, with progress, and shown as a rank × prompt overview', async () => {
+  // 1,000 ranks × 1,000 samples = 10^6 tiles in one gather.
+  await withPage('/?ranks=1000&batch=1000&k=4&batches=1&dataset=250000', async (page) => {
+    await firstView(page);
+    const panel = page.locator('grpo-overview');
+    await panel.waitFor();
+    // The page answers at once: the main thread keeps drawing the story while the worker builds.
+    await jump(page, 'scatter');
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('grpo-explorer')?.shadowRoot?.querySelector('grpo-overview') as HTMLElement | null;
+        return el?.dataset.ready !== undefined;
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
+    const ready = Number(await panel.getAttribute('data-ready'));
+    const stat = (name: string) => panel.locator(`dd[data-stat="${name}"]`).textContent();
+    assert.equal(await stat('samples'), '1,000,000');
+    // Every prompt is drawn k = 4 times in the step: 250,000 distinct prompts.
+    assert.equal(await stat('prompts'), '250,000');
+    const sums = await page.evaluate(() => {
+      const el = document.querySelector('grpo-explorer')!.shadowRoot!.querySelector('grpo-overview') as unknown as {
+        overview: { counts: Uint32Array; rows: number; cols: number; ranksPerRow: number };
+      };
+      const o = el.overview;
+      const rowSums = Array.from({ length: o.rows }, (_, r) => o.counts.slice(r * o.cols, (r + 1) * o.cols).reduce((a, b) => a + b, 0));
+      return { rowSums, ranksPerRow: o.ranksPerRow };
+    });
+    // Each heatmap row holds its ranks' 1,000 samples each.
+    for (const [r, sum] of sums.rowSums.entries())
+      assert.equal(sum, 1000 * Math.min(sums.ranksPerRow, 1000 - r * sums.ranksPerRow), `row ${r}`);
+    console.log(`overview of 10^6 tiles ready ${ready} ms after it was asked for`);
+    await screenshot(page, 'explorer-overview-1e6');
+  });
+});

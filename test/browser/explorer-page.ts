@@ -22,7 +22,7 @@ export async function settled(page: Page, phase: (typeof phases)[number]): Promi
 /** Jumps to a phase with its number key (keyboard path) and waits for it. */
 export async function jump(page: Page, phase: (typeof phases)[number]): Promise<void> {
   // Focus the canvas first: keys typed into a form control belong to that control.
-  await page.locator('grpo-layout-canvas canvas').focus();
+  await page.locator('grpo-layout-canvas canvas').first().focus();
   await page.keyboard.press(String(phases.indexOf(phase) + 1));
   await settled(page, phase);
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath, screenshot, session, withPage } from './harness.ts';
-import { firstView, jump } from './explorer-page.ts';
+import { coreCopies, firstView, jump, settled } from './explorer-page.ts';
 
 const regroupValue = (page: import('playwright-core').Page) => page.locator('grpo-explorer select#regroup').inputValue();
 
@@ -87,4 +87,80 @@ test('an embed in a cross-origin iframe draws the layout and shows no isolation 
   } finally {
     await browser.close();
   }
+});
+
+test("compare side by side: TRL's view(-1, k) beside flow_grpo's grouping on the same draws, the difference named from the core", async () => {
+  await withPage('/?preset=seed-000&phase=scatter', async (page) => {
+    await firstView(page);
+    await page.locator('grpo-explorer select#compare').selectOption('view');
+    await page.waitForFunction(() => location.search.includes('compare=view'));
+    await jump(page, 'advantages');
+    assert.equal(await page.locator('grpo-explorer grpo-layout-canvas').count(), 2, 'two pictures');
+    const expected = await page.evaluate(async () => {
+      const samplers = await import('/src/core/samplers/index.ts' as string);
+      const presets = await import('/src/core/presets.ts' as string);
+      const g = await import('/src/core/layout/gather.ts' as string);
+      const r = await import('/src/core/layout/regroup.ts' as string);
+      const adv = await import('/src/core/grpo/advantages.ts' as string);
+      const toy = await import('/src/core/grpo/toy-rewards.ts' as string);
+      const layout = samplers.buildLayout(presets.presets['seed-000'].config);
+      const gather = g.gathers(layout)[0];
+      const rows = r.regroup(gather, 'view', 4);
+      const rewards = toy.toyRewards(
+        'random',
+        42,
+        0,
+        gather.samples.map((s: { promptId: number }) => s.promptId),
+      );
+      const a = adv.advantagesOfRegroup('prompt-id', gather, rewards, 4);
+      const b = adv.advantagesOfRegroup('view', gather, rewards, 4, 'group');
+      return {
+        mixed: rows.filter((x: { mixed: boolean }) => x.mixed).length as number,
+        rows: rows.length as number,
+        differ: a.filter((v: number, i: number) => Math.abs(v - b[i]) > 1e-9).length as number,
+      };
+    });
+    const text = (await page.locator('grpo-explorer .compare-text').textContent()) ?? '';
+    assert.match(
+      text,
+      new RegExp(
+        `TRL's view\\(-1, k\\) on flow_grpo's gather mixes prompts in ${expected.mixed} of ${expected.rows} rows; ${expected.differ} of 32 advantages differ`,
+      ),
+    );
+    assert.ok(expected.mixed > 0 && expected.differ > 0);
+    await screenshot(page, 'explorer-compare-view');
+    // The second picture carries the compared advantages: its tiles sit in view(-1, k) rows.
+    const rowsOfSecond = await page.evaluate(() => {
+      const canvases = document.querySelector('grpo-explorer')!.shadowRoot!.querySelectorAll('grpo-layout-canvas');
+      return (canvases[1] as unknown as { rows: { key: string }[] }).rows.map((x) => x.key);
+    });
+    assert.deepEqual(rowsOfSecond, ['0', '1', '2', '3', '4', '5', '6', '7']);
+  });
+});
+
+test('predict, then reveal (quiz=1): the scatter waits for the answer, which is the core’s', async () => {
+  await withPage('/?preset=seed-000&quiz=1&speed=4', async (page) => {
+    await firstView(page);
+    await page.locator('grpo-story-controls button.forward').click();
+    const quiz = page.locator('grpo-quiz');
+    await quiz.waitFor();
+    // Held in the caption: the tiles do not move before the reveal.
+    await page.waitForTimeout(1500);
+    assert.equal(await page.evaluate(() => (document.querySelector('grpo-explorer') as HTMLElement).dataset.stage), 'caption');
+    const question = (await quiz.locator('p').first().textContent()) ?? '';
+    const prompt = Number(question.match(/copies of P(\d+)/)![1]);
+    const copies = await coreCopies(page, 'seed-000', prompt);
+    const ranks = [...new Set(copies.map((c) => c.rank))].sort((a, b) => a - b);
+    await quiz
+      .locator('button', { hasText: `rank ${ranks[0]}` })
+      .first()
+      .click();
+    await quiz.locator('button.reveal').click();
+    await settled(page, 'scatter');
+    const result = (await quiz.locator('.result').textContent()) ?? '';
+    for (const r of ranks) assert.match(result, new RegExp(`rank ${r}\\b`));
+    assert.match(result, new RegExp(`You picked 1 of those ${ranks.length} ranks`));
+    assert.match(page.url(), /quiz=1/);
+    await screenshot(page, 'explorer-quiz-revealed');
+  });
 });

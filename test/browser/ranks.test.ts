@@ -55,5 +55,6 @@ test('in Chromium a rank that skips a collective is diagnosed (no frozen page) a
   );
   assert.match(message, /ranks 0–6: waiting in allGatherObject #2/);
   assert.match(message, /rank 7: its step returned; last collective allReduce #1/);
+  assert.match(message, /rank 7 skipped allGatherObject #2/);
   assert.match(message, /live: 0$/);
 });

@@ -57,6 +57,7 @@ export function flowGrpoLoopCounts(config: LayoutConfig, framework: string): Tra
     optimizerSteps: Math.floor((microSteps * epochs) / ga),
   };
   return {
+    // Per epoch: the first epoch's count; a later one takes one more whenever the carried-over counter completes a window.
     perEpoch: { generationBatches: batches, microSteps, optimizerSteps: Math.floor(microSteps / ga) },
     total,
     factors: [
@@ -64,8 +65,8 @@ export function flowGrpoLoopCounts(config: LayoutConfig, framework: string): Tra
       `micro-steps per epoch = num_inner_epochs ${inner} × ${batches} training batches (the epoch's samples reshaped into num_batches_per_epoch ` +
         `batches, whatever train.batch_size says) = ${microSteps}; each runs once per train timestep.`,
       `optimizer steps = floor(micro-steps / train.gradient_accumulation_steps ${ga}): Accelerator accumulates ${ga} × num_train_timesteps ` +
-        `backward passes, so the timesteps cancel; its step counter carries over between epochs, total = floor(${microSteps * epochs} / ${ga}) = ` +
-        `${total.optimizerSteps}.`,
+        `backward passes, so the timesteps cancel; its step counter carries over between epochs (per epoch above is the first epoch's; ` +
+        `a later one can take one more), total = floor(${microSteps * epochs} / ${ga}) = ${total.optimizerSteps}.`,
     ],
   };
 }

@@ -1,0 +1,59 @@
+// `grpo-sandbox advantages`: group-relative advantages of gathered rewards exactly as one
+// framework computes them (src/core/grpo/schemes.ts, the functions the training loop uses).
+import { ConfigError } from '../core/errors.ts';
+import { ADVANTAGE_SCHEMES, SCHEME_ABOUT, schemeAdvantages, type AdvantageScheme } from '../core/grpo/schemes.ts';
+import type { Command } from './commands.ts';
+import { intFlag, parseFlags, quote } from './flags.ts';
+import { readJsonInput } from './json-input.ts';
+
+const spec = { input: { type: 'string' }, scheme: { type: 'string' }, k: { type: 'string' }, ranks: { type: 'string' } } as const;
+
+const help = `usage: grpo-sandbox advantages --scheme S --k K [--ranks W] [--input FILE]
+
+Reads {"rewards": [...], "promptIds": [...]} (one entry per gathered sample, in gathered
+rank-major order) from FILE or stdin and prints {"advantages": [...]} in the same order.
+  --scheme S    one of:
+${ADVANTAGE_SCHEMES.map((s) => `                  ${s.padEnd(10)} ${SCHEME_ABOUT[s]}`).join('\n')}
+  --k K         group size (num_generations)
+  --ranks W     world size; dance normalises each rank's 1/W of the samples alone (default 1)
+A group with one member or equal rewards gives NaN or 0 as that framework does (JSON null for NaN).
+`;
+
+/** The numbers of field `name`, or a ConfigError naming the field and the fix. */
+function numbers(json: Record<string, unknown>, name: string, integers: boolean): number[] {
+  const v = json[name];
+  if (!Array.isArray(v))
+    throw new ConfigError(
+      `'${name}' must be an array of ${integers ? 'whole numbers' : 'numbers'}, got ${v === undefined ? 'nothing' : typeof v}`,
+    );
+  const bad = v.findIndex((x) => typeof x !== 'number' || !Number.isFinite(x) || (integers && !Number.isInteger(x)));
+  if (bad >= 0)
+    throw new ConfigError(`'${name}[${bad}]' must be a ${integers ? 'whole number' : 'finite number'}, got ${JSON.stringify(v[bad])}`);
+  return v as number[];
+}
+
+const command: Command = {
+  summary: 'group-relative advantages of gathered rewards as flow_grpo, TRL, verl or DanceGRPO compute them',
+  async run(args, io) {
+    const flags = parseFlags(args, spec);
+    if (flags.help) {
+      io.out(help);
+      return 0;
+    }
+    if (flags.scheme === undefined) throw new ConfigError(`--scheme is required: one of ${ADVANTAGE_SCHEMES.join(', ')}`);
+    if (!ADVANTAGE_SCHEMES.includes(flags.scheme as AdvantageScheme))
+      throw new ConfigError(`--scheme must be one of ${ADVANTAGE_SCHEMES.join(', ')}, got ${quote(flags.scheme)}`);
+    const k = intFlag(flags.k, 'k', 1, 1 << 20);
+    if (k === undefined) throw new ConfigError('--k is required: the group size (num_generations)');
+    const ranks = intFlag(flags.ranks, 'ranks', 1, 1 << 16) ?? 1;
+    const json = await readJsonInput(io, flags.input, 'advantages');
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      throw new ConfigError('the input must be a JSON object {"rewards": [...], "promptIds": [...]}');
+    const rewards = numbers(json as Record<string, unknown>, 'rewards', false);
+    const promptIds = numbers(json as Record<string, unknown>, 'promptIds', true);
+    const advantages = schemeAdvantages(flags.scheme as AdvantageScheme, { rewards, promptIds, k, ranks });
+    io.out(`${JSON.stringify({ advantages: advantages.map((a) => (Number.isNaN(a) ? null : a)) })}\n`);
+    return 0;
+  },
+};
+export default command;

@@ -1,0 +1,344 @@
+// `grpo-sandbox train`: trains the seed-003 controller across simulated ranks (src/train), shows
+// progress (a cli-progress bar on a terminal, plain lines otherwise), and writes metrics.jsonl,
+// config.json, checkpoint.json and report.html into --out. Ctrl-C stops at a step boundary and
+// still writes a valid checkpoint; --resume DIR continues it.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import process from 'node:process';
+import { controllerLayout } from '../core/env/controller.ts';
+import { makeTask, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
+import { ConfigError } from '../core/errors.ts';
+import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
+import type { SamplerName } from '../core/layout/types.ts';
+import { samplerNames } from '../core/samplers/index.ts';
+import { decodeCheckpoint, encodeCheckpoint } from '../train/checkpoint.ts';
+import {
+  BACKENDS,
+  checkTrainConfig,
+  DEFAULT_TRAIN,
+  LOSS_KINDS,
+  TRAIN_PRESETS,
+  type BackendChoice,
+  type TrainConfig,
+} from '../train/config.ts';
+import { policyByBudget } from '../train/evaluate.ts';
+import type { ReplicaState } from '../train/program.ts';
+import { renderReport } from '../train/report.ts';
+import { train, type StepRecord } from '../train/run.ts';
+import { WorldFailure } from '../ranks/world.ts';
+import type { LossKind } from '../core/grpo/loss.ts';
+import type { Command } from './commands.ts';
+import { intFlag, parseFlags, quote } from './flags.ts';
+
+const spec = {
+  preset: { type: 'string' },
+  ranks: { type: 'string' },
+  batch: { type: 'string' },
+  k: { type: 'string' },
+  sampler: { type: 'string' },
+  advantage: { type: 'string' },
+  loss: { type: 'string' },
+  'epsilon-low': { type: 'string' },
+  'epsilon-high': { type: 'string' },
+  beta: { type: 'string' },
+  lr: { type: 'string' },
+  steps: { type: 'string' },
+  reward: { type: 'string' },
+  seed: { type: 'string' },
+  backend: { type: 'string' },
+  out: { type: 'string' },
+  resume: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+const d = DEFAULT_TRAIN;
+const help = `usage: grpo-sandbox train [--preset seed-000|seed-003] [flags]
+
+Trains the seed-003 controller with GRPO on simulated ranks (one worker each): every step the
+sampler gives each rank its prompt ids, each rank samples and scores its configurations, rewards
+and prompt ids are all-gathered, advantages computed, gradients all-reduced, Adam applied.
+  --ranks W            simulated ranks (default ${d.ranks})
+  --batch B            configurations per rank per step (default ${d.batch})
+  --k K                configurations per prompt, the group size (default ${d.k})
+  --sampler S          ${samplerNames.join('|')} (default ${d.sampler})
+  --advantage A        ${ADVANTAGE_SCHEMES.join('|')} (default ${d.advantage})
+  --loss L             ${LOSS_KINDS.join('|')} (default ${d.loss})
+  --epsilon-low E      clip range below 1 (default ${d.epsilonLow})
+  --epsilon-high E     clip range above 1 (default: --epsilon-low)
+  --beta B             KL coefficient against the initial policy (default ${d.beta})
+  --lr LR              Adam learning rate (default ${d.lr})
+  --steps N            training steps (default ${d.steps})
+  --reward M           dense (expected accuracy − penalty) | sparse (sampled 0/1 − penalty) (default ${d.reward})
+  --seed S             seed of the prompt bank, the initial weights, the sampler and every draw (default ${d.seed})
+  --backend X          cpu | webgpu | auto (WebGPU if a device is available, else the CPU with a notice) (default ${d.backend})
+  --out DIR            write metrics.jsonl, config.json, checkpoint.json, report.html
+  --resume DIR         continue the run saved in DIR (its config.json; --steps and --backend may change)
+  --json               print the final summary as JSON on stdout (progress goes to stderr)
+presets: ${Object.entries(TRAIN_PRESETS)
+  .map(([k, v]) => `\n  ${k}  ${v.description}`)
+  .join('')}
+Ctrl-C stops at the next step boundary and writes the checkpoint. Exit 0 done, 1 the run failed, 2 bad flags, 130 stopped.
+`;
+
+function numberFlag(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got ${quote(value)}`);
+  return n;
+}
+
+function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}, got ${quote(value)}`);
+  return value as T;
+}
+
+type Flags = ReturnType<typeof parseFlags<typeof spec>>;
+
+/** The run's configuration: defaults ← preset ← flags. */
+function configFrom(flags: Flags): TrainConfig {
+  let c: TrainConfig = { ...DEFAULT_TRAIN };
+  if (flags.preset !== undefined) {
+    const preset = TRAIN_PRESETS[flags.preset];
+    if (!preset) throw new ConfigError(`unknown --preset '${flags.preset}'; presets: ${Object.keys(TRAIN_PRESETS).join(', ')}`);
+    c = { ...c, ...preset.config };
+  }
+  const set = <K extends keyof TrainConfig>(key: K, v: TrainConfig[K] | undefined) => {
+    if (v !== undefined) c[key] = v;
+  };
+  set('ranks', intFlag(flags.ranks, 'ranks', 1, 64));
+  set('batch', intFlag(flags.batch, 'batch', 1, 1 << 16));
+  set('k', intFlag(flags.k, 'k', 2, 1024));
+  set('sampler', oneOf<SamplerName>(flags.sampler, 'sampler', samplerNames));
+  set('advantage', oneOf<AdvantageScheme>(flags.advantage, 'advantage', ADVANTAGE_SCHEMES));
+  set('loss', oneOf<LossKind>(flags.loss, 'loss', LOSS_KINDS));
+  const low = numberFlag(flags['epsilon-low'], 'epsilon-low');
+  set('epsilonLow', low);
+  set('epsilonHigh', numberFlag(flags['epsilon-high'], 'epsilon-high') ?? low);
+  set('beta', numberFlag(flags.beta, 'beta'));
+  set('lr', numberFlag(flags.lr, 'lr'));
+  set('steps', intFlag(flags.steps, 'steps', 1, 1_000_000));
+  set('reward', oneOf<RewardMode>(flags.reward, 'reward', REWARD_MODES));
+  set('seed', intFlag(flags.seed, 'seed', 0, 2 ** 32 - 1));
+  set('backend', oneOf<BackendChoice>(flags.backend, 'backend', BACKENDS));
+  checkTrainConfig(c);
+  return c;
+}
+
+const RUN_FLAGS = Object.keys(spec).filter((f) => !['steps', 'backend', 'out', 'resume', 'json'].includes(f));
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`--resume: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`--resume: ${path} is not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** Settings and state of the run in `dir`, with --steps/--backend applied. */
+function resumeFrom(dir: string, flags: Flags): { config: TrainConfig; state: ReplicaState } {
+  const given = RUN_FLAGS.filter((f) => flags[f as keyof Flags] !== undefined);
+  if (given.length > 0)
+    throw new ConfigError(
+      `--resume takes the run's settings from ${join(dir, 'config.json')}; drop --${given.join(', --')} (only --steps and --backend may change)`,
+    );
+  const config = { ...DEFAULT_TRAIN, ...(readJson(join(dir, 'config.json')) as Partial<TrainConfig>) };
+  if (flags.steps !== undefined) config.steps = intFlag(flags.steps, 'steps', 1, 1_000_000)!;
+  if (flags.backend !== undefined) config.backend = oneOf<BackendChoice>(flags.backend, 'backend', BACKENDS)!;
+  checkTrainConfig(config);
+  const path = join(dir, 'checkpoint.json');
+  const state = decodeCheckpoint(readJson(path), controllerLayout(config.dims).length, path);
+  if (state.step > config.steps)
+    throw new ConfigError(`${path} is at step ${state.step}, past --steps ${config.steps}; give a larger --steps`);
+  return { config, state };
+}
+
+/** uPlot's script and stylesheet, read from the installed package (the report inlines them). */
+function uplotFiles(): { js: string; css: string } {
+  const require = createRequire(import.meta.url);
+  const read = (f: string) => readFileSync(require.resolve(`uplot/dist/${f}`), 'utf8');
+  return { js: read('uPlot.iife.min.js'), css: read('uPlot.min.css') };
+}
+
+/** Writes `text` to `path` through a temporary file, so a stop mid-write never leaves half a file. */
+function writeAtomic(path: string, text: string): void {
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+}
+
+/** Steps to the first point where the 10-step mean of optimumFraction reaches `level`, or null. */
+export function reachedAt(metrics: StepRecord[], level: number, window = 10): { step: number; seconds: number } | null {
+  let elapsed = 0;
+  for (let i = 0; i < metrics.length; i++) {
+    elapsed += metrics[i]!.stepMs;
+    if (i + 1 < window) continue;
+    let s = 0;
+    for (let j = i + 1 - window; j <= i; j++) s += metrics[j]!.optimumFraction;
+    if (s / window >= level) return { step: metrics[i]!.step, seconds: elapsed / 1000 };
+  }
+  return null;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+const command: Command = {
+  summary: 'train the seed-003 controller with GRPO on simulated ranks (progress, metrics, checkpoint, report.html)',
+  async run(args, io) {
+    const flags = parseFlags(args, spec);
+    if (flags.help) {
+      io.out(help);
+      return 0;
+    }
+    const resumed = flags.resume !== undefined ? resumeFrom(flags.resume, flags) : null;
+    const config = resumed?.config ?? configFrom(flags);
+    const outDir = flags.out ?? flags.resume;
+    const startStep = resumed?.state.step ?? 0;
+    const info = (line: string) => (flags.json ? io.err : io.out)(`${line}\n`);
+    const notice = (line: string) => io.err(`grpo-sandbox train: ${line}\n`);
+
+    let previous: StepRecord[] = [];
+    if (outDir !== undefined) {
+      try {
+        mkdirSync(outDir, { recursive: true });
+      } catch (err) {
+        throw new ConfigError(`--out ${outDir}: cannot create it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+      const metricsPath = join(outDir, 'metrics.jsonl');
+      if (resumed && existsSync(metricsPath)) {
+        // Keep the steps the checkpoint covers; later lines (after the checkpoint) are redone.
+        previous = readFileSync(metricsPath, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as StepRecord)
+          .filter((m) => m.step <= startStep);
+      }
+      writeAtomic(join(outDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+      writeAtomic(metricsPath, previous.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    }
+
+    // Progress: a bar on a terminal, plain lines otherwise.
+    const tty = !flags.json && process.stdout.isTTY === true;
+    let bar: { update(v: number, p: object): void; stop(): void; start(t: number, v: number, p: object): void } | null = null;
+    if (tty) {
+      const { default: progress } = await import('cli-progress');
+      bar = new progress.SingleBar(
+        {
+          format: 'train |{bar}| {value}/{total} steps · reward {reward} · {optimum} of optimum · {rate} steps/s',
+          hideCursor: true,
+          stream: process.stdout,
+        },
+        progress.Presets.shades_classic,
+      );
+    }
+    let t0 = performance.now();
+    let stopRequested = false;
+    const onSigint = () => {
+      if (stopRequested) process.exit(130);
+      stopRequested = true;
+      notice('stopping after this step (Ctrl-C again to quit at once, without a checkpoint)');
+    };
+    process.on('SIGINT', onSigint);
+    const lines: string[] = [];
+    const every = Math.max(1, Math.round(config.steps / 20));
+    let result: Awaited<ReturnType<typeof train>>;
+    try {
+      result = await train({
+        config,
+        resume: resumed?.state,
+        shouldStop: () => stopRequested,
+        onNotice: notice,
+        onStart: (device) => {
+          info(
+            `training ${config.steps - startStep} steps on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +
+              `${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ` +
+              `${config.ranks * config.batch} samples per step` +
+              (startStep > 0 ? `, resuming at step ${startStep}` : ''),
+          );
+          bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…' });
+          // Steps per second count the training, not the start of the workers.
+          t0 = performance.now();
+        },
+        onStep: (m) => {
+          if (outDir !== undefined) lines.push(`${JSON.stringify(m)}\n`);
+          if (outDir !== undefined && lines.length >= 10) flush();
+          const rate = ((m.step - startStep) / ((performance.now() - t0) / 1000)).toFixed(1);
+          if (bar) bar.update(m.step, { reward: m.rewardMean.toFixed(3), optimum: pct(m.optimumFraction), rate });
+          else if (m.step % every === 0 || m.step === config.steps)
+            info(
+              `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  ` +
+                `loss ${m.loss.toFixed(4)}  ${rate} steps/s`,
+            );
+        },
+      });
+    } catch (err) {
+      bar?.stop();
+      if (err instanceof WorldFailure) {
+        io.err(`grpo-sandbox train: the run failed: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+    function flush() {
+      if (outDir === undefined || lines.length === 0) return;
+      writeFileSync(join(outDir, 'metrics.jsonl'), lines.join(''), { flag: 'a' });
+      lines.length = 0;
+    }
+    flush();
+    bar?.stop();
+    const seconds = (performance.now() - t0) / 1000;
+    const all = [...previous, ...result.metrics];
+    const last = all.slice(-10);
+    const finalFraction = last.reduce((s, m) => s + m.optimumFraction, 0) / Math.max(last.length, 1);
+    const reached = reachedAt(all, 0.95);
+    const ran = result.metrics.length;
+    const summary =
+      `${result.stopped ? 'stopped' : 'trained'} at step ${result.final.step} of ${config.steps} ` +
+      `on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} (${result.device}): ` +
+      `${ran} steps in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s)` +
+      (last.length > 0 ? `; last ${last.length} steps at ${pct(finalFraction)} of the optimum` : '') +
+      (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached');
+    const task = makeTask(config.dims, config.seed, config.bankSize);
+    let randomSum = 0;
+    let optimumSum = 0;
+    for (let i = 0; i < task.prompts.count; i++) {
+      randomSum += task.randomReward[i]!;
+      optimumSum += task.optimumReward[i]!;
+    }
+    if (outDir !== undefined) {
+      writeAtomic(join(outDir, 'checkpoint.json'), `${JSON.stringify(encodeCheckpoint(result.final, config.seed))}\n`);
+      const bands = await policyByBudget(task, result.final.params, 6, config.dims.dModel > 256 ? 128 : task.prompts.count);
+      const html = renderReport({ config, metrics: all, bands, summary, randomFraction: randomSum / optimumSum, uplot: uplotFiles() });
+      writeAtomic(join(outDir, 'report.html'), html);
+    }
+    info(summary);
+    if (outDir !== undefined)
+      info(`wrote ${['metrics.jsonl', 'config.json', 'checkpoint.json', 'report.html'].map((f) => join(outDir, f)).join(', ')}`);
+    if (flags.json) {
+      io.out(
+        `${JSON.stringify({
+          step: result.final.step,
+          steps: config.steps,
+          stopped: result.stopped,
+          device: result.device,
+          seconds,
+          stepsPerSecond: ran / seconds,
+          finalOptimumFraction: finalFraction,
+          reached95: reached,
+          randomFraction: randomSum / optimumSum,
+          last: all.at(-1) ?? null,
+        })}\n`,
+      );
+    }
+    return result.stopped ? 130 : 0;
+  },
+};
+export default command;

@@ -1,0 +1,73 @@
+// One entry point for the advantage schemes the CLI (`grpo-sandbox advantages`) and the training
+// loop (src/train) share: gathered rewards and prompt ids in, advantages in gathered order out,
+// computed as each framework does (advantages.ts). Checks the inputs first and names what is wrong.
+import { ConfigError } from '../errors.ts';
+import { danceGrpoAdvantages, flowGrpoAdvantages, trlAdvantages, verlAdvantages } from './advantages.ts';
+
+export const ADVANTAGE_SCHEMES = ['flow-grpo', 'trl-group', 'trl-batch', 'trl-none', 'verl', 'dance'] as const;
+export type AdvantageScheme = (typeof ADVANTAGE_SCHEMES)[number];
+
+/** One line per scheme, for help texts. */
+export const SCHEME_ABOUT: Record<AdvantageScheme, string> = {
+  'flow-grpo': 'PerPromptStatTracker: group by prompt id, mean per prompt, numpy std (ddof 0) of ALL rewards, eps 1e-4',
+  'trl-group': 'TRL scale_rewards="group": rows of view(-1, k), unbiased std per row, eps 1e-4',
+  'trl-batch': 'TRL scale_rewards="batch": rows of view(-1, k) for the mean, unbiased std of the whole batch, eps 1e-4',
+  'trl-none': 'TRL scale_rewards="none" (Dr. GRPO): r − row mean, no division',
+  verl: 'verl GRPO: group by uid (one per draw of a prompt in the step), unbiased std, eps 1e-6; a lone sample gets mean 0, std 1',
+  dance: 'DanceGRPO: each rank normalises its own consecutive groups of k, unbiased std, eps 1e-8, no gather',
+};
+
+export interface AdvantageInput {
+  /** One reward per gathered sample, rank-major. */
+  rewards: ArrayLike<number>;
+  /** The prompt id of each gathered sample (verl's uid: one draw of a prompt per step). */
+  promptIds: ArrayLike<number>;
+  /** Group size (num_generations). */
+  k: number;
+  /** World size: dance normalises each rank's 1/ranks of the gathered batch on its own. */
+  ranks: number;
+}
+
+/** Checks that `scheme` can group this input; a ConfigError naming the field otherwise. */
+export function checkAdvantageInput(scheme: AdvantageScheme, input: AdvantageInput): void {
+  const n = input.rewards.length;
+  if (!ADVANTAGE_SCHEMES.includes(scheme))
+    throw new ConfigError(`unknown advantage scheme '${scheme}'; use one of ${ADVANTAGE_SCHEMES.join(', ')}`);
+  if (n === 0) throw new ConfigError('rewards is empty; give one reward per gathered sample');
+  if (input.promptIds.length !== n)
+    throw new ConfigError(`promptIds has ${input.promptIds.length} entries but rewards has ${n}; give one prompt id per reward`);
+  if (!Number.isInteger(input.k) || input.k < 1) throw new ConfigError(`k must be a whole number ≥ 1, got ${input.k}`);
+  if (!Number.isInteger(input.ranks) || input.ranks < 1) throw new ConfigError(`ranks must be a whole number ≥ 1, got ${input.ranks}`);
+  if (scheme.startsWith('trl-') && n % input.k !== 0)
+    throw new ConfigError(`TRL views the ${n} rewards as rows of k=${input.k}; give a multiple of k rewards or another --k`);
+  if (scheme === 'dance') {
+    if (n % input.ranks !== 0)
+      throw new ConfigError(`dance splits the ${n} rewards over ranks=${input.ranks}; give a multiple of ranks rewards`);
+    if ((n / input.ranks) % input.k !== 0)
+      throw new ConfigError(`dance groups each rank's ${n / input.ranks} rewards in runs of k=${input.k}; each rank needs a multiple of k`);
+  }
+}
+
+/** Advantages in gathered order, as `scheme` computes them. */
+export function schemeAdvantages(scheme: AdvantageScheme, input: AdvantageInput): number[] {
+  checkAdvantageInput(scheme, input);
+  const { rewards, promptIds, k, ranks } = input;
+  switch (scheme) {
+    case 'flow-grpo':
+      return flowGrpoAdvantages(rewards, promptIds);
+    case 'trl-group':
+      return trlAdvantages(rewards, k, 'group');
+    case 'trl-batch':
+      return trlAdvantages(rewards, k, 'batch');
+    case 'trl-none':
+      return trlAdvantages(rewards, k, 'none');
+    case 'verl':
+      return verlAdvantages(rewards, promptIds);
+    case 'dance': {
+      const per = rewards.length / ranks;
+      const out: number[] = [];
+      for (let r = 0; r < ranks; r++) out.push(...danceGrpoAdvantages(Array.from(rewards).slice(r * per, (r + 1) * per), k));
+      return out;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// What a training run is configured by, its defaults (the `npm run train` demo), the presets,
+// and the checks that turn a bad setting into one ConfigError line.
+import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../core/env/controller.ts';
+import { BANK_SIZE, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
+import { ConfigError } from '../core/errors.ts';
+import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
+import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
+import { samplerNames, validateConfig } from '../core/samplers/index.ts';
+import { LOSS_KINDS, type LossKind } from '../core/grpo/loss.ts';
+
+export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
+export const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'cpu'];
+export { LOSS_KINDS };
+
+export interface TrainConfig {
+  /** W: simulated ranks (one worker each). */
+  ranks: number;
+  /** Samples (configurations) per rank per step. */
+  batch: number;
+  /** Configurations per prompt (group size, num_generations). */
+  k: number;
+  /** Which framework's sampler gives each rank its prompt ids. */
+  sampler: SamplerName;
+  advantage: AdvantageScheme;
+  loss: LossKind;
+  epsilonLow: number;
+  epsilonHigh: number;
+  /** KL coefficient against the initial policy (TRL's beta; 0 = no reference model). */
+  beta: number;
+  lr: number;
+  steps: number;
+  reward: RewardMode;
+  seed: number;
+  backend: BackendChoice;
+  dims: ControllerDims;
+  /** Prompts in the bank (the sampler's dataset size). */
+  bankSize: number;
+  /** Global gradient-norm clip (≤ 0: none). */
+  maxGradNorm: number;
+  /** Compare a checksum of every rank's parameters every this many steps. */
+  checksumEvery: number;
+}
+
+/** The demo `npm run train` runs: 8 ranks, flow_grpo's sampler and advantages, TRL's DAPO loss. */
+export const DEFAULT_TRAIN: TrainConfig = {
+  ranks: 8,
+  batch: 32,
+  k: 8,
+  sampler: 'flow-grpo',
+  advantage: 'flow-grpo',
+  loss: 'dapo',
+  epsilonLow: 0.2,
+  epsilonHigh: 0.2,
+  beta: 0,
+  lr: 0.01,
+  steps: 120,
+  reward: 'dense',
+  seed: 0,
+  backend: 'cpu',
+  dims: DEFAULT_DIMS,
+  bankSize: BANK_SIZE,
+  maxGradNorm: 1,
+  checksumEvery: 10,
+};
+
+export interface TrainPreset {
+  description: string;
+  config: Partial<TrainConfig>;
+}
+
+/** The scenarios of ../shared/docs/scenarios.md this command can train. */
+export const TRAIN_PRESETS: Record<string, TrainPreset> = {
+  'seed-000': {
+    description: "flow_grpo's layout: 8 ranks × 2 samples, k=4 (4 prompts per step), flow_grpo's per-prompt advantages",
+    config: { ranks: 8, batch: 2, k: 4, sampler: 'flow-grpo', advantage: 'flow-grpo', steps: 300, lr: 0.01 },
+  },
+  'seed-003': {
+    description: 'the seed controller: dModel 2048, hidden 256, one input × 5 configurations per step on one rank, pairwise loss',
+    config: {
+      ranks: 1,
+      batch: 5,
+      k: 5,
+      sampler: 'contiguous',
+      advantage: 'trl-group',
+      loss: 'pairwise',
+      dims: SEED_DIMS,
+      steps: 200,
+      lr: 1e-3,
+    },
+  },
+};
+
+/** The sampler's layout configuration for a run: the bank is the dataset, epochs enough for every step. */
+export function layoutConfigOf(c: TrainConfig, epochs = 1): LayoutConfig {
+  return {
+    sampler: c.sampler,
+    ranks: c.ranks,
+    batch: c.batch,
+    k: c.k,
+    batchesPerEpoch: 1,
+    epochs,
+    datasetSize: c.bankSize,
+    seed: c.seed,
+    stepsPerGeneration: 1,
+    numIterations: 1,
+    gradientAccumulationSteps: 1,
+  };
+}
+
+const positive = (v: number) => Number.isFinite(v) && v > 0;
+
+/** Checks a configuration; throws a ConfigError naming the flag and a valid value. */
+export function checkTrainConfig(c: TrainConfig): void {
+  if (!REWARD_MODES.includes(c.reward)) throw new ConfigError(`--reward must be ${REWARD_MODES.join(' or ')}, got '${c.reward}'`);
+  if (!BACKENDS.includes(c.backend)) throw new ConfigError(`--backend must be one of ${BACKENDS.join(', ')}, got '${c.backend}'`);
+  if (!LOSS_KINDS.includes(c.loss)) throw new ConfigError(`--loss must be one of ${LOSS_KINDS.join(', ')}, got '${c.loss}'`);
+  if (!ADVANTAGE_SCHEMES.includes(c.advantage))
+    throw new ConfigError(`--advantage must be one of ${ADVANTAGE_SCHEMES.join(', ')}, got '${c.advantage}'`);
+  if (!samplerNames.includes(c.sampler)) throw new ConfigError(`--sampler must be one of ${samplerNames.join(', ')}, got '${c.sampler}'`);
+  if (c.k < 2) throw new ConfigError(`--k must be at least 2: a group of one sample has no relative advantage, got ${c.k}`);
+  if (!(c.epsilonLow >= 0 && c.epsilonLow < 1)) throw new ConfigError(`--epsilon-low must be in [0, 1), got ${c.epsilonLow}`);
+  if (!(c.epsilonHigh >= 0 && Number.isFinite(c.epsilonHigh))) throw new ConfigError(`--epsilon-high must be ≥ 0, got ${c.epsilonHigh}`);
+  if (!(c.beta >= 0 && Number.isFinite(c.beta))) throw new ConfigError(`--beta must be ≥ 0, got ${c.beta}`);
+  if (!positive(c.lr) || c.lr > 1) throw new ConfigError(`--lr must be in (0, 1], got ${c.lr}`);
+  if (c.advantage === 'dance' && c.batch % c.k !== 0)
+    throw new ConfigError(
+      `--advantage dance groups each rank's ${c.batch} samples in runs of k=${c.k}; use a --batch that is a multiple of ${c.k}`,
+    );
+  const err = validateConfig(layoutConfigOf(c));
+  if (err) throw new ConfigError(`${err.message} (flags --ranks --batch --k --sampler)`);
+}

@@ -1,0 +1,186 @@
+// The controller as a policy over one rank's rows, written against an ops backend
+// (src/ops/backend.ts) so the same code runs on the CPU reference, a fast CPU backend or a
+// rank's WebGPU device:
+//   rollout: stage 1 → sample tier, insertion → latency token of that insertion + one-hot →
+//            stage 2 → sample top-K, knob 3 (masked) — keeping what the backward pass needs;
+//   backward: d loss / d logp of each action → gradients of every parameter (one flat vector).
+// Row r of a rank's rows is the sample at gathered position rowOffset + r: its random draws are
+// keyed by that global position (rank 0 in the key), so they do not depend on the rank count.
+// The heads (which stage, which columns, which Philox stream) come from core/env/controller.ts.
+import {
+  ACTIONS_PER_CONFIG,
+  controllerLayout,
+  HEAD_LIST,
+  headShape,
+  STAGE_WIDTH,
+  stageInputs,
+  type ControllerDims,
+  type HeadName,
+  type HeadSpec,
+} from '../core/env/controller.ts';
+import { latencyToken, type Task } from '../core/env/task.ts';
+import type { OpsBackend } from '../ops/backend.ts';
+import type { DenseShape } from '../ops/cpu/dense.ts';
+
+interface Sampled {
+  actions: Uint32Array;
+  logp: Float32Array;
+  probs: Float32Array;
+}
+
+/** What one rank sampled for its rows, and the activations its backward pass reuses. */
+export interface Rollout {
+  rows: number;
+  promptIds: readonly number[];
+  x1: Float32Array;
+  x2: Float32Array;
+  hidden: [Float32Array, Float32Array];
+  preact: [Float32Array, Float32Array];
+  heads: Record<HeadName, Sampled>;
+  knob3Mask: Float32Array;
+  /** rows × 4 log-probabilities of the sampled actions: the loss's "tokens". */
+  logpTokens: Float32Array;
+}
+
+type TensorName = 'w1' | 'b1' | 'w1h' | 'b1h' | 'w2' | 'b2' | 'w2h' | 'b2h';
+
+/** A named tensor of the flat parameter vector, as a view. */
+function tensor(params: Float32Array, dims: ControllerDims, name: TensorName): Float32Array {
+  const t = controllerLayout(dims).tensors[name];
+  return params.subarray(t.offset, t.offset + t.length);
+}
+
+export function stageShapes(dims: ControllerDims, rows: number, stage: 1 | 2) {
+  const trunk = { rows, inDim: stageInputs(dims)[stage], outDim: dims.hidden };
+  const head = { rows, inDim: dims.hidden, outDim: STAGE_WIDTH[stage] };
+  return { trunk, head };
+}
+
+/** Runs both stages for `promptIds` (one row each) and samples every head. */
+export async function rollout(
+  ops: OpsBackend,
+  task: Task,
+  params: Float32Array,
+  promptIds: readonly number[],
+  key: { seed: number; step: number; rowOffset: number },
+  /** Evaluation only: stage 2 runs after these insertions instead of the sampled ones. */
+  forcedInsertion?: Uint32Array,
+): Promise<Rollout> {
+  const dims = task.dims;
+  const rows = promptIds.length;
+  const s1 = stageInputs(dims)[1];
+  const s2 = stageInputs(dims)[2];
+  const x1 = new Float32Array(rows * s1);
+  promptIds.forEach((id, r) => x1.set(task.prompts.stage1Input.subarray(id * s1, (id + 1) * s1), r * s1));
+  const logpTokens = new Float32Array(rows * ACTIONS_PER_CONFIG);
+  const heads = {} as Record<HeadName, Sampled>;
+  const sample = async (logits: Float32Array, mask: Float32Array | null, h: Readonly<HeadSpec>) => {
+    const s = await ops.categoricalSample(logits, mask, headShape(h.name, rows), {
+      seed: key.seed,
+      rank: 0,
+      step: key.step,
+      rowOffset: key.rowOffset,
+      stream: h.stream,
+    });
+    for (let r = 0; r < rows; r++) logpTokens[r * ACTIONS_PER_CONFIG + h.column] = s.logp[r]!;
+    heads[h.name] = s;
+  };
+  const forward = async (x: Float32Array, stage: 1 | 2) => {
+    const { trunk, head } = stageShapes(dims, rows, stage);
+    const w = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
+    const h = await ops.dense(x, tensor(params, dims, w[0]), tensor(params, dims, w[1]), { ...trunk, activation: 'tanh' });
+    const logits = (await ops.dense(h.y, tensor(params, dims, w[2]), tensor(params, dims, w[3]), { ...head, activation: 'identity' })).z;
+    return { h, logits };
+  };
+
+  const one = await forward(x1, 1);
+  const [tier, insertionHead, topK, knob3] = HEAD_LIST as [HeadSpec, HeadSpec, HeadSpec, HeadSpec];
+  await sample(one.logits, null, tier);
+  await sample(one.logits, null, insertionHead);
+  // Stage 2 sees what the first p blocks made of the input, and p itself (one-hot).
+  const insertion = forcedInsertion ?? heads.insertion.actions;
+  const x2 = new Float32Array(rows * s2);
+  promptIds.forEach((id, r) => latencyToken(task, id, insertion[r]! + 1, x2, r * s2));
+  await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
+  const knob3Mask = await ops.knob3Mask(insertion);
+  const two = await forward(x2, 2);
+  await sample(two.logits, null, topK);
+  await sample(two.logits, knob3Mask, knob3);
+  return {
+    rows,
+    promptIds,
+    x1,
+    x2,
+    hidden: [one.h.y, two.h.y],
+    preact: [one.h.z, two.h.z],
+    heads,
+    knob3Mask,
+    logpTokens,
+  };
+}
+
+/** Gradient of the loss with respect to every parameter, from d loss / d logp (rows × 4). */
+export async function policyBackward(
+  ops: OpsBackend,
+  dims: ControllerDims,
+  params: Float32Array,
+  ro: Rollout,
+  gradLogp: Float32Array,
+): Promise<Float32Array> {
+  const { tensors, length } = controllerLayout(dims);
+  const grads = new Float32Array(length);
+  const put = (name: TensorName, value: Float32Array) => grads.set(value, tensors[name].offset);
+  const rows = ro.rows;
+  const dLogits: [Float32Array<ArrayBuffer>, Float32Array<ArrayBuffer>] = [
+    new Float32Array(rows * STAGE_WIDTH[1]),
+    new Float32Array(rows * STAGE_WIDTH[2]),
+  ];
+  for (const h of HEAD_LIST) {
+    const s = ro.heads[h.name];
+    const target = dLogits[h.stage - 1];
+    const shape = headShape(h.name, rows);
+    // On the GPU the op returns a new array rather than writing into `target`: copy its columns back.
+    const out = await ops.logProbBackward(
+      s.probs,
+      s.actions,
+      h.name === 'knob3' ? ro.knob3Mask : null,
+      gradLogp,
+      shape,
+      { stride: ACTIONS_PER_CONFIG, column: h.column },
+      target,
+    );
+    if (out !== target)
+      for (let r = 0; r < rows; r++)
+        for (let j = 0; j < h.width; j++) target[r * shape.stride + h.offset + j] = out[r * shape.stride + h.offset + j]!;
+  }
+  for (const stage of [1, 2] as const) {
+    const { trunk, head } = stageShapes(dims, rows, stage);
+    const [w, b, wh, bh] = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
+    const x = stage === 1 ? ro.x1 : ro.x2;
+    const dHead = dLogits[stage - 1];
+    const headGrad = await ops.denseBackwardWeight(ro.hidden[stage - 1], dHead, head);
+    put(wh, headGrad.dw);
+    put(bh, headGrad.db);
+    const dy = await ops.denseBackwardInput(dHead, tensor(params, dims, wh), head as Omit<DenseShape, 'activation'>);
+    const dz = await ops.activationBackward(ro.preact[stage - 1], dy, 'tanh');
+    const trunkGrad = await ops.denseBackwardWeight(x, dz, trunk);
+    put(w, trunkGrad.dw);
+    put(b, trunkGrad.db);
+  }
+  return grads;
+}
+
+/** Sum over rows of each head's entropy −Σ p log p (valid options only; masked ones have p = 0). */
+export function headEntropySums(ro: Rollout): Record<HeadName, number> {
+  const out = {} as Record<HeadName, number>;
+  for (const h of HEAD_LIST) {
+    const probs = ro.heads[h.name].probs;
+    let sum = 0;
+    for (let i = 0; i < probs.length; i++) {
+      const p = probs[i]!;
+      if (p > 0) sum -= p * Math.log(p);
+    }
+    out[h.name] = sum;
+  }
+  return out;
+}

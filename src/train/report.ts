@@ -1,0 +1,92 @@
+// report.html of a training run: one self-contained page (uPlot's script and stylesheet inlined,
+// the metrics embedded as JSON, no network) with the learning curves and the learned policy per
+// latency budget beside the optimum. Pure: the caller reads uPlot's files and writes the page.
+import type { TrainConfig } from './config.ts';
+import type { BudgetBand } from './evaluate.ts';
+import type { StepRecord } from './run.ts';
+
+export interface ReportInput {
+  config: TrainConfig;
+  metrics: StepRecord[];
+  bands: BudgetBand[];
+  /** One line: what the run reached, in how long. */
+  summary: string;
+  /** Mean optimum fraction of the uniform random policy over the bank. */
+  randomFraction: number;
+  uplot: { js: string; css: string };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+/** JSON safe inside a <script> element. */
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+
+/** The page as one string. */
+export function renderReport(r: ReportInput): string {
+  const m = r.metrics;
+  const series = {
+    step: m.map((x) => x.step),
+    optimumFraction: m.map((x) => x.optimumFraction),
+    rewardMean: m.map((x) => x.rewardMean),
+    rewardStd: m.map((x) => x.rewardStd),
+    loss: m.map((x) => x.loss),
+    gradNorm: m.map((x) => x.gradNorm),
+    zeroStd: m.map((x) => x.zeroStdFraction),
+    entTier: m.map((x) => x.entropy.tier),
+    entInsertion: m.map((x) => x.entropy.insertion),
+    entTopK: m.map((x) => x.entropy.topK),
+    entKnob3: m.map((x) => x.entropy.knob3),
+  };
+  const rows = r.bands
+    .map(
+      (b) =>
+        `<tr><td>${b.fromMs.toFixed(0)}–${b.toMs.toFixed(0)} ms</td><td>${b.prompts}</td>` +
+        `<td>${escapeHtml(b.policy.config)}</td><td>${b.policy.latencyMs.toFixed(1)}</td><td>${b.policy.reward.toFixed(3)}</td>` +
+        `<td>${escapeHtml(b.optimum.config)}</td><td>${b.optimum.latencyMs.toFixed(1)}</td><td>${b.optimum.reward.toFixed(3)}</td></tr>`,
+    )
+    .join('\n');
+  const settings = Object.entries(r.config)
+    .map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(JSON.stringify(v))}</td></tr>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>grpo-sandbox training report</title>
+<style>${r.uplot.css}</style>
+<style>
+body{font:14px system-ui,sans-serif;margin:24px;max-width:1100px;color:#222}
+h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.note{color:#555}
+</style></head><body>
+<h1>Training the seed-003 controller: ${escapeHtml(r.config.sampler)} sampler,
+${escapeHtml(r.config.advantage)} advantages, ${escapeHtml(r.config.loss)} loss</h1>
+<p>${escapeHtml(r.summary)}</p>
+<p class="note">Fraction of the optimum: the expected reward of the sampled configurations over the best expected reward of their prompts
+(all 375 valid configurations enumerated). The uniform random policy reaches ${(100 * r.randomFraction).toFixed(1)}%.</p>
+<div class="charts"><div id="c-opt"></div><div id="c-reward"></div><div id="c-loss"></div><div id="c-ent"></div><div id="c-budget"></div></div>
+<h2>Learned policy per latency budget (greedy) next to the optimum</h2>
+<table><tr><th>budget</th><th>prompts</th><th>policy: most common choice</th><th>latency ms</th><th>reward</th>
+<th>optimum: most common choice</th><th>latency ms</th><th>reward</th></tr>
+${rows}
+</table>
+<h2>Settings</h2><table>${settings}</table>
+<script>${r.uplot.js}</script>
+<script>
+const S = ${scriptJson(series)};
+const B = ${scriptJson(r.bands.map((b) => [(b.fromMs + b.toMs) / 2, b.policy.reward, b.optimum.reward]))};
+const W = 520, H = 260;
+const line = (label, stroke) => ({ label, stroke, width: 1.5 });
+function chart(id, title, labels, data, xLabel) {
+  new uPlot({ title, width: W, height: H, scales: { x: { time: false } }, axes: [{ label: xLabel }, {}],
+    series: [{ label: xLabel }, ...labels] }, data, document.getElementById(id));
+}
+chart('c-opt', 'fraction of the optimum', [line('optimumFraction', '#1f77b4')], [S.step, S.optimumFraction], 'step');
+chart('c-reward', 'reward', [line('mean', '#2ca02c'), line('std', '#98df8a'), line('tied groups', '#bbbbbb')],
+  [S.step, S.rewardMean, S.rewardStd, S.zeroStd], 'step');
+chart('c-loss', 'loss and gradient norm', [line('loss', '#d62728'), line('grad norm', '#ff9896')], [S.step, S.loss, S.gradNorm], 'step');
+chart('c-ent', 'entropy per head (nats)', [line('tier', '#9467bd'), line('insertion', '#8c564b'), line('top-K', '#e377c2'), line('knob 3', '#7f7f7f')],
+  [S.step, S.entTier, S.entInsertion, S.entTopK, S.entKnob3], 'step');
+chart('c-budget', 'reward per budget band: greedy policy vs optimum', [line('policy', '#1f77b4'), line('optimum', '#ff7f0e')],
+  [B.map((b) => b[0]), B.map((b) => b[1]), B.map((b) => b[2])], 'budget ms');
+</script>
+</body></html>
+`;
+}

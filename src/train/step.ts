@@ -1,0 +1,308 @@
+// One GRPO training step as every rank runs it (data parallelism):
+//   generateAndGather: sample and score this rank's rows, all-gather rewards and prompt ids;
+//   trainStep: advantages of the chosen scheme over the gathered batch → this rank's slice →
+//   local loss and gradients → allReduce(mean) of the gradients → the same clip and Adam step on
+//   every rank → metrics reduced over ranks.
+// Every rank ends the step with bit-identical parameters; checkReplicas verifies it.
+import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControllerParams, type HeadName } from '../core/env/controller.ts';
+import { scoreSample, type Task } from '../core/env/task.ts';
+import { schemeAdvantages } from '../core/grpo/schemes.ts';
+import type { OpsBackend } from '../ops/backend.ts';
+import type { GrpoLossSettings } from '../core/grpo/loss.ts';
+import type { Rank } from '../ranks/rank.ts';
+import type { TrainConfig } from './config.ts';
+import { headEntropySums, policyBackward, rollout, stageShapes, type Rollout } from './policy.ts';
+
+/** What every rank holds between steps. */
+export interface TrainState {
+  params: Float32Array;
+  m: Float32Array;
+  v: Float32Array;
+  /** The reference policy (the initial parameters), kept only when beta > 0. */
+  ref: Float32Array | null;
+  /** Steps done (Adam's step count; the sampling key of the next step). */
+  step: number;
+}
+
+export function initialState(c: TrainConfig): TrainState {
+  const params = initControllerParams(c.dims, c.seed);
+  return {
+    params,
+    m: new Float32Array(params.length),
+    v: new Float32Array(params.length),
+    ref: c.beta > 0 ? params.slice() : null,
+    step: 0,
+  };
+}
+
+/** One step's metrics (identical on every rank). */
+export interface StepMetrics {
+  step: number;
+  rewardMean: number;
+  rewardStd: number;
+  /** Σ expected reward of the sampled configurations / Σ optimal expected reward of their prompts. */
+  optimumFraction: number;
+  loss: number;
+  /** Mean per-token KL to the reference policy (k3 estimator, as TRL logs it); null when beta = 0 (no reference). */
+  kl: number | null;
+  /** Mean entropy of each head over the batch, nats. */
+  entropy: Record<HeadName, number>;
+  /** Groups (by prompt id) whose rewards all tie, so their advantages are 0. */
+  zeroStdFraction: number;
+  /** Tokens whose ratio was clipped (0 on-policy: one optimisation pass per generation). */
+  clipFraction: number;
+  /** Gradient norm before clipping. */
+  gradNorm: number;
+}
+
+/** The gathered view of a step: every sample in rank-major order. */
+export interface Gathered {
+  rewards: Float32Array;
+  expected: Float32Array;
+  promptIds: Int32Array;
+}
+
+/**
+ * Generate → score → gather: this rank samples a configuration for each of its prompt ids,
+ * scores them, and all-gathers rewards, expected rewards and prompt ids. Dynamic sampling may
+ * call it again for the same step with other ids (`attempt` keeps the draws apart).
+ */
+export async function generateAndGather(
+  rank: Rank,
+  ops: OpsBackend,
+  task: Task,
+  c: TrainConfig,
+  state: TrainState,
+  promptIds: readonly number[],
+  attempt = 0,
+): Promise<{ rollout: Rollout; localRewards: Float32Array; gathered: Gathered }> {
+  const rowOffset = rank.rank * promptIds.length;
+  // The draws are keyed by (step, attempt) and the sample's global position, not by rank.
+  const keyStep = state.step + attempt * 0x10000000;
+  const ro = await rollout(ops, task, state.params, promptIds, { seed: c.seed, step: keyStep, rowOffset });
+  const rewards = new Float32Array(ro.rows);
+  const expected = new Float32Array(ro.rows);
+  const h = ro.heads;
+  for (let r = 0; r < ro.rows; r++) {
+    const a = { tier: h.tier.actions[r]!, insertion: h.insertion.actions[r]!, topK: h.topK.actions[r]!, knob3: h.knob3.actions[r]! };
+    const s = scoreSample(task, promptIds[r]!, a, c.reward, { seed: c.seed, step: keyStep, gatheredIndex: rowOffset + r });
+    rewards[r] = s.reward;
+    expected[r] = s.expected;
+  }
+  return { rollout: ro, localRewards: rewards, gathered: await gatherSamples(rank, rewards, expected, promptIds) };
+}
+
+/**
+ * One allGather for the three per-sample columns (fewer collectives: each one is two barriers
+ * of every rank). float64 holds the float32 rewards and the integer ids exactly.
+ */
+async function gatherSamples(rank: Rank, rewards: Float32Array, expected: Float32Array, promptIds: readonly number[]): Promise<Gathered> {
+  const n = rewards.length;
+  const mine = new Float64Array(3 * n);
+  mine.set(rewards, 0);
+  mine.set(expected, n);
+  mine.set(promptIds, 2 * n);
+  const all = await rank.allGather(mine);
+  const g = {
+    rewards: new Float32Array(rank.size * n),
+    expected: new Float32Array(rank.size * n),
+    promptIds: new Int32Array(rank.size * n),
+  };
+  for (let r = 0; r < rank.size; r++) {
+    const at = 3 * n * r;
+    g.rewards.set(all.subarray(at, at + n), r * n);
+    g.expected.set(all.subarray(at + n, at + 2 * n), r * n);
+    g.promptIds.set(all.subarray(at + 2 * n, at + 3 * n), r * n);
+  }
+  return g;
+}
+
+/** Indices of the gathered samples bucketed by prompt id (flow_grpo's and the pairwise loss's groups). */
+function groupsByPrompt(promptIds: Int32Array): number[][] {
+  const map = new Map<number, number[]>();
+  promptIds.forEach((id, i) => {
+    const g = map.get(id);
+    if (g) g.push(i);
+    else map.set(id, [i]);
+  });
+  return [...map.values()];
+}
+
+/** Log-probabilities of the sampled actions under `params` (the reference policy), rows × 4. */
+async function logpUnder(ops: OpsBackend, task: Task, params: Float32Array, ro: Rollout): Promise<Float32Array> {
+  const d = task.dims;
+  const { tensors: t } = controllerLayout(d);
+  const view = (n: keyof typeof t) => params.subarray(t[n].offset, t[n].offset + t[n].length);
+  const rows = ro.rows;
+  const out = new Float32Array(rows * ACTIONS_PER_CONFIG);
+  const logits: Float32Array[] = [];
+  for (const stage of [1, 2] as const) {
+    const { trunk, head } = stageShapes(d, rows, stage);
+    const [w, b, wh, bh] = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
+    const h = await ops.dense(stage === 1 ? ro.x1 : ro.x2, view(w), view(b), { ...trunk, activation: 'tanh' });
+    logits.push((await ops.dense(h.y, view(wh), view(bh), { ...head, activation: 'identity' })).z);
+  }
+  for (const h of HEAD_LIST) {
+    const soft = await ops.maskedSoftmax(logits[h.stage - 1]!, h.name === 'knob3' ? ro.knob3Mask : null, headShape(h.name, rows));
+    const actions = ro.heads[h.name].actions;
+    for (let r = 0; r < rows; r++) out[r * ACTIONS_PER_CONFIG + h.column] = soft.logp[r * h.width + actions[r]!]!;
+  }
+  return out;
+}
+
+/** d loss / d logp of this rank's rows for the pairwise loss over the gathered groups (by prompt id). */
+async function pairwiseGrad(
+  rank: Rank,
+  ops: OpsBackend,
+  ro: Rollout,
+  gathered: Gathered,
+  k: number,
+): Promise<{ loss: number; gradLogp: Float32Array }> {
+  const T = ACTIONS_PER_CONFIG;
+  const seq = new Float32Array(ro.rows);
+  for (let r = 0; r < ro.rows; r++) for (let t = 0; t < T; t++) seq[r]! += ro.logpTokens[r * T + t]!;
+  // A group's members live on several ranks (flow_grpo's scatter): gather the sequence log-probs.
+  const allSeq = await rank.allGather(seq);
+  const groups = groupsByPrompt(gathered.promptIds);
+  const bad = groups.find((g) => g.length !== k);
+  if (bad) throw new Error(`pairwise loss: prompt ${gathered.promptIds[bad[0]!]} has ${bad.length} samples in this step, not k=${k}`);
+  // Reorder so each group is contiguous, as the loss op expects.
+  const order = groups.flat();
+  const n = order.length;
+  const res = await ops.pairwiseLoss(
+    Float32Array.from(order, (i) => allSeq[i]!),
+    new Float32Array(n).fill(1),
+    Float32Array.from(order, (i) => gathered.rewards[i]!),
+    { rows: n, tokens: 1, groupSize: k },
+  );
+  const gradSeq = new Float32Array(n);
+  order.forEach((i, j) => {
+    gradSeq[i] = res.gradLogp[j]!;
+  });
+  // This rank's rows of the global loss's gradient, × W because the gradients are then averaged.
+  const gradLogp = new Float32Array(ro.rows * T);
+  const offset = rank.rank * ro.rows;
+  for (let r = 0; r < ro.rows; r++) for (let t = 0; t < T; t++) gradLogp[r * T + t] = rank.size * gradSeq[offset + r]!;
+  return { loss: res.loss, gradLogp };
+}
+
+/** Runs one full training step on this rank; returns the step's metrics. */
+export async function trainStep(rank: Rank, ops: OpsBackend, task: Task, c: TrainConfig, state: TrainState, promptIds: readonly number[]) {
+  const { rollout: ro, gathered } = await generateAndGather(rank, ops, task, c, state, promptIds);
+  return optimiseOn(rank, ops, task, c, state, ro, gathered);
+}
+
+/** Advantages → loss → gradients → allReduce → Adam, on a batch already generated and gathered. */
+export async function optimiseOn(
+  rank: Rank,
+  ops: OpsBackend,
+  task: Task,
+  c: TrainConfig,
+  state: TrainState,
+  ro: Rollout,
+  gathered: Gathered,
+): Promise<StepMetrics> {
+  const T = ACTIONS_PER_CONFIG;
+  const rows = ro.rows;
+  const shape = { rows, tokens: T };
+  const mask = new Float32Array(rows * T).fill(1);
+  const ref = state.ref ? await logpUnder(ops, task, state.ref, ro) : null;
+  let loss: number;
+  let gradLogp: Float32Array;
+  let klSum = 0;
+  let clipped = 0;
+  if (c.loss === 'pairwise') {
+    ({ loss, gradLogp } = await pairwiseGrad(rank, ops, ro, gathered, c.k));
+    loss *= rank.size; // undone by the mean over ranks below: every rank holds the global loss
+  } else {
+    const all = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
+    const mine = Float32Array.from(all.slice(rank.rank * rows, (rank.rank + 1) * rows));
+    const settings: GrpoLossSettings = {
+      lossType: c.loss,
+      epsilonLow: c.epsilonLow,
+      epsilonHigh: c.epsilonHigh,
+      beta: c.beta,
+      maxCompletionLength: T,
+    };
+    // On-policy, one pass per generation: the sampling policy is the current one (old = logp).
+    ({ loss, gradLogp } = await ops.grpoLoss(ro.logpTokens, ro.logpTokens, ref, mask, mine, shape, settings));
+    // The ratio e^(logp − old) is 1 here, so nothing is clipped; counted anyway so the metric
+    // stays true if several passes per generation are added.
+    for (let i = 0; i < rows * T; i++) {
+      const ratio = Math.exp(ro.logpTokens[i]! - ro.logpTokens[i]!);
+      if (ratio < 1 - c.epsilonLow || ratio > 1 + c.epsilonHigh) clipped++;
+    }
+  }
+  if (ref) {
+    for (let i = 0; i < rows * T; i++) {
+      const d = ref[i]! - ro.logpTokens[i]!;
+      klSum += Math.exp(d) - d - 1;
+    }
+  }
+  const local = await policyBackward(ops, c.dims, state.params, ro, gradLogp);
+  const grads = await rank.allReduce(local, { op: 'mean' });
+  const clip = await ops.gradNorm(grads, c.maxGradNorm);
+  state.step++;
+  await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
+
+  const ent = headEntropySums(ro);
+  const sums = await rank.allReduce(Float64Array.from([loss, klSum, clipped, ...HEAD_LIST.map((h) => ent[h.name])]), { op: 'sum' });
+  const n = gathered.rewards.length;
+  return {
+    step: state.step,
+    ...rewardStats(task, gathered),
+    loss: sums[0]! / rank.size,
+    kl: ref ? sums[1]! / (n * T) : null,
+    entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
+    clipFraction: sums[2]! / (n * T),
+    gradNorm: clip.norm,
+  };
+}
+
+const ADAM = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
+
+/** Reward mean and std, fraction of the optimum, tied groups: from the gathered batch alone. */
+export function rewardStats(
+  task: Task,
+  g: Gathered,
+): Pick<StepMetrics, 'rewardMean' | 'rewardStd' | 'optimumFraction' | 'zeroStdFraction'> {
+  const n = g.rewards.length;
+  let sum = 0;
+  let expected = 0;
+  let optimum = 0;
+  for (let i = 0; i < n; i++) {
+    sum += g.rewards[i]!;
+    expected += g.expected[i]!;
+    optimum += task.optimumReward[g.promptIds[i]!]!;
+  }
+  const mean = sum / n;
+  let sq = 0;
+  for (let i = 0; i < n; i++) sq += (g.rewards[i]! - mean) ** 2;
+  const groups = groupsByPrompt(g.promptIds);
+  const tied = groups.filter((members) => members.every((i) => g.rewards[i] === g.rewards[members[0]!])).length;
+  return { rewardMean: mean, rewardStd: Math.sqrt(sq / n), optimumFraction: expected / optimum, zeroStdFraction: tied / groups.length };
+}
+
+/** FNV-1a over the parameters' bytes: equal replicas give equal checksums. */
+export function checksum(params: Float32Array): number {
+  const bytes = new Uint8Array(params.buffer, params.byteOffset, params.byteLength);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) >>> 0;
+  return h;
+}
+
+/** Compares every rank's parameter checksum; throws naming the ranks when the replicas diverged. */
+export async function checkReplicas(rank: Rank, state: TrainState): Promise<number> {
+  const all = await rank.allGather(Uint32Array.of(checksum(state.params)));
+  const byValue = new Map<number, number[]>();
+  all.forEach((h, r) => {
+    byValue.set(h, [...(byValue.get(h) ?? []), r]);
+  });
+  if (byValue.size > 1) {
+    const parts = [...byValue].map(
+      ([h, ranks]) => `rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')}: ${h.toString(16).padStart(8, '0')}`,
+    );
+    throw new Error(`parameters diverged across ranks after step ${state.step} (checksums ${parts.join('; ')})`);
+  }
+  return all[0]!;
+}
