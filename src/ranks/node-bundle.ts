@@ -39,7 +39,11 @@ async function build(): Promise<URL | null> {
     target: 'node20',
     // Native or loader packages stay outside; they resolve from node_modules at run time.
     external: ['webgpu', 'tsx', 'tsx/*', 'esbuild'],
-    define: { 'globalThis.GRPO_BUNDLED_RANK_WORKER': 'true' },
+    define: {
+      'globalThis.GRPO_BUNDLED_RANK_WORKER': 'true',
+      // src/gpu/shaders.ts finds shaders/ from its own URL, which bundling moves: fix it here.
+      'globalThis.GRPO_SHADERS_URL': JSON.stringify(new URL('../../shaders/', import.meta.url).href),
+    },
     logLevel: 'silent',
   });
   process.once('exit', () => fs.rmSync(out, { force: true }));

@@ -54,7 +54,9 @@ export class QuizPanel extends LitElement {
       </div>
       ${
         this.revealed
-          ? html`<p class="result" role="status">P${this.prompt}'s copies are on ${list.map(([r, n]) => `rank ${r}${n > 1 ? ` (${n} copies)` : ''}`).join(', ')}.
+          ? html`<p class="result" role="status">P${this.prompt}'s copies are on ${list
+              .map(([r, n]) => `rank ${r}${n > 1 ? ` (${n} copies)` : ''}`)
+              .join(', ')}.
             You picked ${hits} of those ${list.length} rank${list.length === 1 ? '' : 's'}${misses > 0 ? ` and ${misses} that hold none` : ''}.</p>`
           : html`<button type="button" class="reveal" @click=${this.reveal}>reveal</button>`
       }`;

@@ -58,18 +58,6 @@ test('dynamic: fallback logs the shortage and kept invalid groups (exit 0); rais
   assert.match(raise.stdout, /ranks 0–3: ValueError: num_gen_batches=4 >= max_num_gen_batches=4\. Generated too many\./);
 });
 
-test('dynamic --json: Node and Deno give the same data', { skip: isDeno && 'compared once, from Node' }, () => {
-  const args = ['dynamic', '--p', '0.3', '--policy', 'rebalance', '--ranks', '3', '--json'];
-  const node = runCli(args);
-  const deno = runCliDeno(args);
-  assert.equal(node.status, 0, node.stderr);
-  assert.equal(deno.status, 0, deno.stderr);
-  assert.deepEqual(JSON.parse(deno.stdout), JSON.parse(node.stdout));
-  const data = JSON.parse(node.stdout);
-  assert.equal(data.runs.length, 1);
-  assert.equal(data.runs[0].identical, true);
-});
-
 test('dynamic: bad flags are one line on stderr, nothing on stdout, exit 2', () => {
   for (const [args, message] of [
     [['--policy', 'drop'], /--policy must be one of fallback, pad, rebalance, raise, raise-nemo, stream, naive, got 'drop'/],
