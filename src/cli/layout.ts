@@ -23,7 +23,8 @@ ${layoutFlagsHelp()}${helpLine(
   'one JSON object {sampler, config, steps, stats}; stats.counts holds generation batches, micro-steps and optimizerSteps per epoch and in total',
 )}${helpLine(
   '--emit FRAMEWORK',
-  `instead of the layout, the ${EMIT_TARGETS.join(' | ')} configuration equivalent to these settings: each value with its origin, the version targeted, and what the framework cannot express`,
+  `instead of the layout, the ${EMIT_TARGETS.join(' | ')} configuration equivalent to these settings: ` +
+    'each value with its origin, the version targeted, and what the framework cannot express',
 )}
 A flag the chosen sampler does not read is refused (exit 2), never silently ignored.
 `;

@@ -68,7 +68,9 @@ test('Deno gives the same diff output as Node on a real run', { skip }, () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-test('layout --emit trl: real TRL GRPOConfig accepts every emitted keyword, resolves steps_per_generation, and the probe reads the same names', { skip }, () => {
+test('layout --emit trl: real TRL GRPOConfig accepts every emitted keyword, resolves steps_per_generation, and the probe reads the same names', {
+  skip,
+}, () => {
   const flags = ['--sampler', 'trl', '--ranks', '2', '--batch', '2', '--k', '4', '--gradient-accumulation-steps', '2'];
   const emitted = runCli(['layout', ...flags, '--num-iterations', '2', '--dataset-size', '17', '--emit', 'trl', '--json']);
   assert.equal(emitted.status, 0, emitted.stderr);
