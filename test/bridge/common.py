@@ -3,6 +3,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "probe"))
-from grpo_sandbox_probe import Probe  # noqa: E402
+from grpo_sandbox_probe import Probe, TrlProbeCallback  # noqa: E402
 
-__all__ = ["Probe"]
+__all__ = ["Probe", "TrlProbeCallback"]

@@ -1,8 +1,8 @@
 """TRL's data path under torchrun, probe attached: the real trl RepeatSampler, built as
 GRPOTrainer._get_train_sampler builds it from a real GRPOConfig, in the DataLoader that
 GRPOTrainer.get_train_dataloader asks for (batch = per_device_train_batch_size × steps_per_generation),
-sharded by a real accelerate Accelerator.prepare (BatchSamplerShard). The probe attaches exactly as
-TrlProbeCallback.on_train_begin does (Probe.trl + watch_trl). No model is trained: the layout is
+sharded by a real accelerate Accelerator.prepare (BatchSamplerShard). The probe is the real
+TrlProbeCallback, called as Trainer.train() calls on_train_begin. No model is trained: the layout is
 decided by the data path alone.
 Variant wrong-seed: GRPOConfig(seed=43), diffed against the sandbox's --seed 42.
 """
@@ -13,7 +13,7 @@ from torch.utils.data import DataLoader
 from trl import GRPOConfig
 from trl.trainer.grpo_trainer import RepeatSampler
 
-from common import Probe
+from common import TrlProbeCallback
 
 VARIANTS = ["identical", "wrong-seed"]
 
@@ -31,8 +31,8 @@ def run(variant, log, rank, world):
         repeat_count=cfg.num_iterations * cfg.steps_per_generation, shuffle=True, seed=cfg.seed,
     )
     loader = accelerator.prepare(DataLoader(dataset, batch_size=cfg.per_device_train_batch_size * cfg.steps_per_generation, sampler=sampler))
-    probe = Probe.trl(log, cfg, len(dataset), accelerator.num_processes)
-    probe.watch_trl(loader, cfg)
+    # What transformers' CallbackHandler does at the start of Trainer.train(): the real callback, given the prepared loader.
+    TrlProbeCallback(log).on_train_begin(cfg, None, None, train_dataloader=loader)
     for _epoch in range(2):
         for _batch in loader:
             pass
