@@ -21,4 +21,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   train: async () => (await import('./train.ts')).default,
   schedule: async () => (await import('./schedule.ts')).default,
   dynamic: async () => (await import('./dynamic.ts')).default,
+  diff: async () => (await import('./diff.ts')).default,
 };

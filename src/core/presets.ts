@@ -2,7 +2,7 @@
 // accepted by `--preset` on the CLI and used by the UI and its URLs. Each preset is a layout
 // configuration; scenarios whose subject is more than a layout (seed-001's execution schemes,
 // seed-002/004's dynamic sampling, seed-003's controller) get the layout closest to theirs here,
-// and say where the rest of their scenario lives (or that it comes in a later feature).
+// and say where the rest of their scenario lives (a test checks every pointer names a real command).
 import type { LayoutConfig } from './layout/types.ts';
 
 export interface Preset {
@@ -33,7 +33,7 @@ export const presets: Record<string, Preset> = {
       "ms-swift dynamic sampling, 4 ranks × 16 samples (4 prompts × 4 completions), global target 64. ms-swift's GRPOTrainer " +
       "builds on TRL's (RepeatSampler, contiguous groups, each process a contiguous block), so the layout is trl; 64 prompts give " +
       "4 generation batches per epoch. The short-pool slicing bug's shape mismatch: `grpo-sandbox ranks --fault shape` " +
-      '(`--fix` for equal batches). Filtering and the resampling policies live in a later feature.',
+      '(`--fix` for equal batches). Filtering, resampling and every shortage policy: `grpo-sandbox dynamic --preset seed-002`.',
     config: { ...base, sampler: 'trl', ranks: 4, batch: 16, k: 4, batchesPerEpoch: 4, datasetSize: 64 },
   },
   'seed-003': {
@@ -47,7 +47,8 @@ export const presets: Record<string, Preset> = {
     description:
       'Cross-rank pool and device mismatch, 4 ranks × 16 samples, k=4, global pool 64, slices [0:16] [16:32] [32:48] [48:64]: ' +
       'the same TRL-like layout as seed-002 (ms-swift). The device error after gather_object: `grpo-sandbox ranks --fault device`; ' +
-      'the V2 deadlock: `--fault deadlock` or `--fault mismatch` (each with `--fix`).',
+      'the V2 deadlock: `--fault deadlock` or `--fault mismatch` (each with `--fix`); the healthy pool, then the device error ' +
+      'and its fix: `grpo-sandbox dynamic --preset seed-004`.',
     config: { ...base, sampler: 'trl', ranks: 4, batch: 16, k: 4, batchesPerEpoch: 4, datasetSize: 64 },
   },
 };

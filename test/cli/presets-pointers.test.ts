@@ -10,7 +10,7 @@ test('every command, fault and loss type a preset description points to exists',
     .map((p) => p.description)
     .join('\n');
   const commands = new Set([...text.matchAll(/`grpo-sandbox (\w+)/g)].map((m) => m[1]!));
-  assert.deepEqual([...commands].sort(), ['loss', 'ranks', 'schedule', 'train']);
+  assert.deepEqual([...commands].sort(), ['dynamic', 'loss', 'ranks', 'schedule', 'train']);
   const help = new Map(
     [...commands].map((c) => {
       const res = runCli([c, '--help']);
@@ -25,6 +25,9 @@ test('every command, fault and loss type a preset description points to exists',
     assert.match(help.get('schedule')!, new RegExp(`\\b${preset}\\b`), `schedule --preset ${preset}`);
   }
   for (const [, lossType] of text.matchAll(/lossType "(\w+)"/g)) assert.match(help.get('loss')!, new RegExp(`\\b${lossType}\\b`));
+  for (const [, preset] of text.matchAll(/`grpo-sandbox dynamic --preset ([\w-]+)`/g)) {
+    assert.match(help.get('dynamic')!, new RegExp(`\\b${preset}\\b`), `dynamic --preset ${preset}`);
+  }
   for (const [, preset] of text.matchAll(/train --preset ([\w-]+)/g))
     assert.match(help.get('train')!, new RegExp(`^\\s+${preset}\\s`, 'm'));
 });

@@ -1,0 +1,196 @@
+"""grpo-sandbox probe: log which prompt ids each rank trains on, then check them with
+`grpo-sandbox diff --log run.jsonl`.
+
+One file, no dependencies beyond the Python standard library (torch.distributed is used only when
+the framework already imported torch). Copy it next to your training script.
+
+Log format (JSON Lines, one file shared by all ranks; every write is one O_APPEND line):
+  header, once per rank: {"probe": "grpo-sandbox", "probe_version": 1, "framework": ..., "framework_version": ...,
+                          "rank": r, "settings": {sandbox settings read from the framework}, "read": {the framework's own names}}
+  record, per step and rank: {"step": s, "rank": r, "ids": [dataset index, ...]}
+`step` counts from 0 over the whole run (epoch-major), exactly as the sandbox's layout lists steps.
+
+TRL (GRPOTrainer):
+    from grpo_sandbox_probe import TrlProbeCallback
+    trainer = GRPOTrainer(..., callbacks=[TrlProbeCallback("run.jsonl")])
+A TrainerCallback never sees indices, so at on_train_begin the callback wraps the train dataloader's
+batch sampler (accelerate's BatchSamplerShard) in place and records every batch that TRL generates
+from (one in steps_per_generation × num_iterations: the others are reused copies of the same batch).
+
+flow_grpo / DanceGRPO (call inside the sampling loop; the ids are the dataset indices of the batch,
+e.g. returned by the dataset's __getitem__ in the metadata):
+    from grpo_sandbox_probe import Probe
+    probe = Probe.flow_grpo("run.jsonl", train_sampler, config)        # or Probe.dance_grpo("run.jsonl", sampler, args)
+    probe.record(epoch * num_batches_per_epoch + i, ids)                # right after next(train_iter)
+"""
+import json
+import os
+
+PROBE_VERSION = 1
+
+
+def _rank():
+    try:
+        import torch.distributed as dist
+
+        if dist.is_available() and dist.is_initialized():
+            return dist.get_rank()
+    except ImportError:
+        pass
+    return int(os.environ.get("RANK", "0"))
+
+
+def _version(module):
+    try:
+        import importlib.metadata as md
+
+        return md.version(module)
+    except Exception:  # not installed as a package (flow_grpo, DanceGRPO are checkouts)
+        return "unknown"
+
+
+class Probe:
+    """Appends one JSON line per (step, rank). `settings` uses the sandbox's names (see README)."""
+
+    def __init__(self, path, framework, framework_version, settings, read=None, rank=None):
+        self.path = path
+        self.rank = _rank() if rank is None else rank
+        self._write({
+            "probe": "grpo-sandbox",
+            "probe_version": PROBE_VERSION,
+            "framework": framework,
+            "framework_version": framework_version,
+            "rank": self.rank,
+            "settings": settings,
+            "read": read or {},
+        })
+
+    def _write(self, obj):
+        # One os.write of one line on an O_APPEND descriptor: lines of different ranks never interleave.
+        line = (json.dumps(obj, separators=(",", ":")) + "\n").encode()
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+
+    def record(self, step, ids):
+        """Call once per sampling step on every rank with the dataset indices this rank got, in order."""
+        if hasattr(ids, "tolist"):
+            ids = ids.tolist()
+        self._write({"step": int(step), "rank": self.rank, "ids": [int(i) for i in ids]})
+
+    def watch(self, batch_sampler, every=1):
+        """Records every `every`-th batch `batch_sampler` yields (step = count // every), by giving the
+        object a subclass whose __iter__ records: the DataLoader keeps the same object and order."""
+        probe, base = self, type(batch_sampler)
+        count = [0]
+
+        def __iter__(obj):
+            for batch in base.__iter__(obj):
+                if count[0] % every == 0:
+                    probe.record(count[0] // every, batch)
+                count[0] += 1
+                yield batch
+
+        batch_sampler.__class__ = type(f"Probed{base.__name__}", (base,), {"__iter__": __iter__})
+        return batch_sampler
+
+    @classmethod
+    def flow_grpo(cls, path, sampler, config, version="unknown"):
+        """flow_grpo: reads the DistributedKRepeatSampler and config.sample.* (the scatter sampler; use
+        sampler="flow-grpo-lcm" settings by hand for the lcm one)."""
+        read = {
+            "config.sample.train_batch_size": sampler.batch_size,
+            "config.sample.num_image_per_prompt": sampler.k,
+            "config.sample.num_batches_per_epoch": config.sample.num_batches_per_epoch,
+            "config.train.num_inner_epochs": getattr(config.train, "num_inner_epochs", 1),
+            "config.train.gradient_accumulation_steps": getattr(config.train, "gradient_accumulation_steps", 1),
+            "num_replicas": sampler.num_replicas,
+            "seed": sampler.seed,
+            "len(dataset)": len(sampler.dataset),
+        }
+        settings = {
+            "sampler": "flow-grpo",
+            "ranks": sampler.num_replicas,
+            "batch": sampler.batch_size,
+            "k": sampler.k,
+            "batchesPerEpoch": config.sample.num_batches_per_epoch,
+            "datasetSize": len(sampler.dataset),
+            "seed": sampler.seed,
+            "numIterations": read["config.train.num_inner_epochs"],
+            "gradientAccumulationSteps": read["config.train.gradient_accumulation_steps"],
+        }
+        return cls(path, "flow_grpo", version, settings, read)
+
+    @classmethod
+    def dance_grpo(cls, path, sampler, args, version="unknown"):
+        """DanceGRPO: reads its DistributedSampler and argparse args; record() the prompt ids of the
+        batch repeated num_generations times each (as train_one_step repeat_interleaves them)."""
+        read = {
+            "--train_batch_size": args.train_batch_size,
+            "--num_generations": args.num_generations,
+            "--sampler_seed": sampler.seed,
+            "--gradient_accumulation_steps": getattr(args, "gradient_accumulation_steps", 1),
+            "num_replicas": sampler.num_replicas,
+            "len(dataset)": len(sampler.dataset),
+        }
+        settings = {
+            "sampler": "dance-grpo",
+            "ranks": sampler.num_replicas,
+            "batch": args.train_batch_size * args.num_generations,
+            "k": args.num_generations,
+            "datasetSize": len(sampler.dataset),
+            "seed": sampler.seed,
+            "gradientAccumulationSteps": read["--gradient_accumulation_steps"],
+        }
+        return cls(path, "DanceGRPO", version, settings, read)
+
+    @classmethod
+    def trl(cls, path, args, dataset_size, world_size):
+        """TRL: the settings GRPOConfig resolved (after __post_init__) and the process count."""
+        read = {
+            "per_device_train_batch_size": args.per_device_train_batch_size,
+            "num_generations": args.num_generations,
+            "steps_per_generation": args.steps_per_generation,
+            "num_iterations": args.num_iterations,
+            "gradient_accumulation_steps": args.gradient_accumulation_steps,
+            "seed": args.seed,
+            "num_processes": world_size,
+            "len(train_dataset)": dataset_size,
+        }
+        settings = {
+            "sampler": "trl",
+            "ranks": world_size,
+            "batch": args.per_device_train_batch_size,
+            "k": args.num_generations,
+            "datasetSize": dataset_size,
+            "seed": args.seed,
+            "stepsPerGeneration": args.steps_per_generation,
+            "numIterations": args.num_iterations,
+            "gradientAccumulationSteps": args.gradient_accumulation_steps,
+        }
+        return cls(path, "trl", _version("trl"), settings, read)
+
+    def watch_trl(self, dataloader, args):
+        """Wraps the batch sampler of TRL's (accelerate-prepared) train dataloader."""
+        return self.watch(dataloader.batch_sampler, every=args.steps_per_generation * args.num_iterations)
+
+
+try:
+    from transformers import TrainerCallback
+except ImportError:  # not a TRL run: the callback is not needed
+    TrainerCallback = object
+
+
+class TrlProbeCallback(TrainerCallback):
+    """TRL: pass in `callbacks=[...]`; logs the layout of every generation batch to `path`."""
+
+    def __init__(self, path):
+        self.path = path
+        self.probe = None
+
+    def on_train_begin(self, args, state, control, train_dataloader=None, **kwargs):
+        if self.probe is None and train_dataloader is not None:
+            self.probe = Probe.trl(self.path, args, len(train_dataloader.dataset), args.world_size)
+            self.probe.watch_trl(train_dataloader, args)

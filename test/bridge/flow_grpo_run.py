@@ -1,0 +1,95 @@
+"""flow_grpo's sampling loop under torchrun, probe attached.
+
+DistributedKRepeatSampler is flow_grpo's scatter sampler (scripts/train_sd3.py before commit 74db691,
+transcribed line for line as in scripts/golden/make_fixtures.py). The loop is train_sd3.py's:
+    train_dataloader = DataLoader(train_dataset, batch_sampler=train_sampler, num_workers=..., collate_fn=...)
+    train_iter = iter(train_dataloader)
+    for epoch ...: for i in range(config.sample.num_batches_per_epoch):
+        train_sampler.set_epoch(epoch * config.sample.num_batches_per_epoch + i)
+        prompts, prompt_metadata = next(train_iter)
+Variants: identical (num_workers=0); wrong-seed (the run seeds its sampler with 43; the test diffs
+it against the sandbox's --seed 42); prefetch (num_workers=1: the
+DataLoader draws index batches ahead of set_epoch); no-set-epoch (the set_epoch line left out).
+"""
+import types
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from common import Probe
+
+VARIANTS = ["identical", "wrong-seed", "prefetch", "no-set-epoch"]
+
+
+class DistributedKRepeatSampler:
+    def __init__(self, dataset, batch_size, k, num_replicas, rank, seed=0):
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.k = k
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.seed = seed
+        self.total_samples = self.num_replicas * self.batch_size
+        assert self.total_samples % self.k == 0, f"k can not divide n*b, k{k}-num_replicas{num_replicas}-batch_size{batch_size}"
+        self.m = self.total_samples // self.k
+        self.epoch = 0
+
+    def __iter__(self):
+        while True:
+            g = torch.Generator()
+            g.manual_seed(self.seed + self.epoch)
+            indices = torch.randperm(len(self.dataset), generator=g)[:self.m].tolist()
+            repeated_indices = [idx for idx in indices for _ in range(self.k)]
+            shuffled_indices = torch.randperm(len(repeated_indices), generator=g).tolist()
+            shuffled_samples = [repeated_indices[i] for i in shuffled_indices]
+            start = self.rank * self.batch_size
+            end = start + self.batch_size
+            yield shuffled_samples[start:end]
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+
+class PromptDataset(Dataset):
+    """Stands for flow_grpo's TextPromptDataset: the prompt text plus its index in the metadata."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, idx):
+        return {"prompt": f"prompt {idx}", "metadata": {"id": idx}}
+
+    @staticmethod
+    def collate_fn(examples):
+        return [e["prompt"] for e in examples], [e["metadata"] for e in examples]
+
+
+def run(variant, log, rank, world):
+    config = types.SimpleNamespace(
+        seed=42,
+        num_epochs=2,
+        sample=types.SimpleNamespace(train_batch_size=3, num_image_per_prompt=2, num_batches_per_epoch=3),
+        train=types.SimpleNamespace(num_inner_epochs=1, gradient_accumulation_steps=1),
+    )
+    train_dataset = PromptDataset(20)
+    seed = config.seed + (1 if variant == "wrong-seed" else 0)
+    train_sampler = DistributedKRepeatSampler(
+        dataset=train_dataset, batch_size=config.sample.train_batch_size, k=config.sample.num_image_per_prompt,
+        num_replicas=world, rank=rank, seed=seed,
+    )
+    train_dataloader = DataLoader(
+        train_dataset, batch_sampler=train_sampler, num_workers=1 if variant == "prefetch" else 0,
+        collate_fn=PromptDataset.collate_fn,
+    )
+    probe = Probe.flow_grpo(log, train_sampler, config)
+    train_iter = iter(train_dataloader)
+    nb = config.sample.num_batches_per_epoch
+    for epoch in range(config.num_epochs):
+        for i in range(nb):
+            if variant != "no-set-epoch":
+                train_sampler.set_epoch(epoch * nb + i)
+            prompts, prompt_metadata = next(train_iter)
+            probe.record(epoch * nb + i, [m["id"] for m in prompt_metadata])

@@ -1,0 +1,69 @@
+// The bridge against REAL distributed PyTorch: one `torchrun --nproc_per_node 2` (gloo, CPU) runs
+// test/bridge/run_all.py — trl's RepeatSampler sharded by accelerate, flow_grpo's sampler loop,
+// DanceGRPO's loader, each with probe/grpo_sandbox_probe.py attached — then `grpo-sandbox diff`
+// must say identical for the faithful runs and give the right diagnosis for each seeded divergence.
+// Not part of `npm test` (it needs Python): `npm run test:bridge`, which .ci/run calls after it.
+// Python: $GRPO_PYTHON, else ./.venv/bin/python. Without one the test is skipped, and fails under CI=true.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli, runCliDeno } from '../helpers/cli.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const python = process.env.GRPO_PYTHON ?? join(root, '.venv', 'bin', 'python');
+const havePython = existsSync(python);
+if (!havePython && process.env.CI === 'true') throw new Error(`bridge tests need Python with torch: ${python} is missing (see .ci/run)`);
+const skip = havePython ? false : `no Python at ${python} (set GRPO_PYTHON or create .venv, see README)`;
+
+let out = '';
+test('torchrun --nproc_per_node 2 runs every bridge case and both ranks log each', { skip }, () => {
+  out = mkdtempSync(join(tmpdir(), 'grpo-bridge-'));
+  const res = spawnSync(
+    python,
+    ['-m', 'torch.distributed.run', '--standalone', '--nproc_per_node', '2', 'test/bridge/run_all.py', '--out', out],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' }, timeout: 300_000 },
+  );
+  assert.equal(res.status, 0, `${res.stdout}\n${res.stderr}`);
+  for (const name of ['trl-identical', 'flow-grpo-identical', 'dance-grpo-identical']) {
+    const ranks = new Set(
+      readFileSync(join(out, `${name}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).rank),
+    );
+    assert.deepEqual([...ranks].sort(), [0, 1], name);
+  }
+});
+
+const cases: [string, string[], number, RegExp][] = [
+  ['trl-identical', [], 0, /^identical: .*--sampler trl/],
+  ['flow-grpo-identical', [], 0, /^identical: .*--sampler flow-grpo/],
+  ['dance-grpo-identical', [], 0, /^identical: .*--sampler dance-grpo/],
+  ['trl-wrong-seed', ['--seed', '42'], 1, /diagnosis: no step matches: a different seed/],
+  ['flow-grpo-wrong-seed', ['--seed', '42'], 1, /diagnosis: no step matches: a different seed/],
+  ['dance-grpo-wrong-seed', ['--seed', '42'], 1, /diagnosis: no step matches: a different seed/],
+  ['flow-grpo-prefetch', [], 1, /diagnosis: found step s holds expected step s−2 .*prefetches \(num_workers > 0\)/],
+  ['flow-grpo-no-set-epoch', [], 1, /diagnosis: every step from 1 on repeats step 0's batch: .*set_epoch is not called/],
+];
+
+for (const [name, flags, status, pattern] of cases) {
+  test(`grpo-sandbox diff on the real ${name} run: exit ${status}, ${pattern.source.slice(0, 60)}`, { skip }, () => {
+    const res = runCli(['diff', '--log', join(out, `${name}.jsonl`), ...flags]);
+    assert.equal(res.status, status, res.stderr);
+    assert.equal(res.stderr, '');
+    assert.match(res.stdout, new RegExp(pattern.source, 'm'));
+    if (name.endsWith('wrong-seed')) assert.match(res.stdout, /^note: seed: the run read 43, the prediction uses 42$/m);
+  });
+}
+
+test('Deno gives the same diff output as Node on a real run', { skip }, () => {
+  const log = join(out, 'flow-grpo-prefetch.jsonl');
+  const node = runCli(['diff', '--log', log]);
+  const deno = runCliDeno(['diff', '--log', log]);
+  assert.deepEqual(deno, node);
+  rmSync(out, { recursive: true, force: true });
+});
