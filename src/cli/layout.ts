@@ -2,13 +2,15 @@
 import { overBudget } from '../core/budget.ts';
 import { layoutStats, type LayoutConfig } from '../core/layout/index.ts';
 import { layoutEstimate } from '../core/samplers/estimate.ts';
+import { EMIT_TARGETS, emitConfig, type EmitTarget } from '../core/bridge/emit.ts';
 import { buildLayout, validateConfig } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
-import { parseFlags, type FlagSpec } from './flags.ts';
+import { renderEmitted } from './emit-text.ts';
+import { choiceFlag, parseFlags, type FlagSpec } from './flags.ts';
 import { helpLine, layoutConfigFromFlags, layoutFlagSpec, layoutFlagsHelp } from './layout-flags.ts';
 import { renderLayout } from './layout-text.ts';
 
-const spec = { ...layoutFlagSpec, json: { type: 'boolean' } } as const satisfies FlagSpec;
+const spec = { ...layoutFlagSpec, json: { type: 'boolean' }, emit: { type: 'string' } } as const satisfies FlagSpec;
 
 const help = () => `usage: grpo-sandbox layout [--preset NAME] [flags] [--json]
 
@@ -19,26 +21,42 @@ Flags override the preset (default: seed-000).
 ${layoutFlagsHelp()}${helpLine(
   '--json',
   'one JSON object {sampler, config, steps, stats}; stats.counts holds generation batches, micro-steps and optimizerSteps per epoch and in total',
+)}${helpLine(
+  '--emit FRAMEWORK',
+  `instead of the layout, the ${EMIT_TARGETS.join(' | ')} configuration equivalent to these settings: ` +
+    'each value with its origin, the version targeted, and what the framework cannot express',
 )}
 A flag the chosen sampler does not read is refused (exit 2), never silently ignored.
 `;
 
 /** The configuration the flags ask for: a preset (or the default) with the given flags applied. */
-export function configFromFlags(args: string[]): { config: LayoutConfig; preset?: string; json: boolean; help: boolean } {
+export function configFromFlags(args: string[]): {
+  config: LayoutConfig;
+  preset?: string;
+  json: boolean;
+  help: boolean;
+  emit?: EmitTarget;
+} {
   const v = parseFlags(args, spec);
-  return { ...layoutConfigFromFlags(v), json: v.json === true, help: v.help === true };
+  const emit = choiceFlag<EmitTarget>(v.emit as string | undefined, 'emit', EMIT_TARGETS);
+  return { ...layoutConfigFromFlags(v), json: v.json === true, help: v.help === true, emit };
 }
 
 const layoutCommand: Command = {
   summary: 'where the k copies of each prompt go (samplers, gathers, regrouping, statistics)',
   async run(args, io) {
-    const { config, preset, json, help: wantsHelp } = configFromFlags(args);
+    const { config, preset, json, help: wantsHelp, emit } = configFromFlags(args);
     if (wantsHelp) {
       io.out(help());
       return 0;
     }
     const invalid = validateConfig(config);
     if (invalid) throw invalid;
+    if (emit) {
+      const emitted = emitConfig(config, emit);
+      io.out(json ? `${JSON.stringify(emitted)}\n` : renderEmitted(emitted));
+      return 0;
+    }
     // Budget before work: refuse in one line instead of running out of memory or time.
     const tooMuch = overBudget(
       `this layout's ${json ? 'JSON' : 'text report'}`,

@@ -67,3 +67,39 @@ test('Deno gives the same diff output as Node on a real run', { skip }, () => {
   assert.deepEqual(deno, node);
   rmSync(out, { recursive: true, force: true });
 });
+
+test('layout --emit trl: real TRL GRPOConfig accepts every emitted keyword, resolves steps_per_generation, and the probe reads the same names', {
+  skip,
+}, () => {
+  const flags = ['--sampler', 'trl', '--ranks', '2', '--batch', '2', '--k', '4', '--gradient-accumulation-steps', '2'];
+  const emitted = runCli(['layout', ...flags, '--num-iterations', '2', '--dataset-size', '17', '--emit', 'trl', '--json']);
+  assert.equal(emitted.status, 0, emitted.stderr);
+  const kwargs = Object.fromEntries(JSON.parse(emitted.stdout).values.map((x: { key: string; value: unknown }) => [x.key, x.value]));
+  // GRPOConfig(**kwargs) as the user's script would; WORLD_SIZE stands for `accelerate launch --num_processes 2`.
+  const script = [
+    'import json, sys, tempfile',
+    'from trl import GRPOConfig',
+    'c = GRPOConfig(output_dir=tempfile.mkdtemp(), use_cpu=True, report_to=[], **json.load(sys.stdin))',
+    'print(json.dumps({"steps_per_generation": c.steps_per_generation, "generation_batch_size": c.generation_batch_size}))',
+  ].join('\n');
+  const res = spawnSync(python, ['-c', script], {
+    input: JSON.stringify(kwargs),
+    encoding: 'utf8',
+    env: { ...process.env, WORLD_SIZE: '1' },
+  });
+  assert.equal(res.status, 0, res.stderr);
+  const resolved = JSON.parse(res.stdout.trim().split('\n').at(-1)!);
+  // One process here: generation_batch_size = per_device × 1 × steps_per_generation.
+  assert.deepEqual(resolved, { steps_per_generation: 2, generation_batch_size: 4 });
+  // The probe reads the same GRPOConfig names back from a real run (trl_run.py's log).
+  const header = JSON.parse(readFileSync('test/fixtures/bridge/trl-identical.jsonl', 'utf8').split('\n')[0]!);
+  const batching = [
+    'per_device_train_batch_size',
+    'num_generations',
+    'steps_per_generation',
+    'gradient_accumulation_steps',
+    'num_iterations',
+    'seed',
+  ];
+  for (const key of batching) assert.ok(key in kwargs && key in header.read, key);
+});

@@ -1,0 +1,73 @@
+// `grpo-sandbox layout --emit`: each framework's names, every value's origin, what cannot be expressed.
+// (The TRL names are also checked against the real GRPOConfig by `npm run test:bridge`.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli, runCliDeno } from '../helpers/cli.ts';
+
+const emit = (...args: string[]) => runCli(['layout', ...args]);
+
+test('--emit trl: GRPOConfig kwargs with origins, the accelerate process count, the dataset size reported', () => {
+  const res = emit('--sampler', 'trl', '--ranks', '4', '--batch', '3', '--k', '6', '--generation-batch-size', '24', '--emit', 'trl');
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stdout, /^# TRL 1\.13\.0 \(GRPOConfig\)/);
+  assert.match(res.stdout, /^ {4}per_device_train_batch_size=3, {3}# --batch 3/m);
+  assert.match(res.stdout, /^ {4}num_generations=6, {3}# --k 6/m);
+  assert.match(res.stdout, /^ {4}steps_per_generation=2, {3}# --steps-per-generation 2/m);
+  assert.match(res.stdout, /^ {4}shuffle_dataset=True,/m);
+  assert.match(res.stdout, /^# launch: accelerate launch --num_processes 4 /m);
+  assert.match(res.stdout, /^# {3}- --dataset-size \d+: TRL has no setting for it/m);
+});
+
+test('--emit flow-grpo: config.sample.* / config.train.* and the sampler seed to check', () => {
+  const res = emit('--preset', 'seed-000', '--emit', 'flow-grpo');
+  assert.equal(res.status, 0, res.stderr);
+  for (const line of [
+    'config.sample.train_batch_size = 2',
+    'config.sample.num_image_per_prompt = 4',
+    'config.sample.num_batches_per_epoch = 2',
+    'config.train.num_inner_epochs = 1',
+  ]) {
+    assert.ok(res.stdout.includes(`\n${line}   # `), line);
+  }
+  assert.match(res.stdout, /seed=42\), not config\.seed/);
+  assert.match(res.stdout, /num_workers=1/);
+});
+
+test('--emit verl: nested YAML keys, each section once; the layout and batches-per-epoch reported as not expressible', () => {
+  const res = emit('--preset', 'seed-000', '--emit', 'verl');
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stdout, /^data:\n {2}train_batch_size: 4 {3}# ranks×batch\/k = 8×2\/4/m);
+  assert.match(res.stdout, /^actor_rollout_ref:\n {2}rollout:\n {4}n: 4 /m);
+  assert.match(res.stdout, /^algorithm:\n {2}filter_groups:\n {4}enable: false/m);
+  assert.equal(res.stdout.match(/^data:$/gm)?.length, 1);
+  assert.match(res.stdout, /not expressible in verl \(\d\):\n# {3}- the layout itself/);
+});
+
+test('--emit dance-grpo: argparse flags in prompts, max_train_steps from passes; a batch DanceGRPO cannot take is reported', () => {
+  const ok = emit('--sampler', 'dance-grpo', '--batch', '8', '--k', '4', '--dataset-size', '64', '--epochs', '2', '--emit', 'dance-grpo');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(
+    ok.stdout,
+    /^--train_batch_size 2 --num_generations 4 --sampler_seed 42 --gradient_accumulation_steps 1 --max_train_steps 8$/m,
+  );
+  assert.match(ok.stdout, /^# launch: torchrun --nproc_per_node 8 /m);
+  const bad = emit('--preset', 'seed-000', '--emit', 'dance-grpo');
+  assert.equal(bad.status, 0);
+  assert.match(bad.stdout, /these settings break dance-grpo's rule: batch=2 must be train_batch_size prompts × k=4/);
+  assert.doesNotMatch(bad.stdout, /--max_train_steps/);
+});
+
+test('--emit with an unknown framework: exit 2, one line; --json gives the same data; Deno = Node', () => {
+  const res = emit('--emit', 'deepspeed');
+  assert.equal(res.status, 2);
+  assert.equal(res.stdout, '');
+  assert.match(res.stderr, /^grpo-sandbox layout: unknown --emit 'deepspeed'; choose one of trl, flow-grpo, verl, dance-grpo\n$/);
+  const json = JSON.parse(emit('--emit', 'verl', '--json').stdout);
+  assert.equal(json.target, 'verl');
+  assert.ok(json.cannotExpress.length > 0);
+  for (const args of [
+    ['layout', '--emit', 'trl'],
+    ['layout', '--emit', 'nope'],
+  ])
+    assert.deepEqual(runCliDeno(args), runCli(args));
+});
