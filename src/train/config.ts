@@ -173,6 +173,22 @@ function checkDynamicSampling(c: TrainConfig): void {
     throw new ConfigError(
       `--dynamic-sampling stream replaces whole prompts in each rank's ${c.batch} slots; use a --batch that is a multiple of k=${c.k}`,
     );
+  if (p === 'stream') {
+    // OpenRLHF replaces a dropped prompt on the rank that holds it: every group must live on one rank.
+    const err = validateConfig(layoutConfigOf(c));
+    const first = err ? null : buildLayout(layoutConfigOf(c)).steps[0];
+    const home = new Map<number, number>();
+    first?.ranks.forEach((ids, rank) => {
+      for (const id of ids) {
+        const at = home.get(id);
+        if (at !== undefined && at !== rank)
+          throw new ConfigError(
+            `--dynamic-sampling stream needs every group on one rank, but the ${c.sampler} sampler puts prompt ${id} on ranks ${at} and ${rank}; use --sampler trl or contiguous`,
+          );
+        home.set(id, rank);
+      }
+    });
+  }
   // Both need every prompt's k samples once, on fixed per-rank runs; dynamic sampling regroups the batch.
   if (c.loss === 'pairwise')
     throw new ConfigError(
