@@ -47,11 +47,13 @@ and draws each as a Gantt chart (ranks × time) with a comparison table. Default
                         controller's prefill latency, src/core/env/controller.ts, of
                         configurations drawn from --policy)
   --config-time MS      constant model: T in milliseconds (default: times are shown in units of T)
-  --policy P            controller model: uniform (default), or a JSON file of per-head
-                        probability tables {"tier": [3], "insertion": [5], "topK": [5] or [5][5],
-                        "knob3": [16] or [5][16]} (stage-2 heads per insertion position); implies
-                        --latency controller
-  --seed S              seed of the draws from the policy (PyTorch's CPU generator; default 0)
+  --policy P            controller model: uniform (default); a \`grpo-sandbox train\` run (its --out
+                        directory or its checkpoint.json): the trained controller on --batch
+                        prompts of its task; or a JSON file of per-head probability tables
+                        {"tier": [3], "insertion": [5], "topK": [5] or [5][5], "knob3": [16] or
+                        [5][16]} (stage-2 heads per insertion position); implies --latency controller
+  --seed S              seed of the draws from the policy (PyTorch's CPU generator) and of the
+                        trained controller's prompts (default 0)
   --alpha A             batching: b configurations take T·(A + (1−A)·b), A in [0, 1] (default 0)
   --max-batch N|none    memory cap on the configurations in one launch (default none)
   --gather-cost G       spread's all-gather, in the latency unit (default 10% of the mean latency)
@@ -90,7 +92,7 @@ interface ScheduleRequest {
 }
 
 /** The request the flags make: a preset (default seed-001) with the flags applied. */
-export function requestFromFlags(args: string[]): ScheduleRequest {
+export async function requestFromFlags(args: string[]): Promise<ScheduleRequest> {
   const v = parseFlags(args, spec);
   const preset = v.preset;
   // An own property only: `--preset __proto__` or `constructor` is just an unknown name.
@@ -119,7 +121,7 @@ export function requestFromFlags(args: string[]): ScheduleRequest {
         "--config-time sets the constant model's T; the controller model takes each configuration's prefill latency instead",
       );
     }
-    config.latency = { kind: 'controller', policy: loadPolicy(v.policy ?? 'uniform') };
+    config.latency = { kind: 'controller', policy: await loadPolicy(v.policy ?? 'uniform', config.batch, config.seed) };
   }
 
   let schemes: SchemeName[] = [...SCHEMES];
@@ -144,7 +146,7 @@ function configJson(c: ScheduleConfig) {
 const scheduleCommand: Command = {
   summary: 'how the batch × k configurations run on the ranks (seed-001): Gantt charts and speed-ups of five schemes',
   async run(args, io) {
-    const req = requestFromFlags(args);
+    const req = await requestFromFlags(args);
     if (req.help) {
       io.out(help);
       return 0;

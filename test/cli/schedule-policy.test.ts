@@ -1,15 +1,22 @@
-// A trained controller's parameters as a schedule policy (src/cli/schedule-policy.ts): the
-// per-input tables come from the controller's forward pass; checked on hand-set parameters whose
-// probabilities are known in closed form.
+// Policies for `grpo-sandbox schedule` from a trained controller (src/cli/schedule-policy.ts):
+// the per-input tables come from the trainer's own forward pass (src/train/policy.ts), checked on
+// hand-set parameters whose probabilities are known in closed form; and a real `grpo-sandbox
+// train` run's directory as --policy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controllerLayout, makePrompts, type ControllerDims } from '../../src/core/env/controller.ts';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { controllerLayout, type ControllerDims } from '../../src/core/env/controller.ts';
+import { makeTask } from '../../src/core/env/task.ts';
 import { sampleActions } from '../../src/core/schedule/index.ts';
-import { policyFromParams } from '../../src/cli/schedule-policy.ts';
+import { promptsFor, trainedTables } from '../../src/cli/schedule-policy.ts';
+import { decodeCheckpoint } from '../../src/train/checkpoint.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const dims: ControllerDims = { dModel: 2, hidden: 5 };
 
-/** Zero weights except: tier biases log(1), log(2), log(3); stage 2 reads the insertion one-hot into hidden unit p, which votes for top-K option p. */
+/** Zero weights except: tier biases log 1, log 2, log 3; stage 2 reads the insertion one-hot into hidden unit p, which votes for top-K option p. */
 function handSetParams(vote: number): Float32Array {
   const { tensors: t, length } = controllerLayout(dims);
   const params = new Float32Array(length);
@@ -24,9 +31,9 @@ function handSetParams(vote: number): Float32Array {
 const close = (a: number[], b: number[], what: string) =>
   a.forEach((x, i) => assert.ok(Math.abs(x - b[i]!) < 1e-6, `${what}[${i}]: ${x} vs ${b[i]}`));
 
-test('policyFromParams: stage-1 heads, stage-2 heads per insertion position, knob 3 masked', () => {
-  const prompts = makePrompts(dims, 3, 1);
-  const tables = policyFromParams(handSetParams(3), dims, prompts);
+test('trainedTables: stage-1 heads per input, stage-2 heads per input and insertion position, knob 3 masked', async () => {
+  const task = makeTask(dims, 1, 16);
+  const tables = await trainedTables(task, handSetParams(3), [0, 5, 9]);
   assert.equal(tables.length, 3);
   const hot = Math.exp(3 * Math.tanh(10));
   for (const t of tables) {
@@ -39,22 +46,76 @@ test('policyFromParams: stage-1 heads, stage-2 heads per insertion position, kno
         `topK after block ${p + 1}`,
       );
       // Zero knob-3 logits: uniform over the five options that keep 12…16 blocks active.
-      const valid = Array.from({ length: 16 }, (_, n) => (n >= 11 - p && n <= 15 - p ? 0.2 : 0));
-      close(t.knob3[p]!, valid, `knob3 after block ${p + 1}`);
+      close(
+        t.knob3[p]!,
+        Array.from({ length: 16 }, (_, n) => (n >= 11 - p && n <= 15 - p ? 0.2 : 0)),
+        `knob3 after block ${p + 1}`,
+      );
     }
   }
 });
 
-test('configurations drawn from a trained policy follow it (top-K chosen by the insertion position)', () => {
-  const tables = policyFromParams(handSetParams(40), dims, makePrompts(dims, 4, 2));
+test('configurations drawn from a trained policy follow it (top-K chosen by the insertion position)', async () => {
+  const task = makeTask(dims, 2, 16);
+  const tables = await trainedTables(task, handSetParams(40), promptsFor(task, 4, 0));
   const drawn = sampleActions({ name: 'trained', tables }, 4, 50, 9);
   for (const a of drawn) assert.equal(a.topK, a.insertion);
-  assert.ok(new Set(drawn.map((a) => a.insertion)).size === 5);
+  assert.equal(new Set(drawn.map((a) => a.insertion)).size, 5);
 });
 
-test('parameters of the wrong size are a one-line ConfigError', () => {
-  assert.throws(
-    () => policyFromParams(new Float32Array(10), dims, makePrompts(dims, 1, 0)),
-    /the parameters have 10 numbers, but a controller with dModel 2, hidden 5 has \d+/,
+test('promptsFor: a seeded choice from the bank, cycled when the batch is larger', () => {
+  const task = makeTask(dims, 0, 8);
+  const ids = promptsFor(task, 20, 3);
+  assert.deepEqual(ids.slice(8, 16), ids.slice(0, 8));
+  assert.deepEqual(
+    [...ids.slice(0, 8)].sort((a, b) => a - b),
+    [0, 1, 2, 3, 4, 5, 6, 7],
   );
+  assert.notDeepEqual(promptsFor(task, 8, 4), ids.slice(0, 8));
+});
+
+test('--policy DIR of a `grpo-sandbox train` run: its controller’s choices, fewer distinct structures than uniform', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-train-'));
+  try {
+    const run = join(dir, 'run');
+    const train = runCli(['train', '--ranks', '1', '--batch', '32', '--k', '8', '--steps', '40', '--out', run]);
+    assert.equal(train.status, 0, train.stderr);
+    const args = ['schedule', '--batch', '8', '--k', '8', '--alpha', '0.5', '--json'];
+    const trained = runCli([...args, '--policy', run]);
+    assert.equal(trained.status, 0, trained.stderr);
+    const out = JSON.parse(trained.stdout);
+    assert.equal(out.config.latency.kind, 'controller');
+    assert.equal(out.config.latency.tables.length, 8, 'one table per input');
+    // The tables are the checkpoint's controller on the chosen prompts of its task.
+    const config = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
+    const state = decodeCheckpoint(
+      JSON.parse(readFileSync(join(run, 'checkpoint.json'), 'utf8')),
+      controllerLayout(config.dims).length,
+      'test',
+    );
+    assert.equal(state.step, 40);
+    // The same through the checkpoint file's path.
+    const viaFile = JSON.parse(runCli([...args, '--policy', join(run, 'checkpoint.json')]).stdout);
+    assert.deepEqual(viaFile.configurations, out.configurations);
+    // A trained controller repeats itself: fewer distinct structures than the uniform policy, so by-structure batches more.
+    const uniform = JSON.parse(runCli([...args, '--latency', 'controller']).stdout);
+    const structures = (o: { configurations: { structure: string }[] }) => new Set(o.configurations.map((c) => c.structure)).size;
+    assert.ok(structures(out) < structures(uniform), `${structures(out)} vs ${structures(uniform)}`);
+    const peak = (o: { schemes: { scheme: string; peakBatch: number }[] }) => o.schemes.find((s) => s.scheme === 'by-structure')!.peakBatch;
+    assert.ok(peak(out) > peak(uniform));
+    const text = runCli(['schedule', '--policy', run]).stdout;
+    assert.match(text.replace(/\n/g, ' '), /drawn from the controller trained in .*run \(step 40\)/);
+    // A damaged run: one line, exit 2.
+    writeFileSync(join(run, 'checkpoint.json'), '{"format": "something else"}');
+    const bad = runCli(['schedule', '--policy', run]);
+    assert.equal(bad.status, 2);
+    assert.equal(bad.stdout, '');
+    assert.match(bad.stderr, /^grpo-sandbox schedule: .*is not a grpo-sandbox checkpoint.*\n$/);
+    rmSync(join(run, 'config.json'));
+    const noConfig = runCli(['schedule', '--policy', run]);
+    assert.equal(noConfig.status, 2);
+    assert.match(noConfig.stderr, /^grpo-sandbox schedule: --policy .*cannot read .*config\.json' \(ENOENT\)[^\n]*\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
