@@ -23,6 +23,7 @@ import {
   type TrainConfig,
 } from '../train/config.ts';
 import { policyByBudget } from '../train/evaluate.ts';
+import type { DynamicStepMetrics } from '../train/dynamic.ts';
 import type { ReplicaState } from '../train/program.ts';
 import { renderReport } from '../train/report.ts';
 import { train, type StepRecord } from '../train/run.ts';
@@ -30,6 +31,8 @@ import { WorldFailure } from '../ranks/world.ts';
 import type { LossKind } from '../core/grpo/loss.ts';
 import type { Command } from './commands.ts';
 import { intFlag, parseFlags, quote } from './flags.ts';
+import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
+import { FILTER_METRICS } from '../train/config.ts';
 
 const spec = {
   preset: { type: 'string' },
@@ -47,6 +50,9 @@ const spec = {
   reward: { type: 'string' },
   seed: { type: 'string' },
   backend: { type: 'string' },
+  'dynamic-sampling': { type: 'string' },
+  'max-resample-times': { type: 'string' },
+  'filter-metric': { type: 'string' },
   out: { type: 'string' },
   resume: { type: 'string' },
   json: { type: 'boolean' },
@@ -72,6 +78,12 @@ and prompt ids are all-gathered, advantages computed, gradients all-reduced, Ada
   --reward M           dense (expected accuracy − penalty) | sparse (sampled 0/1 − penalty) (default ${d.reward})
   --seed S             seed of the prompt bank, the initial weights, the sampler and every draw (default ${d.seed})
   --backend X          cpu | webgpu | auto (WebGPU if a device is available, else the CPU with a notice) (default ${d.backend})
+  --dynamic-sampling P keep only groups whose rewards differ, resampling together on every rank (the
+                       sampler's next batches) while the pool is short; P says what a short pool does:
+                       ${POLICIES.join('|')} (default: off)
+  --max-resample-times N  resamples per step before the policy decides (default ${d.maxResampleTimes}; raise: verl's
+                       max_num_gen_batches = N + 1)
+  --filter-metric M    reward | accuracy (the sampled correctness bit): what makes a group flat (default ${d.filterMetric})
   --out DIR            write metrics.jsonl, config.json, checkpoint.json, report.html
   --resume DIR         continue the run saved in DIR (its config.json; --steps and --backend may change)
   --json               print the final summary as JSON on stdout (progress goes to stderr)
@@ -122,6 +134,13 @@ function configFrom(flags: Flags): TrainConfig {
   set('reward', oneOf<RewardMode>(flags.reward, 'reward', REWARD_MODES));
   set('seed', intFlag(flags.seed, 'seed', 0, 2 ** 32 - 1));
   set('backend', oneOf<BackendChoice>(flags.backend, 'backend', BACKENDS));
+  set('dynamicSampling', oneOf<Policy>(flags['dynamic-sampling'], 'dynamic-sampling', POLICIES));
+  set('maxResampleTimes', intFlag(flags['max-resample-times'], 'max-resample-times', 0, 1000));
+  set('filterMetric', oneOf<FilterMetric>(flags['filter-metric'], 'filter-metric', FILTER_METRICS));
+  if (c.dynamicSampling === null) {
+    const orphan = (['max-resample-times', 'filter-metric'] as const).find((f) => flags[f] !== undefined);
+    if (orphan) throw new ConfigError(`--${orphan} only applies with --dynamic-sampling POLICY (one of ${POLICIES.join(', ')})`);
+  }
   checkTrainConfig(c);
   return c;
 }
@@ -187,6 +206,18 @@ export function reachedAt(metrics: StepRecord[], level: number, window = 10): { 
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** Dynamic sampling's part of a progress line: valid samples after each draw, and what the policy did. */
+function dynamicLine(d: DynamicStepMetrics): string {
+  const parts = [`valid ${d.validAfter.join('→')}/${d.target}`, `${d.resamples} resample${d.resamples === 1 ? '' : 's'}`];
+  if (d.shortage > 0) parts.push(`short ${d.shortage}`);
+  if (d.invalidGroupsKept > 0) parts.push(`${d.invalidGroupsKept} flat groups kept`);
+  if (d.duplicated > 0) parts.push(`${d.duplicated} duplicated`);
+  if (d.discardedSurplus > 0) parts.push(`${d.discardedSurplus} surplus dropped`);
+  if (d.skipped) parts.push('nothing to train on');
+  if (new Set(d.rows).size > 1) parts.push(`rows ${d.rows.join('/')}`);
+  return parts.join(', ');
+}
 
 const command: Command = {
   summary: 'train the seed-003 controller with GRPO on simulated ranks (progress, metrics, checkpoint, report.html)',
@@ -259,6 +290,9 @@ const command: Command = {
             `training ${config.steps - startStep} steps on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +
               `${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ` +
               `${config.ranks * config.batch} samples per step` +
+              (config.dynamicSampling
+                ? `, dynamic sampling ${config.dynamicSampling} (≤ ${config.maxResampleTimes} resamples, flat by ${config.filterMetric})`
+                : '') +
               (startStep > 0 ? `, resuming at step ${startStep}` : ''),
           );
           bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…' });
@@ -273,7 +307,8 @@ const command: Command = {
           else if (m.step % every === 0 || m.step === config.steps)
             info(
               `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  ` +
-                `loss ${m.loss.toFixed(4)}  ${rate} steps/s`,
+                `loss ${m.loss.toFixed(4)}  ${rate} steps/s` +
+                (m.dynamic ? `  ${dynamicLine(m.dynamic)}` : ''),
             );
         },
       });

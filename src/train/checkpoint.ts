@@ -1,7 +1,8 @@
 // checkpoint.json: parameters and Adam state bit for bit (float32 bytes in base64), the step
 // count, and the random-number positions. Every draw of the run is Philox keyed by (seed, step,
 // global sample position) and the sampler's layout is a pure function of (config, step), so the
-// step count IS the position of every generator: resuming at step s replays nothing.
+// step count IS the position of every generator: resuming at step s replays nothing. Dynamic
+// sampling reads extra layout batches (resamples): nextLayoutStep then runs ahead of the step.
 import { ConfigError } from '../core/errors.ts';
 import type { ReplicaState } from './program.ts';
 
@@ -43,7 +44,7 @@ export function encodeCheckpoint(s: ReplicaState, seed: number): CheckpointFile 
   return {
     format: CHECKPOINT_FORMAT,
     step: s.step,
-    rng: { philoxSeed: seed, nextSampleStep: s.step, nextLayoutStep: s.step },
+    rng: { philoxSeed: seed, nextSampleStep: s.step, nextLayoutStep: s.layoutStep ?? s.step },
     paramCount: s.params.length,
     params: toBase64(s.params),
     adamM: toBase64(s.m),
@@ -57,8 +58,11 @@ export function decodeCheckpoint(json: unknown, paramCount: number, where: strin
   if (!c || typeof c !== 'object' || c.format !== CHECKPOINT_FORMAT)
     throw new ConfigError(`${where} is not a grpo-sandbox checkpoint (format '${CHECKPOINT_FORMAT}' expected)`);
   if (!Number.isSafeInteger(c.step) || c.step! < 0) throw new ConfigError(`${where}: 'step' must be a whole number ≥ 0`);
+  // Dynamic sampling's resamples move the layout ahead of the step count.
+  const layoutStep = c.rng?.nextLayoutStep;
   return {
     step: c.step!,
+    ...(Number.isSafeInteger(layoutStep) && layoutStep! >= c.step! ? { layoutStep } : {}),
     params: fromBase64(c.params, paramCount, 'params', where),
     m: fromBase64(c.adamM, paramCount, 'adamM', where),
     v: fromBase64(c.adamV, paramCount, 'adamV', where),

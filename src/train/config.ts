@@ -7,6 +7,9 @@ import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import { samplerNames, validateConfig } from '../core/samplers/index.ts';
 import { LOSS_KINDS, type LossKind } from '../core/grpo/loss.ts';
+import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
+import type { Layout } from '../core/layout/types.ts';
+import { buildLayout } from '../core/samplers/index.ts';
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'cpu'];
@@ -39,7 +42,15 @@ export interface TrainConfig {
   maxGradNorm: number;
   /** Compare a checksum of every rank's parameters every this many steps. */
   checksumEvery: number;
+  /** Dynamic sampling's shortage policy (src/core/dynamic), or null: train on every batch as drawn. */
+  dynamicSampling: Policy | null;
+  /** Resamples after the original batch (ms-swift's max_resample_times; verl's max_num_gen_batches − 1). */
+  maxResampleTimes: number;
+  /** What decides that a group is flat: its rewards, or its correctness bits (sparse reward). */
+  filterMetric: FilterMetric;
 }
+
+export const FILTER_METRICS: readonly FilterMetric[] = ['reward', 'accuracy'];
 
 /** The demo `npm run train` runs: 8 ranks, flow_grpo's sampler and advantages, TRL's DAPO loss. */
 export const DEFAULT_TRAIN: TrainConfig = {
@@ -61,6 +72,9 @@ export const DEFAULT_TRAIN: TrainConfig = {
   bankSize: BANK_SIZE,
   maxGradNorm: 1,
   checksumEvery: 10,
+  dynamicSampling: null,
+  maxResampleTimes: 3,
+  filterMetric: 'reward',
 };
 
 export interface TrainPreset {
@@ -107,6 +121,21 @@ export function layoutConfigOf(c: TrainConfig, epochs = 1): LayoutConfig {
   };
 }
 
+/**
+ * The sampler's layout with at least `steps` steps (whole epochs). Epoch e's batches do not
+ * depend on how many epochs are built, so a longer layout extends a shorter one.
+ */
+export function layoutCovering(c: TrainConfig, steps: number): Layout {
+  const perEpoch = buildLayout(layoutConfigOf(c, 1)).steps.length;
+  const epochs = Math.max(1, Math.ceil(steps / perEpoch));
+  try {
+    return buildLayout(layoutConfigOf(c, epochs));
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(`--steps ${c.steps} needs ${epochs} epochs of the layout: ${err.message}`);
+    throw err;
+  }
+}
+
 const positive = (v: number) => Number.isFinite(v) && v > 0;
 
 /** Checks a configuration; throws a ConfigError naming the flag and a valid value. */
@@ -126,6 +155,47 @@ export function checkTrainConfig(c: TrainConfig): void {
     throw new ConfigError(
       `--advantage dance groups each rank's ${c.batch} samples in runs of k=${c.k}; use a --batch that is a multiple of ${c.k}`,
     );
+  checkDynamicSampling(c);
   const err = validateConfig(layoutConfigOf(c));
   if (err) throw new ConfigError(`${err.message} (flags --ranks --batch --k --sampler)`);
+}
+
+/** The combinations dynamic sampling cannot train, each named with what to change. */
+function checkDynamicSampling(c: TrainConfig): void {
+  if (!FILTER_METRICS.includes(c.filterMetric))
+    throw new ConfigError(`--filter-metric must be ${FILTER_METRICS.join(' or ')}, got '${c.filterMetric}'`);
+  if (!Number.isInteger(c.maxResampleTimes) || c.maxResampleTimes < 0)
+    throw new ConfigError(`--max-resample-times must be a whole number ≥ 0, got ${c.maxResampleTimes}`);
+  const p = c.dynamicSampling;
+  if (p === null) return;
+  if (!POLICIES.includes(p)) throw new ConfigError(`--dynamic-sampling must be one of ${POLICIES.join(', ')}, got '${p}'`);
+  if (p === 'stream' && c.batch % c.k !== 0)
+    throw new ConfigError(
+      `--dynamic-sampling stream replaces whole prompts in each rank's ${c.batch} slots; use a --batch that is a multiple of k=${c.k}`,
+    );
+  if (p === 'stream') {
+    // OpenRLHF replaces a dropped prompt on the rank that holds it: every group must live on one rank.
+    const err = validateConfig(layoutConfigOf(c));
+    const first = err ? null : buildLayout(layoutConfigOf(c)).steps[0];
+    const home = new Map<number, number>();
+    first?.ranks.forEach((ids, rank) => {
+      for (const id of ids) {
+        const at = home.get(id);
+        if (at !== undefined && at !== rank)
+          throw new ConfigError(
+            `--dynamic-sampling stream needs every group on one rank, but the ${c.sampler} sampler puts prompt ${id} on ranks ${at} and ${rank}; use --sampler trl or contiguous`,
+          );
+        home.set(id, rank);
+      }
+    });
+  }
+  // Both need every prompt's k samples once, on fixed per-rank runs; dynamic sampling regroups the batch.
+  if (c.loss === 'pairwise')
+    throw new ConfigError(
+      '--loss pairwise needs each prompt exactly k times per step; with --dynamic-sampling use --loss dapo (or grpo, bnpo, dr_grpo)',
+    );
+  if (c.advantage === 'dance' && p === 'rebalance')
+    throw new ConfigError(
+      "--advantage dance normalises each rank's runs of k, but rebalance's slices need not be multiples of k; use --advantage verl or flow-grpo",
+    );
 }

@@ -5,7 +5,9 @@
 import { makeTask, type Task } from '../core/env/task.ts';
 import { cpuBackend, fastBackend, type OpsBackend } from '../ops/backend.ts';
 import type { Rank } from '../ranks/rank.ts';
-import type { TrainConfig } from './config.ts';
+import type { Layout } from '../core/layout/types.ts';
+import { layoutCovering, type TrainConfig } from './config.ts';
+import { dynamicTrainStep, type DynamicStepMetrics } from './dynamic.ts';
 import { checkReplicas, initialState, trainStep, type StepMetrics, type TrainState } from './step.ts';
 
 /** Parameters and Adam state as a checkpoint carries them. */
@@ -14,6 +16,8 @@ export interface ReplicaState {
   m: Float32Array;
   v: Float32Array;
   step: number;
+  /** The sampler's next layout step; ahead of `step` once dynamic sampling resampled (absent: = step). */
+  layoutStep?: number;
 }
 
 export interface InitArgs {
@@ -26,6 +30,8 @@ export interface InitArgs {
   cpuOps?: 'fast' | 'reference';
   /** Testing the replica check: this rank nudges one parameter after its first step. */
   divergeRank?: number;
+  /** Testing seed-004 inside training: false leaves resampled rows on their origin devices. */
+  deviceFix?: boolean;
 }
 
 interface Run {
@@ -35,6 +41,9 @@ interface Run {
   ops: OpsBackend;
   close(): void;
   divergeRank?: number;
+  deviceFix: boolean;
+  /** Dynamic sampling's view of the sampler (built on the rank, grown when resamples run past it). */
+  layout: Layout | null;
 }
 
 let run: Run | null = null;
@@ -66,17 +75,42 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     state.v.set(args.resume.v);
     state.step = args.resume.step;
   }
-  run = { config, task: makeTask(config.dims, config.seed, config.bankSize), state, ops, close, divergeRank: args.divergeRank };
+  run = {
+    config,
+    task: makeTask(config.dims, config.seed, config.bankSize),
+    state,
+    ops,
+    close,
+    divergeRank: args.divergeRank,
+    deviceFix: args.deviceFix ?? true,
+    layout: null,
+  };
   return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }
 
+/** Rank `rank`'s prompt ids at layout step `at`; every rank builds the same layout (a pure function). */
+function idsAt(r: Run, at: number, rank: number): readonly number[] {
+  if (!r.layout || at >= r.layout.steps.length) r.layout = layoutCovering(r.config, Math.max(2 * at + 1, r.config.steps));
+  return r.layout.steps[at]!.ranks[rank]!;
+}
+
+export type StepResult = StepMetrics & { checksum?: number; dynamic?: DynamicStepMetrics };
+
 /**
- * One training step. `ids[r]` are rank r's prompt ids (the sampler's layout step); each rank
- * takes its own. Rank 0 returns the metrics (every rank computed the same), the others null.
+ * One training step. Without dynamic sampling `ids[r]` are rank r's prompt ids (the sampler's
+ * layout step). With it, `layoutStep` is the shared counter: draw n of the step reads the
+ * layout's step layoutStep + n on every rank. Rank 0 returns the metrics (every rank computed
+ * the same), the others null.
  */
-export async function trainSteps(rank: Rank, args: { ids: number[][] }): Promise<(StepMetrics & { checksum?: number }) | null> {
+export async function trainSteps(rank: Rank, args: { ids?: number[][]; layoutStep?: number }): Promise<StepResult | null> {
   const r = current();
-  const metrics: StepMetrics & { checksum?: number } = await trainStep(rank, r.ops, r.task, r.config, r.state, args.ids[rank.rank]!);
+  let metrics: StepResult;
+  if (r.config.dynamicSampling) {
+    const at = args.layoutStep!;
+    metrics = await dynamicTrainStep(rank, r.ops, r.task, r.config, r.state, (draw) => idsAt(r, at + draw, rank.rank), r.deviceFix);
+  } else {
+    metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, args.ids![rank.rank]!);
+  }
   if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;
   if (r.state.step % r.config.checksumEvery === 0) metrics.checksum = await checkReplicas(rank, r.state);
   return rank.rank === 0 ? metrics : null;

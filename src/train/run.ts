@@ -4,16 +4,14 @@
 // belong to the CLI (src/cli/train.ts).
 import { ConfigError } from '../core/errors.ts';
 import type { Layout } from '../core/layout/types.ts';
-import { buildLayout } from '../core/samplers/index.ts';
 import { World } from '../ranks/world.ts';
-import { layoutConfigOf, type TrainConfig } from './config.ts';
-import type { InitArgs, ReplicaState } from './program.ts';
-import type { StepMetrics } from './step.ts';
+import { layoutCovering, type TrainConfig } from './config.ts';
+import type { InitArgs, ReplicaState, StepResult } from './program.ts';
 
 const program = (name: string) => ({ module: 'builtin:train', name });
 
 /** A step's metrics as the run reports them: the ranks' metrics plus wall time. */
-export type StepRecord = StepMetrics & { stepMs: number; checksum?: number };
+export type StepRecord = StepResult & { stepMs: number; layoutStep: number };
 
 export interface TrainOptions {
   config: TrainConfig;
@@ -30,6 +28,8 @@ export interface TrainOptions {
   divergeRank?: number;
   /** CPU ops: the fast backend (default) or the reference (to check they agree). */
   cpuOps?: 'fast' | 'reference';
+  /** Testing seed-004 inside training: false leaves resampled rows on their origin devices. */
+  deviceFix?: boolean;
 }
 
 export interface TrainResult {
@@ -42,14 +42,7 @@ export interface TrainResult {
 
 /** The sampler's layout with enough epochs for `steps` steps (one training step per layout step). */
 export function trainingLayout(c: TrainConfig): Layout {
-  const perEpoch = buildLayout(layoutConfigOf(c, 1)).steps.length;
-  const epochs = Math.ceil(c.steps / perEpoch);
-  try {
-    return buildLayout(layoutConfigOf(c, epochs));
-  } catch (err) {
-    if (err instanceof ConfigError) throw new ConfigError(`--steps ${c.steps} needs ${epochs} epochs of the layout: ${err.message}`);
-    throw err;
-  }
+  return layoutCovering(c, c.steps);
 }
 
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
@@ -73,23 +66,28 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const metrics: StepRecord[] = [];
   let stopped = false;
   try {
-    const init: InitArgs = { config: c, resume: o.resume, device, divergeRank: o.divergeRank, cpuOps: o.cpuOps };
+    const init: InitArgs = { config: c, resume: o.resume, device, divergeRank: o.divergeRank, cpuOps: o.cpuOps, deviceFix: o.deviceFix };
     const devices = await world.run<{ device: string }>(program('trainInit'), init);
     o.onStart?.(devices[0]!.device);
+    // The sampler's shared counter: one layout step per training step, more when dynamic
+    // sampling resamples (each resample reads the next batch of the layout).
+    let layoutStep = o.resume?.layoutStep ?? o.resume?.step ?? 0;
     for (let step = o.resume?.step ?? 0; step < c.steps; step++) {
       if (o.shouldStop?.()) {
         stopped = true;
         break;
       }
       const t0 = performance.now();
-      const [m] = await world.run<StepMetrics | null>(program('trainSteps'), { ids: layout.steps[step]!.ranks });
-      const record = { ...m!, stepMs: performance.now() - t0 };
+      const args = c.dynamicSampling ? { layoutStep } : { ids: layout.steps[step]!.ranks };
+      const [m] = await world.run<StepResult | null>(program('trainSteps'), args);
+      const record: StepRecord = { ...m!, stepMs: performance.now() - t0, layoutStep };
+      layoutStep += m!.dynamic?.draws ?? 1;
       metrics.push(record);
       o.onStep?.(record);
     }
     const [final] = await world.run<ReplicaState | null>(program('trainCheckpoint'));
     await world.run(program('trainEnd'));
-    return { metrics, final: final!, device: devices[0]!.device, stopped };
+    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped };
   } finally {
     await world.stop();
   }

@@ -62,11 +62,48 @@ export interface Gathered {
   promptIds: Int32Array;
 }
 
+/** What one rank generated and scored for its prompt ids (before any collective). */
+export interface LocalBatch {
+  rollout: Rollout;
+  rewards: Float32Array;
+  expected: Float32Array;
+  /** Per sample: the sampled correctness bit (sparse reward) or the expected accuracy (dense); --filter-metric accuracy. */
+  accuracy: Float32Array;
+}
+
 /**
- * Generate → score → gather: this rank samples a configuration for each of its prompt ids,
- * scores them, and all-gathers rewards, expected rewards and prompt ids. Dynamic sampling may
- * call it again for the same step with other ids (`attempt` keeps the draws apart).
+ * Generate → score on this rank alone: a configuration for each prompt id, its reward. The
+ * draws are keyed by (step, attempt) and the sample's global position `rowOffset + r`, not by
+ * rank; dynamic sampling calls it again in a step with other ids (`attempt` keeps the draws
+ * apart) and with batches of unequal size per rank (stream), hence the explicit row offset.
  */
+export async function generateLocal(
+  rank: Rank,
+  ops: OpsBackend,
+  task: Task,
+  c: TrainConfig,
+  state: TrainState,
+  promptIds: readonly number[],
+  attempt = 0,
+  rowOffset = rank.rank * promptIds.length,
+): Promise<LocalBatch> {
+  const keyStep = state.step + attempt * 0x10000000;
+  const ro = await rollout(ops, task, state.params, promptIds, { seed: c.seed, step: keyStep, rowOffset });
+  const rewards = new Float32Array(ro.rows);
+  const expected = new Float32Array(ro.rows);
+  const accuracy = new Float32Array(ro.rows);
+  const h = ro.heads;
+  for (let r = 0; r < ro.rows; r++) {
+    const a = { tier: h.tier.actions[r]!, insertion: h.insertion.actions[r]!, topK: h.topK.actions[r]!, knob3: h.knob3.actions[r]! };
+    const s = scoreSample(task, promptIds[r]!, a, c.reward, { seed: c.seed, step: keyStep, gatheredIndex: rowOffset + r });
+    rewards[r] = s.reward;
+    expected[r] = s.expected;
+    accuracy[r] = s.accuracy;
+  }
+  return { rollout: ro, rewards, expected, accuracy };
+}
+
+/** Generate → score → gather: generateLocal, then all-gather rewards, expected rewards and prompt ids. */
 export async function generateAndGather(
   rank: Rank,
   ops: OpsBackend,
@@ -76,20 +113,8 @@ export async function generateAndGather(
   promptIds: readonly number[],
   attempt = 0,
 ): Promise<{ rollout: Rollout; localRewards: Float32Array; gathered: Gathered }> {
-  const rowOffset = rank.rank * promptIds.length;
-  // The draws are keyed by (step, attempt) and the sample's global position, not by rank.
-  const keyStep = state.step + attempt * 0x10000000;
-  const ro = await rollout(ops, task, state.params, promptIds, { seed: c.seed, step: keyStep, rowOffset });
-  const rewards = new Float32Array(ro.rows);
-  const expected = new Float32Array(ro.rows);
-  const h = ro.heads;
-  for (let r = 0; r < ro.rows; r++) {
-    const a = { tier: h.tier.actions[r]!, insertion: h.insertion.actions[r]!, topK: h.topK.actions[r]!, knob3: h.knob3.actions[r]! };
-    const s = scoreSample(task, promptIds[r]!, a, c.reward, { seed: c.seed, step: keyStep, gatheredIndex: rowOffset + r });
-    rewards[r] = s.reward;
-    expected[r] = s.expected;
-  }
-  return { rollout: ro, localRewards: rewards, gathered: await gatherSamples(rank, rewards, expected, promptIds) };
+  const b = await generateLocal(rank, ops, task, c, state, promptIds, attempt);
+  return { rollout: b.rollout, localRewards: b.rewards, gathered: await gatherSamples(rank, b.rewards, b.expected, promptIds) };
 }
 
 /**
@@ -157,6 +182,7 @@ async function pairwiseGrad(
   ro: Rollout,
   gathered: Gathered,
   k: number,
+  offset: number,
 ): Promise<{ loss: number; gradLogp: Float32Array }> {
   const T = ACTIONS_PER_CONFIG;
   const seq = new Float32Array(ro.rows);
@@ -181,7 +207,6 @@ async function pairwiseGrad(
   });
   // This rank's rows of the global loss's gradient, × W because the gradients are then averaged.
   const gradLogp = new Float32Array(ro.rows * T);
-  const offset = rank.rank * ro.rows;
   for (let r = 0; r < ro.rows; r++) for (let t = 0; t < T; t++) gradLogp[r * T + t] = rank.size * gradSeq[offset + r]!;
   return { loss: res.loss, gradLogp };
 }
@@ -192,7 +217,11 @@ export async function trainStep(rank: Rank, ops: OpsBackend, task: Task, c: Trai
   return optimiseOn(rank, ops, task, c, state, ro, gathered);
 }
 
-/** Advantages → loss → gradients → allReduce → Adam, on a batch already generated and gathered. */
+/**
+ * Advantages → loss → gradients → allReduce → Adam, on a batch already generated and gathered.
+ * This rank's rows are gathered rows [rowOffset, rowOffset + ro.rows): equal slices by default,
+ * an explicit offset when dynamic sampling gives the ranks slices of different sizes (rebalance).
+ */
 export async function optimiseOn(
   rank: Rank,
   ops: OpsBackend,
@@ -201,6 +230,7 @@ export async function optimiseOn(
   state: TrainState,
   ro: Rollout,
   gathered: Gathered,
+  rowOffset = rank.rank * ro.rows,
 ): Promise<StepMetrics> {
   const T = ACTIONS_PER_CONFIG;
   const rows = ro.rows;
@@ -212,11 +242,11 @@ export async function optimiseOn(
   let klSum = 0;
   let clipped = 0;
   if (c.loss === 'pairwise') {
-    ({ loss, gradLogp } = await pairwiseGrad(rank, ops, ro, gathered, c.k));
+    ({ loss, gradLogp } = await pairwiseGrad(rank, ops, ro, gathered, c.k, rowOffset));
     loss *= rank.size; // undone by the mean over ranks below: every rank holds the global loss
   } else {
     const all = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
-    const mine = Float32Array.from(all.slice(rank.rank * rows, (rank.rank + 1) * rows));
+    const mine = Float32Array.from(all.slice(rowOffset, rowOffset + rows));
     const settings: GrpoLossSettings = {
       lossType: c.loss,
       epsilonLow: c.epsilonLow,

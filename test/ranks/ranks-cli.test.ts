@@ -25,7 +25,9 @@ test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is ex
     ['throw', /ranks 0, 2, 3: RankFailedError: rank 1 failed: Error: reward model crashed on rank 1/],
   ];
   for (const [fault, expected] of cases) {
-    const res = cli(['ranks', '--fault', fault, '--timeout-ms', '300']);
+    // 3 s, not less: only the deadlock waits for it (the others are caught at once), and a shorter
+    // hang clock mistook a slow healthy allReduce for the hang on a loaded machine.
+    const res = cli(['ranks', '--fault', fault, '--timeout-ms', '3000']);
     assert.equal(res.status, 1, `${fault}: ${res.stderr}`);
     // The diagnosis (with its timings) goes to stderr; stdout holds one stable line.
     assert.match(res.stderr, expected, fault);

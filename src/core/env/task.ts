@@ -117,10 +117,12 @@ export function scoreSample(
   a: ConfigActions,
   mode: RewardMode,
   key: { seed: number; step: number; gatheredIndex: number },
-): { reward: number; expected: number } {
+): { reward: number; expected: number; accuracy: number } {
   const r = configReward(a, task.prompts.difficulty[prompt]!, task.prompts.budgetMs[prompt]!);
-  if (mode === 'dense') return { reward: r.reward, expected: r.reward };
+  // accuracy: what --filter-metric accuracy compares (the correctness bit when one is sampled).
+  if (mode === 'dense') return { reward: r.reward, expected: r.reward, accuracy: r.accuracy };
   const u = unitFloat(philox4x32([key.gatheredIndex, key.step, 0, CORRECTNESS_STREAM], philoxKey(key.seed))[0]);
   const penalty = r.accuracy - r.reward;
-  return { reward: (u < r.accuracy ? 1 : 0) - penalty, expected: r.reward };
+  const correct = u < r.accuracy ? 1 : 0;
+  return { reward: correct - penalty, expected: r.reward, accuracy: correct };
 }
