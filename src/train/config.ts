@@ -183,7 +183,8 @@ function checkDynamicSampling(c: TrainConfig): void {
         const at = home.get(id);
         if (at !== undefined && at !== rank)
           throw new ConfigError(
-            `--dynamic-sampling stream needs every group on one rank, but the ${c.sampler} sampler puts prompt ${id} on ranks ${at} and ${rank}; use --sampler trl or contiguous`,
+            `--dynamic-sampling stream needs every group on one rank, but the ${c.sampler} sampler puts prompt ${id} ` +
+              `on ranks ${at} and ${rank}; use --sampler trl or contiguous`,
           );
         home.set(id, rank);
       }
