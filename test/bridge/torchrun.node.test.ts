@@ -2,7 +2,7 @@
 // test/bridge/run_all.py — trl's RepeatSampler sharded by accelerate, flow_grpo's sampler loop,
 // DanceGRPO's loader, each with probe/grpo_sandbox_probe.py attached — then `grpo-sandbox diff`
 // must say identical for the faithful runs and give the right diagnosis for each seeded divergence.
-// Not part of `npm test` (it needs Python): `npm run test:bridge`, which .ci/run calls after it.
+// Part of `npm test` (Node only: it spawns Python); `npm run test:bridge` runs it alone. .ci/run creates the venv.
 // Python: $GRPO_PYTHON, else ./.venv/bin/python. Without one the test is skipped, and fails under CI=true.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
