@@ -261,7 +261,7 @@ const command: Command = {
       const { default: progress } = await import('cli-progress');
       bar = new progress.SingleBar(
         {
-          format: 'train |{bar}| {value}/{total} steps · reward {reward} · {optimum} of optimum · {rate} steps/s',
+          format: 'train |{bar}| {value}/{total} steps · reward {reward} · {optimum} of optimum · {rate} steps/s{dyn}',
           hideCursor: true,
           stream: process.stdout,
         },
@@ -295,7 +295,7 @@ const command: Command = {
                 : '') +
               (startStep > 0 ? `, resuming at step ${startStep}` : ''),
           );
-          bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…' });
+          bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…', dyn: '' });
           // Steps per second count the training, not the start of the workers.
           t0 = performance.now();
         },
@@ -303,7 +303,13 @@ const command: Command = {
           if (outDir !== undefined) lines.push(`${JSON.stringify(m)}\n`);
           if (outDir !== undefined && lines.length >= 10) flush();
           const rate = ((m.step - startStep) / ((performance.now() - t0) / 1000)).toFixed(1);
-          if (bar) bar.update(m.step, { reward: m.rewardMean.toFixed(3), optimum: pct(m.optimumFraction), rate });
+          if (bar)
+            bar.update(m.step, {
+              reward: m.rewardMean.toFixed(3),
+              optimum: pct(m.optimumFraction),
+              rate,
+              dyn: m.dynamic ? ` · ${dynamicLine(m.dynamic)}` : '',
+            });
           else if (m.step % every === 0 || m.step === config.steps)
             info(
               `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  ` +
