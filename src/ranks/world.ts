@@ -122,11 +122,17 @@ export class World {
     try {
       const failed = started.find((s) => s.status === 'rejected');
       if (failed) throw (failed as PromiseRejectedResult).reason;
-      const devices = await Promise.all(
+      // Every rank's init settles before any worker is terminated: a worker stopped while it is
+      // inside Dawn's requestAdapter (another rank found no adapter first) kills the whole Node
+      // process with a native 'napi_throw' fatal error instead of a catchable one.
+      const inits = await Promise.allSettled(
         workers.map((w, rank) =>
           Promise.race([w.api.init({ buffer, rank, size: o.size, timeoutMs: o.timeoutMs, waitMode: o.waitMode, gpu: o.gpu }), w.crashed]),
         ),
       );
+      const initFailed = inits.find((s) => s.status === 'rejected');
+      if (initFailed) throw (initFailed as PromiseRejectedResult).reason;
+      const devices = inits.map((s) => (s as PromiseFulfilledResult<(typeof World.prototype.devices)[number]>).value);
       return new World(o.size, o.timeoutMs, buffer, workers, devices);
     } catch (err) {
       await Promise.all(workers.map((w) => w.terminate()));

@@ -153,12 +153,18 @@ test('Deno gives the same parameters and rewards as Node bit for bit; loss, KL, 
 });
 
 // No usable Vulkan driver: Dawn finds no adapter on any rank (Dawn itself also warns on stderr).
+// 8 ranks: with several ranks asking Dawn for an adapter at once, stopping the world while one is
+// still inside requestAdapter crashed Node natively (napi_throw); World.start now lets every init settle.
 const noGpu = (backend: string) =>
-  spawnSync('node', ['bin/grpo-sandbox.js', 'train', ...small, '--steps', '1', '--backend', backend], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, VK_ICD_FILENAMES: '/nonexistent/icd.json' },
-  });
+  spawnSync(
+    'node',
+    ['bin/grpo-sandbox.js', 'train', '--ranks', '8', '--batch', '8', '--k', '4', '--sampler', 'trl', '--steps', '1', '--backend', backend],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, VK_ICD_FILENAMES: '/nonexistent/icd.json' },
+    },
+  );
 
 test('--backend auto without a WebGPU adapter trains on the CPU after a one-line notice', () => {
   const r = noGpu('auto');
@@ -166,7 +172,7 @@ test('--backend auto without a WebGPU adapter trains on the CPU after a one-line
   const ours = r.stderr.split('\n').filter((l) => l.startsWith('grpo-sandbox train:'));
   assert.equal(ours.length, 1, r.stderr);
   assert.match(ours[0]!, /WebGPU unavailable \(.*no WebGPU adapter.*\); training on the CPU instead/);
-  assert.match(r.stdout, /on 2 ranks \[cpu\]/);
+  assert.match(r.stdout, /on 8 ranks \[cpu\]/);
 });
 
 test('--backend webgpu without a WebGPU adapter exits 2 naming the fix', () => {
