@@ -138,7 +138,10 @@ export async function withPage<T>(urlPath: string, fn: (page: Page) => Promise<T
     if (msg.type() === 'error' && !devServerNoise.test(msg.text())) errors.push(`console.error: ${msg.text()}`);
   });
   try {
-    await page.goto(server.url + urlPath, { waitUntil: 'load' });
+    // Vite's dev server compiles modules on first request; on a loaded 2-core machine the first
+    // page of a test file can take more than Playwright's default 30 s to load (seen in the full
+    // suite: the ranks page timed out at 30 s). Loading time is not what these tests check.
+    await page.goto(server.url + urlPath, { waitUntil: 'load', timeout: 120_000 });
     const result = await fn(page);
     if (errors.length > 0 && !options.allowErrors) throw new Error(`page errors at ${urlPath}:\n${errors.join('\n')}`);
     return result;
