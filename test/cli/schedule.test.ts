@@ -116,6 +116,21 @@ test('--html FILE writes one self-contained page: a chart per scheme, captions, 
   }
 });
 
+test('--html: the captions print 1 − α rounded (α = 0.7 gives 0.3, not 0.30000000000000004)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-alpha-'));
+  try {
+    const file = join(dir, 'alpha.html');
+    const res = runCli(['schedule', '--preset', 'seed-001', '--alpha', '0.7', '--html', file]);
+    assert.equal(res.status, 0, res.stderr);
+    const html = readFileSync(file, 'utf8');
+    assert.ok(html.includes('T·(0.7 + 0.3·5) = 2.2·T, 2.8·T less'), 'the per-rank-batched caption');
+    assert.doesNotMatch(html, /0\.\d{10,}/);
+    assert.ok(res.stdout.replace(/\n +/g, ' ').includes('T·(0.7 + 0.3·5) = 2.2·T'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
   const badPolicy = join(dir, 'bad.json');

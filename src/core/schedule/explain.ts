@@ -12,6 +12,14 @@ export function formatTime(x: number, unit: string): string {
   return unit === 'T' ? `${text}T` : `${text} ${unit}`;
 }
 
+/**
+ * A number for a caption without binary float noise: 1 − 0.7 reads 0.3, not 0.30000000000000004.
+ * Ten significant digits keep every digit a user typed (α = 0.123456) and drop only the noise.
+ */
+export function formatNumber(x: number): string {
+  return String(Number(x.toPrecision(10)));
+}
+
 function times(x: number): string {
   return `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
 }
@@ -39,7 +47,7 @@ export function headline(r: ScheduleResult): string {
   const cap = c.maxBatch === null ? 'no cap on the batch' : `at most ${c.maxBatch} configurations per launch`;
   return (
     `expanded batch = batch ${c.batch} × group ${c.k} = ${n} configurations on ${count(c.ranks, 'rank')}; ${latency}; ` +
-    `a launch of b takes T·(α + (1−α)·b) with α = ${c.alpha}, ${cap}; all of them one by one: ${formatTime(r.work, r.unit)}`
+    `a launch of b takes T·(α + (1−α)·b) with α = ${formatNumber(c.alpha)}, ${cap}; all of them one by one: ${formatTime(r.work, r.unit)}`
   );
 }
 
@@ -71,8 +79,8 @@ export function caption(r: ScheduleResult, s: SchemeResult): string {
         c.alpha === 0
           ? `at α = 0 a batch of ${k} costs ${k}·T, so batching saves nothing and the speed-up comes from the ranks alone ` +
             `(with α > 0 it would cost (${k} − ${k - 1}α)·T, ${k - 1}α·T less)`
-          : `at α = ${c.alpha} a batch of ${k} costs T·(${c.alpha} + ${1 - c.alpha}·${k}) = ${(c.alpha + (1 - c.alpha) * k).toFixed(2)}·T, ` +
-            `${((k - 1) * c.alpha).toFixed(2)}·T less than running them one by one`;
+          : `at α = ${formatNumber(c.alpha)} a batch of ${k} costs T·(${formatNumber(c.alpha)} + ${formatNumber(1 - c.alpha)}·${k}) = ` +
+            `${formatNumber(c.alpha + (1 - c.alpha) * k)}·T, ${formatNumber((k - 1) * c.alpha)}·T less than running them one by one`;
       const cap = c.maxBatch !== null && c.maxBatch < c.k ? ` (the memory cap splits it into launches of ${c.maxBatch})` : '';
       const pad = c.latency.kind === 'controller' ? `; ${paddingNote(r, s)}` : '';
       return `Each rank runs each of its samples' ${c.k} configurations as one launch${cap}: ${saving}${pad}. ${speed}${idleNote}.`;
@@ -97,12 +105,16 @@ export function caption(r: ScheduleResult, s: SchemeResult): string {
       const most = Math.max(...perRank);
       const least = Math.min(...perRank);
       const wrap = c.ranks < c.k ? `, wrapping to rank 0 after rank ${c.ranks - 1} because ${c.ranks} ranks < group ${c.k}` : '';
-      const gather =
-        c.ranks > 1 ? `, then an all-gather of the results (${u(r.gatherCost)}) so each group's advantages see all its rewards` : '';
+      const gathered = s.timeline.some((t) => t.some((i) => i.kind === 'gather'));
+      const gather = gathered
+        ? `, then an all-gather of the results (${u(r.gatherCost)}) so each group's advantages see all its rewards`
+        : c.ranks > 1
+          ? `; each group is one configuration, so no group spans ranks and nothing is gathered`
+          : '';
+      const each = least === most ? count(most, 'configuration') : `${least}–${most} configurations`;
       return (
         `Config1-1 → rank 0, Config1-2 → rank 1, … round-robin over the expanded batch${wrap}: ` +
-        `each rank runs ${least === most ? most : `${least}–${most}`} ` +
-        `configurations one at a time${gather}. ${speed}.`
+        `each rank runs ${each} one at a time${gather}. ${speed}.`
       );
     }
   }

@@ -1,6 +1,7 @@
 // Runs each scheme's plan on the clock: every rank executes its launches back to back from 0;
 // a launch of b configurations takes max latency · (α + (1−α)·b) (a mixed batch is padded to
-// its slowest member); spread ends with a gather every rank joins once the last one is done.
+// its slowest member); spread ends with a gather every rank joins once the last one is done,
+// when some group's configurations sit on more than one rank.
 import { planScheme } from './schemes.ts';
 import {
   SCHEMES,
@@ -18,6 +19,20 @@ export function launchTime(t: number, b: number, alpha: number): number {
   return t * (alpha + (1 - alpha) * b);
 }
 
+/** Whether any sample's configurations run on more than one rank under `plan`. */
+export function groupsSpanRanks(plan: number[][][], work: Configuration[]): boolean {
+  const rankOf = new Map<number, number>();
+  for (let r = 0; r < plan.length; r++)
+    for (const launch of plan[r]!)
+      for (const i of launch) {
+        const sample = work[i]!.sample;
+        const seen = rankOf.get(sample);
+        if (seen === undefined) rankOf.set(sample, r);
+        else if (seen !== r) return true;
+      }
+  return false;
+}
+
 function timelineOf(scheme: SchemeName, work: Configuration[], c: ScheduleConfig, gatherCost: number): Interval[][] {
   const plan = planScheme(scheme, work, c);
   const timeline = plan.map((launches) => {
@@ -29,8 +44,10 @@ function timelineOf(scheme: SchemeName, work: Configuration[], c: ScheduleConfig
       return { kind: 'run', start, end: clock, configs };
     });
   });
-  if (scheme === 'spread' && c.ranks > 1) {
-    // The group's rewards sit on several ranks: an all-gather (a barrier) before advantages.
+  if (scheme === 'spread' && groupsSpanRanks(plan, work)) {
+    // Some group's rewards sit on several ranks: an all-gather (a collective, so a barrier every
+    // rank joins) before its advantages. When every group sits whole on one rank (k = 1, or one
+    // rank) each rank can normalise its own groups, as under DDP: no gather is paid.
     const start = Math.max(0, ...timeline.map((t) => t.at(-1)?.end ?? 0));
     for (const t of timeline) t.push({ kind: 'gather', start, end: start + gatherCost, configs: [] });
   }

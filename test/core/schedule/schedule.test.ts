@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   SCHEMES,
+  caption,
+  headline,
   parseHeadTables,
   sampleActions,
   schedulePresets,
@@ -158,9 +160,9 @@ test('edge: more ranks than configurations', () => {
 });
 
 test('edge: group 1 (one configuration per sample) and batching cap 1', () => {
+  // Group 1: each group is one configuration, whole on one rank, so spread has nothing to gather.
   const g1 = checkInvariants({ ...seed001, k: 1, alpha: 0.5 }, 'k1');
-  for (const s of g1.schemes)
-    if (s.scheme !== 'serial-dp') assert.ok(Math.abs(s.makespan - (s.scheme === 'spread' ? 1.1 : 1)) < 1e-12, s.scheme);
+  for (const s of g1.schemes) if (s.scheme !== 'serial-dp') assert.ok(Math.abs(s.makespan - 1) < 1e-12, `${s.scheme}: ${s.makespan}`);
   const cap1 = checkInvariants({ ...seed001, alpha: 0.5, maxBatch: 1 }, 'cap 1');
   for (const s of cap1.schemes) assert.equal(s.peakBatch, 1, s.scheme);
   assert.equal(scheme(cap1, 'per-rank-batched').makespan, scheme(cap1, 'per-rank-serial').makespan);
@@ -267,4 +269,41 @@ test('every scheme is reported, serial-dp first as the speed-up reference', () =
   );
   assert.equal(r.schemes[0]!.speedup, 1);
   for (const s of r.schemes) assert.ok(Math.abs(s.speedup - r.schemes[0]!.makespan / s.makespan) < 1e-12);
+});
+
+test('spread pays the gather only when some group’s configurations sit on more than one rank', () => {
+  const gathers = (r: ScheduleResult) => scheme(r, 'spread').timeline.map((t) => t.filter((i) => i.kind === 'gather').length);
+  // k = 1: every group is one configuration, on one rank; nothing to gather, on any rank count.
+  for (const ranks of [1, 2, 4, 7]) {
+    const r = simulateSchedules({ ...seed001, ranks, k: 1, gatherCost: 0.5 });
+    assert.deepEqual(gathers(r), Array(ranks).fill(0), `W${ranks} k1`);
+    assert.equal(scheme(r, 'spread').makespan, scheme(r, 'per-rank-serial').makespan, `W${ranks} k1`);
+    if (ranks > 1) assert.match(caption(r, scheme(r, 'spread')), /no group spans ranks and nothing is gathered/);
+  }
+  // k ≥ 2 on ≥ 2 ranks: round-robin splits every group, so every rank joins one gather.
+  for (const [ranks, k] of [
+    [2, 2],
+    [4, 5],
+    [7, 3],
+  ] as const) {
+    const r = simulateSchedules({ ...seed001, ranks, k, gatherCost: 0.5 });
+    assert.deepEqual(gathers(r), Array(ranks).fill(1), `W${ranks} k${k}`);
+    assert.match(caption(r, scheme(r, 'spread')), /all-gather of the results \(0\.5T\)/);
+  }
+});
+
+test('captions print numbers without float noise: 1 − α at α = 0.7, 0.8, 0.9 reads 0.3, 0.2, 0.1', () => {
+  for (const [alpha, rest, cost, saved] of [
+    [0.7, '0.3', '2.2', '2.8'],
+    [0.8, '0.2', '1.8', '3.2'],
+    [0.9, '0.1', '1.4', '3.6'],
+  ] as const) {
+    const r = simulateSchedules({ ...seed001, alpha });
+    const text = caption(r, scheme(r, 'per-rank-batched'));
+    assert.ok(text.includes(`T·(${alpha} + ${rest}·5) = ${cost}·T, ${saved}·T less`), text);
+    for (const t of [headline(r), ...r.schemes.map((s) => caption(r, s))]) assert.doesNotMatch(t, /\d\.\d{6,}/, t);
+  }
+  // A user's own digits survive.
+  const r = simulateSchedules({ ...seed001, alpha: 0.123456 });
+  assert.ok(caption(r, scheme(r, 'per-rank-batched')).includes('T·(0.123456 + 0.876544·5) = 4.506176·T'));
 });
