@@ -28,11 +28,16 @@ ${Object.entries(FAULTS)
   .map(([k, v]) => `                     ${k.padEnd(9)}${v.about}`)
   .join('\n')}
   --fix            apply the scenario's fix (equal batches, every rank calls every collective, .to(device))
-  --timeout-ms MS  a collective with no progress for MS is diagnosed as a hang (default 2000; the clock starts
+  --timeout-ms MS  a collective with no progress for MS is diagnosed as a hang (default max(2000, 50 × world); the clock starts
                    once every rank has begun its step); a line on stderr every 5 s says who waits for what
   --json           one JSON object on stdout {world, fault, fix, ok, ranks, error?}
 Results go to stdout without timings (byte-stable); timings, diagnosis and progress go to stderr.
 Exit status: 0 the step succeeded, 1 the simulated run failed (diagnosis printed), 2 bad flags.`;
+
+/** The hang timeout when --timeout-ms is not given, in ms: 2 s, or 50 ms per rank for big worlds. */
+export function defaultTimeoutMs(world: number): number {
+  return Math.max(2000, 50 * world);
+}
 
 function runtime(): string {
   return 'Deno' in globalThis ? 'Deno Web Workers' : 'Node worker_threads';
@@ -80,7 +85,10 @@ const command: Command = {
       return 0;
     }
     const size = intFlag(flags.world, 'world', 1, MAX_WORLD) ?? 4;
-    const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 2000;
+    // The default grows with the world: hundreds of rank threads share a few cores, and a healthy
+    // rank that waits its turn for a core is not hung (Deno's 256-rank step under load took > 2 s
+    // between two collectives and was wrongly diagnosed as a hang with a flat 2000 ms).
+    const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? defaultTimeoutMs(size);
     const fault = choiceFlag(flags.fault, 'fault', Object.keys(FAULTS) as Fault[]) ?? 'none';
     if (flags.fix && (fault === 'none' || fault === 'throw'))
       throw new ConfigError(`--fix applies to --fault shape, deadlock, mismatch or device, not '${fault}'`);

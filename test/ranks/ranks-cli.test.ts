@@ -85,3 +85,12 @@ test('grpo-sandbox ranks: a tiny timeout on a healthy step never names one rank 
     assert.doesNotMatch(hint, /skipped/, res.stderr);
   }
 });
+
+test('ranks: the default hang timeout grows with the world (a big world on few cores is slow, not hung); --help says so', async () => {
+  const { defaultTimeoutMs } = await import('../../src/cli/ranks.ts');
+  assert.equal(defaultTimeoutMs(4), 2000);
+  assert.equal(defaultTimeoutMs(40), 2000);
+  assert.equal(defaultTimeoutMs(256), 12_800);
+  const res = cli(['ranks', '--help']);
+  assert.match(res.stdout + res.stderr, /default max\(2000, 50 × world\)/);
+});
