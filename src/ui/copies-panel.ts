@@ -1,8 +1,11 @@
 // <grpo-copies-panel>: the highlighted prompt and where each of its copies is — rank, step,
-// slot before the gather, gathered index after it, with its reward and advantage when the copy
-// is in the followed gather. A number box lets the keyboard pick a prompt (emits `prompt-select`).
+// slot before the gather, gathered index after it, and (from the advantages phase on, once the
+// story has computed them) its reward and advantage when the copy is in the followed gather.
+// A number box lets the keyboard pick a prompt (emits `prompt-select`).
 import { LitElement, css, html, nothing } from 'lit';
 import type { CopyPlace, Gather } from '../core/layout/types.ts';
+
+const copies = (n: number) => `${n} ${n === 1 ? 'copy' : 'copies'}`;
 
 export class CopiesPanel extends LitElement {
   static override properties = {
@@ -13,6 +16,7 @@ export class CopiesPanel extends LitElement {
     rewards: { attribute: false },
     advantages: { attribute: false },
     colour: { type: String },
+    scored: { type: Boolean },
   };
 
   declare prompt: number | null;
@@ -22,6 +26,8 @@ export class CopiesPanel extends LitElement {
   declare rewards: readonly number[];
   declare advantages: readonly number[] | null;
   declare colour: string;
+  /** Whether the story has reached the advantages: before that, rewards and advantages do not exist yet and are not shown. */
+  declare scored: boolean;
 
   static override styles = css`
     :host { display: block; font-size: 13px; }
@@ -46,6 +52,7 @@ export class CopiesPanel extends LitElement {
     this.rewards = [];
     this.advantages = null;
     this.colour = '#888';
+    this.scored = false;
   }
 
   override render() {
@@ -63,17 +70,22 @@ export class CopiesPanel extends LitElement {
           ? html`<p>Hover a tile to highlight a prompt's copies; click it (or type an id) to keep them highlighted.</p>`
           : this.copies.length === 0
             ? html`<p>Prompt ${this.prompt} is not drawn in this layout.</p>`
-            : html`<p><span class="swatch" style="background:${this.colour}"></span>prompt ${this.prompt}: ${this.copies.length} copies in the layout,
+            : html`<p><span class="swatch" style="background:${this.colour}"></span>prompt ${this.prompt}: ${copies(this.copies.length)} in the layout,
               ${this.copies.filter(inFollowed).length} in the followed gather</p>
             <table>
-              <thead><tr><th>step</th><th>rank</th><th>slot</th><th>gather</th><th>gathered #</th><th>reward</th><th>advantage</th></tr></thead>
+              <thead><tr><th>step</th><th>rank</th><th>slot</th><th>gather</th><th>gathered #</th>${
+                this.scored ? html`<th>reward</th><th>advantage</th>` : nothing
+              }</tr></thead>
               <tbody>${this.copies.map((c) => {
                 const here = inFollowed(c);
                 const a = here ? this.advantages?.[c.gatheredIndex] : undefined;
                 return html`<tr class=${here ? 'copy' : 'copy other'} data-rank=${c.rank} data-step=${c.stepIndex} data-slot=${c.slot}
                   data-gathered=${c.gatheredIndex}>
-                  <td>${c.stepIndex}</td><td>${c.rank}</td><td>${c.slot}</td><td>${gatherOf(c) + 1}</td><td>${c.gatheredIndex}</td>
-                  <td>${here ? this.rewards[c.gatheredIndex]!.toFixed(3) : '·'}</td><td>${a !== undefined ? a.toFixed(3) : '·'}</td></tr>`;
+                  <td>${c.stepIndex}</td><td>${c.rank}</td><td>${c.slot}</td><td>${gatherOf(c) + 1}</td><td>${c.gatheredIndex}</td>${
+                    this.scored
+                      ? html`<td>${here ? this.rewards[c.gatheredIndex]!.toFixed(3) : '·'}</td><td>${a !== undefined ? a.toFixed(3) : '·'}</td>`
+                      : nothing
+                  }</tr>`;
               })}</tbody>
             </table>`
       }`;

@@ -5,7 +5,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView, needsOverview } from './view-budget.ts';
-import { pageWords } from './page-text.ts';
+import { pageWords, withCode } from './page-text.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { regroupMethods } from '../core/layout/regroup.ts';
 
@@ -16,7 +16,8 @@ import { copiesOf } from '../core/layout/copies.ts';
 import type { LayoutConfig } from '../core/layout/types.ts';
 import { deriveView, type ExplorerView } from './explorer-model.ts';
 import { parseState, stateToSearch, type ExplorerState } from './url-state.ts';
-import { caption, phaseIds, phaseTitles } from './story.ts';
+import { caption, phaseIds, phaseTitles, type PhaseId } from './story.ts';
+import { quizFor, type Quiz } from './quiz.ts';
 import { StoryController } from './story-controller.ts';
 import { KeyboardController } from './keyboard-controller.ts';
 import { UrlSync } from './url-sync.ts';
@@ -48,9 +49,10 @@ export class ExplorerApp extends LitElement {
   readonly story: StoryController;
   /** The last configuration the core accepted (drawn while the current one is invalid). */
   private lastValid: LayoutConfig = defaultConfig;
-  /** Whether the scatter question has been answered (reset when the layout or gather changes). */
-  private quizRevealed = false;
+  /** The phases whose question (quiz=1) has been answered; cleared when the layout or the followed gather changes. */
+  private quizRevealed = new Set<PhaseId>();
   private cached: { key: string; view: ExplorerView } | null = null;
+  private quizzes: { view: ExplorerView; byPhase: Map<PhaseId, Quiz | null> } | null = null;
 
   static override styles = css`
     :host { display: block; max-width: 1480px; margin: 0 auto; padding: 12px 18px 40px; }
@@ -118,8 +120,9 @@ export class ExplorerApp extends LitElement {
       () => this.syncPhase(),
     );
     this.story.phase = phaseIds.indexOf(this.state.phase);
-    // Predict, then reveal: with quiz=1 the scatter waits in its caption until the answer is revealed.
-    this.story.holdCaption = (phase) => this.state.quiz && phaseIds[phase] === 'scatter' && !this.quizRevealed;
+    // Predict, then reveal: with quiz=1 a phase with a question waits in its caption (tiles not yet
+    // moved) until the answer is revealed, whether it was reached by stepping, playing or a jump.
+    this.story.holdCaption = (phase) => this.openQuiz(phaseIds[phase]!) !== null;
     this.story.speed = this.state.speed;
     const motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
     this.story.reducedMotion = motion?.matches ?? false;
@@ -153,9 +156,30 @@ export class ExplorerApp extends LitElement {
     this.state = { ...this.state, ...patch };
   }
 
+  /** The question of `phase` while it is unanswered (quiz=1, the caption card shown, a question for this gather), else null. */
+  private openQuiz(phase: PhaseId): Quiz | null {
+    if (!this.state.quiz || this.state.hidden.has('caption') || this.quizRevealed.has(phase)) return null;
+    return this.quizOf(phase);
+  }
+
+  /** The question of `phase` for the view on screen (memoised per view: the story asks every frame while a question is open). */
+  private quizOf(phase: PhaseId): Quiz | null {
+    const v = this.view;
+    if (this.quizzes?.view !== v) this.quizzes = { view: v, byPhase: new Map() };
+    if (!this.quizzes.byPhase.has(phase)) this.quizzes.byPhase.set(phase, quizFor(phase, v.gather, v.layout.config.ranks));
+    return this.quizzes.byPhase.get(phase)!;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // A link straight to a phase with a question (phase=scatter&quiz=1) asks it before showing the answer.
+    if (this.openQuiz(phaseIds[this.story.phase]!)) this.story.jump(this.story.phase);
+  }
+
   private syncPhase(): void {
     const phase = phaseIds[this.story.phase]!;
-    if (this.story.phase < phaseIds.indexOf('scatter')) this.quizRevealed = false; // back before the question: ask again
+    // Back before a question: ask it again.
+    for (const p of this.quizRevealed) if (phaseIds.indexOf(p) > this.story.phase) this.quizRevealed.delete(p);
     if (phase !== this.state.phase) this.setState({ phase });
   }
 
@@ -166,6 +190,8 @@ export class ExplorerApp extends LitElement {
     const phase = phaseIds[this.story.phase]!;
     const active = s.prompt ?? this.hoverPrompt;
     const activeCopies = active === null ? [] : active === s.prompt ? v.copies : copiesOf(v.layout, active);
+    // Rewards and advantages exist from the advantages phase on (the tooltips say them from there too).
+    const scored = this.story.phase >= phaseIds.indexOf('advantages');
     return html`
       ${
         s.embed
@@ -196,20 +222,20 @@ export class ExplorerApp extends LitElement {
             hide('caption')
               ? nothing
               : html`<div class="card">
-            ${this.renderQuiz(v, phase)}
+            ${this.renderQuiz(phase)}
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
               <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
                 v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''
               }</strong>
               ${caption(phase, v.caption)}
-              ${(phase === 'advantages' || phase === 'slice') && v.advantageError ? html`<br /><span class="warn">${v.advantageError}</span>` : nothing}
+              ${scored && v.advantageError ? html`<br /><span class="warn">${withCode(v.advantageError)}</span>` : nothing}
             </p>
           </div>`
           }
           ${v.error && needsOverview(s.config) ? html`<div class="card overview"><grpo-overview .config=${s.config}></grpo-overview></div>` : nothing}
           <div class="card">
             ${v.error ? this.renderStale(v) : nothing}
-            ${v.compare ? html`<p class="compare-text" role="status">${v.compare.text}</p>` : nothing}
+            ${v.compare ? html`<p class="compare-text" role="status">${withCode(scored ? v.compare.text : v.compare.rowsText)}</p>` : nothing}
             <div class=${v.compare ? 'pair' : ''}>
               <figure>
                 ${v.compare ? html`<figcaption>${regroupLabel(s.regroup)}</figcaption>` : nothing}
@@ -238,7 +264,7 @@ export class ExplorerApp extends LitElement {
               hide('copies')
                 ? nothing
                 : html`<div class="card"><grpo-copies-panel .prompt=${active} .copies=${activeCopies} .gathers=${v.gathers}
-              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages}
+              .gatherIndex=${v.gatherIndex} .rewards=${v.rewards} .advantages=${v.advantages} .scored=${scored}
               .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
               @prompt-select=${this.onPromptSelect}></grpo-copies-panel></div>`
             }
@@ -260,16 +286,15 @@ export class ExplorerApp extends LitElement {
       </div>`;
   }
 
-  /** The scatter question while its caption waits; after the reveal, the answer stays until the tiles have moved. */
-  private renderQuiz(v: ExplorerView, phase: string) {
-    const asking = this.story.stage !== 'idle' || this.quizRevealed;
-    if (!this.state.quiz || phase !== 'scatter' || !asking || v.gather.samples.length === 0) return nothing;
-    const prompt = Math.min(...v.gather.samples.map((s) => s.promptId));
-    const answer = new Map<number, number>();
-    for (const s of v.gather.samples) if (s.promptId === prompt) answer.set(s.rank, (answer.get(s.rank) ?? 0) + 1);
-    return html`<grpo-quiz .prompt=${prompt} .ranks=${v.layout.config.ranks} .answer=${answer} .revealed=${this.quizRevealed}
+  /** The phase's question while its caption waits; after the reveal, the answer stays until the story leaves the phase. */
+  private renderQuiz(phase: PhaseId) {
+    const revealed = this.quizRevealed.has(phase);
+    const asking = this.story.stage !== 'idle' || revealed;
+    const quiz = this.state.quiz && asking ? this.quizOf(phase) : null;
+    if (!quiz) return nothing;
+    return html`<grpo-quiz .quiz=${quiz} .revealed=${revealed} data-phase=${phase}
       @quiz-reveal=${() => {
-        this.quizRevealed = true;
+        this.quizRevealed.add(phase);
         this.requestUpdate();
       }}></grpo-quiz>`;
   }
@@ -350,11 +375,17 @@ export class ExplorerApp extends LitElement {
   };
 
   private applyConfig(config: LayoutConfig, preset: string | null): void {
-    this.quizRevealed = false;
     if (checkView(config) === null) this.lastValid = config;
     // A new sampler brings its framework's regrouping (any other is then a "what if" again).
     const fw = config.sampler !== this.state.config.sampler ? frameworkDefaults[config.sampler] : undefined;
     this.setState({ config, preset, gather: 0, prompt: null, ...(fw ? { regroup: fw.regroup, scale: fw.scale } : {}) });
+    this.askAgain();
+  }
+
+  /** Other samples on screen (a new layout or gather): the phase's question, if it has one, is asked afresh before its movement. */
+  private askAgain(): void {
+    this.quizRevealed.clear();
+    if (this.openQuiz(phaseIds[this.story.phase]!)) this.story.jump(this.story.phase);
   }
 
   private onStory = (ev: CustomEvent<{ action: StoryAction; phase?: number }>) => {
@@ -370,16 +401,23 @@ export class ExplorerApp extends LitElement {
     this.setState({ speed });
   }
 
-  private onFollow = (ev: CustomEvent<FollowPatch>) => this.setState(ev.detail);
+  private onFollow = (ev: CustomEvent<FollowPatch>) => {
+    // Another gather holds other samples: its questions are asked afresh.
+    const otherGather = ev.detail.gather !== undefined && ev.detail.gather !== this.view.gatherIndex;
+    this.setState(ev.detail);
+    if (otherGather) this.askAgain();
+  };
 
   /** Shows the state of a query string (Back / Forward). */
   private restore(search: string): void {
     const state = parseState(search, defaultConfig, presets);
     if (checkView(state.config) === null) this.lastValid = state.config;
+    if (JSON.stringify([state.config, state.gather]) !== JSON.stringify([this.state.config, this.state.gather])) this.quizRevealed.clear();
+    // The state first: the jump asks whether the phase has an open question in it.
+    this.state = state;
     this.story.pause();
     this.story.jump(phaseIds.indexOf(state.phase));
     this.story.speed = state.speed;
-    this.state = state;
   }
 
   private onPromptSelect = (ev: CustomEvent<number | null>) => {

@@ -18,6 +18,7 @@ import type { CopyPlace, Gather, Layout, LayoutConfig, RegroupRow } from '../cor
 import type { ExplorerState } from './url-state.ts';
 import type { CaptionContext } from './story.ts';
 import { promptColours } from './palette.ts';
+import { advantageErrorWords } from './page-text.ts';
 
 export interface ExplorerView {
   /** The layout drawn: the state's, or the last valid one while the state's config is invalid. */
@@ -32,7 +33,7 @@ export interface ExplorerView {
   /** One reward and one advantage per gathered sample (gathered order). */
   rewards: number[];
   advantages: number[] | null;
-  /** Why advantages cannot be computed for this regrouping (e.g. view(-1, k) on a ragged count). */
+  /** Why advantages cannot be computed for this regrouping (e.g. view(-1, k) on a ragged count), in the page's words. */
   advantageError: string | null;
   colours: Map<number, string>;
   caption: CaptionContext;
@@ -52,8 +53,10 @@ export interface ComparedView {
   /** Samples whose advantage differs between the two regroupings (|Δ| > 1e-9), and the largest |Δ|. */
   differing: number;
   maxDifference: number;
-  /** One sentence naming the difference, from the counts above. */
+  /** One sentence naming the difference, from the counts above (rows and advantages: from the advantages phase on). */
   text: string;
+  /** The same sentence about the rows only, for the phases before the advantages exist. */
+  rowsText: string;
 }
 
 const methodName: Record<ExplorerState['regroup'], string> = {
@@ -85,17 +88,22 @@ function compareView(
   }
   const mixedRows = rows.filter((r) => r.mixed).length;
   const name = methodName[state.compare];
+  const rowsPart =
+    `${name} on ${framework}'s gather ` +
+    (mixedRows > 0 ? `mixes prompts in ${mixedRows} of ${rows.length} rows` : `keeps every row to one prompt (${rows.length} rows)`);
+  const rowsText = `${rowsPart}; the two pictures' advantages are compared in the advantages phase, once they are computed.`;
   const text =
     error !== null
-      ? `${name} cannot regroup ${framework}'s gather: ${error}`
-      : `${name} on ${framework}'s gather ` +
-        (mixedRows > 0 ? `mixes prompts in ${mixedRows} of ${rows.length} rows` : `keeps every row to one prompt (${rows.length} rows)`) +
-        (differing > 0
-          ? `; ${differing} of ${rewards.length} advantages differ from ${methodName[state.regroup]}'s (largest difference ${maxDifference.toFixed(3)})` +
-            (mixedRows > 0 ? ', so they come out wrong' : '')
-          : `; the advantages equal ${methodName[state.regroup]}'s`) +
-        '.';
-  return { regroup: state.compare, rows, advantages, advantageError: error, mixedRows, differing, maxDifference, text };
+      ? `${rowsPart}. ${error}`
+      : first.advantages === null
+        ? `${rowsPart}; ${methodName[state.regroup]} has no advantages here to compare with.`
+        : rowsPart +
+          (differing > 0
+            ? `; ${differing} of ${rewards.length} advantages differ from ${methodName[state.regroup]}'s (largest difference ${maxDifference.toFixed(3)})` +
+              (mixedRows > 0 ? ', so they come out wrong' : '')
+            : `; the advantages equal ${methodName[state.regroup]}'s`) +
+          '.';
+  return { regroup: state.compare, rows, advantages, advantageError: error, mixedRows, differing, maxDifference, text, rowsText };
 }
 
 const layouts = new Map<string, { layout: Layout; stats: LayoutStats }>();
@@ -123,7 +131,7 @@ function advantagesOf(
   try {
     return { advantages: advantagesOfRegroup(state.regroup, gather, rewards, k, state.scale), error: null };
   } catch (e) {
-    return { advantages: null, error: (e as Error).message };
+    return { advantages: null, error: advantageErrorWords((e as Error).message) };
   }
 }
 

@@ -44,9 +44,18 @@ export class StoryController implements ReactiveController {
     this.raf = 0;
   }
 
-  /** Shows `phase` as it ends (no movement); keeps playing if playing. */
+  /**
+   * Shows `phase` as it ends (no movement); keeps playing if playing. A phase whose caption is
+   * held (an open quiz question) is shown before its movement instead, waiting in its caption,
+   * so a jump does not give the answer away.
+   */
   jump(phase: number): void {
     this.phase = Math.max(0, Math.min(this.phaseCount - 1, phase));
+    if (this.phase > 0 && this.holdCaption(this.phase)) {
+      this.progress = 0;
+      this.setStage('caption');
+      return;
+    }
     this.progress = 1;
     this.setStage(this.playing && this.phase < this.phaseCount - 1 ? 'dwell' : 'idle');
   }

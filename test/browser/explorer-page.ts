@@ -83,3 +83,11 @@ export function coreCopies(
     [config, promptId] as const,
   );
 }
+
+/** A preset's configuration, read from the core inside the page. */
+export function presetConfig(page: Page, name: string): Promise<Record<string, unknown>> {
+  return page.evaluate(async (n) => {
+    const presets = await import('/src/core/presets.ts' as string);
+    return presets.presets[n].config;
+  }, name);
+}

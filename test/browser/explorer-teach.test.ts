@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath, screenshot, session, withPage } from './harness.ts';
-import { coreCopies, firstView, jump, settled } from './explorer-page.ts';
+import { coreCopies, coreLayout, firstView, jump, presetConfig, settled, tiles } from './explorer-page.ts';
 
 const regroupValue = (page: import('playwright-core').Page) => page.locator('grpo-explorer select#regroup').inputValue();
 
@@ -162,5 +162,146 @@ test('predict, then reveal (quiz=1): the scatter waits for the answer, which is 
     assert.match(result, new RegExp(`You picked 1 of those ${ranks.length} ranks`));
     assert.match(page.url(), /quiz=1/);
     await screenshot(page, 'explorer-quiz-revealed');
+  });
+});
+
+/** The explorer's story stage and phase (data attributes on <grpo-explorer>). */
+const storyAt = (page: import('playwright-core').Page) =>
+  page.evaluate(() => {
+    const app = document.querySelector('grpo-explorer') as HTMLElement;
+    return { phase: app.dataset.phase, stage: app.dataset.stage };
+  });
+
+test('predict, then reveal on jumps: a link, a number key and a phase button each ask before the tiles move; three phases, answers from the core', async () => {
+  // Arriving by a link straight to the scatter: the question waits, the tiles are still in the sample's places.
+  await withPage('/?preset=seed-000&quiz=1&phase=scatter&speed=4', async (page) => {
+    await firstView(page);
+    const quiz = page.locator('grpo-quiz');
+    await quiz.waitFor();
+    await page.waitForTimeout(1200);
+    assert.deepEqual(await storyAt(page), { phase: 'scatter', stage: 'caption' }, 'held before the movement');
+    const answer = await coreLayout(page, 'seed-000');
+    const gathered = answer.gathers[0]!;
+    const prompt = Math.min(...gathered.map((s) => s.promptId));
+    assert.match((await quiz.locator('p.question').textContent()) ?? '', new RegExp(`copies of P${prompt} after the scatter`));
+    // Before the reveal the tiles have not moved: they sit where the scatter will take them only after it.
+    const before = (await tiles(page)).map((t) => `${t.x},${t.y}`);
+    await quiz.locator('button.reveal').click();
+    await settled(page, 'scatter');
+    const after = (await tiles(page)).map((t) => `${t.x},${t.y}`);
+    assert.notDeepEqual(before, after, 'the scatter moved the tiles after the reveal');
+
+    // A number key to the accumulation: "can rank r compute P's group mean alone?", answered from the core's gather.
+    await page.locator('grpo-layout-canvas canvas').first().focus();
+    await page.keyboard.press('3');
+    await page.waitForFunction(() =>
+      document.querySelector('grpo-explorer')?.shadowRoot?.querySelector('grpo-quiz[data-phase="accumulate"]'),
+    );
+    await page.waitForTimeout(800);
+    assert.deepEqual(await storyAt(page), { phase: 'accumulate', stage: 'caption' });
+    const first = gathered.find((s) => s.promptId === prompt)!;
+    const firstIndex = gathered.indexOf(first);
+    const copies = await coreCopies(page, 'seed-000', prompt);
+    const inGather = copies.filter((c) => answer.gathers[0]!.some((s) => s.stepIndex === c.stepIndex));
+    // seed-000 is flow_grpo with k = 4 over 8 ranks: P's draw is spread, so the right answer is "no".
+    const onFirstRank = inGather.filter((c) => c.rank === first.rank).length;
+    assert.ok(onFirstRank < inGather.length);
+    const question = (await quiz.locator('p.question').textContent()) ?? '';
+    assert.match(question, new RegExp(`can rank ${first.rank} compute the mean of P${prompt}'s group \\(the 4 copies of one draw\\)`));
+    await quiz.locator('button', { hasText: /^no$/ }).click();
+    await quiz.locator('button.reveal').click();
+    await settled(page, 'accumulate');
+    assert.match(
+      (await quiz.locator('.result').textContent()) ?? '',
+      new RegExp(`^Right: no, rank ${first.rank} holds ${onFirstRank} of the 4 copies`),
+    );
+    assert.equal(firstIndex, inGather[0]!.gatheredIndex, "the rank asked about holds the prompt's first gathered copy");
+
+    // A phase button to the all-gather: "at which gathered positions?" — typed, checked against copiesOf.
+    await page.locator('grpo-story-controls button[data-phase="gather"]').click();
+    const positions = page.locator('grpo-quiz[data-phase="gather"]');
+    await positions.waitFor();
+    assert.deepEqual(await storyAt(page), { phase: 'gather', stage: 'caption' });
+    const indices = inGather.map((c) => c.gatheredIndex);
+    const wrong = [...Array(32).keys()].find((i) => !indices.includes(i))!;
+    await positions.locator('input').fill(`${indices.slice(0, 3).join(', ')}, ${wrong}`);
+    await positions.locator('button.reveal').click();
+    await settled(page, 'gather');
+    const result = (await positions.locator('.result').textContent()) ?? '';
+    assert.match(result, new RegExp(`positions ${indices.join(', ')} \\(rank × 4 \\+ position on the rank\\)`));
+    assert.match(result, new RegExp(`You named 3 of those ${indices.length} and 1 that holds other samples\\.`));
+    await screenshot(page, 'explorer-quiz-gather-positions');
+    // No question where the phase has none: the regroup moves at once.
+    await page.keyboard.press('5');
+    await settled(page, 'regroup');
+    assert.equal(await page.locator('grpo-quiz').count(), 0);
+  });
+});
+
+test('a new gather asks its questions afresh (the answer of the last gather does not stay)', async () => {
+  const link = '/?sampler=flow-grpo&ranks=8&batch=2&k=4&batches=2&dataset=32&epochs=2&quiz=1&phase=scatter&speed=4';
+  await withPage(link, async (page) => {
+    await firstView(page);
+    const quiz = page.locator('grpo-quiz');
+    await quiz.locator('button.reveal').click();
+    await settled(page, 'scatter');
+    await quiz.locator('.result').waitFor();
+    await page.locator('grpo-explorer select#gather').selectOption('1');
+    await page.waitForFunction(() => location.search.includes('gather=1'));
+    // Asked again, held before the movement, with no answer shown.
+    await quiz.locator('button.reveal').waitFor();
+    assert.equal(await quiz.locator('.result').count(), 0);
+    assert.deepEqual(await storyAt(page), { phase: 'scatter', stage: 'caption' });
+    const answer = await coreLayout(page, { ...(await presetConfig(page, 'seed-000')), epochs: 2 });
+    const prompt = Math.min(...answer.gathers[1]!.map((s) => s.promptId));
+    assert.match((await quiz.locator('p.question').textContent()) ?? '', new RegExp(`copies of P${prompt} `));
+  });
+});
+
+test('rewards and advantages appear from the advantages phase on: copies table and comparison sentence; "1 copy"; advantage errors in words', async () => {
+  await withPage('/?preset=seed-000&phase=scatter&compare=view', async (page) => {
+    await firstView(page);
+    const prompt = (await tiles(page))[0]!.promptId;
+    await page.locator('grpo-copies-panel input').fill(String(prompt));
+    await page.locator('grpo-copies-panel input').press('Enter');
+    await page.waitForFunction(() => location.search.includes('prompt='));
+    const headers = () => page.locator('grpo-copies-panel th').allTextContents();
+    const compare = () => page.locator('grpo-explorer .compare-text').textContent();
+    for (const phase of ['scatter', 'accumulate', 'gather', 'regroup'] as const) {
+      await jump(page, phase);
+      assert.deepEqual(await headers(), ['step', 'rank', 'slot', 'gather', 'gathered #'], phase);
+      assert.doesNotMatch((await compare()) ?? '', /differ|equal/, phase);
+      assert.match(
+        (await compare()) ?? '',
+        /mixes prompts in \d+ of 8 rows; the two pictures' advantages are compared in the advantages phase/,
+      );
+    }
+    for (const phase of ['advantages', 'slice'] as const) {
+      await jump(page, phase);
+      assert.deepEqual(await headers(), ['step', 'rank', 'slot', 'gather', 'gathered #', 'reward', 'advantage'], phase);
+      assert.match((await compare()) ?? '', /advantages differ from/, phase);
+    }
+  });
+  // k = 1: each prompt has one copy ("1 copy", not "1 copies").
+  await withPage('/?sampler=dance-grpo&ranks=2&batch=2&k=1&dataset=64', async (page) => {
+    await firstView(page);
+    const prompt = (await tiles(page))[0]!.promptId;
+    await page.locator('grpo-copies-panel input').fill(String(prompt));
+    await page.locator('grpo-copies-panel input').press('Enter');
+    const text = page.locator('grpo-copies-panel p');
+    await text.first().waitFor();
+    assert.match((await text.first().textContent()) ?? '', new RegExp(`prompt ${prompt}: 1 copy in the layout`));
+  });
+  // DanceGRPO's local groups on 3 ranks × 1 slot with k = 3: a rank holds 2 samples. The page says so, not the core's CLI message.
+  await withPage('/?sampler=flow-grpo&ranks=3&batch=1&k=3&dataset=16&regroup=local&phase=advantages', async (page) => {
+    await firstView(page);
+    await settled(page, 'advantages');
+    const warn = (await page.locator('grpo-explorer .caption .warn').textContent()) ?? '';
+    assert.equal(
+      warn.replace(/\s+/g, ' ').trim(),
+      "No advantages for this regrouping: DanceGRPO's local groups needs rows of k = 3 samples, but a rank holds 2, which is not a multiple of 3.",
+    );
+    await jump(page, 'regroup');
+    assert.equal(await page.locator('grpo-explorer .caption .warn').count(), 0, 'no advantage error before the advantages phase');
   });
 });
