@@ -82,7 +82,7 @@ export interface TrainPreset {
   config: Partial<TrainConfig>;
 }
 
-/** The scenarios of ../shared/docs/scenarios.md this command can train. */
+/** The scenarios of docs/scenarios.md this command can train. */
 export const TRAIN_PRESETS: Record<string, TrainPreset> = {
   'seed-000': {
     description: "flow_grpo's layout: 8 ranks × 2 samples, k=4 (4 prompts per step), flow_grpo's per-prompt advantages",

@@ -8,7 +8,7 @@ import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControl
 import { scoreSample, type Task } from '../core/env/task.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
 import type { OpsBackend } from '../ops/backend.ts';
-import type { GrpoLossSettings } from '../core/grpo/loss.ts';
+import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
 import { headEntropySums, policyBackward, rollout, stageShapes, type Rollout } from './policy.ts';
@@ -175,40 +175,54 @@ async function logpUnder(ops: OpsBackend, task: Task, params: Float32Array, ro: 
   return out;
 }
 
-/** d loss / d logp of this rank's rows for the pairwise loss over the gathered groups (by prompt id). */
-async function pairwiseGrad(
+/** What the backend's loss ops return. */
+type LossResult = { loss: number; gradLogp: Float32Array };
+
+/**
+ * The backend's loss ops as one rank of a data-parallel step runs them, for computeLoss
+ * (src/ops/loss.ts) to choose from. The GRPO losses are per row: this rank's rows alone. The
+ * pairwise loss ranks each prompt's group, whose members may live on several ranks (flow_grpo's
+ * scatter): it gathers the rows' sequence log-probs, runs the op over the gathered groups (by
+ * prompt id) and keeps this rank's rows of the gradient. Both return this rank's share such that
+ * the mean over ranks is the step's loss and gradient; the pairwise loss is global, so its share
+ * is the whole loss × W.
+ */
+function rankLossOps(
   rank: Rank,
   ops: OpsBackend,
-  ro: Rollout,
   gathered: Gathered,
   k: number,
   offset: number,
-): Promise<{ loss: number; gradLogp: Float32Array }> {
-  const T = ACTIONS_PER_CONFIG;
-  const seq = new Float32Array(ro.rows);
-  for (let r = 0; r < ro.rows; r++) for (let t = 0; t < T; t++) seq[r]! += ro.logpTokens[r * T + t]!;
-  // A group's members live on several ranks (flow_grpo's scatter): gather the sequence log-probs.
-  const allSeq = await rank.allGather(seq);
-  const groups = groupsByPrompt(gathered.promptIds);
-  const bad = groups.find((g) => g.length !== k);
-  if (bad) throw new Error(`pairwise loss: prompt ${gathered.promptIds[bad[0]!]} has ${bad.length} samples in this step, not k=${k}`);
-  // Reorder so each group is contiguous, as the loss op expects.
-  const order = groups.flat();
-  const n = order.length;
-  const res = await ops.pairwiseLoss(
-    Float32Array.from(order, (i) => allSeq[i]!),
-    new Float32Array(n).fill(1),
-    Float32Array.from(order, (i) => gathered.rewards[i]!),
-    { rows: n, tokens: 1, groupSize: k },
-  );
-  const gradSeq = new Float32Array(n);
-  order.forEach((i, j) => {
-    gradSeq[i] = res.gradLogp[j]!;
-  });
-  // This rank's rows of the global loss's gradient, × W because the gradients are then averaged.
-  const gradLogp = new Float32Array(ro.rows * T);
-  for (let r = 0; r < ro.rows; r++) for (let t = 0; t < T; t++) gradLogp[r * T + t] = rank.size * gradSeq[offset + r]!;
-  return { loss: res.loss, gradLogp };
+): LossOps<Float32Array, Promise<LossResult>, Promise<LossResult>> {
+  return {
+    grpoLoss: (logp, oldLogp, refLogp, mask, advantages, shape, s) => ops.grpoLoss(logp, oldLogp, refLogp, mask, advantages, shape, s),
+    // `rewards` are this rank's rows; the groups take theirs from the gathered batch.
+    pairwiseLoss: async (logp, mask, _rewards, { rows, tokens: T, groupSize }) => {
+      const seq = new Float32Array(rows);
+      for (let r = 0; r < rows; r++) for (let t = 0; t < T; t++) seq[r]! += logp[r * T + t]! * mask[r * T + t]!;
+      const allSeq = await rank.allGather(seq);
+      const groups = groupsByPrompt(gathered.promptIds);
+      const bad = groups.find((g) => g.length !== k);
+      if (bad) throw new Error(`pairwise loss: prompt ${gathered.promptIds[bad[0]!]} has ${bad.length} samples in this step, not k=${k}`);
+      // Reorder so each group is contiguous, as the loss op expects.
+      const order = groups.flat();
+      const n = order.length;
+      const res = await ops.pairwiseLoss(
+        Float32Array.from(order, (i) => allSeq[i]!),
+        new Float32Array(n).fill(1),
+        Float32Array.from(order, (i) => gathered.rewards[i]!),
+        { rows: n, tokens: 1, groupSize },
+      );
+      const gradSeq = new Float32Array(n);
+      order.forEach((i, j) => {
+        gradSeq[i] = res.gradLogp[j]!;
+      });
+      // This rank's rows of the global loss's gradient, × W because the gradients are then averaged.
+      const gradLogp = new Float32Array(rows * T);
+      for (let r = 0; r < rows; r++) for (let t = 0; t < T; t++) gradLogp[r * T + t] = rank.size * gradSeq[offset + r]!;
+      return { loss: res.loss * rank.size, gradLogp };
+    },
+  };
 }
 
 /** Runs one full training step on this rank; returns the step's metrics. */
@@ -237,32 +251,36 @@ export async function optimiseOn(
   const shape = { rows, tokens: T };
   const mask = new Float32Array(rows * T).fill(1);
   const ref = state.ref ? await logpUnder(ops, task, state.ref, ro) : null;
-  let loss: number;
-  let gradLogp: Float32Array;
-  let klSum = 0;
-  let clipped = 0;
-  if (c.loss === 'pairwise') {
-    ({ loss, gradLogp } = await pairwiseGrad(rank, ops, ro, gathered, c.k, rowOffset));
-    loss *= rank.size; // undone by the mean over ranks below: every rank holds the global loss
-  } else {
-    const all = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
-    const mine = Float32Array.from(all.slice(rowOffset, rowOffset + rows));
-    const settings: GrpoLossSettings = {
+  // On-policy, one pass per generation: the sampling policy is the current one (old = logp).
+  const { loss, gradLogp } = await computeLoss(rankLossOps(rank, ops, gathered, c.k, rowOffset), {
+    shape,
+    logp: ro.logpTokens,
+    oldLogp: ro.logpTokens,
+    refLogp: ref,
+    mask,
+    // The chosen scheme over the gathered batch, this rank's slice (the GRPO losses read them).
+    advantages: () => {
+      const all = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
+      return Float32Array.from(all.slice(rowOffset, rowOffset + rows));
+    },
+    rewards: gathered.rewards.subarray(rowOffset, rowOffset + rows),
+    settings: {
       lossType: c.loss,
       epsilonLow: c.epsilonLow,
       epsilonHigh: c.epsilonHigh,
       beta: c.beta,
       maxCompletionLength: T,
-    };
-    // On-policy, one pass per generation: the sampling policy is the current one (old = logp).
-    ({ loss, gradLogp } = await ops.grpoLoss(ro.logpTokens, ro.logpTokens, ref, mask, mine, shape, settings));
-    // The ratio e^(logp − old) is 1 here, so nothing is clipped; counted anyway so the metric
-    // stays true if several passes per generation are added.
-    for (let i = 0; i < rows * T; i++) {
-      const ratio = Math.exp(ro.logpTokens[i]! - ro.logpTokens[i]!);
-      if (ratio < 1 - c.epsilonLow || ratio > 1 + c.epsilonHigh) clipped++;
-    }
+      groupSize: c.k,
+    },
+  });
+  // The ratio e^(logp − old) is 1 here, so nothing is clipped, whatever the loss; counted anyway
+  // so the GRPO losses' metric stays true if several passes per generation are added.
+  let clipped = 0;
+  for (let i = 0; i < rows * T; i++) {
+    const ratio = Math.exp(ro.logpTokens[i]! - ro.logpTokens[i]!);
+    if (ratio < 1 - c.epsilonLow || ratio > 1 + c.epsilonHigh) clipped++;
   }
+  let klSum = 0;
   if (ref) {
     for (let i = 0; i < rows * T; i++) {
       const d = ref[i]! - ro.logpTokens[i]!;

@@ -1,5 +1,5 @@
 // `grpo-sandbox advantages` as a user runs it: values worked out by hand from each framework's
-// formula (../shared/docs/frameworks.md, copied into src/core/grpo/advantages.ts), bad input.
+// formula (docs/frameworks.md, copied into src/core/grpo/advantages.ts), bad input.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli, runCliDeno } from '../helpers/cli.ts';
