@@ -1,10 +1,12 @@
 // <grpo-overview>: a layout too big to draw tile by tile, as an overview. A worker
 // (overview-worker.ts) builds the layout and counts, with progress shown here; the result is a
 // rank × prompt heatmap of copies (darker = more copies in that block) and the counts beside it.
+// Any gather can be chosen, and a window of ranks and steps zoomed into (typed, or by clicking a
+// heatmap row): the worker keeps the layout and re-bins the window only.
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutConfig } from '../core/layout/types.ts';
-import type { LayoutOverview } from '../core/layout/overview.ts';
-import type { OverviewMessage } from './overview-worker.ts';
+import type { LayoutOverview, OverviewWindow } from '../core/layout/overview.ts';
+import type { OverviewMessage, OverviewRequest } from './overview-worker.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -20,20 +22,30 @@ export class OverviewPanel extends LitElement {
   declare stage: string;
   declare overview: LayoutOverview | null;
   declare failure: string | null;
-  /** Milliseconds from the request to the overview on screen (for the benchmark). */
+  /** Milliseconds from the first request to the overview on screen (for the benchmark). */
   readyMs: number | null = null;
   private worker: Worker | null = null;
   private started = 0;
+  /** What was asked last: the gather and the zoom window (null: the whole gather). */
+  private gather = 0;
+  private zoom: Partial<OverviewWindow> | null = null;
+  /** Set when a result is drawn that the canvas has not shown yet. */
+  private fresh = false;
 
   static override styles = css`
     :host { display: block; font-size: 13px; }
     h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #595959; margin: 0 0 6px; }
     .wrap { display: grid; grid-template-columns: minmax(0, 1fr) 220px; gap: 12px; align-items: start; }
     canvas { width: 100%; image-rendering: pixelated; border: 1px solid #ccc; background: #fff; }
+    canvas.zoomable { cursor: zoom-in; }
     .axes { color: #595959; font-size: 12px; display: flex; justify-content: space-between; }
     dl { display: grid; grid-template-columns: auto auto; gap: 2px 10px; margin: 0; }
     dd { margin: 0; text-align: right; font-weight: 600; font-variant-numeric: tabular-nums; }
     .progress { color: #1f3b5a; }
+    form { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: end; margin: 0 0 8px; }
+    form label { display: grid; gap: 2px; color: #333; }
+    form input { font: inherit; width: 7em; padding: 2px 4px; border: 1px solid #bbb; border-radius: 4px; }
+    form button { font: inherit; font-size: 12px; padding: 3px 9px; border: 1px solid #bbb; background: #fff; border-radius: 4px; cursor: pointer; }
     @media (max-width: 700px) { .wrap { grid-template-columns: minmax(0, 1fr); } }
   `;
 
@@ -55,33 +67,53 @@ export class OverviewPanel extends LitElement {
     if (changed.has('config') && JSON.stringify(changed.get('config')) !== JSON.stringify(this.config)) this.start();
   }
 
+  /** A new configuration: a new worker (the old one's layout is of no use), the first gather, no zoom. */
   private start(): void {
     this.worker?.terminate();
+    this.worker = null;
     this.overview = null;
     this.failure = null;
     this.readyMs = null;
+    this.gather = 0;
+    this.zoom = null;
+    if (!this.config) return;
+    this.started = performance.now();
+    this.request();
+  }
+
+  /** Asks the worker (started on first use, kept for this configuration) for the current gather and window. */
+  private request(): void {
     if (!this.config) return;
     this.stage = 'starting a worker';
-    this.started = performance.now();
-    const worker = new Worker(new URL('./overview-worker.ts', import.meta.url), { type: 'module' });
-    this.worker = worker;
-    worker.onmessage = (ev: MessageEvent<OverviewMessage>) => {
-      const m = ev.data;
-      if (m.kind === 'progress') this.stage = m.stage;
-      else {
-        if (m.kind === 'done') this.overview = m.overview;
-        else this.failure = m.message;
-        worker.terminate();
-        if (this.worker === worker) this.worker = null;
-      }
-    };
-    worker.postMessage({ config: this.config, gather: 0 });
+    if (!this.worker) {
+      const worker = new Worker(new URL('./overview-worker.ts', import.meta.url), { type: 'module' });
+      this.worker = worker;
+      worker.onmessage = (ev: MessageEvent<OverviewMessage>) => {
+        if (this.worker !== worker) return;
+        const m = ev.data;
+        if (m.kind === 'progress') this.stage = m.stage;
+        else if (m.kind === 'done') {
+          this.overview = m.overview;
+          this.fresh = true;
+        } else this.failure = m.message;
+      };
+    }
+    const request: OverviewRequest = { config: this.config, gather: this.gather, ...(this.zoom ? { zoom: this.zoom } : {}) };
+    this.worker.postMessage(request);
+  }
+
+  /** Shows gather `gather` (0-based) and window `zoom` (null: the whole gather). */
+  show(gather: number, zoom: Partial<OverviewWindow> | null): void {
+    this.gather = gather;
+    this.zoom = zoom;
+    this.request();
   }
 
   override updated(): void {
     const o = this.overview;
     const canvas = this.renderRoot.querySelector('canvas');
-    if (!o || !canvas) return;
+    if (!o || !canvas || !this.fresh) return;
+    this.fresh = false;
     canvas.width = o.cols;
     canvas.height = o.rows;
     const ctx = canvas.getContext('2d')!;
@@ -97,6 +129,7 @@ export class OverviewPanel extends LitElement {
     }
     ctx.putImageData(img, 0, 0);
     canvas.style.height = `${Math.max(120, Math.min(480, (canvas.clientWidth * o.rows) / o.cols))}px`;
+    this.dataset.shown = JSON.stringify({ gather: o.gatherIndex, ...o.window });
     if (this.readyMs === null) {
       this.readyMs = performance.now() - this.started;
       this.dataset.ready = String(Math.round(this.readyMs));
@@ -109,22 +142,89 @@ export class OverviewPanel extends LitElement {
     if (!o)
       return html`<h2>Overview</h2><p class="progress" role="status">
         Too many tiles to draw one by one; building an overview in the background: ${this.stage}…</p>`;
-    return html`<h2>Overview of gather 1 (${fmt(o.samples)} samples)</h2>
+    const w = o.window;
+    const zoomed = w.rankFrom > 0 || w.rankTo < o.ranks || w.stepFrom > 0 || w.stepTo < o.gatherSteps.length;
+    const firstStep = o.gatherSteps[0]!;
+    const lastStep = o.gatherSteps.at(-1)!;
+    return html`<h2>Overview of gather ${o.gatherIndex + 1} of ${fmt(o.gatherCount)}${
+      zoomed
+        ? ` · ranks ${fmt(w.rankFrom)}–${fmt(w.rankTo - 1)}, ${
+            o.stepIndices.length === 1 ? `step ${o.stepIndices[0]}` : `steps ${o.stepIndices[0]}–${o.stepIndices.at(-1)}`
+          }`
+        : ''
+    } (${fmt(o.samples)} samples)</h2>
+      <form @submit=${this.onZoom} aria-label="choose what the overview shows">
+        ${
+          o.gatherCount > 1
+            ? html`<label>gather (1 … ${fmt(o.gatherCount)})<input id="overview-gather" name="gather" type="number" min="1" max=${o.gatherCount}
+                .value=${String(o.gatherIndex + 1)} /></label>`
+            : nothing
+        }
+        <label>ranks from<input id="rank-from" name="rankFrom" type="number" min="0" max=${o.ranks - 1} .value=${String(w.rankFrom)} /></label>
+        <label>to<input id="rank-to" name="rankTo" type="number" min="0" max=${o.ranks - 1} .value=${String(w.rankTo - 1)} /></label>
+        ${
+          o.gatherSteps.length > 1
+            ? html`<label>steps from<input id="step-from" name="stepFrom" type="number" min=${firstStep} max=${lastStep}
+                .value=${String(o.stepIndices[0])} /></label>
+              <label>to<input id="step-to" name="stepTo" type="number" min=${firstStep} max=${lastStep} .value=${String(o.stepIndices.at(-1))} /></label>`
+            : nothing
+        }
+        <button type="submit" class="zoom">show</button>
+        ${zoomed ? html`<button type="button" class="unzoom" @click=${() => this.show(o.gatherIndex, null)}>whole gather</button>` : nothing}
+      </form>
       <div class="wrap">
         <div>
-          <canvas role="img" aria-label="heatmap: rows are ranks, columns are prompt ids, darker means more copies"></canvas>
-          <div class="axes"><span>↓ ranks 0 … ${fmt(o.ranks - 1)}${o.ranksPerRow > 1 ? ` (${o.ranksPerRow} per row)` : ''}</span>
+          <canvas role="img" class=${o.ranksPerRow > 1 ? 'zoomable' : ''} @click=${this.onCanvasClick}
+            aria-label="heatmap: rows are ranks, columns are prompt ids, darker means more copies${
+              o.ranksPerRow > 1 ? '; click a row to zoom into its ranks' : ''
+            }"></canvas>
+          <div class="axes"><span>↓ ranks ${fmt(w.rankFrom)} … ${fmt(w.rankTo - 1)}${o.ranksPerRow > 1 ? ` (${o.ranksPerRow} per row)` : ''}</span>
             <span>prompt ids 0 … ${fmt(o.datasetSize - 1)} → ${o.promptsPerCol > 1 ? `(${fmt(o.promptsPerCol)} per column)` : ''}</span></div>
         </div>
         <dl>
-          <dt>samples in the gather</dt><dd data-stat="samples">${fmt(o.samples)}</dd>
+          <dt>samples ${zoomed ? 'in the window' : 'in the gather'}</dt><dd data-stat="samples">${fmt(o.samples)}</dd>
           <dt>distinct prompts</dt><dd data-stat="prompts">${fmt(o.prompts)}</dd>
           <dt>ranks a prompt reaches (mean)</dt><dd data-stat="ranks-per-prompt">${o.meanRanksPerPrompt.toFixed(2)}</dd>
           <dt>most copies of a prompt on one rank</dt><dd data-stat="max-on-rank">${fmt(o.maxCopiesOnOneRank)}</dd>
-          <dt>steps in the gather</dt><dd>${fmt(o.stepIndices.length)}</dd>
+          <dt>steps ${zoomed ? 'in the window' : 'in the gather'}</dt><dd data-stat="steps">${fmt(o.stepIndices.length)}</dd>
         </dl>
       </div>
-      ${o.samples > 0 ? nothing : html`<p>This gather is empty.</p>`}`;
+      ${o.samples > 0 ? nothing : html`<p>This ${zoomed ? 'window' : 'gather'} is empty.</p>`}`;
   }
+
+  /** The form: gather (1-based), ranks and steps as typed (inclusive); the core clamps what lies outside. */
+  private onZoom = (ev: SubmitEvent) => {
+    ev.preventDefault();
+    const o = this.overview;
+    if (!o) return;
+    const form = new FormData(ev.target as HTMLFormElement);
+    const num = (name: string, fallback: number) => {
+      const v = form.get(name);
+      const n = v === null || String(v).trim() === '' ? Number.NaN : Number(v);
+      return Number.isFinite(n) ? Math.trunc(n) : fallback;
+    };
+    const gather = num('gather', o.gatherIndex + 1) - 1;
+    const sameGather = gather === o.gatherIndex;
+    const first = o.gatherSteps[0]!;
+    const zoom: Partial<OverviewWindow> = {
+      rankFrom: num('rankFrom', 0),
+      rankTo: num('rankTo', o.ranks - 1) + 1,
+      // Another gather covers other steps: its whole span unless typed for it.
+      ...(sameGather && o.gatherSteps.length > 1
+        ? { stepFrom: num('stepFrom', first) - first, stepTo: num('stepTo', o.gatherSteps.at(-1)!) - first + 1 }
+        : {}),
+    };
+    this.show(gather, zoom);
+  };
+
+  /** A click on a heatmap row zooms into that row's ranks. */
+  private onCanvasClick = (ev: MouseEvent) => {
+    const o = this.overview;
+    if (!o || o.ranksPerRow <= 1) return;
+    const box = (ev.target as HTMLCanvasElement).getBoundingClientRect();
+    const row = Math.min(o.rows - 1, Math.max(0, Math.floor(((ev.clientY - box.top) / box.height) * o.rows)));
+    const rankFrom = o.window.rankFrom + row * o.ranksPerRow;
+    this.show(o.gatherIndex, { ...o.window, rankFrom, rankTo: Math.min(o.window.rankTo, rankFrom + o.ranksPerRow) });
+  };
 }
 customElements.define('grpo-overview', OverviewPanel);

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot, withPage } from './harness.ts';
-import { firstView, jump, settled, tiles } from './explorer-page.ts';
+import { coreLayout, firstView, jump, settled, tiles } from './explorer-page.ts';
+import { defaultConfig } from '../../src/core/samplers/index.ts';
 
 const opacity = (page: import('playwright-core').Page, selector: string) =>
   page
@@ -167,5 +168,59 @@ test('a layout above the tile budget is built in a worker, with progress, and sh
       assert.equal(sum, 1000 * Math.min(sums.ranksPerRow, 1000 - r * sums.ranksPerRow), `row ${r}`);
     console.log(`overview of 10^6 tiles ready ${ready} ms after it was asked for`);
     await screenshot(page, 'explorer-overview-1e6');
+  });
+});
+
+test('the overview zooms: another gather, a typed window of ranks and steps, a click on a row; counts from the core', async () => {
+  // 2,000 ranks (more rows than the page draws) × 1 slot, 2 steps per epoch, 2 epochs: two gathers of 4,000 samples.
+  const config = { ...defaultConfig, ranks: 2000, batch: 1, k: 4, batchesPerEpoch: 2, epochs: 2, datasetSize: 8000 };
+  await withPage('/?ranks=2000&batch=1&k=4&batches=2&epochs=2&dataset=8000', async (page) => {
+    await firstView(page);
+    const panel = page.locator('grpo-overview');
+    const shown = async (expected: Record<string, number>) => {
+      await page.waitForFunction(
+        (e) => {
+          const el = document.querySelector('grpo-explorer')?.shadowRoot?.querySelector('grpo-overview') as HTMLElement | null;
+          return el?.dataset.shown === JSON.stringify(e);
+        },
+        expected,
+        { timeout: 60_000 },
+      );
+    };
+    await shown({ gather: 0, rankFrom: 0, rankTo: 2000, stepFrom: 0, stepTo: 2 });
+    const stat = (name: string) => panel.locator(`dd[data-stat="${name}"]`).textContent();
+    const core = (await coreLayout(page, config)).gathers;
+    assert.equal(core.length, 2);
+    assert.equal(await stat('samples'), core[0]!.length.toLocaleString('en-US'));
+    assert.match((await panel.locator('h2').textContent()) ?? '', /^Overview of gather 1 of 2 \(4,000 samples\)/);
+
+    // The second gather, ranks 100–199, its second step only.
+    await panel.locator('#overview-gather').fill('2');
+    await panel.locator('button.zoom').click();
+    await shown({ gather: 1, rankFrom: 0, rankTo: 2000, stepFrom: 0, stepTo: 2 });
+    const steps = [...new Set(core[1]!.map((s) => s.stepIndex))].sort((a, b) => a - b);
+    await panel.locator('#rank-from').fill('100');
+    await panel.locator('#rank-to').fill('199');
+    await panel.locator('#step-from').fill(String(steps[1]));
+    await panel.locator('#step-to').fill(String(steps[1]));
+    await panel.locator('button.zoom').click();
+    await shown({ gather: 1, rankFrom: 100, rankTo: 200, stepFrom: 1, stepTo: 2 });
+    const window = core[1]!.filter((s) => s.rank >= 100 && s.rank < 200 && s.stepIndex === steps[1]);
+    assert.equal(await stat('samples'), String(window.length));
+    assert.equal(await stat('prompts'), String(new Set(window.map((s) => s.promptId)).size));
+    assert.match(
+      (await panel.locator('h2').textContent()) ?? '',
+      new RegExp(`gather 2 of 2 · ranks 100–199, step ${steps[1]} \\(100 samples\\)`),
+    );
+    await screenshot(page, 'explorer-overview-zoom');
+
+    // Back to the whole gather, then a click on the heatmap's first row zooms into its ranks.
+    await panel.locator('button.unzoom').click();
+    await shown({ gather: 1, rankFrom: 0, rankTo: 2000, stepFrom: 0, stepTo: 2 });
+    const perRow = Math.ceil(2000 / 256);
+    const box = (await panel.locator('canvas').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + 1);
+    await shown({ gather: 1, rankFrom: 0, rankTo: perRow, stepFrom: 0, stepTo: 2 });
+    assert.equal(await stat('samples'), String(core[1]!.filter((s) => s.rank < perRow).length));
   });
 });
