@@ -5,12 +5,16 @@ import process from 'node:process';
 import {
   DEFAULT_CONFIG,
   type DynamicConfig,
+  estimateSweep,
   POLICIES,
   type Policy,
+  plural,
   runSweep,
+  type SweepProgress,
   type SweepResult,
   validateDynamicConfig,
 } from '../core/dynamic/index.ts';
+import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { MAX_WORLD } from '../ranks/arena.ts';
 import { intFlag } from './flags.ts';
@@ -80,12 +84,25 @@ export async function runSweepCommand(flags: Record<string, unknown>): Promise<n
   const runs = intFlag(flags.runs, 'runs', 0, 10_000) ?? 8;
   const budgetBatches = intFlag(flags.budget, 'budget', 1, 10_000) ?? 20;
 
+  const settings = { base, policies, ps, trials, runs, budgetBatches, lr };
+  // Refuse before any work: the sweep's cost follows from its flags (cells × (trials + runs × budget)).
+  const estimate = estimateSweep(settings);
+  const tooMuch = overBudget(
+    `the sweep (${policies.length * ps.length} policy × p cells, ${trials} steps and ${runs} training runs of ${budgetBatches} batches each)`,
+    estimate,
+    '--trials, --runs, --budget, or the number of --ps and --policies',
+  );
+  if (tooMuch) throw tooMuch;
+
   const t0 = performance.now();
-  const tty = !!process.stderr.isTTY;
-  const result = await runSweep({ base, policies, ps, trials, runs, budgetBatches, lr }, (done, total) => {
-    if (tty) process.stderr.write(`\rsweep: ${done}/${total} (policy × p) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  });
-  if (tty) process.stderr.write('\n');
+  const progress = sweepProgress(
+    (text) => process.stderr.write(text),
+    !!process.stderr.isTTY,
+    estimate.ms,
+    () => performance.now() - t0,
+  );
+  const result = await runSweep(settings, progress.update);
+  progress.end();
   if (html) writeFileSync(html, sweepHtml(result));
   if (flags.json) {
     out(JSON.stringify(result, null, 2));
@@ -94,18 +111,64 @@ export async function runSweepCommand(flags: Record<string, unknown>): Promise<n
   printTable(result);
   out('');
   out(
-    `${policies.length * ps.length * trials} steps and ${policies.length * ps.length * runs} training runs in ` +
+    `${plural(policies.length * ps.length * trials, 'step')} and ${plural(policies.length * ps.length * runs, 'training run')} in ` +
       `${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   if (html) out(`chart written to ${html}`);
   return 0;
 }
 
+/** A sweep estimated to take at least this long reports its progress on stderr when stderr is not a terminal. */
+export const LONG_SWEEP_MS = 5000;
+/** Seconds between two plain progress lines (stderr not a terminal). */
+export const PROGRESS_EVERY_MS = 5000;
+
+/**
+ * Progress on stderr: on a terminal one line rewritten in place; otherwise (a log, a pipe, CI) plain
+ * lines, only for a sweep estimated at LONG_SWEEP_MS or more: one up front, one every
+ * PROGRESS_EVERY_MS, one at the end. `elapsed` is in milliseconds.
+ */
+export function sweepProgress(
+  write: (text: string) => void,
+  tty: boolean,
+  estimateMs: number,
+  elapsed: () => number,
+): { update: (p: SweepProgress) => void; end: () => void } {
+  const plain = !tty && estimateMs >= LONG_SWEEP_MS;
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const status = (p: SweepProgress) =>
+    `sweep: ${Math.floor((100 * p.units) / p.totalUnits)}% (${p.cells}/${p.totalCells} policy × p cells done) in ${secs(elapsed())}`;
+  let last: SweepProgress | null = null;
+  let lastLine = 0;
+  let lastDraw = -Infinity;
+  if (plain) write(`sweep: estimated at most ${secs(estimateMs)}; progress every ${secs(PROGRESS_EVERY_MS)}\n`);
+  return {
+    update(p) {
+      last = p;
+      const now = elapsed();
+      if (tty) {
+        // Rewriting the line thousands of times a second would cost more than the sweep.
+        if (now - lastDraw < 100 && p.units < p.totalUnits) return;
+        lastDraw = now;
+        write(`\r${status(p)}`);
+      } else if (plain && now - lastLine >= PROGRESS_EVERY_MS) {
+        lastLine = now;
+        write(`${status(p)}\n`);
+      }
+    },
+    end() {
+      if (tty) write(last ? `\r${status(last)}\n` : '');
+      else if (plain) write(`sweep: done in ${secs(elapsed())}\n`);
+    },
+  };
+}
+
 function printTable(r: SweepResult): void {
   const c = r.config;
   out(
-    `sparsity sweep: ${c.ranks} ranks × ${c.perRank}, k = ${c.k}, max_resample_times ${c.maxResampleTimes}; ${c.trials} steps per cell, ` +
-      `${c.runs} training runs of ${c.budgetBatches} batches' generations (lr ${c.lr})`,
+    `sparsity sweep: ${plural(c.ranks, 'rank')} × ${c.perRank}, k = ${c.k}, max_resample_times ${c.maxResampleTimes}; ` +
+      `${plural(c.trials, 'step')} per cell, ${plural(c.runs, 'training run')} of ${c.budgetBatches} ${c.budgetBatches === 1 ? "batch's" : "batches'"} ` +
+      `generations (lr ${c.lr})`,
   );
   out('tie = share of flat groups (theory p^k + (1−p)^k); short = pool still short after the last batch (theory: binomial);');
   out('fail = steps that cannot train (raise, naive uneven gather, stalled stream); eff = distinct samples with signal per step;');

@@ -12,7 +12,10 @@ import {
   POLICIES,
   POLICY_ABOUT,
   type Policy,
+  plural,
   type RewardModel,
+  streamScriptedAdvice,
+  streamStalled,
   validateDynamicConfig,
 } from '../core/dynamic/index.ts';
 import { ConfigError } from '../core/errors.ts';
@@ -101,10 +104,25 @@ interface RunRecord {
   identical: boolean;
   ok: boolean;
   ranks?: ConsumeResult[];
+  /** Where the run failed: in the generation loop (the framework raised; no train step ran) or in the train step. */
+  failedIn?: 'generation loop' | 'train step';
   failure?: string;
 }
 
 const runtime = () => ('Deno' in globalThis ? 'Deno Web Workers' : 'Node worker_threads');
+
+/** `ranks 0–3` (or `rank 0`): every rank, as the rank world names them in a diagnosis. */
+const allRanks = (n: number) => (n === 1 ? 'rank 0' : `ranks 0–${n - 1}`);
+
+/**
+ * The plan's error in the words that fit its reward draws: a stalled stream on scripted draws
+ * (a preset) cannot be helped by an easier task, only by a capped policy or random rewards.
+ */
+function fitError(plan: PlanSummary, rewards: RewardModel, k: number): PlanSummary {
+  if (plan.error?.name !== 'StreamStalled' || rewards.kind !== 'script') return plan;
+  const message = streamStalled(plan.generated, plan.shortage / k, streamScriptedAdvice(rewards.valid.length));
+  return { ...plan, error: { ...plan.error, message } };
+}
 
 /** One step on a fresh world: collect (the protocol), then consume (stack + gather). */
 async function runOnce(config: DynamicConfig, rewards: RewardModel, deviceFix: boolean, timeoutMs: number): Promise<RunRecord> {
@@ -116,16 +134,23 @@ async function runOnce(config: DynamicConfig, rewards: RewardModel, deviceFix: b
     } catch (err) {
       // A rank failed or hung during the protocol itself: no plan to print, only the diagnosis.
       if (!(err instanceof WorldFailure)) throw err;
-      return { deviceFix, plan: null, identical: true, ok: false, failure: err.message };
+      return { deviceFix, plan: null, identical: true, ok: false, failedIn: 'generation loop', failure: err.message };
     }
-    const plan = plans[0]!;
-    const identical = plans.every((p) => JSON.stringify(p) === JSON.stringify(plan));
+    const identical = plans.every((p) => JSON.stringify(p) === JSON.stringify(plans[0]));
+    const plan = fitError(plans[0]!, rewards, config.k);
+    if (plan.error) {
+      // The framework raises inside its generation loop, right after filtering the batch that
+      // used up its allowance (verl: RayDAPOTrainer.fit, before `batch[:traj_bsz]` and the actor
+      // update); no slice is taken and the train step never runs, so `consume` is not called.
+      const failure = `${allRanks(config.ranks)}: ${plan.error.name}: ${plan.error.message}`;
+      return { deviceFix, plan, identical, ok: false, failedIn: 'generation loop', failure };
+    }
     try {
       const ranks = await world.run<ConsumeResult>({ module: 'builtin:dynamic', name: 'consume' }, { deviceFix });
       return { deviceFix, plan, identical, ok: true, ranks };
     } catch (err) {
       if (!(err instanceof WorldFailure)) throw err;
-      return { deviceFix, plan, identical, ok: false, failure: err.message };
+      return { deviceFix, plan, identical, ok: false, failedIn: 'train step', failure: err.message };
     }
   } finally {
     await world.stop();
@@ -148,35 +173,48 @@ function printPlan(plan: PlanSummary, config: DynamicConfig): void {
   const shown = plan.events.length > 12 ? [...plan.events.slice(0, 8), null, ...plan.events.slice(-3)] : plan.events;
   for (const e of shown) {
     if (e === null) {
-      out(`…               ${plan.events.length - 11} more rounds`);
+      out(`…               ${plural(plan.events.length - 11, 'more round')}`);
       continue;
     }
     const byRank = e.addedByRank.join(' ');
     out(
-      `${label(e.draw, plan.policy).padEnd(14)}  ${String(e.generated).padStart(3)} generated, ${e.groups} groups, ${e.flatGroups} flat → ` +
+      `${label(e.draw, plan.policy).padEnd(14)}  ${String(e.generated).padStart(3)} generated, ${plural(e.groups, 'group')}, ${e.flatGroups} flat → ` +
         `${e.draw === 0 ? `${e.added} valid` : `+${e.added}`} (by rank: ${byRank}) → pool ${e.pool}/${T}`,
     );
   }
-  const resampleWord = plan.policy === 'stream' ? 'replacement rounds' : 'resamples';
+  const resamples = plural(plan.resamples, plan.policy === 'stream' ? 'replacement round' : 'resample');
   out(
-    `final pool      ${plan.pool}/${T} after ${plan.resamples} ${resampleWord}; ${plan.generated} generations (${plan.extraGenerations} beyond one batch)`,
+    `final pool      ${plan.pool}/${T} after ${resamples}; ${plural(plan.generated, 'generation')} (${plan.extraGenerations} beyond one batch)`,
   );
   if (plan.shortage > 0) out(`Shortage: ${plan.shortage}/${T}`);
   for (const note of plan.notes) out(`warning         ${note}`);
   if (plan.invalidGroupsKept) out(`invalid groups kept: ${plan.invalidGroupsKept} (flat groups of the original batch, trained on anyway)`);
   if (plan.duplicated) out(`duplicated samples: ${plan.duplicated} (copies of random valid samples)`);
-  if (plan.discardedSurplus) out(`discarded surplus: ${plan.discardedSurplus} valid samples beyond ${T}`);
-  if (plan.error) {
-    out(`${plan.error.name}: ${plan.error.message}`);
-    return;
-  }
+  if (plan.discardedSurplus) out(`discarded surplus: ${plural(plan.discardedSurplus, 'valid sample')} beyond ${T}`);
+  // A framework error is printed with the failure, after the check, where the run stops.
+  if (plan.error) return;
   for (const s of plan.slices) {
     const where = s.from === null ? `(${s.source})` : `[${s.from}:${s.to}]`;
     const mark = s.size !== config.perRank ? `  ← ${s.size} of ${config.perRank}` : '';
     out(
-      `rank ${s.rank} slice    ${where.padEnd(9)} ${String(s.size).padStart(2)} samples, ${s.groups} groups: ${originText(s.origins)}${mark}`,
+      `rank ${s.rank} slice    ${where.padEnd(9)} ${String(s.size).padStart(2)} ${s.size === 1 ? 'sample' : 'samples'}, ` +
+        `${plural(s.groups, 'group')}: ${originText(s.origins)}${mark}`,
     );
   }
+}
+
+/** Where the framework stops when its generation loop raises: no slice, no train step. */
+function printGenerationFailure(run: RunRecord, config: DynamicConfig): void {
+  const plan = run.plan!;
+  const batches = plan.events.length;
+  const where =
+    plan.policy === 'raise'
+      ? `, where verl raises: right after filtering generation batch ${batches} (max_num_gen_batches=${config.maxResampleTimes + 1}), `
+      : plan.policy === 'raise-nemo'
+        ? `, where NeMo RL raises: after generation batch ${batches}, one past its maximum of ${config.maxResampleTimes + 1}, `
+        : ', ';
+  out(`the simulated run failed in the generation loop${where}before any slice is taken or the train step runs; every worker is stopped:`);
+  out(`  ${run.failure!}`);
 }
 
 function printConsume(run: RunRecord, config: DynamicConfig): void {
@@ -189,9 +227,9 @@ function printConsume(run: RunRecord, config: DynamicConfig): void {
     for (const [r, res] of run.ranks!.entries())
       out(
         `rank ${r}          stacked [${res.shape.join(', ')}] on ${res.device} (slice was on ${res.origins.join(', ') || 'no device'}); gathered ` +
-          `${res.gatheredRows} rows`,
+          `${plural(res.gatheredRows, 'row')}`,
       );
-    out(`ok: the step trained on all ${config.ranks} ranks`);
+    out(`ok: the step trained on ${config.ranks === 1 ? 'its one rank' : `all ${config.ranks} ranks`}`);
   } else {
     out('the simulated run failed, as a real one would; every worker is stopped:');
     out(run.failure!);
@@ -239,8 +277,9 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
       out(`reward draws: ${preset.draws}`);
     }
     out(
-      `${config.ranks} ranks on ${runtime()}; policy ${config.policy}: ${POLICY_ABOUT[config.policy]}\n` +
-        `k = ${config.k}, ${config.perRank / config.k} prompts × ${config.k} = ${config.perRank} per rank, target ${config.ranks * config.perRank}, ` +
+      `${plural(config.ranks, 'rank')} on ${runtime()}; policy ${config.policy}: ${POLICY_ABOUT[config.policy]}\n` +
+        `k = ${config.k}, ${plural(config.perRank / config.k, 'prompt')} × ${config.k} = ${config.perRank} per rank, ` +
+        `target ${config.ranks * config.perRank}, ` +
         `max_resample_times ${config.maxResampleTimes}${preset ? '' : `, success probability p = ${p} (a group ties with probability p^k + (1−p)^k)`}`,
     );
   }
@@ -259,10 +298,11 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
     printPlan(run.plan, config);
     out(
       run.identical
-        ? `check           all ${config.ranks} ranks made identical decisions`
+        ? `check           ${config.ranks === 1 ? 'one rank: nothing to compare' : `all ${config.ranks} ranks made identical decisions`}`
         : 'check           RANKS DISAGREE (a bug: please report it)',
     );
-    printConsume(run, config);
+    if (run.failedIn === 'generation loop') printGenerationFailure(run, config);
+    else printConsume(run, config);
   }
   const last = runs[runs.length - 1]!;
   if (json) out(JSON.stringify({ preset: presetName ?? null, config, rewards, runs }, null, 2));

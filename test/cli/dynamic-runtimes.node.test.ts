@@ -16,3 +16,33 @@ test('dynamic --json: Node and Deno give the same data', () => {
   assert.equal(data.runs.length, 1);
   assert.equal(data.runs[0].identical, true);
 });
+
+test('dynamic --json, the presets: Node and Deno give the same data (seed-002 naive; seed-004 without and with the device fix)', () => {
+  for (const [preset, status, fixes] of [
+    ['seed-002', 1, [true]],
+    ['seed-004', 0, [false, true]],
+  ] as const) {
+    const args = ['dynamic', '--preset', preset, '--json'];
+    const node = runCli(args);
+    const deno = runCliDeno(args);
+    assert.equal(node.status, status, `${preset} node: ${node.stderr}`);
+    assert.equal(deno.status, status, `${preset} deno: ${deno.stderr}`);
+    assert.deepEqual(JSON.parse(deno.stdout), JSON.parse(node.stdout), preset);
+    const data = JSON.parse(node.stdout);
+    assert.deepEqual(
+      data.runs.map((r: { deviceFix: boolean }) => r.deviceFix),
+      fixes,
+      preset,
+    );
+    if (preset === 'seed-002') {
+      assert.equal(data.config.policy, 'naive');
+      assert.match(
+        data.runs[0].failure,
+        /ShapeMismatchError: allGather #\d+: shape mismatch: ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/,
+      );
+    } else {
+      assert.match(data.runs[0].failure, /DeviceMismatchError/);
+      assert.equal(data.runs[1].ok, true);
+    }
+  }
+});

@@ -35,7 +35,7 @@ test('dynamic --preset seed-004: 56/64, one resample to 64/64, slices [0:16]…[
   for (const part of [unfixed!, fixed!]) {
     assert.match(part, /initial batch .* → pool 56\/64/);
     assert.match(part, /resample 1 .* \+8 .* → pool 64\/64/);
-    assert.match(part, /final pool +64\/64 after 1 resamples/);
+    assert.match(part, /final pool +64\/64 after 1 resample; 128 generations/);
     for (const [r, range] of ['[0:16]', '[16:32]', '[32:48]', '[48:64]'].entries())
       assert.match(part, new RegExp(`rank ${r} slice +${range.replace(/[[\]]/g, '\\$&')} +16 samples, 2 groups`));
   }
@@ -56,6 +56,50 @@ test('dynamic: fallback logs the shortage and kept invalid groups (exit 0); rais
   const raise = cli(['dynamic', '--preset', 'seed-002', '--policy', 'raise']);
   assert.equal(raise.status, 1);
   assert.match(raise.stdout, /ranks 0–3: ValueError: num_gen_batches=4 >= max_num_gen_batches=4\. Generated too many\./);
+});
+
+test('dynamic --policy raise: verl’s ValueError comes from the generation loop, after the last batch, and no train step runs', () => {
+  const res = cli(['dynamic', '--preset', 'seed-002', '--policy', 'raise']);
+  assert.equal(res.status, 1, res.stderr);
+  const lines = res.stdout.trimEnd().split('\n');
+  const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+  // The log in verl's order: the 4 generation batches, the pool, then the error; the trainer never stacks a slice.
+  const last = at(/^resample 3 /);
+  const check = at(/^check +all 4 ranks made identical decisions/);
+  const failed = at(/^the simulated run failed in the generation loop, where verl raises: right after filtering generation batch 4 /);
+  const error = at(/ValueError: num_gen_batches=4 >= max_num_gen_batches=4/);
+  assert.ok(last >= 0 && last < check && check < failed && failed + 1 === error, res.stdout);
+  assert.equal(error, lines.length - 1, 'the error is the last line');
+  assert.doesNotMatch(res.stdout, /torch\.stack|train step +each rank|slice +\[|'consume'/);
+  const json = JSON.parse(cli(['dynamic', '--preset', 'seed-002', '--policy', 'raise', '--json']).stdout);
+  assert.equal(json.runs[0].failedIn, 'generation loop');
+  assert.match(json.runs[0].failure, /^ranks 0–3: ValueError: num_gen_batches=4 >= max_num_gen_batches=4/);
+  // A failure in the train step still says so (seed-002 naive: the gather's shape mismatch).
+  const naive = JSON.parse(cli(['dynamic', '--preset', 'seed-002', '--json']).stdout);
+  assert.equal(naive.runs[0].failedIn, 'train step');
+});
+
+test('dynamic --preset seed-002 --policy stream: the give-up advice fits scripted draws (no “success probability”)', () => {
+  const res = cli(['dynamic', '--preset', 'seed-002', '--policy', 'stream']);
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(res.stdout, /StreamStalled: stream \(OpenRLHF\) is still 2 prompts short after 6400 generations/);
+  assert.match(res.stdout.replace(/\n +/g, ' '), /reward draws are scripted for 4 draws and every later group ties/);
+  assert.doesNotMatch(res.stdout, /success probability/);
+  // With random rewards the advice is about the success probability.
+  const random = cli(['dynamic', '--policy', 'stream', '--p', '0.001', '--ranks', '1', '--per-rank', '4']);
+  assert.equal(random.status, 1, random.stderr);
+  assert.match(random.stdout, /1 prompt short after 400 generations; .*Make the task easier \(higher success probability\)/);
+});
+
+test('dynamic: counts agree with their nouns (1 resample, 1 group, 1 rank, 1 prompt, 1 row)', () => {
+  const res = cli(['dynamic', '--ranks', '1', '--per-rank', '4', '--k', '4', '--p', '0.3', '--seed', '1']);
+  assert.equal(res.status, 0, res.stdout + res.stderr);
+  assert.match(res.stdout, /^1 rank on /m);
+  assert.match(res.stdout, /k = 4, 1 prompt × 4 = 4 per rank/);
+  assert.match(res.stdout, / 1 group, /);
+  assert.match(res.stdout, /ok: the step trained on its one rank/);
+  for (const text of [res.stdout, cli(['dynamic', '--preset', 'seed-004']).stdout])
+    assert.doesNotMatch(text, /\b1 (resamples|groups|ranks|prompts|rows|generations|samples|replacement rounds)\b/, text);
 });
 
 test('dynamic: bad flags are one line on stderr, nothing on stdout, exit 2', () => {

@@ -131,9 +131,70 @@ export function theoryShortage(c: DynamicConfig, policy: Policy, p: number): num
   return binomialBelow(batches * G, q, G);
 }
 
-export async function runSweep(s: SweepConfig, onProgress?: (done: number, total: number) => void): Promise<SweepResult> {
+/** How far a sweep has got: work units are single steps and training runs, (trials + runs) per (policy, p) cell. */
+export interface SweepProgress {
+  cells: number;
+  totalCells: number;
+  units: number;
+  totalUnits: number;
+}
+
+/** Generations one step is expected to take, a coarse upper bound from the theory (no simulation). */
+export function expectedStepGenerations(c: DynamicConfig, policy: Policy, p: number): number {
+  const target = c.ranks * c.perRank;
+  const q = 1 - tieProbability(p, c.k); // a group mixes
+  if (policy === 'stream') {
+    // Each prompt slot is refilled until a mixed group lands: about k/q generations per slot, so
+    // target/q in all, plus one batch of slack for the slots that wait longest; capped like the step.
+    return Math.min(c.streamCapFactor * target, (q > 0 ? target / q : Infinity) + target);
+  }
+  // Filling G groups at a rate q per group takes about 1/q batches, plus one batch because every
+  // group is needed (the last draws run short); never more than the policy's cap.
+  const cap = c.maxResampleTimes + (policy === 'raise-nemo' ? 2 : 1);
+  return target * Math.min(cap, q > 0 ? 1 + 1 / q : cap);
+}
+
+/** Microseconds one generation costs the in-process world: every one of the W ranks filters every gathered sample. */
+export function sweepMicrosPerGeneration(ranks: number): number {
+  // Measured on the shared 2-core VM under load 9 (0.8 µs at W = 1, 3 at W = 4, 4.8 at W = 16,
+  // 13 at W = 64, 67–126 at W = 256, per generation), rounded up to an upper bound.
+  return 1 + 0.6 * ranks;
+}
+
+/** Bytes a step holds at its peak: the pool (kept samples) and the original batch, each sample referenced by every rank. */
+function stepBytes(c: DynamicConfig, policy: Policy): number {
+  const target = c.ranks * c.perRank;
+  // ~300 B per sample object (two id strings, four numbers) and an 8 B reference per rank in
+  // each rank's copy of the gathered batch and pool (16 B for both).
+  const perSample = 300 + 16 * c.ranks;
+  const batches = policy === 'stream' ? 2 : c.maxResampleTimes + (policy === 'raise-nemo' ? 3 : 2);
+  return batches * target * perSample;
+}
+
+/** The sweep's work from its settings alone, before running anything: generations, milliseconds and peak bytes. */
+export function estimateSweep(s: SweepConfig): { generations: number; ms: number; bytes: number } {
+  const target = s.base.ranks * s.base.perRank;
+  let generations = 0;
+  let bytes = 0;
+  for (const policy of s.policies) {
+    const c = { ...s.base, policy };
+    bytes = Math.max(bytes, stepBytes(c, policy));
+    for (const p of s.ps) {
+      const step = expectedStepGenerations(c, policy, p);
+      // Single steps, then training runs that stop once their budget of generations is spent
+      // (the last step may overshoot it by one step).
+      generations += s.trials * step + s.runs * (s.budgetBatches * target + step);
+    }
+  }
+  return { generations, ms: (generations * sweepMicrosPerGeneration(s.base.ranks)) / 1000, bytes };
+}
+
+export async function runSweep(s: SweepConfig, onProgress?: (progress: SweepProgress) => void): Promise<SweepResult> {
   const rows: SweepRow[] = [];
-  const total = s.policies.length * s.ps.length;
+  const totalCells = s.policies.length * s.ps.length;
+  const totalUnits = totalCells * (s.trials + s.runs);
+  let units = 0;
+  const tick = () => onProgress?.({ cells: rows.length, totalCells, units: ++units, totalUnits });
   for (const policy of s.policies) {
     for (const p of s.ps) {
       const c: DynamicConfig = { ...s.base, policy };
@@ -155,6 +216,7 @@ export async function runSweep(s: SweepConfig, onProgress?: (done: number, total
         const eff = fails ? 0 : effectiveBatch(plan, c.metric);
         effective += eff;
         wasted += plan.generated - eff;
+        tick();
       }
       let finalReward = 0;
       let failedRuns = 0;
@@ -162,6 +224,7 @@ export async function runSweep(s: SweepConfig, onProgress?: (done: number, total
         const out = await trainRun(c, p, s, run);
         finalReward += out.p;
         if (out.failed) failedRuns++;
+        tick();
       }
       rows.push({
         policy,
@@ -177,7 +240,7 @@ export async function runSweep(s: SweepConfig, onProgress?: (done: number, total
         finalReward: finalReward / s.runs,
         failedRuns,
       });
-      onProgress?.(rows.length, total);
+      onProgress?.({ cells: rows.length, totalCells, units, totalUnits });
     }
   }
   const { base, ...rest } = s;
