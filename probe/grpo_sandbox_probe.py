@@ -1,8 +1,9 @@
 """grpo-sandbox probe: log which prompt ids each rank trains on, then check them with
-`grpo-sandbox diff --log run.jsonl`.
+`grpo-sandbox diff --log run.jsonl [--preset NAME]`.
 
-One file, no dependencies beyond the Python standard library (torch.distributed is used only when
-the framework already imported torch). Copy it next to your training script.
+One file, no dependency beyond what the framework already imports: the standard library, plus
+torch.distributed (for the rank) and transformers' TrainerCallback when they can be imported.
+Copy it next to your training script.
 
 Log format (JSON Lines, one file shared by all ranks; every write is one O_APPEND line):
   header, once per rank: {"probe": "grpo-sandbox", "probe_version": 1, "framework": ..., "framework_version": ...,
@@ -10,18 +11,30 @@ Log format (JSON Lines, one file shared by all ranks; every write is one O_APPEN
   record, per step and rank: {"step": s, "rank": r, "ids": [dataset index, ...]}
 `step` counts from 0 over the whole run (epoch-major), exactly as the sandbox's layout lists steps.
 
-TRL (GRPOTrainer):
+TRL (GRPOTrainer), one import and one argument:
     from grpo_sandbox_probe import TrlProbeCallback
     trainer = GRPOTrainer(..., callbacks=[TrlProbeCallback("run.jsonl")])
 A TrainerCallback never sees indices, so at on_train_begin the callback wraps the train dataloader's
 batch sampler (accelerate's BatchSamplerShard) in place and records every batch that TRL generates
 from (one in steps_per_generation × num_iterations: the others are reused copies of the same batch).
+The version is TRL's own (importlib.metadata).
 
-flow_grpo / DanceGRPO (call inside the sampling loop; the ids are the dataset indices of the batch,
-e.g. returned by the dataset's __getitem__ in the metadata):
+flow_grpo / DanceGRPO: their datasets return no index (flow_grpo's TextPromptDataset gives
+"metadata": {}, DanceGRPO's latent dataset gives embeddings and a caption), so the probe watches the
+sampler that draws the indices, before the loop starts iterating the DataLoader. Neither has a
+__version__: pass the commit of your checkout (`git rev-parse --short HEAD`) as version=.
     from grpo_sandbox_probe import Probe
-    probe = Probe.flow_grpo("run.jsonl", train_sampler, config)        # or Probe.dance_grpo("run.jsonl", sampler, args)
-    probe.record(epoch * num_batches_per_epoch + i, ids)                # right after next(train_iter)
+    # flow_grpo (scripts/train_sd3.py), after train_sampler and train_dataloader are built:
+    Probe.flow_grpo("run.jsonl", train_sampler, config, version="<commit>").watch(train_sampler)
+    # DanceGRPO (fastvideo/train_grpo_flux.py), after sampler and train_dataloader are built:
+    Probe.dance_grpo("run.jsonl", sampler, args, version="<commit>").watch(train_dataloader)
+watch() records each batch the moment the sampler hands it to the DataLoader, so the log holds what the
+loader delivers, in order, whatever num_workers is (a prefetching loader also logs the one or two
+batches it drew ahead but the run never reached). DanceGRPO draws prompts and repeat_interleaves them
+num_generations times in train_one_step; its probe records each id repeated so (repeat=, set by
+Probe.dance_grpo), as the sandbox's dance-grpo layout lists them. A DistributedSampler yields single
+indices, not batches: watch the DataLoader (its batch_sampler), not the DistributedSampler.
+Where ids are at hand instead, probe.record(step, ids) logs one step directly.
 """
 import json
 import os
@@ -80,16 +93,33 @@ class Probe:
             ids = ids.tolist()
         self._write({"step": int(step), "rank": self.rank, "ids": [int(i) for i in ids]})
 
-    def watch(self, batch_sampler, every=1):
-        """Records every `every`-th batch `batch_sampler` yields (step = count // every), by giving the
-        object a subclass whose __iter__ records: the DataLoader keeps the same object and order."""
+    repeat = 1
+    """How many times watch() logs each drawn id, consecutively (DanceGRPO: num_generations)."""
+
+    def watch(self, batch_sampler, every=1, repeat=None):
+        """Records every `every`-th batch `batch_sampler` yields (step = count // every), each id
+        `repeat` times (default: the probe's own, num_generations for Probe.dance_grpo), by giving the
+        object a subclass whose __iter__ records: the DataLoader keeps the same object and order.
+        `batch_sampler` may be a DataLoader: its batch_sampler is watched. Call it before iterating."""
+        if hasattr(batch_sampler, "batch_sampler") and hasattr(batch_sampler, "dataset"):
+            batch_sampler = batch_sampler.batch_sampler  # a DataLoader
+        if batch_sampler is None:
+            raise TypeError("grpo_sandbox_probe.watch: this DataLoader has no batch_sampler (batch_size=None); watch the sampler that yields batches")
         probe, base = self, type(batch_sampler)
+        repeat = self.repeat if repeat is None else int(repeat)
         count = [0]
 
         def __iter__(obj):
             for batch in base.__iter__(obj):
+                if not hasattr(batch, "__len__") or getattr(batch, "ndim", 1) == 0:
+                    # A per-index sampler (DistributedSampler): its items are not steps.
+                    raise TypeError(
+                        f"grpo_sandbox_probe.watch: {base.__name__} yields single indices, not batches; "
+                        "watch the DataLoader (probe.watch(train_dataloader)) so each record is one batch"
+                    )
                 if count[0] % every == 0:
-                    probe.record(count[0] // every, batch)
+                    ids = batch.tolist() if hasattr(batch, "tolist") else list(batch)
+                    probe.record(count[0] // every, [i for i in ids for _ in range(repeat)])
                 count[0] += 1
                 yield batch
 
@@ -98,8 +128,8 @@ class Probe:
 
     @classmethod
     def flow_grpo(cls, path, sampler, config, version="unknown"):
-        """flow_grpo: reads the DistributedKRepeatSampler and config.sample.* (the scatter sampler; use
-        sampler="flow-grpo-lcm" settings by hand for the lcm one)."""
+        """flow_grpo: reads the DistributedKRepeatSampler and config.sample.* (the scatter sampler; diff
+        a run of the lcm one with --sampler flow-grpo-lcm). version: your checkout's commit."""
         read = {
             "config.sample.train_batch_size": sampler.batch_size,
             "config.sample.num_image_per_prompt": sampler.k,
@@ -125,8 +155,9 @@ class Probe:
 
     @classmethod
     def dance_grpo(cls, path, sampler, args, version="unknown"):
-        """DanceGRPO: reads its DistributedSampler and argparse args; record() the prompt ids of the
-        batch repeated num_generations times each (as train_one_step repeat_interleaves them)."""
+        """DanceGRPO: reads its DistributedSampler and argparse args. watch(train_dataloader) logs each
+        prompt id num_generations times (as train_one_step repeat_interleaves them); record() takes the
+        ids already repeated so."""
         read = {
             "--train_batch_size": args.train_batch_size,
             "--num_generations": args.num_generations,
@@ -144,7 +175,9 @@ class Probe:
             "seed": sampler.seed,
             "gradientAccumulationSteps": read["--gradient_accumulation_steps"],
         }
-        return cls(path, "DanceGRPO", version, settings, read)
+        probe = cls(path, "DanceGRPO", version, settings, read)
+        probe.repeat = args.num_generations
+        return probe
 
     @classmethod
     def trl(cls, path, args, dataset_size, world_size):

@@ -9,7 +9,9 @@ transcribed line for line as in scripts/golden/make_fixtures.py). The loop is tr
         prompts, prompt_metadata = next(train_iter)
 Variants: identical (num_workers=0); wrong-seed (the run seeds its sampler with 43; the test diffs
 it against the sandbox's --seed 42); prefetch (num_workers=1: the
-DataLoader draws index batches ahead of set_epoch); no-set-epoch (the set_epoch line left out).
+DataLoader draws index batches ahead of set_epoch, and the probe also logs the two it drew but the
+loop never reached); no-set-epoch (the set_epoch line left out).
+The dataset returns no index, as flow_grpo's TextPromptDataset: the probe watches train_sampler (README).
 """
 import types
 
@@ -51,7 +53,8 @@ class DistributedKRepeatSampler:
 
 
 class PromptDataset(Dataset):
-    """Stands for flow_grpo's TextPromptDataset: the prompt text plus its index in the metadata."""
+    """Stands for flow_grpo's TextPromptDataset: the prompt text and empty metadata, no index (as the real
+    one returns), so the probe must watch the sampler."""
 
     def __init__(self, n):
         self.n = n
@@ -60,7 +63,7 @@ class PromptDataset(Dataset):
         return self.n
 
     def __getitem__(self, idx):
-        return {"prompt": f"prompt {idx}", "metadata": {"id": idx}}
+        return {"prompt": f"prompt {idx}", "metadata": {}}
 
     @staticmethod
     def collate_fn(examples):
@@ -84,7 +87,8 @@ def run(variant, log, rank, world):
         train_dataset, batch_sampler=train_sampler, num_workers=1 if variant == "prefetch" else 0,
         collate_fn=PromptDataset.collate_fn,
     )
-    probe = Probe.flow_grpo(log, train_sampler, config)
+    # The README's line for flow_grpo (no version: this is a transcription, not a checkout with a commit).
+    Probe.flow_grpo(log, train_sampler, config).watch(train_sampler)
     train_iter = iter(train_dataloader)
     nb = config.sample.num_batches_per_epoch
     for epoch in range(config.num_epochs):
@@ -92,4 +96,4 @@ def run(variant, log, rank, world):
             if variant != "no-set-epoch":
                 train_sampler.set_epoch(epoch * nb + i)
             prompts, prompt_metadata = next(train_iter)
-            probe.record(epoch * nb + i, [m["id"] for m in prompt_metadata])
+            assert prompt_metadata == [{}] * config.sample.train_batch_size

@@ -5,6 +5,7 @@ import { ConfigError } from '../errors.ts';
 import type { Layout, LayoutConfig } from '../layout/types.ts';
 import { buildLayout, defaultConfig, samplers, validateConfig } from '../samplers/index.ts';
 import type { ProbeLog, ProbeRecord } from './probe-log.ts';
+import { versionNote } from './versions.ts';
 
 export interface Divergence {
   /** Global step (0-based over the run), with its epoch and step within the epoch. */
@@ -16,25 +17,52 @@ export interface Divergence {
   found: number[];
 }
 
+/** What the run is compared with: the logged settings with some replaced, or a whole configuration (a preset and flags). */
+export interface Prediction {
+  /** Settings that replace the logged ones (`diff --seed 42` without --preset). */
+  overrides?: Partial<LayoutConfig>;
+  /** The whole predicted configuration (`diff --preset NAME [flags]`); the logged settings are then only compared with it. */
+  config?: LayoutConfig;
+  /** The preset `config` came from, for the report. */
+  preset?: string;
+}
+
 export interface DiffResult {
   identical: boolean;
-  /** The settings the prediction was built from (the log's, with any overrides). */
+  /** The preset the prediction was built from, or null when it was built from the logged settings. */
+  preset: string | null;
+  /** The settings the prediction was built from (the log's with any overrides, or the preset's with the flags). */
   config: LayoutConfig;
   steps: number;
+  /** Ranks the run logged. */
   ranks: number;
   matchingSteps: number;
   first?: Divergence;
   /** One sentence: why the run diverged, from the pattern of the mismatches. */
   diagnosis?: string;
-  /** Settings where the overrides differ from what the run's probe read. */
+  /** Settings where the prediction differs from what the run's probe read, one sentence each. */
   settingsDiffer: string[];
+  /** The framework and version the run logged, and the version the sandbox's sampler for it models (null: none). */
+  framework: { name: string; version: string; modelled: string | null };
+  /** Set when the logged version is not (or may not be) the modelled one. */
+  versionNote?: string;
+  /** Every note, as the text report prints them: settingsDiffer, then versionNote. */
+  notes: string[];
 }
 
-/** The prediction's configuration: what the probe read, over the default for fields it could not read, then the overrides. */
-export function predictedConfig(log: ProbeLog, overrides: Partial<LayoutConfig> = {}): LayoutConfig {
-  const config = { ...defaultConfig, epochs: 1, ...log.header.settings, ...overrides } as LayoutConfig;
+/**
+ * The prediction's configuration: the given one, or what the probe read over the default for fields it
+ * could not read, then the overrides; in both, enough epochs to cover every logged step.
+ */
+export function predictedConfig(log: ProbeLog, prediction: Prediction = {}): LayoutConfig {
+  const config = prediction.config
+    ? { ...prediction.config }
+    : ({ ...defaultConfig, epochs: 1, ...log.header.settings, ...prediction.overrides } as LayoutConfig);
   const err = validateConfig(config);
-  if (err) throw new ConfigError(`the logged settings (line ${log.header.line}) are not a valid sandbox configuration: ${err.message}`);
+  if (err) {
+    const what = prediction.config ? 'the predicted settings' : `the logged settings (line ${log.header.line})`;
+    throw new ConfigError(`${what} are not a valid sandbox configuration: ${err.message}`);
+  }
   // Enough epochs to cover every logged step (the probe cannot know how many the run will do).
   const perEpoch = samplers[config.sampler].effective(config).batchesPerEpoch;
   return { ...config, epochs: Math.floor(log.lastStep / perEpoch) + 1 };
@@ -44,8 +72,18 @@ const same = (a: readonly number[], b: readonly number[]) => a.length === b.leng
 const sameStep = (a: number[][], b: number[][]) => a.length === b.length && a.every((r, i) => same(r, b[i]!));
 const sorted = (rows: number[][]) => rows.flat().sort((x, y) => x - y);
 
+const shape = (step: number[][]) => `${step.length} rank(s) × ${step.map((r) => r.length).join('/')} id(s)`;
+
 /** The divergence's most likely cause, from which expected steps the found ones equal. */
 function diagnose(expected: number[][][], found: number[][][], perEpoch: number, matching: number): string {
+  // Steps of another shape (ranks, ids per rank) cannot be compared id by id: the settings differ.
+  const other = found.findIndex((f, s) => shape(f) !== shape(expected[s]!));
+  if (other >= 0) {
+    return (
+      `the run's steps are shaped differently from the prediction's (step ${other}: ${shape(found[other]!)} found, ` +
+      `${shape(expected[other]!)} expected): the run used other settings than the prediction (see the note lines)`
+    );
+  }
   const divergent = found.map((_, s) => s).filter((s) => !sameStep(expected[s]!, found[s]!));
   // For each divergent step, the earlier expected step it reproduces (if any).
   const earlier = divergent.map((s) => {
@@ -97,13 +135,17 @@ function diagnose(expected: number[][][], found: number[][][], perEpoch: number,
 }
 
 /** Compares every logged (step, rank) with the prediction; throws ConfigError for a log with a rank missing at some step. */
-export function diffLog(log: ProbeLog, overrides: Partial<LayoutConfig> = {}): DiffResult {
-  const config = predictedConfig(log, overrides);
+export function diffLog(log: ProbeLog, prediction: Prediction = {}): DiffResult {
+  const config = predictedConfig(log, prediction);
   const layout: Layout = buildLayout(config);
-  const W = config.ranks;
-  const settingsDiffer = Object.entries(overrides)
-    .filter(([k, v]) => k in log.header.settings && (log.header.settings as Record<string, unknown>)[k] !== v)
-    .map(([k, v]) => `${k}: the run read ${(log.header.settings as Record<string, unknown>)[k]}, the prediction uses ${v}`);
+  const logged = log.header.settings as Record<string, unknown>;
+  const settingsDiffer = Object.entries(logged)
+    .filter(([k, v]) => (config as unknown as Record<string, unknown>)[k] !== v)
+    .map(([k, v]) => `${k}: the run read ${v}, the prediction uses ${(config as unknown as Record<string, unknown>)[k]}`);
+  // The run's own rank count: the one its probe read, else the highest logged rank + 1.
+  let W = log.header.settings.ranks ?? 0;
+  if (log.header.settings.ranks === undefined)
+    for (const byRank of log.records.values()) for (const r of byRank.keys()) W = Math.max(W, r + 1);
   const expected: number[][][] = [];
   const found: number[][][] = [];
   for (let s = 0; s <= log.lastStep; s++) {
@@ -124,18 +166,34 @@ export function diffLog(log: ProbeLog, overrides: Partial<LayoutConfig> = {}): D
   for (let s = 0; s < found.length; s++) {
     if (sameStep(expected[s]!, found[s]!)) matchingSteps++;
     else if (!first) {
-      const rank = found[s]!.findIndex((row, r) => !same(row, expected[s]![r]!));
+      // A rank one side lacks (the prediction has other ranks than the run) compares as no ids.
+      const row = (step: number[][], r: number) => step[r] ?? [];
+      const n = Math.max(found[s]!.length, expected[s]!.length);
+      let rank = 0;
+      while (rank < n - 1 && same(row(found[s]!, rank), row(expected[s]!, rank))) rank++;
       first = {
         step: s,
         epoch: Math.floor(s / perEpoch),
         stepInEpoch: s % perEpoch,
         rank,
-        expected: expected[s]![rank]!,
-        found: found[s]![rank]!,
+        expected: row(expected[s]!, rank),
+        found: row(found[s]!, rank),
       };
     }
   }
-  const result: DiffResult = { identical: !first, config: layout.config, steps: found.length, ranks: W, matchingSteps, settingsDiffer };
+  const { name, version, modelled, note } = versionNote(log.header.framework, log.header.frameworkVersion);
+  const result: DiffResult = {
+    identical: !first,
+    preset: prediction.preset ?? null,
+    config: layout.config,
+    steps: found.length,
+    ranks: W,
+    matchingSteps,
+    settingsDiffer,
+    framework: { name, version, modelled },
+    notes: [...settingsDiffer, ...(note ? [note] : [])],
+  };
+  if (note) result.versionNote = note;
   if (first) {
     result.first = first;
     result.diagnosis = diagnose(expected, found, perEpoch, matchingSteps);

@@ -102,7 +102,7 @@ function flowGrpo(c: LayoutConfig): Emitted {
       ...ruleBroken(c, lcm ? 'flow-grpo-lcm' : 'flow-grpo'),
     ],
     notes: [
-      `The train_sd3.py versions read build DistributedKRepeatSampler(..., seed=42), not config.seed: set that argument to ${c.seed}.`,
+      `The train_sd3.py of those versions builds DistributedKRepeatSampler(..., seed=42), not config.seed: set that argument to ${c.seed}.`,
       `They also build the DataLoader with num_workers=1, which draws index batches before set_epoch (grpo-sandbox diff reports ` +
         `"shifted by 2 batch(es)"); use num_workers=0 for the layout shown here.`,
     ],

@@ -84,6 +84,116 @@ function readRecord(obj: Record<string, unknown>, line: number): ProbeRecord {
   return { step: obj.step, rank: obj.rank, ids: ids as number[], line };
 }
 
+/** The first field where a rank's header disagrees with the first header (line `first.line`), both values named; undefined when they agree. */
+function headerDifference(first: ProbeHeader, other: ProbeHeader): string | undefined {
+  const pairs: [string, unknown, unknown][] = [
+    ['framework', other.framework, first.framework],
+    ['framework_version', other.frameworkVersion, first.frameworkVersion],
+  ];
+  const a = first.settings as Record<string, unknown>;
+  const b = other.settings as Record<string, unknown>;
+  for (const s of LAYOUT_SETTINGS) pairs.push([`settings.${s.field}`, b[s.field], a[s.field]]);
+  const at = pairs.find(([, here, there]) => here !== there);
+  if (!at) return undefined;
+  const [field, here, there] = at;
+  const where = `line ${first.line}`;
+  if (here === undefined) return `field '${field}' is absent, but ${where} has ${JSON.stringify(there)}`;
+  if (there === undefined) return `field '${field}' = ${JSON.stringify(here)} is absent from ${where}`;
+  return `field '${field}' = ${JSON.stringify(here)} differs from ${where}'s ${JSON.stringify(there)}`;
+}
+
+/**
+ * Whether `text` (which JSON.parse refused) is the beginning of some valid JSON value: what a line cut
+ * off mid-write looks like, as opposed to a line that is no JSON at all. A scan with an explicit stack
+ * (a line of 100 000 brackets must not overflow the call stack) that reports running out of text
+ * instead of failing.
+ */
+export function jsonPrefix(text: string): boolean {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+  };
+  /** Reads a string from its opening quote; false when the text ends inside it, throws on a bad escape. */
+  const str = (): boolean => {
+    for (i++; i < text.length; i++) {
+      const c = text[i]!;
+      if (c === '"') {
+        i++;
+        return true;
+      }
+      if (c < ' ') throw new SyntaxError('control character');
+      if (c !== '\\') continue;
+      const e = text[++i];
+      if (e === undefined) return false;
+      if (e === 'u') {
+        const hex = text.slice(i + 1, i + 5);
+        if (!/^[0-9a-fA-F]*$/.test(hex)) throw new SyntaxError('bad \\u escape');
+        if (hex.length < 4) return false;
+        i += 4;
+      } else if (!'"\\/bfnrt'.includes(e)) throw new SyntaxError('bad escape');
+    }
+    return false;
+  };
+  /** Reads a number or literal; false when it reaches the end of the text and could still go on (`12` → `123`, `tr` → `true`). */
+  const scalar = (): boolean => {
+    const token = /^[-+0-9.eE]+|^[a-z]+/.exec(text.slice(i))?.[0] ?? '';
+    i += token.length;
+    const words = ['true', 'false', 'null'];
+    if (i >= text.length && (/^-?$|^-?(0|[1-9]\d*)(\.\d*|(\.\d+)?[eE][-+]?\d*)?$/.test(token) || words.some((w) => w.startsWith(token))))
+      return false;
+    if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.test(token) && !words.includes(token)) throw new SyntaxError('bad value');
+    return true;
+  };
+  const closers: string[] = [];
+  let expect: 'value' | 'valueOrClose' | 'key' | 'keyOrClose' | 'colon' | 'next' = 'value';
+  try {
+    for (;;) {
+      // A whole value read: JSON.parse refused the text, so something follows it: not a prefix.
+      if (expect === 'next' && closers.length === 0) return false;
+      ws();
+      if (i >= text.length) return true;
+      const c = text[i]!;
+      if ((expect === 'valueOrClose' || expect === 'keyOrClose') && c === closers.at(-1)) {
+        i++;
+        closers.pop();
+        expect = 'next';
+      } else if (expect === 'key' || expect === 'keyOrClose') {
+        if (c !== '"') return false;
+        if (!str()) return true;
+        expect = 'colon';
+      } else if (expect === 'colon') {
+        if (c !== ':') return false;
+        i++;
+        expect = 'value';
+      } else if (expect === 'next') {
+        if (c === ',') expect = closers.at(-1) === '}' ? 'key' : 'value';
+        else if (c === closers.at(-1)) closers.pop();
+        else return false;
+        i++;
+      } else if (c === '{' || c === '[') {
+        i++;
+        closers.push(c === '{' ? '}' : ']');
+        expect = c === '{' ? 'keyOrClose' : 'valueOrClose';
+      } else {
+        if (!(c === '"' ? str() : scalar())) return true;
+        expect = 'next';
+      }
+    }
+  } catch (e) {
+    if (e instanceof SyntaxError) return false;
+    throw e;
+  }
+}
+
+/** Why a line is not JSON: cut off (the last line, and a beginning of valid JSON) or not JSON at all. */
+function notJson(raw: string, last: boolean): string {
+  const start = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+  if (!jsonPrefix(raw)) return `not JSON (it reads ${start}): the probe writes one JSON object per line`;
+  return last
+    ? 'not complete JSON: the log is truncated (the run was cut off mid-write?)'
+    : `not complete JSON (it reads ${start}), and lines follow it: a line cut off mid-write, then more appended?`;
+}
+
 /** Parses and checks a whole log; throws ConfigError naming the line and field of the first problem. */
 export function parseProbeLog(text: string): ProbeLog {
   const lines = text.split('\n');
@@ -98,8 +208,13 @@ export function parseProbeLog(text: string): ProbeLog {
     try {
       obj = JSON.parse(raw);
     } catch {
-      const truncated = i === lines.length - 1 || lines.slice(i + 1).every((l) => l.trim() === '');
-      throw bad(line, truncated ? 'not complete JSON: the log is truncated (the run was cut off mid-write?)' : 'not a JSON object');
+      throw bad(
+        line,
+        notJson(
+          raw,
+          lines.slice(i + 1).every((l) => l.trim() === ''),
+        ),
+      );
     }
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw bad(line, 'not a JSON object');
     const o = obj as Record<string, unknown>;
@@ -108,11 +223,8 @@ export function parseProbeLog(text: string): ProbeLog {
       if (!header) header = h;
       else {
         // Every rank writes its own header; they must describe the same run.
-        const a = JSON.stringify(header.settings);
-        const b = JSON.stringify(h.settings);
-        if (a !== b || h.framework !== header.framework) {
-          throw bad(line, `field 'settings' differs from line ${header.line}'s (${b} vs ${a}): two runs appended to one log?`);
-        }
+        const differs = headerDifference(header, h);
+        if (differs) throw bad(line, `${differs}: two runs appended to one log?`);
       }
       continue;
     }
