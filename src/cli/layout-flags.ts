@@ -4,7 +4,14 @@
 import { ConfigError } from '../core/errors.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import { presetNames, presets } from '../core/presets.ts';
-import { checkGivenSettings, defaultConfig, samplerNames, trlStepsPerGeneration } from '../core/samplers/index.ts';
+import {
+  checkGivenSettings,
+  checkGivenValues,
+  defaultConfig,
+  samplerNames,
+  trlStepsPerGeneration,
+  validateConfig,
+} from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, type LayoutSetting } from '../core/settings.ts';
 import { choiceFlag, intFlag, ownEntry, quote, type FlagSpec } from './flags.ts';
 
@@ -95,13 +102,19 @@ export function layoutConfigFromFlags(values: Record<string, unknown>): { config
   // TRL derives steps_per_generation from gradient_accumulation_steps or generation_batch_size when not given.
   const batching = ['stepsPerGeneration', 'gradientAccumulationSteps', 'generationBatchSize'];
   if (config.sampler === 'trl' && given.some((f) => batching.includes(f))) {
-    config.stepsPerGeneration = trlStepsPerGeneration({
-      batch: config.batch,
-      ranks: config.ranks,
-      gradientAccumulationSteps: config.gradientAccumulationSteps,
-      stepsPerGeneration: given.includes('stepsPerGeneration') ? config.stepsPerGeneration : undefined,
-      generationBatchSize,
-    });
+    config.stepsPerGeneration = trlStepsPerGeneration(
+      {
+        batch: config.batch,
+        ranks: config.ranks,
+        gradientAccumulationSteps: config.gradientAccumulationSteps,
+        stepsPerGeneration: given.includes('stepsPerGeneration') ? config.stepsPerGeneration : undefined,
+        generationBatchSize,
+        // Only generation batch sizes whose whole configuration is valid are suggested.
+      },
+      (spg) => validateConfig({ ...config, stepsPerGeneration: spg }) === null,
+    );
   }
+  const changed = checkGivenValues(config, given);
+  if (changed) throw changed;
   return { config, preset };
 }

@@ -58,7 +58,7 @@ const ENTRIES: Entry[] = [
     label: 'batches per epoch',
     hint:
       'steps per epoch (flow-grpo, group-distributed, contiguous: at most an epoch’s full batches; ' +
-      'least for flow-grpo-lcm; trl and dance-grpo derive it and refuse it)',
+      'flow-grpo-lcm: a multiple of k/gcd(k, ranks×batch), the CLI refuses another; trl and dance-grpo derive it and refuse it)',
   },
   {
     field: 'epochs',
@@ -67,7 +67,16 @@ const ENTRIES: Entry[] = [
     label: 'epochs',
     hint: 'epochs (dance-grpo: passes over its DataLoader, all in pass 0’s order)',
   },
-  { field: 'datasetSize', metavar: 'D', param: 'dataset', label: 'dataset size', hint: 'prompts in the dataset (ids 0 … D−1)' },
+  {
+    field: 'datasetSize',
+    metavar: 'D',
+    param: 'dataset',
+    label: 'dataset size',
+    hint: 'prompts in the dataset (ids 0 … D−1)',
+    // The sandbox's cap (LIMITS.maxDatasetSize reads it from here): a randperm of 10^7 ids takes
+    // about 0.2 s and 40 MB, and every sampler draws one per epoch (or per batch).
+    max: 10_000_000,
+  },
   {
     field: 'seed',
     metavar: 'S',

@@ -91,7 +91,7 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
     [
       ['layout', '--k', '3'],
       new RegExp(
-        '^grpo-sandbox layout: k=3 must divide ranks×batch=16; valid k here: 1, 2, 4, 8, 16; or batch=3 \\(→24\\), ' +
+        '^grpo-sandbox layout: k=3 must divide ranks×batch=16; valid k here: 1, 2, 4, 8, 16; or batch=3 \\(→24\\); ' +
           'or use --sampler flow-grpo-lcm; flow_grpo .* raises: AssertionError: k can not divide n\\*b, k3-num_replicas8-batch_size2$',
         'm',
       ),

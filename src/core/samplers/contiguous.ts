@@ -6,7 +6,7 @@ import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { distributedSamplerAllRanks } from './distributed-sampler.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
-import { divisors, listText, nearest, nearestMultiples } from './rules.ts';
+import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
 /** Full batches one epoch holds: per-rank prompts ceil(D/W), in batches of batch/k, the incomplete last one dropped. */
@@ -22,34 +22,41 @@ export const contiguous: SamplerSpec = {
   // Advantages are computed locally per group; DanceGRPO gathers per step only for logging.
   gatherScope: 'step',
   drawScope: 'step',
-  validate(config) {
+  validate(config, passes) {
     const { k, batch } = config;
     if (batch % k !== 0) {
       const valid = divisors(batch);
-      const batches = nearestMultiples(batch, k);
+      // Only fixes that pass every rule (the dataset, the size limits) are named.
+      const ks = passingValues(byNearness(valid, k), 'k', passes);
+      const batches = passingMultiples(batch, k, passes);
       return new ConfigError(
-        `k=${k} must divide batch=${batch} (each rank takes batch/k prompts per step and repeats each k times); valid k here: ` +
-          `${listText(nearest(valid, k), valid.length)}; ` +
-          `or ${batches.map((b) => `batch=${b}`).join(' or ')}`,
-        [{ k: nearest(valid, k, 1)[0]! }, ...batches.map((b) => ({ batch: b }))],
+        `k=${k} must divide batch=${batch} (each rank takes batch/k prompts per step and repeats each k times)` +
+          fixesText([validKText(ks), batches.map((b) => `batch=${b}`).join(' or ')]),
+        [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
     const most = batchesInEpoch(config);
     if (most < 1) {
       const need = (batch / k) * config.ranks;
+      const ok = passes({ datasetSize: need });
       return new ConfigError(
         `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} only ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), ` +
-          `fewer than one step's batch/k=${batch / k}; use dataset-size ≥ ${need}`,
-        [{ datasetSize: need }],
+          `fewer than one step's batch/k=${batch / k}${fixesText([ok ? `use dataset-size ≥ ${need}` : ''])}`,
+        ok ? [{ datasetSize: need }] : [],
       );
     }
     if (config.batchesPerEpoch > most) {
       const need = Math.ceil(((config.batchesPerEpoch * batch) / k) * config.ranks);
+      const fixes = [{ batchesPerEpoch: most }, { datasetSize: need }].filter((f) => passes(f));
       return new ConfigError(
         `batches-per-epoch=${config.batchesPerEpoch} is more than an epoch holds: each of ranks=${config.ranks} gets ` +
-          `${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}; use ` +
-          `batches-per-epoch ≤ ${most} or dataset-size ≥ ${need}`,
-        [{ batchesPerEpoch: most }, { datasetSize: need }],
+          `${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}` +
+          fixesText([
+            fixes.length === 0
+              ? ''
+              : `use ${fixes.map((f) => ('batchesPerEpoch' in f ? `batches-per-epoch ≤ ${most}` : `dataset-size ≥ ${need}`)).join(' or ')}`,
+          ]),
+        fixes,
       );
     }
     return null;

@@ -12,7 +12,7 @@ import { batchesInEpoch } from './contiguous.ts';
 import { danceGrpoCounts } from './counts.ts';
 import { distributedSamplerIndices } from './distributed-sampler.ts';
 import { DANCE_GRPO_VERSION } from './framework-errors.ts';
-import { divisors, listText, nearest, nearestMultiples } from './rules.ts';
+import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
 export const danceGrpo: SamplerSpec = {
@@ -23,25 +23,28 @@ export const danceGrpo: SamplerSpec = {
   // Advantages per group on the rank; the per-step gather only logs rewards.
   gatherScope: 'step',
   drawScope: 'step',
-  validate(config) {
+  validate(config, passes) {
     const { k, batch } = config;
     if (batch % k !== 0) {
       const valid = divisors(batch);
-      const batches = nearestMultiples(batch, k);
+      // Only fixes that pass every rule (the dataset, the size limits) are named.
+      const ks = passingValues(byNearness(valid, k), 'k', passes);
+      const batches = passingMultiples(batch, k, passes);
       return new ConfigError(
-        `batch=${batch} must be train_batch_size prompts × k=${k} (DanceGRPO repeat_interleaves each prompt num_generations times); valid k ` +
-          `here: ${listText(nearest(valid, k), valid.length)}; ` +
-          `or ${batches.map((b) => `batch=${b}`).join(' or ')}`,
-        [{ k: nearest(valid, k, 1)[0]! }, ...batches.map((b) => ({ batch: b }))],
+        `batch=${batch} must be train_batch_size prompts × k=${k} (DanceGRPO repeat_interleaves each prompt num_generations times)` +
+          fixesText([validKText(ks), batches.map((b) => `batch=${b}`).join(' or ')]),
+        [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
     if (batchesInEpoch(config) < 1) {
       const need = (batch / k) * config.ranks;
+      const ok = passes({ datasetSize: need });
       return new ConfigError(
         `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer ` +
           `than train_batch_size=${batch / k}: ` +
-          `the drop_last DataLoader is empty and DanceGRPO's "while True: for batch in loader" spins forever without a word; use dataset-size ≥ ${need}`,
-        [{ datasetSize: need }],
+          `the drop_last DataLoader is empty and DanceGRPO's "while True: for batch in loader" spins forever without a word` +
+          fixesText([ok ? `use dataset-size ≥ ${need}` : '']),
+        ok ? [{ datasetSize: need }] : [],
       );
     }
     return null;

@@ -9,7 +9,7 @@ import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
 import { FLOW_GRPO_VERSION, flowGrpoSays, withFrameworkSays } from './framework-errors.ts';
-import { divisors, gcd, listText, nearest, nearestMultiples } from './rules.ts';
+import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
 /** One reseeded pass: `g.manual_seed(seed + epochArg)`, m prompts × k copies shuffled, cut into `batches` windows of W·B. */
@@ -44,31 +44,41 @@ export const flowGrpo: SamplerSpec = {
   gatherScope: 'epoch',
   // Reseeded before every batch: each batch draws its prompts afresh.
   drawScope: 'step',
-  validate(config) {
+  validate(config, passes) {
     const total = config.ranks * config.batch;
     const { k } = config;
     if (total % k !== 0) {
       const valid = divisors(total);
-      const shown = nearest(valid, k);
-      const batches = nearestMultiples(config.batch, k / gcd(k, config.ranks));
-      const nearK = nearest(valid, k, 1)[0]!;
+      // Only fixes that pass every rule (the dataset, the size limits) are named.
+      const ks = passingValues(byNearness(valid, k), 'k', passes);
+      const batches = passingMultiples(config.batch, k / gcd(k, config.ranks), passes);
+      const lcmOk = passes({ sampler: 'flow-grpo-lcm' });
       return new ConfigError(
         withFrameworkSays(
-          `k=${k} must divide ranks×batch=${total}; valid k here: ${listText(shown, valid.length)}; ` +
-            `or ${batches.map((b) => `batch=${b} (→${config.ranks * b})`).join(' or ')}, or use --sampler flow-grpo-lcm`,
+          `k=${k} must divide ranks×batch=${total}` +
+            fixesText([
+              validKText(ks),
+              batches.map((b) => `batch=${b} (→${config.ranks * b})`).join(' or '),
+              lcmOk ? 'use --sampler flow-grpo-lcm' : '',
+            ]),
           FLOW_GRPO_VERSION,
           flowGrpoSays.kDoesNotDivide(k, config.ranks, config.batch),
         ),
-        [{ k: nearK }, ...batches.map((b) => ({ batch: b })), { sampler: 'flow-grpo-lcm' }],
+        [
+          ...ks.values.slice(0, 1).map((v) => ({ k: v })),
+          ...batches.map((b) => ({ batch: b })),
+          ...(lcmOk ? [{ sampler: 'flow-grpo-lcm' }] : []),
+        ],
       );
     }
     const m = total / k;
     if (m > config.datasetSize) {
+      const ok = passes({ datasetSize: m });
       return new ConfigError(
-        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
+        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}${ok ? `; use dataset-size ≥ ${m}` : ''} ` +
           `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the last ranks get ` +
-          `short or empty batches)`,
-        [{ datasetSize: m }],
+          `short or empty batches)${ok ? '' : fixesText([])}`,
+        ok ? [{ datasetSize: m }] : [],
       );
     }
     return null;
@@ -106,6 +116,14 @@ export function lcmPromptsPerEpoch(config: LayoutConfig): number {
   return Math.ceil(least / step) * step;
 }
 
+/**
+ * The lcm variant's epochs hold a multiple of this many batches: m·k must fill whole windows of
+ * ranks×batch, so batches per epoch = m·k/(W·B) is a multiple of k/gcd(k, W·B).
+ */
+export function lcmBatchesStep(config: LayoutConfig): number {
+  return config.k / gcd(config.k, config.ranks * config.batch);
+}
+
 export const flowGrpoLcm: SamplerSpec = {
   name: 'flow-grpo-lcm',
   title: 'flow_grpo-style DistributedKRepeatSampler with k not dividing W·B (one permutation per epoch, lcm-sized epochs)',
@@ -113,15 +131,16 @@ export const flowGrpoLcm: SamplerSpec = {
   gatherScope: 'epoch',
   // One permutation per epoch; a group's k copies may sit in two consecutive batches.
   drawScope: 'epoch',
-  validate(config) {
+  validate(config, passes) {
     const m = lcmPromptsPerEpoch(config);
     if (m > config.datasetSize) {
+      const ok = passes({ datasetSize: m });
       return new ConfigError(
         `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but ` +
-          `dataset-size=${config.datasetSize}; use dataset-size ≥ ${m} ` +
+          `dataset-size=${config.datasetSize}${ok ? `; use dataset-size ≥ ${m}` : ''} ` +
           `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the epoch's last ` +
-          `batches come out short or empty)`,
-        [{ datasetSize: m }],
+          `batches come out short or empty)${ok ? '' : fixesText([])}`,
+        ok ? [{ datasetSize: m }] : [],
       );
     }
     return null;

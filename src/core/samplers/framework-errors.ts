@@ -33,16 +33,3 @@ export const flowGrpoSays = {
   kDoesNotDivide: (k: number, numReplicas: number, batchSize: number) =>
     `AssertionError: k can not divide n*b, k${k}-num_replicas${numReplicas}-batch_size${batchSize}`,
 };
-
-/**
- * verl's own checks (verl/trainer/ppo/ray_trainer.py, RayPPOTrainer._validate_config and
- * _create_dataloader, volcengine/verl 0040110). No layout sampler reaches them: verl's
- * real_train_batch_size is train_batch_size × rollout.n = ranks × batch here, always a multiple of
- * n_gpus = ranks. They are kept for callers that model verl's single controller (dynamic sampling).
- */
-export const VERL_VERSION = 'verl 0040110';
-export const verlSays = {
-  batchNotDivisible: (realTrainBatchSize: number, minimalBsz: number) =>
-    `AssertionError: real_train_batch_size (${realTrainBatchSize}) must be divisible by minimal possible batch size (${minimalBsz})`,
-  emptyTrainDataloader: () => 'AssertionError: Train dataloader is empty!',
-};

@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
-import { divisors, listText, nearest } from './rules.ts';
+import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
 /** Prompts per epoch: batchesPerEpoch × W·B / k (Flow-Factory's unique_sample_num for this many batches). */
@@ -18,34 +18,42 @@ export const groupDistributed: SamplerSpec = {
   // Each step is group-complete across ranks, so the regrouping gather happens per step.
   gatherScope: 'step',
   drawScope: 'step',
-  validate(config) {
+  validate(config, passes) {
     const { k, ranks, batch } = config;
     if (k % ranks !== 0) {
-      const ks = [1, 2, 3, 4, 6, 8].map((f) => f * ranks).filter((c) => (ranks * batch) % c === 0);
+      // Multiples of ranks near k (k itself must divide ranks×batch too; the check says which do), and
+      // world sizes dividing k; only those that pass every rule are named.
+      const multiples = Array.from({ length: 32 }, (_, i) => (Math.max(1, Math.round(k / ranks) - 8) + i) * ranks);
+      const ks = passingValues(byNearness(multiples, k), 'k', passes, 6);
       const rs = divisors(k);
+      const rsOk = passingValues(byNearness(rs, ranks), 'ranks', passes);
+      const flowOk = passes({ sampler: 'flow-grpo' });
       return new ConfigError(
-        `k=${k} must be a multiple of ranks=${ranks} (each rank holds k/ranks copies of every prompt); ` +
-          `${ks.length ? `valid k here: ${ks.join(', ')}; or ` : ''}ranks=${listText(nearest(rs, ranks), rs.length)}, or use --sampler flow-grpo`,
-        [...(ks.length ? [{ k: nearest(ks, k, 1)[0]! }] : []), { ranks: nearest(rs, ranks, 1)[0]! }, { sampler: 'flow-grpo' }],
+        `k=${k} must be a multiple of ranks=${ranks} (each rank holds k/ranks copies of every prompt)` +
+          fixesText([validKText(ks), validKText(rsOk, 'valid ranks here'), flowOk ? 'use --sampler flow-grpo' : '']),
+        [
+          ...ks.values.slice(0, 1).map((v) => ({ k: v })),
+          ...rsOk.values.slice(0, 1).map((v) => ({ ranks: v })),
+          ...(flowOk ? [{ sampler: 'flow-grpo' }] : []),
+        ],
       );
     }
     if ((ranks * batch) % k !== 0) {
-      const per = k / ranks;
-      const up = Math.ceil(batch / per) * per;
-      const down = Math.floor(batch / per) * per;
-      const batches = down >= 1 && down !== up ? [up, down] : [up];
+      const batches = passingMultiples(batch, k / ranks, passes);
       return new ConfigError(
-        `k=${k} must divide ranks×batch=${ranks * batch} (each step must hold whole groups); ` +
-          batches.map((b) => `batch=${b} (→${ranks * b})`).join(' or '),
+        `k=${k} must divide ranks×batch=${ranks * batch} (each step must hold whole groups)` +
+          fixesText([batches.map((b) => `batch=${b} (→${ranks * b})`).join(' or ')]),
         batches.map((b) => ({ batch: b })),
       );
     }
     const m = promptsPerEpoch(config);
     if (m > config.datasetSize) {
+      const fewer = Math.max(1, Math.floor((config.datasetSize * k) / (ranks * batch)));
+      const fixes = [{ datasetSize: m }, { batchesPerEpoch: fewer }].filter((f) => passes(f));
       return new ConfigError(
-        `an epoch of batches-per-epoch=${config.batchesPerEpoch} needs ${m} distinct prompts but dataset-size=${config.datasetSize}; use ` +
-          `dataset-size ≥ ${m} or fewer batches per epoch`,
-        [{ datasetSize: m }, { batchesPerEpoch: Math.max(1, Math.floor((config.datasetSize * k) / (ranks * batch))) }],
+        `an epoch of batches-per-epoch=${config.batchesPerEpoch} needs ${m} distinct prompts but dataset-size=${config.datasetSize}` +
+          fixesText(fixes.map((f) => ('datasetSize' in f ? `use dataset-size ≥ ${m}` : `batches-per-epoch=${fewer}`))),
+        fixes,
       );
     }
     return null;

@@ -7,7 +7,7 @@ import { danceGrpo } from './dance-grpo.ts';
 import { flowGrpo, flowGrpoLcm } from './flow-grpo.ts';
 import { groupDistributed } from './group-distributed.ts';
 import { flagName } from '../settings.ts';
-import { checkCommon, checkSize, withFixes } from './rules.ts';
+import { checkCommon, checkSize, fixesText, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { trl } from './trl.ts';
 
@@ -15,7 +15,8 @@ export type { SamplerSpec } from './spec.ts';
 export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from './trl.ts';
 export { TRL_VERSION, trlSays, flowGrpoSays } from './framework-errors.ts';
 export { distributedSamplerIndices } from './distributed-sampler.ts';
-export { lcmPromptsPerEpoch } from './flow-grpo.ts';
+export { lcmBatchesStep, lcmPromptsPerEpoch } from './flow-grpo.ts';
+import { lcmBatchesStep } from './flow-grpo.ts';
 
 /** Every sampler by name. */
 export const samplers: Record<SamplerName, SamplerSpec> = {
@@ -46,7 +47,11 @@ export function validateConfig(config: LayoutConfig): ConfigError | null {
   return new ConfigError(err.message, verified);
 }
 
-/** The first rule `config` breaks; with `fixSize`, a size error's candidate fixes are checked and the passing ones named. */
+/**
+ * The first rule `config` breaks. With `fixSize` (the error will be shown), every fix it names is
+ * checked first: each sampler gets a FixCheck that runs the fix through this function without
+ * `fixSize`, whose own suggestions are never shown and so are not searched (no recursion).
+ */
 function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
   const spec = Object.hasOwn(samplers, config.sampler) ? samplers[config.sampler] : undefined;
   if (!spec) {
@@ -55,7 +60,8 @@ function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
       samplerNames.map((s) => ({ sampler: s })),
     );
   }
-  const err = checkCommon(config) ?? spec.validate(config);
+  const passes: FixCheck = fixSize ? (fix) => findError({ ...config, ...fix } as LayoutConfig, false) === null : noFixes;
+  const err = checkCommon(config) ?? spec.validate(config, passes);
   if (err) return err;
   const eff = spec.effective(config);
   const samples = eff.epochs * eff.batchesPerEpoch * eff.ranks * spec.perRankPerStep(eff);
@@ -66,7 +72,7 @@ function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
   for (const fix of tooBig.suggestions) {
     const field = Object.keys(fix)[0]!;
     if (fixes.some((f) => field in f)) continue;
-    if (findError({ ...config, ...fix } as LayoutConfig, false) === null) fixes.push(fix);
+    if (passes(fix)) fixes.push(fix);
   }
   return withFixes(tooBig, fixes);
 }
@@ -152,4 +158,32 @@ export function checkGivenSettings(
     }
   }
   return null;
+}
+
+/**
+ * Refuses a value the user gave that the sampler would change (flow-grpo-lcm rounds
+ * --batches-per-epoch up to a whole epoch), naming the values it would honour, each verified
+ * by validateConfig. A value left at the preset's may still be rounded up (the report's notes
+ * give the epoch's real length); a given one is honoured exactly or refused, never overridden.
+ */
+export function checkGivenValues(config: LayoutConfig, given: Iterable<string>): ConfigError | null {
+  if (config.sampler !== 'flow-grpo-lcm' || ![...given].includes('batchesPerEpoch')) return null;
+  // Another rule's error (validateConfig reports it) comes first.
+  if (checkCommon(config)) return null;
+  const effective = samplers['flow-grpo-lcm'].effective(config).batchesPerEpoch;
+  if (effective === config.batchesPerEpoch) return null;
+  const step = lcmBatchesStep(config);
+  // passingMultiples names its candidates `batch`; here they are batches per epoch.
+  const near = passingMultiples(
+    config.batchesPerEpoch,
+    step,
+    (fix) => validateConfig({ ...config, batchesPerEpoch: fix.batch as number }) === null,
+  );
+  return new ConfigError(
+    `--sampler flow-grpo-lcm cuts an epoch into a multiple of k/gcd(k, ranks×batch)=${config.k}/${gcd(config.k, config.ranks * config.batch)}` +
+      `=${step} batches (m·k must fill whole batches of ranks×batch=${config.ranks * config.batch}), so batches-per-epoch=` +
+      `${config.batchesPerEpoch} would become ${effective}` +
+      fixesText([near.length ? `use ${near.map((n) => `--batches-per-epoch ${n}`).join(' or ')}` : '']),
+    near.map((n) => ({ batchesPerEpoch: n })),
+  );
 }

@@ -1,14 +1,14 @@
 // Shared arithmetic for the samplers' configuration rules and their suggested fixes.
 import { ConfigError } from '../errors.ts';
 import type { LayoutConfig } from '../layout/types.ts';
-import { LAYOUT_SETTINGS, flagName } from '../settings.ts';
+import { LAYOUT_SETTINGS, flagName, settingOf } from '../settings.ts';
 
 /** Hard caps that keep a layout computable in about a second and printable. */
 export const LIMITS = {
   /** Samples (slots) over the whole layout. */
   maxSamples: 2_000_000,
-  /** Dataset ids a randperm may shuffle. */
-  maxDatasetSize: 10_000_000,
+  /** Dataset ids a randperm may shuffle: the settings table's range for dataset-size, the one source. */
+  maxDatasetSize: settingOf('datasetSize').max,
   /** Generator draws over the whole layout (≈ 1 s at ~50 M draws/s). */
   maxDraws: 100_000_000,
 } as const;
@@ -51,6 +51,80 @@ export function nearestMultiples(value: number, step: number): number[] {
   return down >= 1 && down !== up ? [up, down] : [up];
 }
 
+/**
+ * Says whether a suggested fix (settings to change, e.g. `{ k: 4 }`) passes every rule: the
+ * samplers print and carry only fixes it accepts. validateConfig supplies it; a check made only to
+ * verify a fix gets one that accepts nothing (its own suggestions are never shown).
+ */
+export type FixCheck = (fix: Record<string, unknown>) => boolean;
+
+/** A FixCheck that accepts nothing: for checks whose message is never shown. */
+export const noFixes: FixCheck = () => false;
+
+/**
+ * The values of `field` among `candidates` (best first) that pass `passes`: at most `keep` of
+ * them, trying at most `tries` (a bounded search: a long divisor list costs at most `tries`
+ * validations). `more` says passing values may remain beyond those returned.
+ */
+export function passingValues(
+  candidates: readonly number[],
+  field: string,
+  passes: FixCheck,
+  keep = 10,
+  tries = 48,
+): { values: number[]; more: boolean } {
+  const values: number[] = [];
+  let i = 0;
+  for (; i < candidates.length && i < tries && values.length < keep; i++) {
+    if (passes({ [field]: candidates[i] })) values.push(candidates[i]!);
+  }
+  return { values, more: values.length === keep && i < candidates.length };
+}
+
+/**
+ * Batch sizes near `batch` that are multiples of `step` and pass `passes`: the nearest passing one
+ * above and the nearest below (≥ 1), each searched over at most `tries` multiples.
+ */
+export function passingMultiples(batch: number, step: number, passes: FixCheck, tries = 16): number[] {
+  const out: number[] = [];
+  const up = Math.ceil(batch / step) * step;
+  for (let i = 0; i < tries; i++) {
+    if (passes({ batch: up + i * step })) {
+      out.push(up + i * step);
+      break;
+    }
+  }
+  const down = Math.floor(batch / step) * step;
+  for (let i = 0; i < tries && down - i * step >= 1; i++) {
+    if (down - i * step !== up && passes({ batch: down - i * step })) {
+      out.push(down - i * step);
+      break;
+    }
+  }
+  return out;
+}
+
+/** "; valid k here: 1, 2, 4" from passing values (ascending, "…" when more may pass), or '' when none. */
+export function validKText(found: { values: number[]; more: boolean }, label = 'valid k here'): string {
+  if (found.values.length === 0) return '';
+  const sorted = [...found.values].sort((a, b) => a - b);
+  return `${label}: ${sorted.join(', ')}${found.more ? ', …' : ''}`;
+}
+
+/**
+ * Joins the fix clauses that survived verification into "; a; or b" (each clause was built from
+ * values that passed every rule), or says that no single setting fixes it.
+ */
+export function fixesText(clauses: string[]): string {
+  const shown = clauses.filter(Boolean);
+  return shown.length === 0 ? '; no single setting fixes it, change several' : `; ${shown.join('; or ')}`;
+}
+
+/** `values` ordered by distance to `target`, nearest first; ties prefer the larger (as `nearest`). */
+export function byNearness(values: readonly number[], target: number): number[] {
+  return [...values].sort((a, b) => Math.abs(a - target) - Math.abs(b - target) || b - a);
+}
+
 /** Formats a list of values with "…" when it was cut short. */
 export function listText(values: number[], all: number): string {
   return values.join(', ') + (values.length < all ? ', …' : '');
@@ -58,11 +132,15 @@ export function listText(values: number[], all: number): string {
 
 /** Checks the settings every sampler shares: whole numbers, lower bounds, the seed. Null when fine. */
 export function checkCommon(config: LayoutConfig): ConfigError | null {
-  for (const { field, kind, min } of LAYOUT_SETTINGS) {
+  for (const { field, kind, min, max } of LAYOUT_SETTINGS) {
     if (kind !== 'int' || field === 'seed') continue;
     const value = config[field] as number;
     if (!Number.isSafeInteger(value) || value < min) {
       return new ConfigError(`${flagName(field)} must be a whole number ≥ ${min}, got ${value}`, [{ [field]: min }]);
+    }
+    // The table's range is the truth (e.g. dataset-size's cap); the CLI checks it while parsing too.
+    if (value > max) {
+      return new ConfigError(`${flagName(field)}=${value} is above the sandbox's limit of ${max}`, [{ [field]: max }]);
     }
   }
   if (!Number.isSafeInteger(config.seed)) {
@@ -79,11 +157,6 @@ export function checkCommon(config: LayoutConfig): ConfigError | null {
     return new ConfigError(
       `one step holds ${what}=${perStep} samples, above the sandbox's limit of ${LIMITS.maxSamples}; lower --ranks or --batch`,
     );
-  }
-  if (config.datasetSize > LIMITS.maxDatasetSize) {
-    return new ConfigError(`dataset-size=${config.datasetSize} is above the sandbox's limit of ${LIMITS.maxDatasetSize}`, [
-      { datasetSize: LIMITS.maxDatasetSize },
-    ]);
   }
   return null;
 }

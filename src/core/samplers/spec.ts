@@ -1,6 +1,7 @@
 // What every sampler provides, so the layout code treats them all alike.
 import type { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep, SamplerName, TrainingCounts } from '../layout/types.ts';
+import type { FixCheck } from './rules.ts';
 
 export interface SamplerSpec {
   name: SamplerName;
@@ -10,8 +11,11 @@ export interface SamplerSpec {
   gatherScope: 'epoch' | 'step';
   /** Span of one draw of each prompt (see Layout.drawScope). */
   drawScope: 'epoch' | 'step';
-  /** Checks the framework's own rules on a config that already passed the common checks; null when valid. */
-  validate(config: LayoutConfig): ConfigError | null;
+  /**
+   * Checks the framework's own rules on a config that already passed the common checks; null when
+   * valid. Every fix the error names, in its text or its suggestions, must pass `passes`.
+   */
+  validate(config: LayoutConfig, passes: FixCheck): ConfigError | null;
   /** The config with derived settings filled in (e.g. batchesPerEpoch for trl); called on valid configs only. */
   effective(config: LayoutConfig): LayoutConfig;
   /** Samples per rank per layout step, for a valid effective config. */

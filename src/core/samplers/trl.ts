@@ -5,7 +5,7 @@ import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { trlCounts } from './counts.ts';
 import { TRL_VERSION, trlSays, withFrameworkSays } from './framework-errors.ts';
-import { divisors, gcd, listText, nearest, nearestMultiples } from './rules.ts';
+import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 
 /**
@@ -54,7 +54,7 @@ export const trl: SamplerSpec = {
   // regroups them with view(-1, num_generations) right there.
   gatherScope: 'step',
   drawScope: 'step',
-  validate(config) {
+  validate(config, passes) {
     const { k } = config;
     if (k < 2) {
       return new ConfigError(
@@ -69,25 +69,27 @@ export const trl: SamplerSpec = {
     const gen = config.batch * config.ranks * config.stepsPerGeneration;
     if (gen % k !== 0) {
       const valid = divisors(gen).filter((d) => d >= 2);
-      const batches = nearestMultiples(config.batch, k / gcd(k, config.ranks * config.stepsPerGeneration));
+      // Only fixes that pass every rule (the dataset, the size limits) are named.
+      const ks = passingValues(byNearness(valid, k), 'k', passes);
+      const batches = passingMultiples(config.batch, k / gcd(k, config.ranks * config.stepsPerGeneration), passes);
       return new ConfigError(
         withFrameworkSays(
           `k=${k} (num_generations) must divide the generation batch ` +
-            `ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen}; ` +
-            `valid k here: ${listText(nearest(valid, k), valid.length)}; ` +
-            `or ${batches.map((b) => `batch=${b} (→${b * config.ranks * config.stepsPerGeneration})`).join(' or ')}`,
+            `ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen}` +
+            fixesText([validKText(ks), batches.map((b) => `batch=${b} (→${b * config.ranks * config.stepsPerGeneration})`).join(' or ')]),
           `TRL ${TRL_VERSION}`,
           trlSays.generationNotDivisibleByK(gen, k),
         ),
-        [...(valid.length ? [{ k: nearest(valid, k, 1)[0]! }] : []), ...batches.map((b) => ({ batch: b }))],
+        [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
     const prompts = gen / k;
     if (prompts > config.datasetSize) {
+      const ok = passes({ datasetSize: prompts });
       return new ConfigError(
         `a generation batch needs ${prompts} distinct prompts (generation batch ${gen} / k=${k}) but dataset-size=${config.datasetSize}: ` +
-          `RepeatSampler would drop the only, incomplete chunk; use dataset-size ≥ ${prompts}`,
-        [{ datasetSize: prompts }],
+          `RepeatSampler would drop the only, incomplete chunk${fixesText([ok ? `use dataset-size ≥ ${prompts}` : ''])}`,
+        ok ? [{ datasetSize: prompts }] : [],
       );
     }
     return null;
@@ -174,9 +176,11 @@ export interface TrlBatchingArgs {
  * steps_per_generation as TRL's GRPOConfig.__post_init__ (TRL 1.13.0) derives it: given, or
  * generation_batch_size / (per_device_train_batch_size × processes), or gradient_accumulation_steps
  * when neither is given. Giving both, or a generation batch that is not a multiple of the global
- * batch, is TRL's ValueError; it becomes a ConfigError that quotes it.
+ * batch, is TRL's ValueError; it becomes a ConfigError that quotes it. The generation batch sizes it
+ * suggests are those whose steps_per_generation `passes` accepts (the caller runs the whole
+ * configuration through validateConfig), searched over a few multiples either side.
  */
-export function trlStepsPerGeneration(args: TrlBatchingArgs): number {
+export function trlStepsPerGeneration(args: TrlBatchingArgs, passes: (stepsPerGeneration: number) => boolean = () => true): number {
   const { stepsPerGeneration: spg, generationBatchSize: gbs } = args;
   if (spg !== undefined && gbs !== undefined) {
     throw new ConfigError(
@@ -190,10 +194,11 @@ export function trlStepsPerGeneration(args: TrlBatchingArgs): number {
   if (gbs !== undefined) {
     const global = args.batch * args.ranks;
     if (gbs % global !== 0) {
-      const near = nearestMultiples(gbs, global);
+      const near = passingMultiples(gbs / global, 1, (fix) => passes(fix.batch as number)).map((spg) => spg * global);
       throw new ConfigError(
         withFrameworkSays(
-          `generation-batch-size=${gbs} must be a multiple of ranks×batch=${global}; use ${near.map((g) => `--generation-batch-size ${g}`).join(' or ')}`,
+          `generation-batch-size=${gbs} must be a multiple of ranks×batch=${global}` +
+            fixesText([near.length ? `use ${near.map((g) => `--generation-batch-size ${g}`).join(' or ')}` : '']),
           `TRL ${TRL_VERSION}`,
           trlSays.generationNotDivisibleByGlobalBatch(gbs, global),
         ),

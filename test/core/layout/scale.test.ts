@@ -111,3 +111,67 @@ test('budgets: estimate, budget and flags in one line, before anything is built'
     ),
   );
 });
+
+/**
+ * Every fix a message prints in its text (not only its structured suggestions), as partial
+ * settings: "valid k here: 1, 2", "valid ranks here: 2", "batch=3", "use --sampler S",
+ * "dataset-size ≥ N", "batches-per-epoch ≤ N" and "batches-per-epoch=N".
+ */
+function printedFixes(message: string): Partial<LayoutConfig>[] {
+  const ours = message.split(/; \S+ [^;]* raises: /)[0]!;
+  const fixes: Partial<LayoutConfig>[] = [];
+  for (const m of ours.matchAll(/valid (k|ranks) here: ([\d, ]+)/g))
+    for (const v of m[2]!.split(', ').filter(Boolean)) fixes.push({ [m[1]!]: Number(v) } as Partial<LayoutConfig>);
+  for (const m of ours.matchAll(/(?<![×\w])batch=(\d+)(?![\d]| must)/g)) fixes.push({ batch: Number(m[1]) });
+  for (const m of ours.matchAll(/use --sampler (\S+)/g)) fixes.push({ sampler: m[1] as LayoutConfig['sampler'] });
+  for (const m of ours.matchAll(/dataset-size ≥ (\d+)/g)) fixes.push({ datasetSize: Number(m[1]) });
+  for (const m of ours.matchAll(/batches-per-epoch(?: ≤ |=)(\d+)(?![\d]| is)/g)) fixes.push({ batchesPerEpoch: Number(m[1]) });
+  return fixes;
+}
+
+test('every fix printed in the text, inline lists included, passes the validator (it used to be only the structured ones)', () => {
+  // The audit's cases: with dataset-size 1 only k=16 works; with 10^6 epochs no single k or batch does.
+  const one = validateConfig(cfg({ k: 3, datasetSize: 1 }))!;
+  assert.match(one.message, /^k=3 must divide ranks×batch=16; valid k here: 16; flow_grpo/);
+  assert.deepEqual(one.suggestions, [{ k: 16 }]);
+  const dance = validateConfig(cfg({ sampler: 'dance-grpo', batch: 2, k: 4, epochs: 1_000_000 }))!;
+  assert.doesNotMatch(dance.message, /valid k|batch=4/);
+  assert.match(dance.message, /no single setting fixes it, change several$/);
+  // Seeded random bad configurations over every sampler: each printed value passes.
+  let a = 7;
+  const r = (n: number) => {
+    a = (Math.imul(a, 1103515245) + 12345) >>> 0;
+    return a % n;
+  };
+  const samplers = ['flow-grpo', 'flow-grpo-lcm', 'trl', 'contiguous', 'dance-grpo', 'group-distributed'] as const;
+  let checked = 0;
+  for (let i = 0; i < 600; i++) {
+    const c = cfg({
+      sampler: samplers[r(samplers.length)]!,
+      ranks: 1 + r(12),
+      batch: 1 + r(12),
+      k: 1 + r(12),
+      batchesPerEpoch: 1 + r(6),
+      epochs: [1, 3, 1000, 100_000][r(4)]!,
+      datasetSize: [1, 5, 32, 1000, 10_000_000][r(5)]!,
+      stepsPerGeneration: 1 + r(3),
+    });
+    const err = validateConfig(c);
+    if (!err) continue;
+    for (const fix of printedFixes(err.message)) {
+      checked++;
+      assert.equal(validateConfig({ ...c, ...fix }), null, `${err.message}\n${JSON.stringify(c)} + ${JSON.stringify(fix)}`);
+    }
+    for (const fix of err.suggestions)
+      assert.equal(validateConfig({ ...c, ...fix }), null, `${JSON.stringify(c)} + ${JSON.stringify(fix)}`);
+  }
+  assert.ok(checked > 200, `only ${checked} printed fixes checked`);
+});
+
+test('the suggestion search is bounded: a rule broken on a 2·10^6-sample step with 240 divisors answers at once', () => {
+  // 1,441,440 has 288 divisors; every one fails the size limit with these epochs, so all are candidates.
+  const t0 = performance.now();
+  const err = validateConfig(cfg({ ranks: 1, batch: 1_441_440, k: 7, datasetSize: 10_000_000, epochs: 1000 }))!;
+  assert.ok(performance.now() - t0 < 2000, `${performance.now() - t0} ms`);
+  assert.match(err.message, /no single setting fixes it/);
+});

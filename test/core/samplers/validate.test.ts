@@ -19,7 +19,7 @@ test('flow-grpo: k must divide ranks×batch, with valid k, batch and the lcm sam
   const e = err({ k: 3 });
   assert.equal(
     e.message,
-    'k=3 must divide ranks×batch=16; valid k here: 1, 2, 4, 8, 16; or batch=3 (→24), or use --sampler flow-grpo-lcm; ' +
+    'k=3 must divide ranks×batch=16; valid k here: 1, 2, 4, 8, 16; or batch=3 (→24); or use --sampler flow-grpo-lcm; ' +
       'flow_grpo (DistributedKRepeatSampler before commit 74db691) raises: AssertionError: k can not divide n*b, k3-num_replicas8-batch_size2',
   );
   assert.deepEqual(e.suggestions, [{ k: 4 }, { batch: 3 }, { sampler: 'flow-grpo-lcm' }]);
