@@ -1,5 +1,6 @@
 // `grpo-sandbox advantages`: group-relative advantages of gathered rewards exactly as one
 // framework computes them (src/core/grpo/schemes.ts, the functions the training loop uses).
+import { advantagesEstimate, overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { ADVANTAGE_SCHEMES, SCHEME_ABOUT, schemeAdvantages, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { Command } from './commands.ts';
@@ -51,6 +52,13 @@ const command: Command = {
       throw new ConfigError('the input must be a JSON object {"rewards": [...], "promptIds": [...]}');
     const rewards = numbers(json as Record<string, unknown>, 'rewards', false);
     const promptIds = numbers(json as Record<string, unknown>, 'promptIds', true);
+    // Budget before work: the input is capped in bytes, but grouping and the JSON output grow with the samples.
+    const tooMuch = overBudget(
+      `advantages of ${rewards.length} samples`,
+      advantagesEstimate(Math.max(rewards.length, promptIds.length)),
+      'the samples per call (split the input)',
+    );
+    if (tooMuch) throw tooMuch;
     const advantages = schemeAdvantages(flags.scheme as AdvantageScheme, { rewards, promptIds, k, ranks });
     io.out(`${JSON.stringify({ advantages: advantages.map((a) => (Number.isNaN(a) ? null : a)) })}\n`);
     return 0;

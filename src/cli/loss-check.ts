@@ -28,6 +28,30 @@ function cause(batch: LossBatch, b: number, t: number): string {
   return `the weighted terms at ${at}: check 'advantages'[${b}] and settings.beta`;
 }
 
+/**
+ * Token (b, t)'s term of the loss in float64, for naming where a sum left float32: the policy
+ * term −ratio × advantage plus settings.beta × TRL's KL (e^k − k − 1, k = refLogp − logp); for
+ * the pairwise loss, |logp| (its terms grow with the log-probabilities).
+ */
+function tokenTerm(batch: LossBatch, b: number, t: number): number {
+  const i = b * batch.shape.tokens + t;
+  const logp = batch.logp[i]!;
+  if (batch.settings.lossType === 'pairwise') return Math.abs(logp);
+  const adv = (batch.advantages?.[b] as number | undefined) ?? 0;
+  let term = -Math.exp(logp - batch.oldLogp[i]!) * adv;
+  if (batch.settings.beta !== 0 && batch.refLogp) {
+    const k = batch.refLogp[i]! - logp;
+    term += batch.settings.beta * (Math.exp(k) - k - 1);
+  }
+  return term;
+}
+
+/** What to check in row b, in the user's field names. */
+function rowFields(batch: LossBatch, b: number): string {
+  if (batch.settings.lossType === 'pairwise') return `'logp' and 'rewards' in row ${b}`;
+  return batch.settings.beta !== 0 && batch.refLogp ? `'advantages'[${b}], settings.beta and 'refLogp' in row ${b}` : `'advantages'[${b}]`;
+}
+
 /** Throws a ConfigError (exit 2) when the loss or any gradient is not a float32 number. */
 export function checkLossResult(batch: LossBatch, result: { loss: number; gradLogp: Float32Array }): void {
   const { rows, tokens } = batch.shape;
@@ -45,8 +69,28 @@ export function checkLossResult(batch: LossBatch, result: { loss: number; gradLo
       const text = cause(batch, b, i % tokens);
       if (!text.startsWith('the weighted terms')) throw new ConfigError(`the loss overflows float32 (${result.loss}): ${text}`);
     }
+    // No single factor overflows: a token's term (the policy term plus the KL term) or a row's sum of
+    // them does. Name the token whose term leaves float32, else the row whose terms weigh most.
+    let worstRow = 0;
+    let worstSum = -1;
+    for (let b = 0; b < rows; b++) {
+      let sum = 0;
+      for (let t = 0; t < tokens; t++) {
+        if (batch.mask[b * tokens + t] === 0) continue;
+        const term = tokenTerm(batch, b, t);
+        if (!fits(term)) {
+          throw new ConfigError(
+            `the loss overflows float32 (${result.loss}): the term at row ${b}, token ${t} is ${term.toPrecision(3)}, beyond float32's ` +
+              `±3.4e38; check ${rowFields(batch, b)}`,
+          );
+        }
+        sum += Math.abs(term);
+      }
+      if (sum > worstSum) [worstRow, worstSum] = [b, sum];
+    }
     throw new ConfigError(
-      `the loss overflows float32 (${result.loss}): the sum of the token terms leaves float32's range; check the size of 'advantages' and settings.beta`,
+      `the loss overflows float32 (${result.loss}): the sum of the token terms leaves float32's range; row ${worstRow} weighs most ` +
+        `(Σ|term| = ${worstSum.toPrecision(3)}): check ${rowFields(batch, worstRow)}`,
     );
   }
 }

@@ -1,6 +1,7 @@
 // `grpo-sandbox schedule`: how the expanded batch (batch × k configurations) runs on the ranks
 // under each execution scheme of seed-001, as Gantt charts, a comparison table, JSON or an HTML page.
 import { writeFileSync } from 'node:fs';
+import { overBudget, scheduleEstimate } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import {
   SCHEMES,
@@ -107,6 +108,14 @@ export async function requestFromFlags(args: string[]): Promise<ScheduleRequest>
   config.alpha = numberFlag(v.alpha, 'alpha', 0, 1) ?? config.alpha;
   config.gatherCost = numberFlag(v['gather-cost'], 'gather-cost', 0) ?? config.gatherCost;
   if (v['max-batch'] !== undefined) config.maxBatch = v['max-batch'] === 'none' ? null : intFlag(v['max-batch'], 'max-batch', 1)!;
+  // Budget before work (and before --policy draws --batch prompts): refuse in one line instead of running out of memory or time.
+  const configurations = config.batch * config.k;
+  const tooMuch = overBudget(
+    `a schedule of batch × k = ${configurations} configurations on ${config.ranks} ranks${v.json ? ' as JSON' : ''}${v.html ? ' with --html' : ''}`,
+    scheduleEstimate(configurations, config.ranks, { json: v.json === true, html: v.html !== undefined }),
+    '--batch or --k',
+  );
+  if (tooMuch) throw tooMuch;
 
   const latency =
     choiceFlag(v.latency, 'latency', ['constant', 'controller'] as const) ?? (v.policy !== undefined ? 'controller' : base.latency.kind);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { controllerLayout } from '../core/env/controller.ts';
 import { makeTask, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
+import { BUDGET, overBudget, trainStepEstimate } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { SamplerName } from '../core/layout/types.ts';
@@ -30,7 +31,7 @@ import { train, type StepRecord } from '../train/run.ts';
 import { WorldFailure } from '../ranks/world.ts';
 import type { LossKind } from '../core/grpo/loss.ts';
 import type { Command } from './commands.ts';
-import { intFlag, parseFlags, quote } from './flags.ts';
+import { intFlag, ownEntry, parseFlags, quote } from './flags.ts';
 import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
 import { FILTER_METRICS } from '../train/config.ts';
 
@@ -112,7 +113,8 @@ type Flags = ReturnType<typeof parseFlags<typeof spec>>;
 function configFrom(flags: Flags): TrainConfig {
   let c: TrainConfig = { ...DEFAULT_TRAIN };
   if (flags.preset !== undefined) {
-    const preset = TRAIN_PRESETS[flags.preset];
+    // An own property only: `--preset __proto__` (or constructor, toString) is just an unknown name.
+    const preset = ownEntry(TRAIN_PRESETS, flags.preset);
     if (!preset) throw new ConfigError(`unknown --preset '${flags.preset}'; presets: ${Object.keys(TRAIN_PRESETS).join(', ')}`);
     c = { ...c, ...preset.config };
   }
@@ -229,6 +231,23 @@ const command: Command = {
     }
     const resumed = flags.resume !== undefined ? resumeFrom(flags.resume, flags) : null;
     const config = resumed?.config ?? configFrom(flags);
+    // Budget before work: one step (the wait before the next progress line) and the workers' memory.
+    const tooMuch = overBudget(
+      `one training step of ranks × batch = ${config.ranks * config.batch} samples` +
+        (config.dynamicSampling ? ` drawn up to ${1 + config.maxResampleTimes} times` : '') +
+        ` (dModel ${config.dims.dModel}, hidden ${config.dims.hidden}, CPU estimate)`,
+      trainStepEstimate({
+        ranks: config.ranks,
+        batch: config.batch,
+        dModel: config.dims.dModel,
+        hidden: config.dims.hidden,
+        draws: config.dynamicSampling ? 1 + config.maxResampleTimes : 1,
+      }),
+      `--batch or --ranks${config.dynamicSampling ? ' (or --max-resample-times)' : ''}${config.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
+      // The time is the CPU's; on WebGPU only the memory is budgeted.
+      config.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
+    );
+    if (tooMuch) throw tooMuch;
     const outDir = flags.out ?? flags.resume;
     const startStep = resumed?.state.step ?? 0;
     const info = (line: string) => (flags.json ? io.err : io.out)(`${line}\n`);

@@ -36,3 +36,44 @@ export function overBudget(what: string, estimate: Estimate, lower: string, budg
   ].filter(Boolean);
   return new ConfigError(`${what} would need ${parts.join(' and ')}; lower ${lower}`);
 }
+
+// Per-command estimates. Costs measured on the 2-core x86-64 VM with Node 20 (shared, so slow),
+// rounded up; each names what it was measured on.
+
+/**
+ * `schedule`: batch × k configurations on `ranks` ranks. Measured at 10^5 configurations: JSON
+ * 2.5–11 s and 290–470 MB (the controller latency model is the costlier), the text charts
+ * 1.5–7 s and 170 MB, --html adds ~8.5 KB per configuration (880 MB); 4096 ranks add ~4 s.
+ */
+export function scheduleEstimate(configurations: number, ranks: number, output: { json: boolean; html: boolean }): Estimate {
+  const perConfig = output.json ? { bytes: 5_000, ms: 0.12 } : { bytes: 2_000, ms: 0.08 };
+  const html = output.html ? { bytes: 9_000, ms: 0.09 } : { bytes: 0, ms: 0 };
+  return {
+    bytes: 80 * 1024 ** 2 + configurations * (perConfig.bytes + html.bytes),
+    ms: 300 + configurations * (perConfig.ms + html.ms) + ranks,
+  };
+}
+
+/**
+ * `train`: one step's work, the time before the next progress line (a run of many steps reports
+ * every step and stops cleanly on Ctrl-C, so only a step is budgeted). Measured on the CPU
+ * backend: dModel 32 × hidden 32, 4096 samples per step: 0.37 s; dModel 2048 × hidden 256, 512
+ * samples: 18.5 s and 270 MB; each worker ~30 MB. Dynamic sampling may draw the step
+ * 1 + max-resample-times times.
+ */
+export function trainStepEstimate(c: { ranks: number; batch: number; dModel: number; hidden: number; draws: number }): Estimate {
+  const samples = c.ranks * c.batch * c.draws;
+  const width = c.dModel * c.hidden;
+  return {
+    bytes: 80 * 1024 ** 2 + c.ranks * 30 * 1024 ** 2 + samples * 160 * (c.dModel + c.hidden),
+    ms: 500 + samples * (0.03 + 7e-5 * width),
+  };
+}
+
+/**
+ * `advantages` on `samples` gathered samples, once the input (capped at the stated input size)
+ * is parsed: grouping, the scheme, the JSON output. Measured at 8·10^6 samples: 10 s and 1.3 GB.
+ */
+export function advantagesEstimate(samples: number): Estimate {
+  return { bytes: 60 * 1024 ** 2 + samples * 170, ms: 200 + samples * 0.0013 };
+}

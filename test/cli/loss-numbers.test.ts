@@ -68,3 +68,17 @@ test('a batch above 8·10^6 tokens is refused in words before any backend sees i
     /^grpo-sandbox loss: the batch has B × T = 1000 × 9000 = 9000000 tokens, above the limit of 8000000 .*; split it into smaller batches\n$/,
   );
 });
+
+test('a loss that overflows although no single factor does names the row and token (it named no row)', async () => {
+  // ratio × advantage = 3e38 and beta × e^1 = 2.7e38 each fit float32; their sum, the token's term, does not.
+  const r = await loss({ logp: [[0]], oldLogp: [[0]], refLogp: [[1]], advantages: [-3e38], settings: { beta: 1e38 } });
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.match(
+    r.stderr,
+    new RegExp(
+      "^grpo-sandbox loss: the loss overflows float32 \\(.+\\): the term at row 0, token 0 is 3\\.72e\\+38, beyond float32's ±3\\.4e38; " +
+        "check 'advantages'\\[0\\], settings\\.beta and 'refLogp' in row 0\n$",
+    ),
+  );
+});
