@@ -1,0 +1,19 @@
+// The embeddable library (issue 16): `npm run build` emits it as dist/grpo-sandbox.js, and one
+// <script type="module" src=".../grpo-sandbox.js"> on any page defines the grpo elements. Each
+// starts when it scrolls near and pauses off screen (embed/lazy.ts). Besides the elements it
+// exports the figure export and the isolation check, for pages that script the views.
+import { setExplorerBase } from './embed/base.ts';
+import { watchTags } from './embed/lazy.ts';
+import './embed/layout-view.ts';
+
+// The built file sits next to the explorer's index.html; under the dev server this module is /src/ui/lib.ts.
+setExplorerBase(new URL(import.meta.url.includes('/src/ui/') ? '/' : './', import.meta.url).href);
+
+/** The elements of this bundle (the ones whose files exist when it was built). */
+export const elements = ['grpo-layout', 'grpo-compare'] as const;
+
+watchTags(elements);
+
+export { exportFigure, svgText, download } from './figure-export.ts';
+export { isolationProblem, isolationFacts } from './isolation.ts';
+export { watch, unwatch } from './embed/lazy.ts';
