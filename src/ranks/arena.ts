@@ -70,7 +70,12 @@ const align = (n: number, to: number): number => Math.ceil(n / to) * to;
 
 // ES2024 growable SharedArrayBuffer, typed here because the project's lib is ES2023.
 type GrowableBuffer = SharedArrayBuffer & { readonly growable?: boolean; readonly maxByteLength?: number; grow?(byteLength: number): void };
-const GrowableSab = SharedArrayBuffer as unknown as new (byteLength: number, options?: { maxByteLength: number }) => GrowableBuffer;
+// Read off globalThis: a page that is not cross-origin isolated has no SharedArrayBuffer global, and a bare
+// reference here would throw while the module loads (breaking every view that imports the ranks, not just the run).
+const GrowableSab = globalThis.SharedArrayBuffer as unknown as new (
+  byteLength: number,
+  options?: { maxByteLength: number },
+) => GrowableBuffer;
 
 /** Bytes of control region for a world of `size` ranks (the data region starts there). */
 export function controlBytes(size: number): number {

@@ -5,12 +5,15 @@
 import { setExplorerBase } from './embed/base.ts';
 import { watchTags } from './embed/lazy.ts';
 import './embed/layout-view.ts';
+import './train/train-dashboard.ts';
+import './schedule/schedule-view.ts';
+import './dynamic/dynamic-view.ts';
 
 // The built file sits next to the explorer's index.html; under the dev server this module is /src/ui/lib.ts.
 setExplorerBase(new URL(import.meta.url.includes('/src/ui/') ? '/' : './', import.meta.url).href);
 
 /** The elements of this bundle (the ones whose files exist when it was built). */
-export const elements = ['grpo-layout', 'grpo-compare'] as const;
+export const elements = ['grpo-layout', 'grpo-compare', 'grpo-train', 'grpo-schedule', 'grpo-dynamic'] as const;
 
 watchTags(elements);
 

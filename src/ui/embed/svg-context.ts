@@ -105,7 +105,8 @@ export class SvgContext {
 
   strokeRect(x: number, y: number, w: number, h: number): void {
     this.parts.push(
-      `<rect ${this.box(x, y, w, h)} fill="none" stroke="${esc(this.colour(this.strokeStyle))}" stroke-width="${num(this.lineWidth * this.sx)}"${this.alpha()}/>`,
+      `<rect ${this.box(x, y, w, h)} fill="none" stroke="${esc(this.colour(this.strokeStyle))}" ` +
+        `stroke-width="${num(this.lineWidth * this.sx)}"${this.alpha()}/>`,
     );
   }
 
@@ -133,7 +134,8 @@ export class SvgContext {
   }
 
   private box(x: number, y: number, w: number, h: number): string {
-    return `x="${num(this.tx + x * this.sx)}" y="${num(this.ty + y * this.sy)}" width="${num(Math.max(0, w * this.sx))}" height="${num(Math.max(0, h * this.sy))}"`;
+    const [px, py] = [this.tx + x * this.sx, this.ty + y * this.sy];
+    return `x="${num(px)}" y="${num(py)}" width="${num(Math.max(0, w * this.sx))}" height="${num(Math.max(0, h * this.sy))}"`;
   }
 
   private alpha(): string {

@@ -1,0 +1,265 @@
+// The embeddable library as a teacher uses it: `npm run build`'s dist/grpo-sandbox.js and
+// public/embed.html, served by a plain static file server — once without cross-origin
+// isolation (any web page), once with COOP/COEP, once framed by another page. Every component
+// in the build loads and draws with no page error; views start only when scrolled near and
+// pause off screen; the page says precisely what isolation is missing; the figure export's
+// PNG and SVG are valid files of the chosen size.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, root } from './harness.ts';
+import { MSG } from '../../src/ui/isolation.ts';
+
+const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.css': 'text/css' };
+const isolationHeaders = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+/** The components the library can hold, and the file each comes from (present or not in this checkout). */
+const optional: Record<string, string> = {
+  'grpo-train': 'src/ui/train/train-dashboard.ts',
+  'grpo-schedule': 'src/ui/schedule/schedule-view.ts',
+  'grpo-dynamic': 'src/ui/dynamic/dynamic-view.ts',
+};
+const present = ['grpo-layout', 'grpo-compare', ...Object.keys(optional).filter((tag) => existsSync(join(root, optional[tag]!)))];
+
+let outDir = '';
+let browser: Browser;
+const servers: Server[] = [];
+
+/** A static server over the build; `isolated` sends COOP/COEP. `/frame.html` frames embed.html. */
+async function serve(isolated: boolean): Promise<string> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    if (path === '/frame.html') {
+      res.writeHead(200, { 'Content-Type': 'text/html', ...(isolated ? isolationHeaders : {}) });
+      res.end(
+        '<!doctype html><title>course</title><link rel="icon" href="data:,"><iframe id="f" src="/embed.html" width="1000" height="800"></iframe>',
+      );
+      return;
+    }
+    const file = join(outDir, path);
+    if (!file.startsWith(outDir) || !existsSync(file) || statSync(file).isDirectory()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...(isolated ? isolationHeaders : {}) });
+    res.end(readFileSync(file));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  return `http://localhost:${(server.address() as AddressInfo).port}`;
+}
+
+before(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'grpo-embed-'));
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+async function open(url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, errors };
+}
+
+/** The lazy state of every grpo element on the page, by tag (and id). */
+const lazyStates = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('grpo-layout, grpo-compare, grpo-train, grpo-schedule, grpo-dynamic')].map(
+      (e) => `${e.localName}${e.id ? `#${e.id}` : ''}:${e.dataset.grpoLazy ?? 'unwatched'}`,
+    ),
+  );
+
+/** Whether the element matched by `sel` has a built picture (a scene in its first canvas). */
+const built = (sel: string) =>
+  ((document.querySelector(sel)?.shadowRoot?.querySelector('grpo-layout-canvas') as unknown as { scene: unknown } | null)?.scene ??
+    null) !== null;
+
+/** Samples drawn by a layout element's pictures (0 while nothing is built). */
+const drawn = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    const el = document.querySelector(sel)!;
+    return [...(el.shadowRoot?.querySelectorAll('grpo-layout-canvas') ?? [])].map(
+      (c) => (c as unknown as { scene: { samples: unknown[] } | null }).scene?.samples.length ?? 0,
+    );
+  }, selector);
+
+test('the build emits the library next to the site, and its size', () => {
+  assert.ok(existsSync(join(outDir, 'index.html')), 'the site is still built');
+  assert.ok(existsSync(join(outDir, 'embed.html')));
+  // The entry and every chunk it imports (statically, transitively): what one <script> tag loads.
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(join(outDir, file), 'utf8');
+    for (const m of text.matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) visit(normalize(join(dirname(file), m[1]!)));
+  };
+  visit('grpo-sandbox.js');
+  const bytes = [...seen].reduce((sum, f) => sum + statSync(join(outDir, f)).size, 0);
+  console.log(`library: grpo-sandbox.js + ${seen.size - 1} chunk(s) = ${(bytes / 1000).toFixed(1)} kB; components: ${present.join(', ')}`);
+  assert.ok(bytes > 0);
+});
+
+test('embed.html without isolation: every component loads, lazily, and the page says what is missing', async () => {
+  const { page, errors } = await open(`${await serve(false)}/embed.html`);
+  for (const tag of present) assert.equal(await page.evaluate((t) => customElements.get(t) !== undefined, tag), true, `${tag} is defined`);
+  // The top of the article is on screen; the last picture is 1,400 px further down.
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')?.dataset.grpoLazy === 'started');
+  await page.waitForFunction(built, 'grpo-layout');
+  assert.ok((await drawn(page, 'grpo-layout'))[0]! > 0);
+  assert.equal(await page.evaluate(() => document.querySelector<HTMLElement>('#far')!.dataset.grpoLazy), 'waiting');
+  assert.deepEqual(await drawn(page, '#far'), [], 'nothing built before it is near');
+  assert.equal(
+    await page.locator('#far').evaluate((e) => e.shadowRoot!.textContent!.trim()),
+    'The layout picture is drawn when you scroll to it.',
+  );
+  assert.equal((await page.locator('#isolation').textContent())!.endsWith(MSG.page), true);
+
+  // Scrolling through the article starts each view as it comes near.
+  for (const tag of present) {
+    await page.locator(tag).first().scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => ['started'].includes(document.querySelector<HTMLElement>(t)!.dataset.grpoLazy ?? ''), tag);
+  }
+  const compared = await drawn(page, 'grpo-compare');
+  assert.equal(compared.length, 2, 'two pictures side by side');
+  assert.ok(compared.every((n) => n > 0));
+  await page.locator('#far').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('#far')!.dataset.grpoLazy === 'started');
+  await page.waitForFunction(built, '#far');
+  const states = await lazyStates(page);
+  assert.ok(states.includes('grpo-layout#far:started'), states.join(' '));
+  assert.ok(states.includes('grpo-layout:paused'), `the first picture paused off screen: ${states.join(' ')}`);
+  console.log(`lazy states at the bottom: ${states.join(' ')}`);
+
+  // Views that need SharedArrayBuffer (training on real ranks) name what is missing: not isolated, the two headers.
+  for (const tag of ['grpo-train'].filter((t) => present.includes(t))) {
+    await page.locator(tag).scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => /cross-origin isolated/.test(document.querySelector(t)?.shadowRoot?.textContent ?? ''), tag);
+    const text = await page.locator(tag).evaluate((e) => e.shadowRoot!.textContent!.replace(/\s+/g, ' '));
+    assert.match(text, /needs cross-origin isolation|not cross-origin isolated/, tag);
+    assert.match(text, /Cross-Origin-Opener-Policy[^.]*same-origin/, tag);
+    assert.match(text, /Cross-Origin-Embedder-Policy[^.]*require-corp/, tag);
+    console.log(`${tag} without isolation says: ${/[^.]*Cross-Origin-Opener-Policy[^.]*\./.exec(text)?.[0]}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a playing story pauses off screen and plays on when back', async () => {
+  const { page, errors } = await open(`${await serve(false)}/embed.html`);
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')?.dataset.grpoLazy === 'started');
+  await page.locator('grpo-layout').first().locator('grpo-story-controls button.play').click();
+  const playing = () =>
+    page.evaluate(() => (document.querySelector('grpo-layout') as unknown as { story: { playing: boolean } }).story.playing);
+  assert.equal(await playing(), true);
+  await page.locator('#far').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'paused');
+  assert.equal(await playing(), false);
+  await page.locator('grpo-layout').first().scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'started');
+  assert.equal(await playing(), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('isolated, and framed without isolation: the page says so', async () => {
+  const isolated = await open(`${await serve(true)}/embed.html`);
+  assert.equal(await isolated.page.evaluate(() => crossOriginIsolated), true);
+  assert.match((await isolated.page.locator('#isolation').textContent())!, /is cross-origin isolated/);
+  assert.deepEqual(isolated.errors, []);
+  await isolated.page.close();
+
+  const framed = await open(`${await serve(false)}/frame.html`);
+  const frame = framed.page.frameLocator('#f');
+  await frame.locator('grpo-layout').first().waitFor();
+  await framed.page.waitForFunction(() => {
+    const doc = (document.getElementById('f') as HTMLIFrameElement).contentDocument;
+    return doc?.getElementById('isolation')?.textContent?.includes('SharedArrayBuffer');
+  });
+  assert.equal((await frame.locator('#isolation').textContent())!.endsWith(MSG.frame), true);
+  assert.deepEqual(framed.errors, []);
+  await framed.page.close();
+});
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** Parses SVG text in the page: its root's width/height and how many rects, or the parser's error. */
+const parseSvg = (page: Page, text: string) =>
+  page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    const error = doc.querySelector('parsererror')?.textContent ?? null;
+    const svg = doc.documentElement;
+    return {
+      error,
+      root: svg.localName,
+      width: svg.getAttribute('width'),
+      height: svg.getAttribute('height'),
+      rects: doc.querySelectorAll('rect').length,
+    };
+  }, text);
+
+test('figure export: the buttons save a PNG and an SVG of the chosen size', async () => {
+  const { page, errors } = await open(`${await serve(false)}/embed.html`);
+  for (const tag of ['grpo-layout', 'grpo-compare']) {
+    const view = page.locator(tag).first();
+    await view.scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => document.querySelector<HTMLElement>(t)!.dataset.grpoLazy === 'started', tag);
+    const control = view.locator('grpo-figure-export');
+    await control.locator('input.width').fill('640');
+    await control.locator('input.width').dispatchEvent('change');
+    await control.locator('input.height').fill('360');
+    await control.locator('input.height').dispatchEvent('change');
+    const [png] = await Promise.all([page.waitForEvent('download'), control.locator('button.png').click()]);
+    assert.match(png.suggestedFilename(), /-640x360\.png$/);
+    assert.deepEqual(pngSize(readFileSync((await png.path())!)), { width: 640, height: 360 });
+    const [svg] = await Promise.all([page.waitForEvent('download'), control.locator('button.svg').click()]);
+    const parsed = await parseSvg(page, readFileSync((await svg.path())!, 'utf8'));
+    assert.equal(parsed.error, null);
+    assert.deepEqual([parsed.root, parsed.width, parsed.height], ['svg', '640', '360']);
+    // Native vectors, one rect per tile (and per picture), not a bitmap wrapped in SVG.
+    const samples = (await drawn(page, tag)).reduce((a, b) => a + b, 0);
+    assert.ok(parsed.rects >= samples, `${parsed.rects} rects for ${samples} tiles`);
+  }
+  // Every other present view, through the library's export, at another size.
+  for (const tag of present.filter((t) => !t.startsWith('grpo-layout') && t !== 'grpo-compare')) {
+    await page.locator(tag).first().scrollIntoViewIfNeeded();
+    const result = await page.evaluate(async (t) => {
+      const lib = await import('./grpo-sandbox.js' as string);
+      const el = document.querySelector(t) as unknown as { figure(): Element | null };
+      if (!el.figure()) return null;
+      const png = new Uint8Array(await (await lib.exportFigure(el, 'png', 800, 450)).arrayBuffer());
+      return { png: [...png.subarray(0, 24)], svg: lib.svgText(el, 800, 450) as string };
+    }, tag);
+    if (result === null) {
+      console.log(`${tag}: figure() is null here (nothing drawn yet), no export checked`);
+      continue;
+    }
+    assert.deepEqual(pngSize(Buffer.from(result.png)), { width: 800, height: 450 }, tag);
+    const parsed = await parseSvg(page, result.svg);
+    assert.equal(parsed.error, null, tag);
+    assert.deepEqual([parsed.width, parsed.height], ['800', '450'], tag);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
