@@ -283,7 +283,7 @@ export class GrpoScheduleView extends LitElement {
             .map((x, i) => `r${i} ${pct(x)}`)
             .join(' · ')} … (min ${pct(Math.min(...xs))}, max ${pct(Math.max(...xs))})`;
     return html`<table>
-      <thead><tr><th>${MSG.scheme}</th><th>${MSG.makespan}</th><th>${MSG.speedup}</th><th>${MSG.idle}</th><th>${MSG.launches}</th><th>${MSG.peak}</th></tr></thead>
+      <thead><tr>${[MSG.scheme, MSG.makespan, MSG.speedup, MSG.idle, MSG.launches, MSG.peak].map((h) => html`<th>${h}</th>`)}</tr></thead>
       <tbody>${shown.map(
         (s) => html`<tr data-scheme=${s.scheme}>
           <td>${s.scheme}</td><td class="makespan">${formatTime(Number(s.makespan.toPrecision(6)), r.unit)}</td>
