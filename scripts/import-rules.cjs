@@ -9,7 +9,7 @@ const MAY_IMPORT = {
   gpu: ['core', 'ops'],
   train: ['core', 'ops', 'gpu', 'ranks'],
   ranks: ['core', 'gpu/device.ts'],
-  ui: ['core', 'ranks', 'gpu'],
+  ui: ['core', 'ranks', 'gpu', 'train'],
   cli: ['core', 'ops', 'gpu', 'train', 'ranks', 'ui'],
 };
 

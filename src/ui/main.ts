@@ -1,2 +1,5 @@
-// Entry of the explorer page (index.html): registers the elements.
+// Entry of the explorer page (index.html): `?view=train|schedule|dynamic` shows that view instead
+// of the explorer (views.ts runs first and loads the view's module on demand); otherwise the
+// explorer, loaded eagerly so its first picture waits for nothing.
+import './views.ts';
 import './explorer-app.ts';

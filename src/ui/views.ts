@@ -1,0 +1,35 @@
+// Which view the page shows: `?view=train|schedule|dynamic` replaces the explorer's element with
+// that view's element (its attributes from the other URL keys) and loads the view's module on
+// demand, so the explorer's first picture never pays for the dashboards. Imported by main.ts
+// before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
+
+/** Each view: its element and its module (a dynamic import, a separate chunk in the build). */
+export const VIEWS: Record<string, { tag: string; load: () => Promise<unknown> }> = {
+  train: { tag: 'grpo-train', load: () => import('./train/train-dashboard.ts') },
+};
+
+/** The view a URL asks for, or null for the explorer (no `view`, or one this page does not have). */
+export function viewOf(search: string): string | null {
+  const view = new URLSearchParams(search).get('view');
+  return view !== null && Object.hasOwn(VIEWS, view) ? view : null;
+}
+
+/** Shows the view the address asks for in place of the explorer; true if it did. */
+export function routeView(): boolean {
+  const view = viewOf(location.search);
+  if (view === null) return false;
+  const { tag, load } = VIEWS[view]!;
+  const el = document.createElement(tag);
+  for (const [key, value] of new URLSearchParams(location.search)) {
+    // Attributes are named like the URL keys; a key that is not a valid attribute name is skipped.
+    if (key !== 'view' && /^[a-z][a-z0-9-]*$/.test(key)) el.setAttribute(key, value);
+  }
+  const explorer = document.querySelector('grpo-explorer');
+  if (explorer) explorer.replaceWith(el);
+  else document.body.prepend(el);
+  document.title = `grpo-sandbox · ${view}`;
+  void load();
+  return true;
+}
+
+routeView();
