@@ -155,3 +155,33 @@ test('without cross-origin isolation: the picture from the in-page protocol, and
     assert.equal(await page.locator('grpo-dynamic g.slice').count(), 4);
   });
 });
+
+test('under a lazy loader no rank worker starts before start(); play walks the steps; pause stops', async () => {
+  await withPage(PAGE, async (page) => {
+    await mount(page, { 'data-grpo-lazy': 'waiting', step: '99' });
+    await page.waitForFunction(() =>
+      /the rank workers start when this view is scrolled into sight/.test(
+        document.querySelector('grpo-dynamic')!.shadowRoot!.textContent ?? '',
+      ),
+    );
+    const liveRankWorkers = () => page.evaluate(async () => (await import('/src/ranks/spawn.ts' as string)).liveRankWorkers() as number);
+    await page.waitForTimeout(1000);
+    assert.equal(await liveRankWorkers(), 0);
+    assert.equal(await page.locator('grpo-dynamic pre.run').count(), 0, 'no run before start()');
+    await page.evaluate(() => {
+      const el = document.querySelector('grpo-dynamic')!;
+      el.dataset.grpoLazy = 'started';
+      el.start();
+    });
+    assert.match((await runs(page))[0]!, /ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/);
+    assert.equal(await liveRankWorkers(), 0, 'every worker stopped after the run');
+    // Play from the first step: it advances on its own, and pause() stops it.
+    await page.evaluate(() => document.querySelector('grpo-dynamic')!.setAttribute('step', '0'));
+    await page.locator('grpo-dynamic button[name="play"]').click();
+    await page.waitForFunction(() => document.querySelector('grpo-dynamic')!.getAttribute('step') === '2', null, { timeout: 10_000 });
+    await page.evaluate(() => document.querySelector('grpo-dynamic')!.pause());
+    const at = await page.evaluate(() => document.querySelector('grpo-dynamic')!.getAttribute('step'));
+    await page.waitForTimeout(2000);
+    assert.equal(await page.evaluate(() => document.querySelector('grpo-dynamic')!.getAttribute('step')), at);
+  });
+});

@@ -54,6 +54,7 @@ export const MSG = {
   workers: (n: number) =>
     `Train step: ${plural(n, 'rank')} as Web Workers sharing one SharedArrayBuffer (src/ranks), the program grpo-sandbox dynamic runs.`,
   running: 'running on the rank workers…',
+  waiting: 'the rank workers start when this view is scrolled into sight',
   notRun: (why: string) => `The train step did not run on real ranks. ${why}`,
   planMatches: (n: number) => `check: all ${n} worker ranks made identical decisions, the same as the in-page protocol`,
   planDiffers: "check: THE WORKERS' PLAN DIFFERS FROM THE IN-PAGE ONE (a bug: please report it)",
@@ -155,6 +156,8 @@ export class GrpoDynamicView extends LitElement {
   declare sweepState: { status: 'idle' | 'running' | 'done' | 'error'; units: number; total: number; ms?: number; message?: string };
 
   private token = 0;
+  /** A worker run deferred until start(): the view sits under a lazy loader that has not started it yet. */
+  private pendingRun: (() => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private sweepWorker: Worker | null = null;
   private sweepResult: SweepResult | null = null;
@@ -196,10 +199,24 @@ export class GrpoDynamicView extends LitElement {
     this.sweepState = { status: 'idle', units: 0, total: 0 };
   }
 
-  /** Plays the step-by-step story from the current step (a lazy loader calls it when the view scrolls near). */
+  /**
+   * A lazy loader calls this when the view scrolls near: the deferred worker run starts, and the
+   * story plays on from the current step (a view set to its last step stays there).
+   */
   start(): void {
+    const pending = this.pendingRun;
+    this.pendingRun = null;
+    pending?.();
+    this.play(false);
+  }
+
+  /** Plays the steps one by one from the current one; `restart`: from the first when at the end (the play button). */
+  play(restart: boolean): void {
     if (this.timer || !this.trace) return;
-    if (this.stepIndex() >= this.lastStep()) this.setStep(0);
+    if (this.stepIndex() >= this.lastStep()) {
+      if (!restart) return;
+      this.setStep(0);
+    }
     this.playing = true;
     this.timer = setInterval(() => {
       if (this.stepIndex() >= this.lastStep()) this.pause();
@@ -281,6 +298,12 @@ export class GrpoDynamicView extends LitElement {
 
   /** The train step on real rank workers, once per device-fix setting; says what is missing when the page cannot. */
   private async runOnRanks(req: DynamicRequest, trace: StepTrace, token: number): Promise<void> {
+    // Under the embed's lazy loader (data-grpo-lazy="waiting") no worker starts before the view scrolls near.
+    if (this.dataset.grpoLazy === 'waiting') {
+      this.pendingRun = () => void this.runOnRanks(req, trace, token);
+      this.ranksState = { status: 'idle', records: [] };
+      return;
+    }
     const problem = isolationProblem();
     if (problem) {
       this.ranksState = { status: 'unavailable', records: [], message: problem };
@@ -438,7 +461,8 @@ export class GrpoDynamicView extends LitElement {
   private trainStep(req: DynamicRequest) {
     const s = this.ranksState;
     if (s.status === 'unavailable') return html`<p class="notice" role="status">${MSG.notRun(s.message ?? '')}</p>`;
-    if (s.status === 'running' || s.status === 'idle') return html`<p class="label">${MSG.running}</p>`;
+    if (s.status === 'idle') return html`<p class="label">${MSG.waiting}</p>`;
+    if (s.status === 'running') return html`<p class="label">${MSG.running}</p>`;
     if (s.status === 'error') return html`<pre class="failure">${s.message}</pre>`;
     const n = req.config.ranks;
     return html`<p class="label">${MSG.workers(n)}</p>
@@ -486,7 +510,7 @@ export class GrpoDynamicView extends LitElement {
                 <input type="range" name="step" min="0" max=${last} .value=${String(step)}
                   @input=${(e: Event) => this.setStep(Number((e.target as HTMLInputElement).value))} aria-label=${MSG.stepOf(step, last + 1, what)} />
                 <button type="button" name="next" ?disabled=${step >= last} @click=${() => this.setStep(step + 1)}>${MSG.next}</button>
-                <button type="button" name="play" @click=${() => (this.playing ? this.pause() : this.start())}>${this.playing ? MSG.pause : MSG.play}</button>
+                <button type="button" name="play" @click=${() => (this.playing ? this.pause() : this.play(true))}>${this.playing ? MSG.pause : MSG.play}</button>
                 <span class="step-label" aria-live="polite">${MSG.stepOf(step, last + 1, what)}</span>
               </div>
               <p class="label">${MSG.inPage}</p>
