@@ -210,3 +210,48 @@ test('a bad setting is refused inline in the words of the CLI check, before any 
   assert.equal(r.cleared, 0);
   assert.match(r.ranks ?? '', /^ranks must be between 1 and 64, got 0/);
 });
+
+test('backend auto without a WebGPU adapter trains on the CPU and says so in a visible notice', async () => {
+  const r = await withPage('/?view=train&ranks=2&batch=8&k=4&sampler=trl&steps=3&backend=auto', async (page) => {
+    // The rank workers get no navigator.gpu (as in a browser without WebGPU); the page keeps its own.
+    await page.route(/\/src\/ranks\/rank-worker\.ts\?/, async (route) => {
+      const response = await route.fetch();
+      const body = `Object.defineProperty(WorkerNavigator.prototype, 'gpu', { get: () => undefined, configurable: true });\n${await response.text()}`;
+      await route.fulfill({ response, body });
+    });
+    await page.locator('grpo-train #start').click();
+    await waitPhase(page, /^Done: 3 steps/);
+    return {
+      notice: await page.locator('grpo-train .notice').textContent(),
+      visible: await page.locator('grpo-train .notice').isVisible(),
+      device: await page.locator('grpo-train #device').textContent(),
+    };
+  });
+  assert.ok(r.visible);
+  assert.match(r.notice ?? '', /^WebGPU unavailable \(.*no navigator\.gpu.*\): training on the CPU instead\.$/);
+  assert.equal(r.device, '2 rank workers on cpu');
+});
+
+test('without cross-origin isolation the dashboard names the missing headers instead of failing', async () => {
+  const r = await withPage('/', async (page) => {
+    // The same page served without COOP/COEP (as a plain static host would).
+    await page.route(/\/\?view=train/, async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      await route.fulfill({ response, headers });
+    });
+    await page.goto(new URL('/?view=train&steps=3', page.url()).href);
+    const text = await page.locator('grpo-train .isolation').textContent({ timeout: 60_000 });
+    return {
+      text,
+      startDisabled: await page.locator('grpo-train #start').isDisabled(),
+      isolated: await page.evaluate(() => crossOriginIsolated),
+    };
+  });
+  assert.equal(r.isolated, false);
+  assert.ok(r.startDisabled);
+  assert.match(r.text ?? '', /without a Cross-Origin-Opener-Policy header \(needs same-origin\)/);
+  assert.match(r.text ?? '', /without a Cross-Origin-Embedder-Policy header/);
+});

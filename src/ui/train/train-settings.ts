@@ -77,8 +77,11 @@ export function configFromFlags(get: (flag: TrainFlag) => string | null): TrainC
   // As the CLI: --epsilon-high defaults to --epsilon-low.
   if (given.has('epsilon-low') && !given.has('epsilon-high')) c.epsilonHigh = c.epsilonLow;
   checkTrainConfig(c);
+  // The CLI's budget check, word for word (src/cli/train.ts; test/ui/train-settings.test.ts compares them).
   const tooMuch = overBudget(
-    `one training step of ranks × batch = ${c.ranks * c.batch} samples`,
+    `one training step of ranks × batch = ${c.ranks * c.batch} samples` +
+      (c.dynamicSampling ? ` drawn up to ${1 + c.maxResampleTimes} times` : '') +
+      ` (dModel ${c.dims.dModel}, hidden ${c.dims.hidden}, CPU estimate)`,
     trainStepEstimate({
       ranks: c.ranks,
       batch: c.batch,
@@ -86,7 +89,7 @@ export function configFromFlags(get: (flag: TrainFlag) => string | null): TrainC
       hidden: c.dims.hidden,
       draws: c.dynamicSampling ? 1 + c.maxResampleTimes : 1,
     }),
-    '--batch or --ranks',
+    `--batch or --ranks${c.dynamicSampling ? ' (or --max-resample-times)' : ''}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
     c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
   );
   if (tooMuch) throw tooMuch;

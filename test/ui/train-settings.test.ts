@@ -1,0 +1,164 @@
+// The training dashboard's pure parts: its settings are the CLI's (same flags, same checks, same
+// words), its link reproduces the configuration, its exports hold every step, and the texts for
+// a missing cross-origin isolation and for the CPU fallback say what they should.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { main } from '../../src/cli/main.ts';
+import { memoryIo } from '../../src/cli/io.ts';
+import { DEFAULT_TRAIN, TRAIN_PRESETS } from '../../src/train/config.ts';
+import { configFromFlags, formWords, runSearch, TRAIN_FLAGS, type TrainFlag } from '../../src/ui/train/train-settings.ts';
+import { CSV_COLUMNS, metricsCsv, metricsJsonl } from '../../src/ui/train/metrics-export.ts';
+import { deviceNotice, isolationProblem } from '../../src/ui/train/messages.ts';
+import { UPLOT_CSS_TEXT } from '../../src/ui/train/uplot-style.ts';
+import type { StepRecord } from '../../src/train/run.ts';
+
+const fromFlags = (flags: Partial<Record<TrainFlag, string>>) => configFromFlags((f) => flags[f] ?? null);
+
+async function cliError(args: string[]): Promise<string> {
+  const io = memoryIo();
+  const status = await main(['train', ...args], io);
+  assert.equal(status, 2, io.stderr);
+  return io.stderr.replace(/^grpo-sandbox train: /, '').trimEnd();
+}
+
+test("the dashboard's settings are the train command's flags (all but --out, --resume, --json, --help)", async () => {
+  const io = memoryIo();
+  assert.equal(await main(['train', '--help'], io), 0);
+  const cliFlags = [...io.stdout.matchAll(/^\s+--([a-z][a-z-]*)/gm)]
+    .map((m) => m[1]!)
+    .filter((f) => !['out', 'resume', 'json'].includes(f));
+  assert.deepEqual(
+    TRAIN_FLAGS.map((f) => f.flag),
+    cliFlags,
+  );
+  assert.match(io.stdout, /--preset/);
+});
+
+test('no flags: the CLI demo; a preset then flags override it, as the CLI does', () => {
+  assert.deepEqual(fromFlags({}), DEFAULT_TRAIN);
+  const c = fromFlags({ preset: 'seed-003', steps: '7', seed: '5' });
+  assert.deepEqual(c, { ...DEFAULT_TRAIN, ...TRAIN_PRESETS['seed-003']!.config, steps: 7, seed: 5 });
+  // --epsilon-high defaults to --epsilon-low, as in the CLI.
+  assert.equal(fromFlags({ 'epsilon-low': '0.1' }).epsilonHigh, 0.1);
+  assert.equal(fromFlags({ 'dynamic-sampling': 'off' }).dynamicSampling, null);
+  assert.equal(fromFlags({ 'dynamic-sampling': 'pad', sampler: 'trl' }).dynamicSampling, 'pad');
+});
+
+test('a bad setting is refused with the words the CLI prints (without the dashes on the page)', async () => {
+  const cases: [Partial<Record<TrainFlag, string>>, string[]][] = [
+    [{ k: '1' }, ['--k', '1']],
+    [{ ranks: '0' }, ['--ranks', '0']],
+    [{ lr: '2' }, ['--lr', '2']],
+    [{ batch: 'x' }, ['--batch', 'x']],
+    [{ advantage: 'dance', batch: '6', k: '4' }, ['--advantage', 'dance', '--batch', '6', '--k', '4']],
+    [{ sampler: 'trl', batch: '3', k: '4', ranks: '1' }, ['--sampler', 'trl', '--batch', '3', '--k', '4', '--ranks', '1']],
+    [{ loss: 'pairwise', 'dynamic-sampling': 'pad' }, ['--loss', 'pairwise', '--dynamic-sampling', 'pad']],
+    [{ ranks: '64', batch: '65536' }, ['--ranks', '64', '--batch', '65536']],
+  ];
+  for (const [flags, args] of cases) {
+    let message = '';
+    try {
+      fromFlags(flags);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    assert.notEqual(message, '', `${args.join(' ')} is refused`);
+    const cli = await cliError(args);
+    // The CLI's own value parsing may word a bad value differently ('unknown --sampler …'); the checks of src/train agree word for word.
+    if (!/^--(sampler|loss|advantage|reward|backend) must be one of/.test(message)) assert.equal(message, cli, args.join(' '));
+    assert.doesNotMatch(formWords(message), /--/);
+  }
+});
+
+test('the link carries every setting and the seed, and reads back as the same configuration', () => {
+  const c = fromFlags({ ranks: '4', batch: '16', k: '4', sampler: 'trl', steps: '40', seed: '9', lr: '0.02', beta: '0.01' });
+  const search = runSearch(c);
+  const p = new URLSearchParams(search);
+  assert.equal(p.get('view'), 'train');
+  for (const f of TRAIN_FLAGS) assert.ok(p.has(f.flag), f.flag);
+  assert.deepEqual(
+    configFromFlags((f) => p.get(f)),
+    c,
+  );
+  const seed003 = fromFlags({ preset: 'seed-003', steps: '3' });
+  const back = new URLSearchParams(runSearch(seed003, 'seed-003'));
+  assert.deepEqual(
+    configFromFlags((f) => back.get(f)),
+    seed003,
+    "the preset's model size travels as preset=",
+  );
+});
+
+const record = (step: number, kl: number | null): StepRecord => ({
+  step,
+  rewardMean: 0.5 + step / 100,
+  rewardStd: 0.1,
+  optimumFraction: 0.8 + step / 1000,
+  loss: -0.0123456789012345 * step,
+  kl,
+  entropy: { tier: 1.1, insertion: 1.2, topK: 1 / 3, knob3: 0.7 },
+  zeroStdFraction: 0.25,
+  clipFraction: 0,
+  gradNorm: 0.5,
+  stepMs: 12.5,
+  layoutStep: step - 1,
+});
+
+test('JSONL and CSV exports: one line or row per step, numbers that read back exactly', () => {
+  const records = [record(1, null), record(2, 0.0003), record(3, 1e-9)];
+  const lines = metricsJsonl(records).trimEnd().split('\n');
+  assert.deepEqual(
+    lines.map((l) => JSON.parse(l)),
+    records,
+  );
+  const rows = metricsCsv(records).trimEnd().split('\n');
+  assert.equal(rows.length, 4);
+  const header = rows[0]!.split(',');
+  assert.deepEqual(
+    header,
+    CSV_COLUMNS.map(([n]) => n),
+  );
+  rows.slice(1).forEach((row, i) => {
+    const cells = row.split(',');
+    assert.equal(cells.length, header.length);
+    assert.equal(Number(cells[header.indexOf('loss')]), records[i]!.loss);
+    assert.equal(Number(cells[header.indexOf('entropyTopK')]), 1 / 3);
+  });
+  assert.equal(rows[1]!.split(',')[header.indexOf('kl')], '', 'no KL without a reference: an empty cell');
+});
+
+test('missing cross-origin isolation: the message names what is missing', () => {
+  assert.equal(isolationProblem({ isSecureContext: true, crossOriginIsolated: true }), null);
+  const none = isolationProblem({ isSecureContext: true, crossOriginIsolated: false, coop: null, coep: null })!;
+  assert.match(none, /without a Cross-Origin-Opener-Policy header \(needs same-origin\)/);
+  assert.match(none, /without a Cross-Origin-Embedder-Policy header \(needs require-corp or credentialless\)/);
+  assert.match(none, /SharedArrayBuffer/);
+  const onlyCoep = isolationProblem({ isSecureContext: true, crossOriginIsolated: false, coop: 'same-origin', coep: 'unsafe-none' })!;
+  assert.doesNotMatch(onlyCoep, /Opener/);
+  assert.match(onlyCoep, /with Cross-Origin-Embedder-Policy: unsafe-none/);
+  const insecure = isolationProblem({ isSecureContext: false, crossOriginIsolated: false, coop: 'same-origin', coep: 'require-corp' })!;
+  assert.match(insecure, /not a secure context/);
+  const framed = isolationProblem({ isSecureContext: true, crossOriginIsolated: false, coop: 'same-origin', coep: 'require-corp' })!;
+  assert.match(framed, /embedding page or frame/);
+  const unread = isolationProblem({ isSecureContext: true, crossOriginIsolated: false })!;
+  assert.match(unread, /could not be read; it needs Cross-Origin-Opener-Policy: same-origin/);
+});
+
+test('the CPU fallback notice: shown for backend auto when train() reports no WebGPU, never for backend cpu', () => {
+  const line = 'WebGPU unavailable (no WebGPU adapter); training on the CPU instead';
+  assert.equal(deviceNotice('auto', [line]), 'WebGPU unavailable (no WebGPU adapter): training on the CPU instead.');
+  assert.equal(deviceNotice('auto', []), null);
+  assert.equal(deviceNotice('cpu', [line]), null);
+  // The line is the one src/train/run.ts writes.
+  assert.match(
+    readFileSync(new URL('../../src/train/run.ts', import.meta.url), 'utf8'),
+    /WebGPU unavailable \(\$\{reason\}\); training on the CPU instead/,
+  );
+});
+
+test("the shadow root's uPlot stylesheet is the installed uplot/dist/uPlot.min.css", () => {
+  const path = createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css');
+  assert.equal(UPLOT_CSS_TEXT, readFileSync(path, 'utf8').trim());
+});
