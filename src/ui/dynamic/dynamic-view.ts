@@ -510,7 +510,9 @@ export class GrpoDynamicView extends LitElement {
                 <input type="range" name="step" min="0" max=${last} .value=${String(step)}
                   @input=${(e: Event) => this.setStep(Number((e.target as HTMLInputElement).value))} aria-label=${MSG.stepOf(step, last + 1, what)} />
                 <button type="button" name="next" ?disabled=${step >= last} @click=${() => this.setStep(step + 1)}>${MSG.next}</button>
-                <button type="button" name="play" @click=${() => (this.playing ? this.pause() : this.play(true))}>${this.playing ? MSG.pause : MSG.play}</button>
+                <button type="button" name="play" @click=${() => (this.playing ? this.pause() : this.play(true))}>
+                  ${this.playing ? MSG.pause : MSG.play}
+                </button>
                 <span class="step-label" aria-live="polite">${MSG.stepOf(step, last + 1, what)}</span>
               </div>
               <p class="label">${MSG.inPage}</p>
