@@ -283,7 +283,7 @@ export class ExplorerApp extends LitElement {
               @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
-      </div>`;
+      </div>${s.embed ? nothing : html`<p class="to-views"><a href="?view=train">Train the controller in this page (rank Web Workers) →</a></p>`}`;
   }
 
   /** The phase's question while its caption waits; after the reveal, the answer stays until the story leaves the phase. */

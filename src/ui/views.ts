@@ -6,6 +6,8 @@
 /** Each view: its element and its module (a dynamic import, a separate chunk in the build). */
 export const VIEWS: Record<string, { tag: string; load: () => Promise<unknown> }> = {
   train: { tag: 'grpo-train', load: () => import('./train/train-dashboard.ts') },
+  schedule: { tag: 'grpo-schedule', load: () => import('./schedule/schedule-view.ts') },
+  dynamic: { tag: 'grpo-dynamic', load: () => import('./dynamic/dynamic-view.ts') },
 };
 
 /** The view a URL asks for, or null for the explorer (no `view`, or one this page does not have). */

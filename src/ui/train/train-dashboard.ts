@@ -100,8 +100,9 @@ export class TrainDashboard extends LitElement {
   runConfig: TrainConfig | null = null;
   private runPreset: string | undefined;
   private device = '';
-  private t0 = 0;
-  private tLast = 0;
+  /** performance.now() when the run's workers were up, and when its last step arrived (0: none yet). */
+  t0 = 0;
+  tLast = 0;
   private stopRequested = false;
   /** Bumped by reset: callbacks of an older run are ignored. */
   private generation = 0;
@@ -447,7 +448,10 @@ export class TrainDashboard extends LitElement {
       [[], [], []],
       root.querySelector('#chart-budget') as HTMLElement,
     );
-    this.start();
+    // Standalone the dashboard starts at once; under the embed's lazy loader (data-grpo-lazy="waiting")
+    // drawing and `autorun` wait for its start() call.
+    if (this.dataset.grpoLazy === 'waiting') this.active = false;
+    else this.start();
   }
 
   private edit(flag: TrainFlag, value: string): void {
