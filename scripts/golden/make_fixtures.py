@@ -306,6 +306,135 @@ LAYOUT_CASES = {
         base(ranks=2, batch=6, k=6, datasetSize=12, seed=5),
     ],
 }
+# A seeded batch drawn by a randomized differential checker (random.Random(20261123), layouts of at most
+# 24 steps and 500 slots so the JSON stays small): W = 1 to 16, k = 1 and k = W·B, dataset sizes that do not
+# divide, prompts drawn twice, many epochs, seeds negative and beyond ±2^32. In that check 650 random
+# configurations per sampler (and 650 generator sequences) matched the sandbox's `layout --json`; these keep
+# a sample of such held-out-like configurations in the committed fixtures, with 20 TRL count cases and 12 loop
+# count cases drawn the same way. Kept as literals so the script stays deterministic.
+RANDOM_LAYOUT_CASES = {
+    'trl': [
+        base(ranks=16, batch=2, batchesPerEpoch=1, epochs=4, datasetSize=19, seed=6, numIterations=3),
+        base(ranks=8, batch=6, batchesPerEpoch=1, datasetSize=75, seed=-4370790871, stepsPerGeneration=3,
+             gradientAccumulationSteps=2),
+        base(ranks=8, batch=12, k=32, batchesPerEpoch=1, epochs=1, datasetSize=9, seed=-1735377349157589),
+        base(ranks=5, batch=6, batchesPerEpoch=1, datasetSize=15, seed=-1890644241503879, numIterations=4),
+        base(batch=2, k=4, batchesPerEpoch=1, epochs=5, datasetSize=4, seed=4382079954019881, numIterations=4),
+        base(ranks=4, batch=2, batchesPerEpoch=1, datasetSize=103, seed=82, stepsPerGeneration=5, numIterations=2,
+             gradientAccumulationSteps=5),
+        base(ranks=12, batch=3, k=18, batchesPerEpoch=1, epochs=4, datasetSize=6, seed=7919497730100051,
+             stepsPerGeneration=3, numIterations=4, gradientAccumulationSteps=3),
+        base(ranks=1, batch=8, k=3, batchesPerEpoch=1, epochs=1, seed=-303735989672389, stepsPerGeneration=3,
+             numIterations=3),
+        base(ranks=6, batch=6, k=4, batchesPerEpoch=1, epochs=3, datasetSize=11, seed=-353934250309145),
+        base(batch=2, k=4, batchesPerEpoch=1, epochs=3, datasetSize=6, stepsPerGeneration=5, numIterations=3,
+             gradientAccumulationSteps=5),
+    ],
+    'contiguous': [
+        base(ranks=8, k=4, batchesPerEpoch=1, epochs=1, datasetSize=9, seed=-104057250, gradientAccumulationSteps=4),
+        base(ranks=12, batch=25, k=5, batchesPerEpoch=1, epochs=1, datasetSize=270, seed=-5097918911822212,
+             gradientAccumulationSteps=2),
+        base(ranks=8, batch=8, batchesPerEpoch=1, epochs=7, datasetSize=27, seed=80),
+        base(ranks=1, batch=2, batchesPerEpoch=1, epochs=4, datasetSize=2382, seed=1392903712528440,
+             gradientAccumulationSteps=4),
+        base(batch=3, k=3, batchesPerEpoch=1, epochs=4, datasetSize=1, seed=-8363624912),
+        base(ranks=7, batch=3, k=1, batchesPerEpoch=1, epochs=9, datasetSize=42, seed=1542954187),
+        base(ranks=5, batch=32, k=4, batchesPerEpoch=1, epochs=3, datasetSize=198, seed=171435716),
+        base(ranks=1, batch=3, k=1, epochs=4, datasetSize=8, seed=-407485775328055, gradientAccumulationSteps=2),
+        base(ranks=8, batch=5, k=5, batchesPerEpoch=1, epochs=1, datasetSize=1, seed=-6720991330102959,
+             gradientAccumulationSteps=2),
+        base(ranks=4, batch=1, k=1, batchesPerEpoch=1, epochs=7, datasetSize=4, seed=655379050,
+             gradientAccumulationSteps=2),
+    ],
+    'dance-grpo': [
+        base(ranks=8, batch=5, k=5, epochs=3, datasetSize=15, seed=4294967297, gradientAccumulationSteps=3),
+        base(ranks=1, batch=2, epochs=1, datasetSize=2, seed=-935345732, gradientAccumulationSteps=3),
+        base(ranks=1, batch=12, k=3, batchesPerEpoch=1, datasetSize=6, seed=32),
+        base(ranks=1, batch=8, k=8, datasetSize=2, seed=68),
+        base(batch=32, k=4, datasetSize=41, seed=57, gradientAccumulationSteps=2),
+        base(ranks=3, batch=8, k=4, batchesPerEpoch=3, epochs=1, datasetSize=21, seed=789117256),
+        base(batch=16, batchesPerEpoch=1, epochs=1, datasetSize=19, seed=843528079, gradientAccumulationSteps=3),
+        base(ranks=5, batch=16, batchesPerEpoch=4, epochs=1, datasetSize=188, seed=-7195421825),
+        base(ranks=4, batch=15, k=5, epochs=4, datasetSize=31, seed=-3335315411213754),
+        base(ranks=12, batch=32, k=8, batchesPerEpoch=1, epochs=1, datasetSize=73, seed=541075008,
+             gradientAccumulationSteps=4),
+    ],
+    'flow-grpo': [
+        base(ranks=4, batch=1, batchesPerEpoch=8, epochs=1, datasetSize=44903, seed=5675377135751294,
+             gradientAccumulationSteps=3),
+        base(ranks=1, batch=1, k=1, epochs=3, datasetSize=2, seed=1108733362, gradientAccumulationSteps=3),
+        base(ranks=1, batch=2, batchesPerEpoch=1, epochs=1, datasetSize=3, seed=-8532502336),
+        base(ranks=1, batch=3, k=3, batchesPerEpoch=8, epochs=3, datasetSize=3, seed=2731312591),
+        base(ranks=4, batch=6, batchesPerEpoch=8, datasetSize=1340, seed=10, gradientAccumulationSteps=2),
+        base(ranks=8, batch=3, k=24, batchesPerEpoch=5, datasetSize=2, seed=4970895898937969,
+             gradientAccumulationSteps=2),
+        base(ranks=1, batch=3, k=3, batchesPerEpoch=1, datasetSize=2, seed=72),
+        base(batch=3, batchesPerEpoch=1, epochs=1, datasetSize=6, seed=2451796839, numIterations=2,
+             gradientAccumulationSteps=3),
+        base(ranks=1, batch=3, k=1, batchesPerEpoch=8, epochs=1, datasetSize=13, seed=-7091962176, numIterations=2),
+        base(ranks=1, batch=1, k=1, batchesPerEpoch=8, epochs=1, datasetSize=2, seed=1642218623, numIterations=2,
+             gradientAccumulationSteps=2),
+    ],
+    'flow-grpo-lcm': [
+        base(ranks=4, k=6, batchesPerEpoch=3, datasetSize=21, seed=2714771146, gradientAccumulationSteps=2),
+        base(ranks=4, batch=2, k=6, batchesPerEpoch=3, epochs=1, datasetSize=6, seed=0, numIterations=2),
+        base(ranks=1, batch=5, k=1, batchesPerEpoch=1, datasetSize=10, seed=1178665692),
+        base(batch=6, k=4, epochs=6, datasetSize=9, seed=2428161554),
+        base(ranks=5, batch=6, k=6, batchesPerEpoch=1, epochs=4, datasetSize=34, seed=2147483648, numIterations=2,
+             gradientAccumulationSteps=3),
+        base(ranks=12, batch=8, k=4, batchesPerEpoch=1, epochs=1, datasetSize=24, seed=1621855930,
+             gradientAccumulationSteps=2),
+        base(ranks=5, batch=3, k=1, batchesPerEpoch=1, epochs=4, datasetSize=18, seed=-1, numIterations=2),
+        base(ranks=12, k=1, epochs=1, datasetSize=99, seed=-3947975649),
+        base(ranks=3, batch=3, k=8, batchesPerEpoch=8, epochs=3, datasetSize=12, seed=3190219888),
+        base(ranks=1, batch=2, k=3, batchesPerEpoch=6, epochs=3, datasetSize=22, seed=5507185464818892,
+             numIterations=2),
+    ],
+    'group-distributed': [
+        base(ranks=6, batch=2, k=6, epochs=1, datasetSize=24, seed=8799633465986925),
+        base(batch=9, k=6, batchesPerEpoch=1, datasetSize=4787, seed=8939273854487667, numIterations=2,
+             gradientAccumulationSteps=2),
+        base(ranks=6, batch=1, k=6, batchesPerEpoch=3, epochs=3, datasetSize=4172, seed=5299002243791657,
+             gradientAccumulationSteps=3),
+        base(ranks=1, k=4, batchesPerEpoch=1, epochs=3, datasetSize=4, seed=5450899194697831),
+        base(ranks=4, batch=3, k=4, batchesPerEpoch=1, datasetSize=106264, seed=1321882432, numIterations=2),
+        base(ranks=1, batch=6, datasetSize=8, seed=87),
+        base(ranks=4, batch=6, k=8, batchesPerEpoch=1, epochs=1, datasetSize=85065, seed=53,
+             gradientAccumulationSteps=3),
+        base(ranks=1, batch=3, k=3, batchesPerEpoch=6, epochs=1, datasetSize=17, seed=57, gradientAccumulationSteps=3),
+        base(ranks=7, batch=1, k=7, batchesPerEpoch=3, epochs=3, datasetSize=94353, seed=4294967295),
+        base(ranks=5, k=20, batchesPerEpoch=4, datasetSize=10, seed=75),
+    ],
+}
+RANDOM_TRL_COUNT_SPECS = [
+    dict(ranks=5, batch=12, k=5, ga=1, mu=3, epochs=5, spg=1, datasetSize=14),
+    dict(ranks=4, batch=3, k=9, ga=1, mu=1, epochs=4, spg=1, datasetSize=2),
+    dict(ranks=16, batch=1, k=4, ga=1, mu=3, epochs=1, spg=1, datasetSize=3642),
+    dict(ranks=2, batch=4, k=8, ga=8, mu=2, epochs=2, spg=1, datasetSize=2983),
+    dict(ranks=16, batch=4, k=4, ga=4, mu=2, epochs=1, datasetSize=455),
+    dict(ranks=8, batch=1, k=8, ga=5, mu=1, epochs=12, spg=1, datasetSize=3),
+    dict(ranks=2, batch=12, k=12, ga=8, mu=4, epochs=2, spg=1, datasetSize=5),
+    dict(ranks=2, batch=5, k=5, ga=8, mu=1, epochs=4, gbs=60, datasetSize=12),
+    dict(ranks=4, batch=5, k=20, ga=1, mu=1, epochs=2, datasetSize=3529),
+    dict(ranks=2, batch=1, k=8, ga=8, mu=1, epochs=5, spg=4, datasetSize=4),
+    dict(ranks=6, batch=8, k=48, ga=1, mu=2, epochs=11, spg=1, datasetSize=3),
+    dict(ranks=3, batch=4, k=2, ga=1, mu=1, epochs=1, datasetSize=23),
+    dict(ranks=2, batch=4, k=2, ga=4, mu=4, epochs=9, gbs=24, datasetSize=12),
+    dict(ranks=12, batch=5, k=48, ga=8, mu=1, epochs=1, datasetSize=28),
+    dict(ranks=6, batch=2, k=48, ga=4, mu=4, epochs=1, datasetSize=2),
+    dict(ranks=5, batch=1, k=5, ga=8, mu=1, epochs=3, gbs=5, datasetSize=2),
+    dict(ranks=1, batch=2, k=1, ga=8, mu=1, epochs=4, spg=1, datasetSize=2),
+    dict(ranks=4, batch=6, k=6, ga=4, mu=3, epochs=4, spg=2, datasetSize=19),
+    dict(ranks=8, batch=12, k=8, ga=1, mu=2, epochs=2, spg=4, datasetSize=48),
+    dict(ranks=7, batch=5, k=35, ga=5, mu=1, epochs=1, datasetSize=18),
+]
+RANDOM_FLOW_LOOPS = [
+    (2, 2, 5, 2, 1), (2, 1, 6, 2, 5), (3, 2, 2, 2, 1), (2, 2, 3, 1, 2),
+    (4, 2, 5, 1, 3), (2, 1, 6, 2, 4), (3, 3, 5, 3, 1), (3, 1, 1, 1, 2),
+]
+RANDOM_DANCE_LOOPS = [(5, 8, 4, 2), (2, 11, 1, 1), (1, 4, 2, 2), (2, 2, 6, 1)]
+for _sampler, _configs in RANDOM_LAYOUT_CASES.items():
+    LAYOUT_CASES[_sampler].extend(_configs)
 LAYOUT_FNS = {
     'trl': trl_layout, 'contiguous': contiguous_layout, 'dance-grpo': dance_grpo_layout,
     'flow-grpo': flow_grpo_layout, 'flow-grpo-lcm': flow_grpo_lcm_layout, 'group-distributed': group_distributed_layout,
@@ -337,9 +466,18 @@ def rng():
         # float32 values are exact in a double; repr() of a Python float round-trips exactly.
         rands.append({'seed': seed, 'dtype': str(dtype).replace('torch.', ''),
                       'values': [float(x) for x in torch.rand(count, generator=g, dtype=dtype).tolist()]})
+    # torch.randint, as the dynamic-sampling protocol draws it: random() % (high - low) + low below 2^32 ranges;
+    # after a randperm from the same generator, so the draws randperm consumed are checked too.
+    ints = []
+    for seed, n, low, high, count in [(42, 10, 0, 7, 100), (-5, 1000, -50, 50, 100), (2**33 + 1, 0, 0, 2**28 - 1, 100)]:
+        g = torch.Generator().manual_seed(seed)
+        torch.randperm(n, generator=g)
+        ints.append({'seed': seed, 'randpermFirst': n, 'low': low, 'high': high,
+                     'values': torch.randint(low, high, (count,), generator=g).tolist()})
     write('golden-rng.json', {
-        'about': 'torch.randperm for n in the thousands and torch.rand float32/float64 at full precision, CPU generator.',
-        'randperm': perms, 'rand': rands,
+        'about': 'torch.randperm for n in the thousands, torch.rand float32/float64 at full precision and torch.randint, '
+                 'CPU generator.',
+        'randperm': perms, 'rand': rands, 'randint': ints,
     })
 
 
@@ -352,6 +490,38 @@ class SimulatedWorldConfig(GRPOConfig):
     @property
     def world_size(self):
         return type(self).world
+
+
+def trl_count_case(s):
+    """One TRL counts case: GRPOConfig.__post_init__ for s['ranks'] processes (its ValueError, verbatim, if it
+    rejects the settings), then len(DataLoader) through BatchSamplerShard and Trainer.set_initial_training_values."""
+    SimulatedWorldConfig.world = s['ranks']
+    kw = dict(output_dir='/tmp/golden-trl', per_device_train_batch_size=s['batch'], num_generations=s['k'],
+              gradient_accumulation_steps=s['ga'], num_iterations=s.get('mu', 1), num_train_epochs=s['epochs'],
+              report_to=[], use_cpu=True, seed=42)
+    if 'spg' in s:
+        kw['steps_per_generation'] = s['spg']
+    if 'gbs' in s:
+        kw['generation_batch_size'] = s['gbs']
+    case = {'input': s}
+    try:
+        args = SimulatedWorldConfig(**kw)
+    except ValueError as e:
+        case['error'] = f'ValueError: {e}'
+        return case
+    spg, gbs, mu = args.steps_per_generation, args.generation_batch_size, args.num_iterations
+    sampler = RepeatSampler(list(range(s['datasetSize'])), mini_repeat_count=s['k'], batch_size=gbs // s['k'],
+                            repeat_count=mu * spg, shuffle=True, seed=42)
+    loader = DataLoader(list(range(s['datasetSize'])), batch_sampler=BatchSamplerShard(
+        BatchSampler(sampler, s['batch'] * spg, drop_last=False), num_processes=s['ranks'], process_index=0,
+        split_batches=False, even_batches=True))
+    stub = types.SimpleNamespace(get_total_train_batch_size=lambda a: 0, get_sp_size=lambda: 1,
+                                 num_examples=lambda dl: s['datasetSize'], args=args)
+    (_, updates_per_epoch, _, _, _, steps_in_epoch, max_steps) = Trainer.set_initial_training_values(stub, args, loader)
+    case.update({'stepsPerGeneration': spg, 'generationBatchSize': gbs, 'microStepsPerEpoch': steps_in_epoch,
+                 'optimizerStepsPerEpoch': updates_per_epoch, 'maxSteps': max_steps,
+                 'generationBatchesPerEpoch': len(sampler) // (gbs * mu * spg)})
+    return case
 
 
 def trl_counts():
@@ -371,35 +541,8 @@ def trl_counts():
         dict(ranks=2, batch=3, k=2, ga=1, gbs=12, spg=2, datasetSize=20, epochs=1),
         dict(ranks=2, batch=4, k=1, ga=1, datasetSize=20, epochs=1),
     ]
-    for s in specs:
-        SimulatedWorldConfig.world = s['ranks']
-        kw = dict(output_dir='/tmp/golden-trl', per_device_train_batch_size=s['batch'], num_generations=s['k'],
-                  gradient_accumulation_steps=s['ga'], num_iterations=s.get('mu', 1), num_train_epochs=s['epochs'],
-                  report_to=[], use_cpu=True, seed=42)
-        if 'spg' in s:
-            kw['steps_per_generation'] = s['spg']
-        if 'gbs' in s:
-            kw['generation_batch_size'] = s['gbs']
-        case = {'input': s}
-        try:
-            args = SimulatedWorldConfig(**kw)
-        except ValueError as e:
-            case['error'] = f'ValueError: {e}'
-            cases.append(case)
-            continue
-        spg, gbs, mu = args.steps_per_generation, args.generation_batch_size, args.num_iterations
-        sampler = RepeatSampler(list(range(s['datasetSize'])), mini_repeat_count=s['k'], batch_size=gbs // s['k'],
-                                repeat_count=mu * spg, shuffle=True, seed=42)
-        loader = DataLoader(list(range(s['datasetSize'])), batch_sampler=BatchSamplerShard(
-            BatchSampler(sampler, s['batch'] * spg, drop_last=False), num_processes=s['ranks'], process_index=0,
-            split_batches=False, even_batches=True))
-        stub = types.SimpleNamespace(get_total_train_batch_size=lambda a: 0, get_sp_size=lambda: 1,
-                                     num_examples=lambda dl: s['datasetSize'], args=args)
-        (_, updates_per_epoch, _, _, _, steps_in_epoch, max_steps) = Trainer.set_initial_training_values(stub, args, loader)
-        case.update({'stepsPerGeneration': spg, 'generationBatchSize': gbs, 'microStepsPerEpoch': steps_in_epoch,
-                     'optimizerStepsPerEpoch': updates_per_epoch, 'maxSteps': max_steps,
-                     'generationBatchesPerEpoch': len(sampler) // (gbs * mu * spg)})
-        cases.append(case)
+    for s in specs + RANDOM_TRL_COUNT_SPECS:
+        cases.append(trl_count_case(s))
     write('golden-trl-counts.json', {
         'about': "TRL's own GRPOConfig.__post_init__ (steps_per_generation, ValueErrors) with the world size set, "
                  "len(DataLoader) through accelerate's BatchSamplerShard, and transformers' Trainer.set_initial_training_values.",
@@ -409,69 +552,77 @@ def trl_counts():
 
 # ---------------------------------------------------------------- flow_grpo / DanceGRPO counts
 
+def counted_optimizer(model):
+    """SGD whose step() counts its real calls."""
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    calls = {'n': 0}
+    step = opt.step
+
+    def counting(*a, **k):
+        calls['n'] += 1
+        return step(*a, **k)
+    opt.step = counting
+    return opt, calls
+
+
+def flow_count_case(epochs, inner, nb, T, ga):
+    """flow_grpo's loop skeleton (scripts/train_sd3.py, 74db691) through real accelerate accumulation."""
+    from accelerate import Accelerator
+    from accelerate.state import AcceleratorState, GradientState
+
+    AcceleratorState._reset_state(True)
+    GradientState._reset_state()
+    acc = Accelerator(cpu=True, gradient_accumulation_steps=ga * T)
+    model = torch.nn.Linear(2, 1)
+    opt, calls = counted_optimizer(model)
+    model, opt = acc.prepare(model, opt)
+    global_step, per_epoch = 0, []
+    for _ in range(epochs):
+        start = calls['n']
+        for _ in range(inner):
+            for _ in range(nb):
+                for _ in range(T):
+                    with acc.accumulate(model):
+                        acc.backward(model(torch.ones(1, 2)).sum())
+                        opt.step()
+                        opt.zero_grad()
+                    if acc.sync_gradients:
+                        global_step += 1
+        per_epoch.append(calls['n'] - start)
+    return {'epochs': epochs, 'numInnerEpochs': inner, 'batchesPerEpoch': nb, 'numTrainTimesteps': T,
+            'gradientAccumulationSteps': ga, 'optimizerStepsPerEpoch': per_epoch,
+            'optimizerSteps': calls['n'], 'globalStep': global_step, 'microSteps': epochs * inner * nb}
+
+
+def dance_count_case(steps, batch, ga, T):
+    """DanceGRPO's train_one_step (22b85ef): `if (i+1) % gradient_accumulation_steps == 0: optimizer.step()`."""
+    model = torch.nn.Linear(2, 1)
+    opt, calls = counted_optimizer(model)
+    lost = 0
+    for _ in range(steps):
+        opt.zero_grad()  # train_one_step opens with optimizer.zero_grad()
+        pending = False
+        for i in range(batch):
+            for _ in range(T):
+                model(torch.ones(1, 2)).sum().backward()
+                pending = True
+            if (i + 1) % ga == 0:
+                opt.step()
+                opt.zero_grad()
+                pending = False
+        lost += pending
+    return {'steps': steps, 'batch': batch, 'gradientAccumulationSteps': ga, 'numTrainTimesteps': T,
+            'optimizerSteps': calls['n'], 'stepsEndingWithDiscardedGradients': lost}
+
+
 def loop_counts():
     """Optimizer steps of flow_grpo's and DanceGRPO's training loops, counted by running the loop
     skeleton on a one-parameter model: flow_grpo (scripts/train_sd3.py, 74db691) through real
     accelerate (Accelerator(gradient_accumulation_steps=GA × num_train_timesteps), accumulate(),
     sync_gradients → global_step); DanceGRPO (train_one_step, 22b85ef) with its own
     `if (i+1) % gradient_accumulation_steps == 0: optimizer.step()`. Each real optimizer.step() is counted."""
-    from accelerate import Accelerator
-    from accelerate.state import AcceleratorState, GradientState
-
-    def counted_optimizer(model):
-        opt = torch.optim.SGD(model.parameters(), lr=0.1)
-        calls = {'n': 0}
-        step = opt.step
-
-        def counting(*a, **k):
-            calls['n'] += 1
-            return step(*a, **k)
-        opt.step = counting
-        return opt, calls
-
-    flow = []
-    for epochs, inner, nb, T, ga in [(3, 1, 3, 2, 2), (2, 2, 2, 3, 3), (1, 1, 4, 1, 1), (4, 1, 1, 2, 3), (2, 3, 5, 1, 4)]:
-        AcceleratorState._reset_state(True)
-        GradientState._reset_state()
-        acc = Accelerator(cpu=True, gradient_accumulation_steps=ga * T)
-        model = torch.nn.Linear(2, 1)
-        opt, calls = counted_optimizer(model)
-        model, opt = acc.prepare(model, opt)
-        global_step, per_epoch = 0, []
-        for _ in range(epochs):
-            start = calls['n']
-            for _ in range(inner):
-                for _ in range(nb):
-                    for _ in range(T):
-                        with acc.accumulate(model):
-                            acc.backward(model(torch.ones(1, 2)).sum())
-                            opt.step()
-                            opt.zero_grad()
-                        if acc.sync_gradients:
-                            global_step += 1
-            per_epoch.append(calls['n'] - start)
-        flow.append({'epochs': epochs, 'numInnerEpochs': inner, 'batchesPerEpoch': nb, 'numTrainTimesteps': T,
-                     'gradientAccumulationSteps': ga, 'optimizerStepsPerEpoch': per_epoch,
-                     'optimizerSteps': calls['n'], 'globalStep': global_step, 'microSteps': epochs * inner * nb})
-    dance = []
-    for steps, batch, ga, T in [(3, 4, 2, 2), (2, 6, 4, 1), (5, 5, 5, 3), (1, 3, 7, 1)]:
-        model = torch.nn.Linear(2, 1)
-        opt, calls = counted_optimizer(model)
-        lost = 0
-        for _ in range(steps):
-            opt.zero_grad()  # train_one_step opens with optimizer.zero_grad()
-            pending = False
-            for i in range(batch):
-                for _ in range(T):
-                    model(torch.ones(1, 2)).sum().backward()
-                    pending = True
-                if (i + 1) % ga == 0:
-                    opt.step()
-                    opt.zero_grad()
-                    pending = False
-            lost += pending
-        dance.append({'steps': steps, 'batch': batch, 'gradientAccumulationSteps': ga, 'numTrainTimesteps': T,
-                      'optimizerSteps': calls['n'], 'stepsEndingWithDiscardedGradients': lost})
+    flow = [flow_count_case(*c) for c in [(3, 1, 3, 2, 2), (2, 2, 2, 3, 3), (1, 1, 4, 1, 1), (4, 1, 1, 2, 3), (2, 3, 5, 1, 4)] + RANDOM_FLOW_LOOPS]
+    dance = [dance_count_case(*c) for c in [(3, 4, 2, 2), (2, 6, 4, 1), (5, 5, 5, 3), (1, 3, 7, 1)] + RANDOM_DANCE_LOOPS]
     write('golden-loop-counts.json', {
         'about': "Optimizer steps of flow_grpo's loop (real accelerate accumulation) and DanceGRPO's train_one_step, "
                  'counted by running the loops on a one-parameter model (scripts/golden/make_fixtures.py).',
