@@ -4,7 +4,8 @@ import { advantagesEstimate, overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { ADVANTAGE_SCHEMES, SCHEME_ABOUT, schemeAdvantages, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { Command } from './commands.ts';
-import { intFlag, parseFlags, quote } from './flags.ts';
+import { intFlag, jsonValueText, parseFlags, quote } from './flags.ts';
+import { FLOAT32_MAX } from './loss-batch.ts';
 import { readJsonInput } from './json-input.ts';
 
 const spec = { input: { type: 'string' }, scheme: { type: 'string' }, k: { type: 'string' }, ranks: { type: 'string' } } as const;
@@ -29,7 +30,12 @@ function numbers(json: Record<string, unknown>, name: string, integers: boolean)
     );
   const bad = v.findIndex((x) => typeof x !== 'number' || !Number.isFinite(x) || (integers && !Number.isInteger(x)));
   if (bad >= 0)
-    throw new ConfigError(`'${name}[${bad}]' must be a ${integers ? 'whole number' : 'finite number'}, got ${JSON.stringify(v[bad])}`);
+    throw new ConfigError(`'${name}[${bad}]' must be a ${integers ? 'whole number' : 'finite number'}, got ${jsonValueText(v[bad])}`);
+  // Rewards beyond float32's range overflow the group statistics (1e308 − (−1e308) is Infinity) and
+  // would print null advantages with status 0; the frameworks hold rewards in float32 tensors anyway.
+  const huge = integers ? -1 : v.findIndex((x) => Math.abs(x as number) > FLOAT32_MAX);
+  if (huge >= 0)
+    throw new ConfigError(`'${name}[${huge}]' is ${v[huge]}, beyond float32's range (±3.4e38), in which the frameworks hold rewards`);
   return v as number[];
 }
 

@@ -94,8 +94,6 @@ function rangeFlag(value: unknown): [number, number] | undefined {
   return [parts[0]!, parts[1]!];
 }
 
-const runtime = () => ('Deno' in globalThis ? 'Deno Web Workers' : 'Node worker_threads');
-
 const label = (draw: number, policy: Policy) => (draw === 0 ? 'initial batch' : policy === 'stream' ? `round ${draw}` : `resample ${draw}`);
 
 /** `ranks 0, 1` from the origins of a slice, in order of first appearance. */
@@ -215,8 +213,9 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
       out(preset.description);
       out(`reward draws: ${preset.draws}`);
     }
+    // No runtime name (worker_threads or Web Workers) here: stdout is the same bytes under Node and Deno.
     out(
-      `${plural(config.ranks, 'rank')} on ${runtime()}; policy ${config.policy}: ${POLICY_ABOUT[config.policy]}\n` +
+      `${plural(config.ranks, 'simulated rank')} (a worker each); policy ${config.policy}: ${POLICY_ABOUT[config.policy]}\n` +
         `k = ${config.k}, ${plural(config.perRank / config.k, 'prompt')} × ${config.k} = ${config.perRank} per rank, ` +
         `target ${config.ranks * config.perRank}, ` +
         `max_resample_times ${config.maxResampleTimes}${preset ? '' : `, success probability p = ${p} (a group ties with probability p^k + (1−p)^k)`}`,

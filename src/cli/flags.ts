@@ -13,10 +13,34 @@ export type FlagValues<S extends FlagSpec> = {
 /** Quotes user text for a one-line message: at most 40 characters, control characters escaped. */
 export function quote(text: string, max = 40): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  // Newlines, tabs and other control characters are escaped so the message stays one line.
+  return `'${escapeControls(cut)}'`;
+}
+
+/**
+ * Escapes what a terminal would act on (C0 and C1 control characters, DEL, line and paragraph
+ * separators) as \n, \t or \uXXXX, so a message stays one visible line. JSON.stringify alone
+ * leaves DEL and the C1 range (e.g. U+009B, a CSI) raw.
+ */
+export function escapeControls(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  const escaped = cut.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
-  return `'${escaped}'`;
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? JSON.stringify(c).slice(1, -1) : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * A parsed JSON value as a message shows it: numbers, booleans and null as JSON writes them, a
+ * string in JSON quotes (at most 40 characters), an array or object by its kind and size. Never the whole
+ * value: JSON.stringify of a 10^5-deep array overflows the stack, and of a long one floods the line.
+ */
+export function jsonValueText(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value === null) return 'null';
+  if (typeof value === 'string') return escapeControls(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value));
+  if (typeof value === 'object') return 'an object';
+  return String(value);
 }
 
 /** A value that reads as a number, so `--seed -5` is a value and not a flag. */

@@ -170,7 +170,10 @@ function scanString(text: string, start: number): number {
 }
 
 /** Parses JSON text from `source` (a file name or "stdin"); a syntax error becomes one ConfigError line. */
-export function parseJsonText(text: string, source: string): unknown {
+export function parseJsonText(raw: string, source: string): unknown {
+  // A UTF-8 byte-order mark (Windows editors write one) is not JSON, but the scanners here skip it;
+  // JSON.parse would refuse it with a message that points nowhere.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   try {
     return JSON.parse(text);
   } catch (err) {

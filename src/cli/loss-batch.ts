@@ -3,6 +3,7 @@
 import { ConfigError } from '../core/errors.ts';
 import { LOSS_KINDS, TRL_DEFAULTS, type LossKind } from '../core/grpo/loss.ts';
 import type { LossInput } from '../ops/loss.ts';
+import { jsonValueText } from './flags.ts';
 
 /** A validated batch: B rows × T tokens, flattened row-major. */
 export type LossBatch = LossInput<Float32Array>;
@@ -54,23 +55,20 @@ export const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** A finite number float32 can hold: beyond ±3.4e38 it would silently become ±Infinity. */
 function float32(v: unknown, where: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`${where} must be a finite number, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`${where} must be a finite number, got ${jsonValueText(v)}`);
   if (Math.abs(v) > FLOAT32_MAX)
     throw new ConfigError(`${where} is ${v}, beyond float32's range (±3.4e38), in which the loss is computed as in the frameworks`);
   return v;
 }
 
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  return typeof value === 'object' ? 'an object' : JSON.stringify(value);
-}
+// Bounded: a deeply nested or huge value is named by its kind, never serialised whole.
+const describe = jsonValueText;
 
 function numberSetting(s: Record<string, unknown>, key: string, fallback: number, check: (v: number) => boolean, rule: string): number {
   const v = s[key];
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || !check(v))
-    throw new ConfigError(`settings.${key} must be ${rule}, got ${JSON.stringify(v)}`);
+    throw new ConfigError(`settings.${key} must be ${rule}, got ${jsonValueText(v)}`);
   if (Math.abs(v) > FLOAT32_MAX) throw new ConfigError(`settings.${key} is ${v}, beyond float32's range (±3.4e38)`);
   return v;
 }
@@ -86,7 +84,7 @@ export function parseLossBatch(json: unknown): LossBatch {
   unknownKeys(s, SETTINGS, 'settings.');
   const lossType = (s.lossType ?? TRL_DEFAULTS.lossType) as LossKind;
   if (!LOSS_KINDS.includes(lossType))
-    throw new ConfigError(`settings.lossType must be one of ${LOSS_KINDS.join(', ')}, got ${JSON.stringify(s.lossType)}`);
+    throw new ConfigError(`settings.lossType must be one of ${LOSS_KINDS.join(', ')}, got ${jsonValueText(s.lossType)}`);
 
   if (o.logp === undefined) throw new ConfigError(`'logp' is missing: give the per-token log-probabilities as B × T numbers`);
   const logp = matrix(o.logp, 'logp');

@@ -1,6 +1,6 @@
 import { ConfigError } from '../core/errors.ts';
 import { commands } from './commands.ts';
-import { quote } from './flags.ts';
+import { escapeControls, quote } from './flags.ts';
 import { type CliIo, processIo } from './io.ts';
 
 async function usage(): Promise<string> {
@@ -37,7 +37,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (err) {
     // User mistakes get one clear line and status 2; anything else is a bug and keeps its stack.
     if (err instanceof ConfigError) {
-      io.err(`grpo-sandbox ${name}: ${err.message.replace(/\r?\n/g, ' ')}\n`);
+      // One visible line whatever the message quotes: newlines become spaces, other controls (a bare
+      // CR, ESC, DEL) are escaped, so no user text can move the cursor or colour the terminal.
+      io.err(`grpo-sandbox ${name}: ${escapeControls(err.message.replace(/\r?\n/g, ' '))}\n`);
       return 2;
     }
     throw err;

@@ -78,7 +78,16 @@ function numberFlag(value: unknown, name: string, min: number, max = Number.POSI
   const text = String(value).trim();
   const n = Number(text);
   if (text === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got ${quote(text)}`);
-  if (n < min || n > max) throw new ConfigError(`--${name} must be between ${min} and ${max}, got ${text}`);
+  if (n < min || n > max) {
+    // Words for open bounds: "between 5e-324 and Infinity" is what the check means, not what a person reads.
+    const range =
+      max === Number.POSITIVE_INFINITY
+        ? min === Number.MIN_VALUE
+          ? 'a positive number'
+          : `a number ≥ ${min}`
+        : `between ${min} and ${max}`;
+    throw new ConfigError(`--${name} must be ${range}, got ${text.length > 40 ? quote(text) : text}`);
+  }
   return n;
 }
 

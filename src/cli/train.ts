@@ -22,6 +22,7 @@ import {
   TRAIN_PRESETS,
   type BackendChoice,
   type TrainConfig,
+  trainConfigFromJson,
 } from '../train/config.ts';
 import { policyByBudget } from '../train/evaluate.ts';
 import type { DynamicStepMetrics } from '../train/dynamic.ts';
@@ -32,6 +33,7 @@ import { WorldFailure } from '../ranks/world.ts';
 import type { LossKind } from '../core/grpo/loss.ts';
 import type { Command } from './commands.ts';
 import { intFlag, ownEntry, parseFlags, quote } from './flags.ts';
+import { parseJsonText } from './json-input.ts';
 import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
 import { FILTER_METRICS } from '../train/config.ts';
 
@@ -115,7 +117,7 @@ function configFrom(flags: Flags): TrainConfig {
   if (flags.preset !== undefined) {
     // An own property only: `--preset __proto__` (or constructor, toString) is just an unknown name.
     const preset = ownEntry(TRAIN_PRESETS, flags.preset);
-    if (!preset) throw new ConfigError(`unknown --preset '${flags.preset}'; presets: ${Object.keys(TRAIN_PRESETS).join(', ')}`);
+    if (!preset) throw new ConfigError(`unknown --preset ${quote(flags.preset)}; presets: ${Object.keys(TRAIN_PRESETS).join(', ')}`);
     c = { ...c, ...preset.config };
   }
   const set = <K extends keyof TrainConfig>(key: K, v: TrainConfig[K] | undefined) => {
@@ -156,11 +158,50 @@ function readJson(path: string): unknown {
   } catch (err) {
     throw new ConfigError(`--resume: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError(`--resume: ${path} is not valid JSON (${(err as Error).message})`);
+  // Our own parse message: the runtimes' JSON.parse messages differ between Node and Deno.
+  return parseJsonText(text, `--resume: ${path}`);
+}
+
+/** Fields the summary and report.html read from every kept step (NaN was written as null). */
+const RECORD_NUMBERS = ['rewardMean', 'rewardStd', 'optimumFraction', 'loss', 'gradNorm', 'zeroStdFraction', 'stepMs'];
+const ENTROPY_HEADS = ['tier', 'insertion', 'topK', 'knob3'];
+
+/** What makes a parsed metrics line unusable as a StepRecord, or null when it is one. */
+function stepRecordFault(m: unknown): string | null {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'not an object';
+  const r = m as Record<string, unknown>;
+  if (!Number.isSafeInteger(r.step) || (r.step as number) < 1) return "no whole 'step' ≥ 1";
+  const bad = RECORD_NUMBERS.find((k) => typeof r[k] !== 'number' && r[k] !== null);
+  if (bad) return `no number '${bad}'`;
+  const e = r.entropy as Record<string, unknown> | null;
+  if (typeof e !== 'object' || e === null || ENTROPY_HEADS.some((h) => typeof e[h] !== 'number' && e[h] !== null))
+    return "no 'entropy' per head";
+  return null;
+}
+
+/**
+ * The steps of a run's metrics.jsonl that its checkpoint covers. A last line cut short (the run was
+ * killed mid-append) is dropped, since steps after the checkpoint are redone; any other line that is
+ * not a step record means the file is damaged or foreign, and is refused in one line.
+ */
+export function metricsUpTo(text: string, step: number, path: string): StepRecord[] {
+  const lines = text.split('\n');
+  const kept: StepRecord[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    let m: unknown;
+    try {
+      m = JSON.parse(line);
+    } catch {
+      if (lines.slice(i + 1).every((l) => l.trim() === '')) break;
+      throw new ConfigError(`--resume: ${path} line ${i + 1} is not JSON: the run's metrics are damaged; start a new run`);
+    }
+    const missing = stepRecordFault(m);
+    if (missing) throw new ConfigError(`--resume: ${path} line ${i + 1} is not a step record (${missing}): the file is damaged or foreign`);
+    if ((m as StepRecord).step <= step) kept.push(m as StepRecord);
   }
+  return kept;
 }
 
 /** Settings and state of the run in `dir`, with --steps/--backend applied. */
@@ -170,10 +211,21 @@ function resumeFrom(dir: string, flags: Flags): { config: TrainConfig; state: Re
     throw new ConfigError(
       `--resume takes the run's settings from ${join(dir, 'config.json')}; drop --${given.join(', --')} (only --steps and --backend may change)`,
     );
-  const config = { ...DEFAULT_TRAIN, ...(readJson(join(dir, 'config.json')) as Partial<TrainConfig>) };
-  if (flags.steps !== undefined) config.steps = intFlag(flags.steps, 'steps', 1, 1_000_000)!;
-  if (flags.backend !== undefined) config.backend = oneOf<BackendChoice>(flags.backend, 'backend', BACKENDS)!;
-  checkTrainConfig(config);
+  const steps = intFlag(flags.steps, 'steps', 1, 1_000_000);
+  const backend = oneOf<BackendChoice>(flags.backend, 'backend', BACKENDS);
+  const configPath = join(dir, 'config.json');
+  const json = readJson(configPath);
+  let config: TrainConfig;
+  try {
+    config = trainConfigFromJson(json);
+    if (steps !== undefined) config.steps = steps;
+    if (backend !== undefined) config.backend = backend;
+    checkTrainConfig(config);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    // The file, not a flag, holds the bad setting: say so (checkTrainConfig's hints name flags).
+    throw new ConfigError(`--resume: ${configPath} is not a training run's config: ${err.message}`);
+  }
   const path = join(dir, 'checkpoint.json');
   const state = decodeCheckpoint(readJson(path), controllerLayout(config.dims).length, path);
   if (state.step > config.steps)
@@ -208,6 +260,8 @@ export function reachedAt(metrics: StepRecord[], level: number, window = 10): { 
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+/** "1 step", "3 steps". */
+const steps = (n: number) => `${n} step${n === 1 ? '' : 's'}`;
 
 /** Dynamic sampling's part of a progress line: valid samples after each draw, and what the policy did. */
 function dynamicLine(d: DynamicStepMetrics): string {
@@ -263,11 +317,7 @@ const command: Command = {
       const metricsPath = join(outDir, 'metrics.jsonl');
       if (resumed && existsSync(metricsPath)) {
         // Keep the steps the checkpoint covers; later lines (after the checkpoint) are redone.
-        previous = readFileSync(metricsPath, 'utf8')
-          .split('\n')
-          .filter((l) => l.trim() !== '')
-          .map((l) => JSON.parse(l) as StepRecord)
-          .filter((m) => m.step <= startStep);
+        previous = metricsUpTo(readFileSync(metricsPath, 'utf8'), startStep, metricsPath);
       }
       writeAtomic(join(outDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
       writeAtomic(metricsPath, previous.map((m) => `${JSON.stringify(m)}\n`).join(''));
@@ -306,7 +356,7 @@ const command: Command = {
         onNotice: notice,
         onStart: (device) => {
           info(
-            `training ${config.steps - startStep} steps on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +
+            `training ${steps(config.steps - startStep)} on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +
               `${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ` +
               `${config.ranks * config.batch} samples per step` +
               (config.dynamicSampling
@@ -363,8 +413,8 @@ const command: Command = {
     const summary =
       `${result.stopped ? 'stopped' : 'trained'} at step ${result.final.step} of ${config.steps} ` +
       `on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} (${result.device}): ` +
-      `${ran} steps in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s)` +
-      (last.length > 0 ? `; last ${last.length} steps at ${pct(finalFraction)} of the optimum` : '') +
+      `${steps(ran)} in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s)` +
+      (last.length > 0 ? `; last ${steps(last.length)} at ${pct(finalFraction)} of the optimum` : '') +
       (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached');
     const task = makeTask(config.dims, config.seed, config.bankSize);
     let randomSum = 0;

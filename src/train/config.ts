@@ -131,9 +131,67 @@ export function layoutCovering(c: TrainConfig, steps: number): Layout {
   try {
     return buildLayout(layoutConfigOf(c, epochs));
   } catch (err) {
-    if (err instanceof ConfigError) throw new ConfigError(`--steps ${c.steps} needs ${epochs} epochs of the layout: ${err.message}`);
+    if (err instanceof ConfigError) {
+      // The layout's own hint names layout flags (epochs, dataset-size) that train does not have;
+      // name the largest --steps whose layout the validator accepts instead (a bounded bisection).
+      let lo = 0;
+      let hi = epochs;
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (validateConfig(layoutConfigOf(c, mid))) hi = mid;
+        else lo = mid;
+      }
+      const reason = err.message.replace(/; try [^;]*$/, '');
+      throw new ConfigError(
+        lo > 0
+          ? `--steps ${c.steps} needs ${epochs} epochs of the ${c.sampler} sampler's layout: ${reason}; use --steps ${lo * perEpoch} or fewer`
+          : `--steps ${c.steps} needs ${epochs} epochs of the ${c.sampler} sampler's layout: ${err.message}`,
+      );
+    }
     throw err;
   }
+}
+
+/** How a parsed JSON value reads in a message: its kind, never the value itself (it may be huge). */
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+const whole = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
+
+/**
+ * A run's config.json (parsed JSON) as a TrainConfig: fields an older run lacks take the defaults,
+ * anything else is refused with one ConfigError line (the callers name the file). Spreading the JSON
+ * over the defaults unchecked ran the default run for `[]` or `null`, and `"dims": null` crashed.
+ */
+export function trainConfigFromJson(json: unknown): TrainConfig {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ConfigError(`it holds ${jsonKind(json)}, not an object`);
+  const o = json as Record<string, unknown>;
+  for (const [key, value] of Object.entries(o)) {
+    if (!Object.hasOwn(DEFAULT_TRAIN, key))
+      throw new ConfigError(
+        `'${key.length > 40 ? `${key.slice(0, 40)}…` : key}' is not a setting this grpo-sandbox knows (a run of another version?)`,
+      );
+    const want = DEFAULT_TRAIN[key as keyof TrainConfig];
+    const ok = key === 'dynamicSampling' ? value === null || typeof value === 'string' : typeof value === typeof want && value !== null;
+    if (!ok)
+      throw new ConfigError(`'${key}' must be ${key === 'dynamicSampling' ? 'a string or null' : jsonKind(want)}, got ${jsonKind(value)}`);
+  }
+  if (o.dims !== undefined) {
+    const d = o.dims as Record<string, unknown>;
+    const keys = Object.keys(d);
+    if (Array.isArray(d) || keys.length !== 2 || !whole(d.dModel, 1, 1 << 16) || !whole(d.hidden, 1, 1 << 16))
+      throw new ConfigError("'dims' must be {dModel, hidden}, each a whole number from 1 to 65536");
+  }
+  if (o.steps !== undefined && !whole(o.steps, 1, 1_000_000))
+    throw new ConfigError(`'steps' must be a whole number from 1 to 1000000, got ${o.steps}`);
+  if (o.checksumEvery !== undefined && !whole(o.checksumEvery, 1, Number.MAX_SAFE_INTEGER))
+    throw new ConfigError(`'checksumEvery' must be a whole number ≥ 1, got ${o.checksumEvery}`);
+  if (o.maxGradNorm !== undefined && !Number.isFinite(o.maxGradNorm))
+    throw new ConfigError(`'maxGradNorm' must be a finite number, got ${o.maxGradNorm}`);
+  return { ...DEFAULT_TRAIN, ...(o as Partial<TrainConfig>) };
 }
 
 const positive = (v: number) => Number.isFinite(v) && v > 0;

@@ -9,7 +9,7 @@ import { Mt19937, randperm } from '../core/rng/index.ts';
 import type { ControllerPolicy, HeadTables } from '../core/schedule/index.ts';
 import { cpuBackend } from '../ops/backend.ts';
 import { decodeCheckpoint } from './checkpoint.ts';
-import { checkTrainConfig, DEFAULT_TRAIN, type TrainConfig } from './config.ts';
+import { checkTrainConfig, type TrainConfig, trainConfigFromJson } from './config.ts';
 import { rollout } from './policy.ts';
 
 /** A training run, read: its task and the parameters at its checkpoint's step. */
@@ -30,8 +30,9 @@ export function readTrainedController(
   checkpointWhere: string,
   what: string,
 ): TrainedController {
-  const config = { ...DEFAULT_TRAIN, ...(configJson as Partial<TrainConfig>) };
+  let config: TrainConfig;
   try {
+    config = trainConfigFromJson(configJson);
     checkTrainConfig(config);
   } catch (err) {
     throw new ConfigError(`${what}: ${configWhere} is not a training run's config (${(err as Error).message})`);

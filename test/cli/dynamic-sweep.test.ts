@@ -122,5 +122,5 @@ test('dynamic --sweep (the default run) with stderr piped: an estimate line firs
   assert.match(lines[0]!, /^sweep: estimated at most \d+\.\d s; progress every 5\.0 s$/);
   assert.match(lines.at(-1)!, /^sweep: done in \d+\.\d s$/);
   for (const l of lines.slice(1, -1)) assert.match(l, /^sweep: \d+% \(\d+\/63 policy × p cells done\) in \d+\.\d s$/);
-  assert.match(res.stdout, /^6300 steps and 504 training runs in /m);
+  assert.match(res.stdout, /^6300 steps and 504 training runs$/m);
 });

@@ -94,7 +94,7 @@ test('dynamic --preset seed-002 --policy stream: the give-up advice fits scripte
 test('dynamic: counts agree with their nouns (1 resample, 1 group, 1 rank, 1 prompt, 1 row)', () => {
   const res = cli(['dynamic', '--ranks', '1', '--per-rank', '4', '--k', '4', '--p', '0.3', '--seed', '1']);
   assert.equal(res.status, 0, res.stdout + res.stderr);
-  assert.match(res.stdout, /^1 rank on /m);
+  assert.match(res.stdout, /^1 simulated rank \(a worker each\); policy /m);
   assert.match(res.stdout, /k = 4, 1 prompt × 4 = 4 per rank/);
   assert.match(res.stdout, / 1 group, /);
   assert.match(res.stdout, /ok: the step trained on its one rank/);

@@ -60,7 +60,9 @@ export function predictedConfig(log: ProbeLog, prediction: Prediction = {}): Lay
     : ({ ...defaultConfig, epochs: 1, ...log.header.settings, ...prediction.overrides } as LayoutConfig);
   const err = validateConfig(config);
   if (err) {
-    const what = prediction.config ? 'the predicted settings' : `the logged settings (line ${log.header.line})`;
+    // With flags over the logged settings the bad value may be the user's, not the run's: say both.
+    const flagged = Object.keys(prediction.overrides ?? {}).length > 0 ? ' with the flags given' : '';
+    const what = prediction.config ? 'the predicted settings' : `the logged settings (line ${log.header.line})${flagged}`;
     throw new ConfigError(`${what} are not a valid sandbox configuration: ${err.message}`);
   }
   // Enough epochs to cover every logged step (the probe cannot know how many the run will do).
