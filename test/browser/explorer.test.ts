@@ -256,16 +256,26 @@ test('play runs the story: each phase shows its caption before the tiles move, a
     await settled(page, 'sample');
     const seen = await page.evaluate(async () => {
       const app = document.querySelector('grpo-explorer') as HTMLElement;
-      const log: string[] = [];
+      const log: string[] = [`${app.dataset.phase}:${app.dataset.stage}`];
+      // Every change of data-phase / data-stage, in order: polling once per frame missed a caption
+      // stage that lasted a single frame on a loaded machine. A record's new value is the next
+      // record's oldValue for the same attribute, or the attribute's current value.
+      const current: Record<string, string | null> = { 'data-phase': app.dataset.phase!, 'data-stage': app.dataset.stage! };
+      const observer = new MutationObserver((records) => {
+        records.forEach((record, i) => {
+          const name = record.attributeName!;
+          const next = records.slice(i + 1).find((r) => r.attributeName === name);
+          current[name] = next ? next.oldValue : app.getAttribute(name);
+          const entry = `${current['data-phase']}:${current['data-stage']}`;
+          if (log.at(-1) !== entry) log.push(entry);
+        });
+      });
+      observer.observe(app, { attributes: true, attributeOldValue: true, attributeFilter: ['data-phase', 'data-stage'] });
       const button = app.shadowRoot!.querySelector('grpo-story-controls')!.shadowRoot!.querySelector('button.play') as HTMLButtonElement;
       button.click();
       const start = performance.now();
-      while (performance.now() - start < 20000) {
-        const entry = `${app.dataset.phase}:${app.dataset.stage}`;
-        if (log.at(-1) !== entry) log.push(entry);
-        if (app.dataset.phase === 'slice' && app.dataset.stage === 'idle') break;
-        await new Promise((r) => requestAnimationFrame(r));
-      }
+      while (performance.now() - start < 20000 && log.at(-1) !== 'slice:idle') await new Promise((r) => setTimeout(r, 50));
+      observer.disconnect();
       return log;
     });
     for (const phase of phases.slice(1)) {
