@@ -103,16 +103,25 @@ test('a short run in the page reaches the set fraction of the optimum; exports a
     await watchLongTasks(page);
     await page.locator('grpo-train #start').click();
     await waitPhase(page, /^Done: 40 steps/);
+    // Every chart draws the 40 steps (a few frames after the last one: each frame has a drawing budget).
+    await page.waitForFunction(() =>
+      [...(document.querySelector('grpo-train') as unknown as { charts: Map<string, { data: unknown[][] }> }).charts.values()].every(
+        (u) => u.data[0]!.length === 40,
+      ),
+    );
     const s = await seen(page);
     // The learned policy per budget arrives from its worker after the run.
     await page.locator('grpo-train table.policy tr').nth(6).waitFor({ timeout: 120_000 });
     const bands = await page.locator('grpo-train table.policy tr').count();
     const after = await seen(page);
     // The observer does report on this browser: a deliberate 80 ms task shows up.
+    // (A task of the page's own: a script the test evaluates is not reported as a long task.)
     const probe = await page.evaluate(async () => {
-      const t = performance.now();
-      while (performance.now() - t < 80);
-      await new Promise((r) => setTimeout(r, 200));
+      setTimeout(() => {
+        const t = performance.now();
+        while (performance.now() - t < 80);
+      }, 0);
+      await new Promise((r) => setTimeout(r, 300));
       return (window as unknown as { longest: number }).longest;
     });
     const jsonl = await download(page, '#export-jsonl');
@@ -188,6 +197,11 @@ test('stop ends a run at a step boundary and reset clears it', async () => {
       () => document.querySelector('grpo-train')!.shadowRoot!.querySelector('#steps-shown')!.getAttribute('data-steps') === '0',
     );
     const reset = await seen(page);
+    await page.waitForFunction(() =>
+      [...(document.querySelector('grpo-train') as unknown as { charts: Map<string, { data: unknown[][] }> }).charts.values()].every(
+        (u) => u.data[0]!.length === 0,
+      ),
+    );
     const exportDisabled = await page.locator('grpo-train #export-jsonl').isDisabled();
     return { stopped, live, reset, exportDisabled };
   });
@@ -254,7 +268,10 @@ test('without cross-origin isolation the dashboard names the missing headers ins
       await route.fulfill({ response, headers });
     });
     await page.goto(new URL('/?view=train&steps=3', page.url()).href);
-    const text = await page.locator('grpo-train .isolation').textContent({ timeout: 60_000 });
+    // At once a general sentence (Start disabled), then, once the page's headers are read, the precise one.
+    const precise = page.locator('grpo-train .isolation').filter({ hasText: /without a Cross-Origin-Opener-Policy header/ });
+    await precise.waitFor({ timeout: 60_000 });
+    const text = await precise.textContent();
     return {
       text,
       startDisabled: await page.locator('grpo-train #start').isDisabled(),
