@@ -196,6 +196,8 @@ export function parseJsonText(raw: string, source: string): unknown {
  */
 export async function readJsonInput(io: CliIo, path: string | undefined, command: string): Promise<unknown> {
   if (path !== undefined) {
+    // The Unix habit `--input -` would otherwise read as a missing file named '-'.
+    if (path === '-') throw new ConfigError("--input '-': to read stdin, leave --input out and pipe the JSON in");
     let size: number;
     try {
       const st = statSync(path);

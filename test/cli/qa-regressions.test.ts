@@ -70,6 +70,11 @@ test('a UTF-8 byte-order mark before the JSON (Windows editors) is read as the s
   assert.deepEqual(bom, plain);
 });
 
+test("--input - (the Unix habit for stdin) says how stdin is read, not 'cannot read it (ENOENT)'", async () => {
+  mistake(await run(['loss', '--input', '-'], '{}'), /--input '-': to read stdin, leave --input out and pipe the JSON in$/m);
+  mistake(await run(['advantages', '--scheme', 'verl', '--k', '2', '--input', '-'], '{}'), /to read stdin, leave --input out/);
+});
+
 test('messages never carry a raw control character: DEL and C1 are escaped, and so is an unquoted ESC or CR', async () => {
   assert.equal(quote('\x7fELF'), "'\\u007fELF'");
   assert.equal(escapeControls('a\u009b31mb'), 'a\\u009b31mb');
