@@ -18,6 +18,7 @@ import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { MAX_WORLD } from '../ranks/arena.ts';
 import { intFlag } from './flags.ts';
+import { write } from './io.ts';
 
 export const SWEEP_FLAGS = {
   ps: { type: 'string' },
@@ -38,7 +39,8 @@ export const SWEEP_USAGE = `sweep flags (with --sweep; --ranks, --per-rank, --k,
   --lr X                  learning rate of the one-parameter policy (default 0.5)
   --html FILE             also write a self-contained chart (theory vs simulation) to FILE`;
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
+// Through io's writer: a full disk or closed pipe is one line (or quiet), never a stack trace.
+const out = (line = '') => write('stdout', `${line}\n`);
 
 function listFlag<T>(value: unknown, name: string, parse: (s: string) => T): T[] | undefined {
   if (value === undefined) return undefined;
@@ -96,7 +98,7 @@ export async function runSweepCommand(flags: Record<string, unknown>): Promise<n
 
   const t0 = performance.now();
   const progress = sweepProgress(
-    (text) => process.stderr.write(text),
+    (text) => write('stderr', text),
     !!process.stderr.isTTY,
     estimate.ms,
     () => performance.now() - t0,

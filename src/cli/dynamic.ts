@@ -3,7 +3,6 @@
 // rank's slice and where its samples came from, the shortage, then the trainer's next gather.
 // `--sweep` runs the sparsity study instead (src/cli/dynamic-sweep.ts).
 // Exit 0 the step trained, 1 the simulated run failed (diagnosis printed), 2 bad flags.
-import process from 'node:process';
 import {
   DEFAULT_CONFIG,
   DYNAMIC_PRESET_NAMES,
@@ -23,6 +22,7 @@ import type { PlanSummary } from '../ranks/programs/dynamic.ts';
 import type { Command } from './commands.ts';
 import { runSweepCommand, SWEEP_FLAGS, SWEEP_USAGE } from './dynamic-sweep.ts';
 import { intFlag, parseFlags } from './flags.ts';
+import { write } from './io.ts';
 
 const USAGE = `usage: grpo-sandbox dynamic [--preset seed-002|seed-004] [--policy P] [--ranks W] [--per-rank L] [--k K]
                             [--max-resample-times N] [--p P] [--seed S] [--device-fix on|off] [--range MIN,MAX] [--json]
@@ -66,7 +66,8 @@ const STEP_FLAGS = {
   sweep: { type: 'boolean' },
 } as const;
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
+// Through io's writer: a full disk or closed pipe is one line (or quiet), never a stack trace.
+const out = (line = '') => write('stdout', `${line}\n`);
 
 const MAX_STEP_SAMPLES = 4096;
 

@@ -1,6 +1,7 @@
 // Where a command's output goes and where its input comes from. Commands write through a
 // `CliIo` instead of `process.stdout` so that `main(argv, io)` can run many invocations in one
 // process (the fuzz test) and so that pipe behaviour (EPIPE, stdin) is handled in one place.
+import { writeSync } from 'node:fs';
 import process from 'node:process';
 import { ConfigError } from '../core/errors.ts';
 
@@ -84,15 +85,23 @@ async function readProcessStdin(options: StdinOptions): Promise<string> {
 export function processIo(): CliIo {
   installPipeGuards();
   return {
-    out: (text) => {
-      process.stdout.write(text);
-    },
-    err: (text) => {
-      process.stderr.write(text);
-    },
+    out: (text) => write('stdout', text),
+    err: (text) => write('stderr', text),
     readStdin: readProcessStdin,
     stdinIsTty: !!process.stdin.isTTY,
   };
+}
+
+/**
+ * Writes to the process's stdout or stderr. Deno throws a write error (ENOSPC: `> file` on a full
+ * disk, `> /dev/full`) from write() itself, Node emits it: both end in writeFailed.
+ */
+export function write(name: 'stdout' | 'stderr', text: string): void {
+  try {
+    process[name].write(text);
+  } catch (err) {
+    writeFailed(err as NodeJS.ErrnoException, name);
+  }
 }
 
 let guarded = false;
@@ -101,12 +110,29 @@ let guarded = false;
 export function installPipeGuards(): void {
   if (guarded) return;
   guarded = true;
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.name === 'BrokenPipe' || /broken pipe/i.test(err.message)) process.exit(0);
-      throw err;
-    });
+  for (const [stream, name] of [
+    [process.stdout, 'stdout'],
+    [process.stderr, 'stderr'],
+  ] as const) {
+    stream.on('error', (err: NodeJS.ErrnoException) => writeFailed(err, name));
   }
+}
+
+/**
+ * A failed write to stdout or stderr. EPIPE (the reader stopped early) ends the process quietly
+ * with status 0; any other error (ENOSPC, EIO) is one line on stderr, when stderr still works, and
+ * status 1: the output is incomplete, which is no user mistake, and no stack trace either.
+ */
+function writeFailed(err: NodeJS.ErrnoException, name: 'stdout' | 'stderr'): never {
+  if (err.code === 'EPIPE' || err.name === 'BrokenPipe' || /broken pipe/i.test(err.message)) process.exit(0);
+  if (name === 'stdout') {
+    try {
+      writeSync(2, `grpo-sandbox: cannot write to stdout (${err.code ?? err.message}); the output is incomplete\n`);
+    } catch {
+      // stderr is gone too: the status says it.
+    }
+  }
+  process.exit(1);
 }
 
 /** An io that collects output in memory (tests, the fuzz driver); stdin is the given text or a TTY. */

@@ -3,7 +3,8 @@
 // Most cases run in-process through main(argv, io); the dynamic one spawns the CLI of the runtime
 // running this file, since `dynamic` writes to the process's own stdout.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -167,4 +168,21 @@ test('dynamic prints the same stdout under Node and Deno: no runtime name in it'
   assert.doesNotMatch(r.stdout, /worker_threads|Web Workers|Node|Deno/);
   assert.match(r.stdout, /^1 simulated rank \(a worker each\); policy fallback/m);
   assert.equal(r.stderr, '');
+});
+
+test('stdout on a full disk (> /dev/full): one line and status 1, no stack trace, on every command including dynamic', () => {
+  if (!existsSync('/dev/full')) return;
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const [cmd, pre] =
+    'Deno' in globalThis ? ['node_modules/.bin/deno', ['run', '-A', '--no-check', 'src/cli/bin.ts']] : ['node', ['bin/grpo-sandbox.js']];
+  for (const args of [['layout'], ['layout', '--json'], ['dynamic', '--ranks', '1', '--per-rank', '4'], ['--help']]) {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(cmd, [...pre, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
+      assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr, 'grpo-sandbox: cannot write to stdout (ENOSPC); the output is incomplete\n', args.join(' '));
+    } finally {
+      closeSync(full);
+    }
+  }
 });
