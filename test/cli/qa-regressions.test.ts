@@ -55,6 +55,21 @@ test('a deeply nested or huge JSON value where a number belongs is named by its 
   assert.equal(jsonValueText(null), 'null');
 });
 
+test('schedule --policy: a deeply nested table is named by its kind (stack overflow on Node), weights summing to Infinity are refused (were all 0)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'grpo-qa-policy-'));
+  const rest = `"insertion":[1,1,1,1,1],"topK":[1,1,1,1,1],"knob3":[${Array(16).fill(1).join(',')}]`;
+  try {
+    const deepPolicy = join(dir, 'deep.json');
+    writeFileSync(deepPolicy, `{"tier":${deep(50_000)},${rest}}`);
+    mistake(await run(['schedule', '--policy', deepPolicy]), /tier must be an array of 3 probabilities, got an array of 1$/m);
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, `{"tier":[1e308,1e308,1e308],${rest}}`);
+    mistake(await run(['schedule', '--policy', huge]), /tier sums beyond the largest number \(1\.8e308\); scale its weights down$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('advantages: rewards beyond float32 are refused, not printed as null advantages with status 0', async () => {
   const r = await run(['advantages', '--scheme', 'flow-grpo', '--k', '2'], '{"rewards":[1e308,-1e308,1,0],"promptIds":[0,0,1,1]}');
   mistake(r, /'rewards\[0\]' is 1e\+308, beyond float32's range/);

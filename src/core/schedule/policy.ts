@@ -53,10 +53,15 @@ function probabilities(value: unknown, width: number, what: string): number[] {
   }
   const sum = (value as number[]).reduce((a, b) => a + b, 0);
   if (!(sum > 0)) throw new ConfigError(`${what} sums to 0; give at least one option a positive probability`);
+  // Weights near 1e308 sum to Infinity, and x / Infinity would silently make every probability 0.
+  if (!Number.isFinite(sum)) throw new ConfigError(`${what} sums beyond the largest number (1.8e308); scale its weights down`);
   return normalise(value as number[]);
 }
 
 function short(value: unknown): string {
+  // A deeply nested array overflows JSON.stringify's stack; a long one is named by its length.
+  if (Array.isArray(value) && value.some((x) => typeof x === 'object' && x !== null)) return `an array of ${value.length}`;
+  if (Array.isArray(value) && value.length > 40) return `an array of ${value.length}`;
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
