@@ -4,7 +4,7 @@
 // running this file, since `dynamic` writes to the process's own stdout.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -65,6 +65,21 @@ test('schedule --policy: a deeply nested table is named by its kind (stack overf
     const huge = join(dir, 'huge.json');
     writeFileSync(huge, `{"tier":[1e308,1e308,1e308],${rest}}`);
     mistake(await run(['schedule', '--policy', huge]), /tier sums beyond the largest number \(1\.8e308\); scale its weights down$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('diff --log: a deeply nested or huge logged value is shown bounded (stack overflow on Node, a 100 kB line before)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'grpo-qa-log-'));
+  const header = readFileSync(join(fixtures, 'trl-identical.jsonl'), 'utf8').split('\n')[0];
+  try {
+    const deepLog = join(dir, 'deep.jsonl');
+    writeFileSync(deepLog, `${header}\n{"step":${deep(50_000)},"rank":0,"ids":[1]}\n`);
+    mistake(await run(['diff', '--log', deepLog]), /log line 2: field 'step' = an array of 1 must be an integer ≥ 0$/m);
+    const longLog = join(dir, 'long.jsonl');
+    writeFileSync(longLog, `${header}\n{"step":"${'x'.repeat(100_000)}","rank":0,"ids":[1]}\n`);
+    mistake(await run(['diff', '--log', longLog]), /log line 2: field 'step' = "x{39}… must be an integer ≥ 0$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

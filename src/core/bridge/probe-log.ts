@@ -44,7 +44,7 @@ function readSettings(raw: unknown, line: number): ProbeHeader['settings'] {
     if (!s) throw bad(line, `field 'settings.${key}' is not a sandbox setting (known: ${LAYOUT_SETTINGS.map((x) => x.field).join(', ')})`);
     if (s.kind === 'int') {
       const ok = typeof value === 'number' && Number.isSafeInteger(value) && value >= s.min && value <= s.max;
-      if (!ok) throw bad(line, `field 'settings.${key}' = ${JSON.stringify(value)} must be an integer in [${s.min}, ${s.max}]`);
+      if (!ok) throw bad(line, `field 'settings.${key}' = ${shown(value)} must be an integer in [${s.min}, ${s.max}]`);
     } else if (typeof value !== 'string') throw bad(line, `field 'settings.${key}' must be a sampler name`);
     out[key] = value;
   }
@@ -53,12 +53,11 @@ function readSettings(raw: unknown, line: number): ProbeHeader['settings'] {
 }
 
 function readHeader(obj: Record<string, unknown>, line: number): ProbeHeader {
-  if (obj.probe !== 'grpo-sandbox')
-    throw bad(line, `field 'probe' = ${JSON.stringify(obj.probe)}; a grpo-sandbox probe writes "grpo-sandbox"`);
+  if (obj.probe !== 'grpo-sandbox') throw bad(line, `field 'probe' = ${shown(obj.probe)}; a grpo-sandbox probe writes "grpo-sandbox"`);
   if (obj.probe_version !== PROBE_VERSION) {
     throw bad(
       line,
-      `field 'probe_version' = ${JSON.stringify(obj.probe_version)} is unknown; this grpo-sandbox reads version ${PROBE_VERSION} ` +
+      `field 'probe_version' = ${shown(obj.probe_version)} is unknown; this grpo-sandbox reads version ${PROBE_VERSION} ` +
         `(use the probe/grpo_sandbox_probe.py of this release)`,
     );
   }
@@ -75,12 +74,12 @@ function readHeader(obj: Record<string, unknown>, line: number): ProbeHeader {
 
 function readRecord(obj: Record<string, unknown>, line: number): ProbeRecord {
   for (const f of ['step', 'rank', 'ids']) if (!(f in obj)) throw bad(line, `field '${f}' is missing (a record is {"step","rank","ids"})`);
-  if (!isCount(obj.step)) throw bad(line, `field 'step' = ${JSON.stringify(obj.step)} must be an integer ≥ 0`);
-  if (!isCount(obj.rank)) throw bad(line, `field 'rank' = ${JSON.stringify(obj.rank)} must be an integer ≥ 0`);
+  if (!isCount(obj.step)) throw bad(line, `field 'step' = ${shown(obj.step)} must be an integer ≥ 0`);
+  if (!isCount(obj.rank)) throw bad(line, `field 'rank' = ${shown(obj.rank)} must be an integer ≥ 0`);
   const ids = obj.ids;
   if (!Array.isArray(ids)) throw bad(line, `field 'ids' must be an array of dataset indices`);
   const at = ids.findIndex((v) => !isCount(v));
-  if (at >= 0) throw bad(line, `field 'ids[${at}]' = ${JSON.stringify(ids[at])} must be an integer ≥ 0`);
+  if (at >= 0) throw bad(line, `field 'ids[${at}]' = ${shown(ids[at])} must be an integer ≥ 0`);
   return { step: obj.step, rank: obj.rank, ids: ids as number[], line };
 }
 
@@ -97,9 +96,9 @@ function headerDifference(first: ProbeHeader, other: ProbeHeader): string | unde
   if (!at) return undefined;
   const [field, here, there] = at;
   const where = `line ${first.line}`;
-  if (here === undefined) return `field '${field}' is absent, but ${where} has ${JSON.stringify(there)}`;
-  if (there === undefined) return `field '${field}' = ${JSON.stringify(here)} is absent from ${where}`;
-  return `field '${field}' = ${JSON.stringify(here)} differs from ${where}'s ${JSON.stringify(there)}`;
+  if (here === undefined) return `field '${field}' is absent, but ${where} has ${shown(there)}`;
+  if (there === undefined) return `field '${field}' = ${shown(here)} is absent from ${where}`;
+  return `field '${field}' = ${shown(here)} differs from ${where}'s ${shown(there)}`;
 }
 
 /**
@@ -183,6 +182,21 @@ export function jsonPrefix(text: string): boolean {
     if (e instanceof SyntaxError) return false;
     throw e;
   }
+}
+
+/**
+ * A logged value as a message shows it: at most 40 characters of its JSON. A deeply nested value
+ * overflows JSON.stringify's stack and a long one floods the line, so arrays and objects with
+ * nested parts are named by their kind instead.
+ */
+function shown(v: unknown): string {
+  if (Array.isArray(v) && (v.length > 40 || v.some((x) => typeof x === 'object' && x !== null))) return `an array of ${v.length}`;
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const values = Object.values(v);
+    if (values.length > 10 || values.some((x) => typeof x === 'object' && x !== null)) return 'an object';
+  }
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /** Why a line is not JSON: cut off (the last line, and a beginning of valid JSON) or not JSON at all. */
