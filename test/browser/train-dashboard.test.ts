@@ -340,3 +340,37 @@ test('?view= routes the page: train, schedule and dynamic replace the explorer, 
   assert.deepEqual((await shown('/?view=dynamic')).tags, ['grpo-dynamic']);
   assert.deepEqual((await shown('/?view=nothing-like-it')).tags, ['grpo-explorer'], 'an unknown view shows the explorer');
 });
+
+test('standalone: createElement + attributes; under the lazy loader nothing is built before start(), autorun then trains; figure()', async () => {
+  const r = await withPage('/test/browser/pages/blank.html', async (page) => {
+    await page.evaluate(async () => {
+      await import('/src/ui/train/train-dashboard.ts' as string);
+      const el = document.createElement('grpo-train');
+      for (const [k, v] of Object.entries({ ranks: '2', batch: '8', k: '4', sampler: 'trl', steps: '3', backend: 'cpu', autorun: '' }))
+        el.setAttribute(k, v);
+      el.dataset.grpoLazy = 'waiting';
+      document.body.append(el);
+    });
+    await page.locator('grpo-train #start').waitFor();
+    await page.waitForTimeout(500);
+    const before = await page.evaluate(() => {
+      const el = document.querySelector('grpo-train') as unknown as { charts: Map<string, unknown>; records: unknown[]; figure(): unknown };
+      return { charts: el.charts.size, records: el.records.length, figure: el.figure() };
+    });
+    await page.evaluate(() => (document.querySelector('grpo-train') as unknown as { start(): void }).start());
+    await waitPhase(page, /^Done: 3 steps/);
+    await page.waitForFunction(
+      () => (document.querySelector('grpo-train') as unknown as { charts: Map<string, unknown> }).charts.size === 7,
+    );
+    const fig = await page.evaluate(() => {
+      const c = (document.querySelector('grpo-train') as unknown as { figure(): HTMLCanvasElement | null }).figure();
+      return c ? { tag: c.localName, width: c.width, height: c.height, dpr: devicePixelRatio } : null;
+    });
+    return { before, fig };
+  });
+  assert.deepEqual(r.before, { charts: 0, records: 0, figure: null });
+  assert.ok(r.fig, 'figure() after the charts are built');
+  assert.equal(r.fig.tag, 'canvas');
+  assert.equal(r.fig.width, Math.round(3 * 380 * r.fig.dpr), 'three charts per row');
+  assert.ok(r.fig.height > 0);
+});
