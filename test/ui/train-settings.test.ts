@@ -23,12 +23,13 @@ async function cliError(args: string[]): Promise<string> {
   return io.stderr.replace(/^grpo-sandbox train: /, '').trimEnd();
 }
 
-test("the dashboard's settings are the train command's flags (all but --out, --resume, --json, --help)", async () => {
+/** The train command's flags about files and output, which a page has no use for. */
+const FILE_FLAGS = ['out', 'resume', 'overwrite', 'json'];
+
+test("the dashboard's settings are the train command's flags (all but the file and output ones: --out, --resume, --overwrite, --json)", async () => {
   const io = memoryIo();
   assert.equal(await main(['train', '--help'], io), 0);
-  const cliFlags = [...io.stdout.matchAll(/^\s+--([a-z][a-z-]*)/gm)]
-    .map((m) => m[1]!)
-    .filter((f) => !['out', 'resume', 'json'].includes(f));
+  const cliFlags = [...io.stdout.matchAll(/^\s+--([a-z][a-z-]*)/gm)].map((m) => m[1]!).filter((f) => !FILE_FLAGS.includes(f));
   assert.deepEqual(
     TRAIN_FLAGS.map((f) => f.flag),
     cliFlags,
