@@ -58,6 +58,7 @@ const spec = {
   'filter-metric': { type: 'string' },
   out: { type: 'string' },
   resume: { type: 'string' },
+  overwrite: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -89,6 +90,7 @@ and prompt ids are all-gathered, advantages computed, gradients all-reduced, Ada
   --filter-metric M    reward | accuracy (the sampled correctness bit): what makes a group flat (default ${d.filterMetric})
   --out DIR            write metrics.jsonl, config.json, checkpoint.json, report.html
   --resume DIR         continue the run saved in DIR (its config.json; --steps and --backend may change)
+  --overwrite          let --out replace a run already saved there (without it, that is refused: nothing is lost)
   --json               print the final summary as JSON on stdout (progress goes to stderr)
 presets: ${Object.entries(TRAIN_PRESETS)
   .map(([k, v]) => `\n  ${k}  ${v.description}`)
@@ -149,7 +151,7 @@ function configFrom(flags: Flags): TrainConfig {
   return c;
 }
 
-const RUN_FLAGS = Object.keys(spec).filter((f) => !['steps', 'backend', 'out', 'resume', 'json'].includes(f));
+const RUN_FLAGS = Object.keys(spec).filter((f) => !['steps', 'backend', 'out', 'resume', 'overwrite', 'json'].includes(f));
 
 function readJson(path: string): unknown {
   let text: string;
@@ -205,6 +207,16 @@ export function metricsUpTo(text: string, step: number, path: string): StepRecor
 }
 
 /** Settings and state of the run in `dir`, with --steps/--backend applied. */
+/** A new run must not silently replace one saved in its --out (a researcher's results are lost). */
+function refuseToReplaceRun(dir: string): void {
+  const saved = ['checkpoint.json', 'metrics.jsonl'].filter((f) => existsSync(join(dir, f)));
+  if (saved.length === 0) return;
+  throw new ConfigError(
+    `--out ${dir} already holds a training run (${saved.join(', ')}); continue it with --resume ${dir}, ` +
+      'choose another --out, or add --overwrite to replace it',
+  );
+}
+
 function resumeFrom(dir: string, flags: Flags): { config: TrainConfig; state: ReplicaState } {
   const given = RUN_FLAGS.filter((f) => flags[f as keyof Flags] !== undefined);
   if (given.length > 0)
@@ -308,6 +320,9 @@ const command: Command = {
     const notice = (line: string) => io.err(`grpo-sandbox train: ${line}\n`);
 
     let previous: StepRecord[] = [];
+    if (flags.overwrite && (flags.out === undefined || resumed))
+      throw new ConfigError('--overwrite goes with --out (a new run replacing a saved one), not with --resume or without --out');
+    if (outDir !== undefined && !resumed && !flags.overwrite) refuseToReplaceRun(outDir);
     if (outDir !== undefined) {
       try {
         mkdirSync(outDir, { recursive: true });

@@ -179,7 +179,7 @@ const FLAGS: Record<string, FlagTable> = {
       'accuracy',
       'verl',
     ],
-    booleans: ['json', 'help'],
+    booleans: ['json', 'help', 'overwrite'],
     small: true,
     // --out and --resume only where nothing can be created or read.
     only: { out: ['', '/proc/grpo-fuzz'], resume: ['', '/nonexistent-run', '/proc'] },

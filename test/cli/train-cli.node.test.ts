@@ -117,6 +117,21 @@ test('train --resume refuses settings that would change the run', () => {
   assert.match(r.stderr, /--resume takes the run's settings from .*config.json; drop --k/);
 });
 
+test('train --out refuses to replace a saved run (nothing is lost) unless --overwrite is given', () => {
+  const out = dir();
+  assert.equal(runCli(['train', ...small, '--steps', '2', '--out', out]).status, 0);
+  const before = readFileSync(join(out, 'metrics.jsonl'), 'utf8');
+  const again = runCli(['train', ...small, '--steps', '3', '--out', out]);
+  assert.equal(again.status, 2);
+  assert.equal(again.stdout, '');
+  assert.equal(again.stderr.trim().split('\n').length, 1, again.stderr);
+  assert.match(again.stderr, /already holds a training run \(checkpoint.json, metrics.jsonl\); continue it with --resume .*--overwrite/);
+  assert.equal(readFileSync(join(out, 'metrics.jsonl'), 'utf8'), before, 'the saved run is untouched');
+  assert.equal(runCli(['train', ...small, '--steps', '3', '--out', out, '--overwrite']).status, 0);
+  assert.equal(metricsOf(out).length, 3);
+  assert.equal(runCli(['train', '--resume', out, '--overwrite']).status, 2);
+});
+
 // Node 20's V8 and Deno's V8 round Math.exp and Math.log differently in the last bit for some
 // arguments (checked while writing this test). What is stored in float32 — rewards, parameters,
 // gradients — comes out identical here; metrics summed in float64 straight from exp/log (loss,
