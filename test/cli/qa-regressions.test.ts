@@ -55,7 +55,7 @@ test('a deeply nested or huge JSON value where a number belongs is named by its 
   assert.equal(jsonValueText(null), 'null');
 });
 
-test('schedule --policy: a deeply nested table is named by its kind (stack overflow on Node), weights summing to Infinity are refused (were all 0)', async () => {
+test('schedule --policy: a deeply nested table is named by its kind (overflowed the stack), weights summing to Infinity are refused (were all 0)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'grpo-qa-policy-'));
   const rest = `"insertion":[1,1,1,1,1],"topK":[1,1,1,1,1],"knob3":[${Array(16).fill(1).join(',')}]`;
   try {
