@@ -23,6 +23,7 @@ import { World } from '../src/ranks/world.ts';
 import { CpuControllerTrainer, DEFAULT_TRAIN_CONFIG, type ControllerTrainConfig } from '../src/train/controllerStep.ts';
 import type { ShardArgs } from './train-rank.ts';
 import { tfjsControllerStep, useTfjsOnDevice } from './tfjs-controller-step.ts';
+import { findTorch } from './find-torch.ts';
 import { printTable } from './timing.ts';
 
 interface Measured {
@@ -121,15 +122,6 @@ async function ranksRow(config: ControllerTrainConfig, size: number, reps: numbe
   } finally {
     await world.stop();
   }
-}
-
-/** The Python to run PyTorch with, or why there is none. */
-function findTorch(): { python: string } | { reason: string } {
-  const python = process.env.GRPO_PYTHON ?? 'python3';
-  const probe = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8' });
-  if (probe.status === 0) return { python };
-  const why = probe.error ? probe.error.message : (probe.stderr.trim().split('\n').at(-1) ?? `exit ${probe.status}`);
-  return { reason: `${python} cannot import torch (${why})` };
 }
 
 /** PyTorch's step at this size; `threads` 0 = PyTorch's default (one per core). */
