@@ -7,7 +7,9 @@ import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
 import { samplers } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
-import { pageWords, withCode } from './page-text.ts';
+import { pageMessage, withCode } from './page-text.ts';
+import { lang, M } from './i18n/index.ts';
+import { coreOriginal, settingHint, settingLabel, suggestionWords } from './i18n/core-errors.ts';
 
 /** The numeric settings, in the table's order (the sampler has its own select). */
 const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int');
@@ -62,27 +64,32 @@ export class ConfigPanel extends LitElement {
   override render() {
     const c = this.config;
     const hide = (name: string) => this.hiddenParts.has(name);
+    const T = M().config;
+    const description = (name: string) => {
+      const zh = lang() === 'en' ? undefined : M().core.presets[name];
+      return zh !== undefined ? withCode(zh) : coreOriginal(this.presets[name]!.description, withCode);
+    };
     return html`
-      <h2>Configuration</h2>
+      <h2>${T.title}</h2>
       ${
         hide('presets')
           ? nothing
           : html`<div class="preset">
-        <label class="choice"><span>preset</span>
-          <select id="preset" aria-label="preset" @change=${this.onPreset}>
-            ${this.preset === null ? html`<option value="" selected>custom</option>` : nothing}
+        <label class="choice"><span>${T.preset}</span>
+          <select id="preset" aria-label=${T.preset} @change=${this.onPreset}>
+            ${this.preset === null ? html`<option value="" selected>${T.custom}</option>` : nothing}
             ${Object.keys(this.presets).map((name) => html`<option value=${name} ?selected=${name === this.preset}>${name}</option>`)}
           </select>
         </label>
-        ${this.preset && this.presets[this.preset] ? html`<p class="desc">${withCode(this.presets[this.preset]!.description)}</p>` : nothing}
+        ${this.preset && this.presets[this.preset] ? html`<p class="desc">${description(this.preset)}</p>` : nothing}
       </div>`
       }
       <fieldset>
         ${
           hide(settingOf('sampler').param)
             ? nothing
-            : html`<label class="choice"><span>sampler</span>
-          <select id="sampler" aria-label="sampler" @change=${this.onSampler}>
+            : html`<label class="choice"><span>${T.sampler}</span>
+          <select id="sampler" aria-label=${T.sampler} @change=${this.onSampler}>
             ${this.samplerNames.map((s) => html`<option value=${s} ?selected=${s === c.sampler}>${s}</option>`)}
             ${this.samplerNames.includes(c.sampler) ? nothing : html`<option selected value=${c.sampler}>${c.sampler}</option>`}
           </select></label>`
@@ -92,9 +99,9 @@ export class ConfigPanel extends LitElement {
           .map((s) => {
             const value = c[s.field] as number;
             return html`
-          <label class=${s.field in (samplers[c.sampler]?.ignores ?? {}) ? 'muted' : ''} title=${s.hint}>
-            <span>${s.label}<small>${s.hint}</small></span>
-            <input id=${s.param} name=${s.field} type="number" step="1" min=${s.min} aria-label=${s.label}
+          <label class=${s.field in (samplers[c.sampler]?.ignores ?? {}) ? 'muted' : ''} title=${settingHint(s)}>
+            <span>${settingLabel(s)}<small>${settingHint(s)}</small></span>
+            <input id=${s.param} name=${s.field} type="number" step="1" min=${s.min} aria-label=${settingLabel(s)}
               .value=${Number.isFinite(value) ? String(value) : ''} @change=${this.onNumber} />
           </label>`;
           })}
@@ -102,15 +109,15 @@ export class ConfigPanel extends LitElement {
       ${
         this.error
           ? html`<div class="error" role="alert">
-        <p class="message">${pageWords(this.error.message)}</p>
+        <p class="message">${pageMessage(this.error.message)}</p>
         ${
           this.error.suggestions.length > 0
-            ? html`<div class="suggestions">try:
-          ${this.error.suggestions.map((s) => html`<button type="button" class="suggestion" @click=${() => this.apply(s)}>${suggestionText(s)}</button>`)}
+            ? html`<div class="suggestions">${T.tryFix}
+          ${this.error.suggestions.map((s) => html`<button type="button" class="suggestion" @click=${() => this.apply(s)}>${suggestionWords(s, suggestionText)}</button>`)}
         </div>`
             : nothing
         }
-        <p class="desc">Showing the last valid layout meanwhile.</p>
+        <p class="desc">${T.showingLast}</p>
       </div>`
           : nothing
       }

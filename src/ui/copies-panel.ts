@@ -5,7 +5,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { CopyPlace, Gather } from '../core/layout/types.ts';
 
-const copies = (n: number) => `${n} ${n === 1 ? 'copy' : 'copies'}`;
+import { M } from './i18n/index.ts';
 
 export class CopiesPanel extends LitElement {
   static override properties = {
@@ -59,22 +59,22 @@ export class CopiesPanel extends LitElement {
     const followed = this.gathers[this.gatherIndex];
     const inFollowed = (c: CopyPlace) => followed?.stepIndices.includes(c.stepIndex) ?? false;
     const gatherOf = (c: CopyPlace) => this.gathers.findIndex((g) => g.stepIndices.includes(c.stepIndex));
-    return html`<h2>Copies of a prompt</h2>
+    const T = M().copies;
+    return html`<h2>${T.title}</h2>
       <div class="pick">
-        <label>prompt id <input type="number" min="0" step="1" aria-label="highlight prompt id" .value=${this.prompt === null ? '' : String(this.prompt)}
+        <label>${T.promptId} <input type="number" min="0" step="1" aria-label=${T.highlight} .value=${this.prompt === null ? '' : String(this.prompt)}
           @change=${this.onPick} /></label>
-        ${this.prompt !== null ? html`<button @click=${() => this.select(null)}>clear</button>` : nothing}
+        ${this.prompt !== null ? html`<button @click=${() => this.select(null)}>${T.clear}</button>` : nothing}
       </div>
       ${
         this.prompt === null
-          ? html`<p>Hover a tile to highlight a prompt's copies; click it (or type an id) to keep them highlighted.</p>`
+          ? html`<p>${T.hint}</p>`
           : this.copies.length === 0
-            ? html`<p>Prompt ${this.prompt} is not drawn in this layout.</p>`
-            : html`<p><span class="swatch" style="background:${this.colour}"></span>prompt ${this.prompt}: ${copies(this.copies.length)} in the layout,
-              ${this.copies.filter(inFollowed).length} in the followed gather</p>
+            ? html`<p>${T.notDrawn(this.prompt)}</p>`
+            : html`<p><span class="swatch" style="background:${this.colour}"></span>${T.summary(this.prompt, this.copies.length, this.copies.filter(inFollowed).length)}</p>
             <table>
-              <thead><tr><th>step</th><th>rank</th><th>slot</th><th>gather</th><th>gathered #</th>${
-                this.scored ? html`<th>reward</th><th>advantage</th>` : nothing
+              <thead><tr>${T.head.map((h) => html`<th>${h}</th>`)}${
+                this.scored ? html`<th>${T.reward}</th><th>${T.advantage}</th>` : nothing
               }</tr></thead>
               <tbody>${this.copies.map((c) => {
                 const here = inFollowed(c);

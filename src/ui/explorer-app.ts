@@ -5,11 +5,15 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView, needsOverview } from './view-budget.ts';
-import { pageWords, withCode } from './page-text.ts';
+import { pageMessage, withCode } from './page-text.ts';
+import { lang, M } from './i18n/index.ts';
+import { suggestionWords } from './i18n/core-errors.ts';
+import './i18n/lang-switch.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { regroupMethods } from '../core/layout/regroup.ts';
 
-const regroupLabel = (m: ExplorerState['regroup']) => `regrouped ${regroupMethods.find((r) => r.method === m)?.label ?? m}`;
+const regroupLabel = (m: ExplorerState['regroup']) =>
+  M().explorer.regrouped(M().core.regroup[m] ?? regroupMethods.find((r) => r.method === m)?.label ?? m);
 import { suggestionText } from '../core/settings.ts';
 import { presets } from '../core/presets.ts';
 import { copiesOf } from '../core/layout/copies.ts';
@@ -32,6 +36,7 @@ import './copies-panel.ts';
 import './follow-panel.ts';
 import './overview-panel.ts';
 import './quiz-panel.ts';
+import './tour/tour-menu.ts';
 
 declare global {
   interface Window {
@@ -147,7 +152,8 @@ export class ExplorerApp extends LitElement {
   /** What is drawn now (memoised on the parts of the state it depends on). */
   get view(): ExplorerView {
     const s = this.state;
-    const key = JSON.stringify([s.config, s.gather, s.regroup, s.compare, s.rewards, s.scale, s.prompt, this.lastValid]);
+    // The language too: the view holds sentences (the compare text, the "what if" note).
+    const key = JSON.stringify([s.config, s.gather, s.regroup, s.compare, s.rewards, s.scale, s.prompt, this.lastValid, lang()]);
     if (this.cached?.key !== key) this.cached = { key, view: deriveView(s, this.lastValid) };
     return this.cached.view;
   }
@@ -192,21 +198,24 @@ export class ExplorerApp extends LitElement {
     const activeCopies = active === null ? [] : active === s.prompt ? v.copies : copiesOf(v.layout, active);
     // Rewards and advantages exist from the advantages phase on (the tooltips say them from there too).
     const scored = this.story.phase >= phaseIds.indexOf('advantages');
+    const T = M().explorer;
     return html`
       ${
         s.embed
           ? nothing
           : html`<header>
-        <h1>grpo-sandbox <span>· where the k copies of a prompt go, and how they meet again</span></h1>
-        <button class="share" @click=${this.copyLink} title="copy a link to exactly this view">copy link</button>
+        <h1>grpo-sandbox <span>${T.subtitle}</span></h1>
+        <grpo-lang-switch></grpo-lang-switch>
+        <button class="share" @click=${this.copyLink} title=${T.copyLinkTitle}>${T.copyLink}</button>
+        <grpo-tour-menu></grpo-tour-menu>
       </header>`
       }
       ${
         s.notices.length === 0
           ? nothing
-          : html`<div class="notice" role="status"><strong>Some of the link could not be read:</strong>
+          : html`<div class="notice" role="status"><strong>${T.noticeTitle}</strong>
         <ul>${s.notices.map((n) => html`<li>${n}</li>`)}</ul>
-        <button type="button" class="dismiss" @click=${() => this.setState({ notices: [] })}>dismiss</button></div>`
+        <button type="button" class="dismiss" @click=${() => this.setState({ notices: [] })}>${T.dismiss}</button></div>`
       }
       <div class="grid ${s.embed ? 'embed' : ''}">
         <main class=${v.error ? 'stale' : ''}>
@@ -225,7 +234,7 @@ export class ExplorerApp extends LitElement {
             ${this.renderQuiz(phase)}
             <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
               <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
-                v.gathers.length > 1 ? ` · gather ${v.gatherIndex + 1} of ${v.gathers.length}` : ''
+                v.gathers.length > 1 ? T.gatherOf(v.gatherIndex + 1, v.gathers.length) : ''
               }</strong>
               ${caption(phase, v.caption)}
               ${scored && v.advantageError ? html`<br /><span class="warn">${withCode(v.advantageError)}</span>` : nothing}
@@ -258,7 +267,7 @@ export class ExplorerApp extends LitElement {
           </div>
           ${
             s.embed
-              ? html`<div class="embed-link"><a href=${this.fullLink()} target="_blank" rel="noopener">open in the explorer ↗</a></div>`
+              ? html`<div class="embed-link"><a href=${this.fullLink()} target="_blank" rel="noopener">${T.openFull}</a></div>`
               : html`<div class="below">
             ${
               hide('copies')
@@ -280,10 +289,11 @@ export class ExplorerApp extends LitElement {
             .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
           <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .compare=${s.compare} .rewards=${s.rewards}
             .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null}
+            .does=${M().core.does[v.layout.config.sampler] ?? null}
               @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
-      </div>${s.embed ? nothing : html`<p class="to-views"><a href="?view=train">Train the controller in this page (rank Web Workers) →</a></p>`}`;
+      </div>${s.embed ? nothing : html`<p class="to-views"><a href=${lang() === 'en' ? '?view=train' : `?view=train&lang=${lang()}`}>${T.toViews}</a></p>`}`;
   }
 
   /** The phase's question while its caption waits; after the reveal, the answer stays until the story leaves the phase. */
@@ -312,20 +322,20 @@ export class ExplorerApp extends LitElement {
     // Built only while open: a closed table costs nothing on the story's frames.
     return html`<details class="table-view" ?open=${this.tableOpen} @toggle=${(e: Event) => {
       this.tableOpen = (e.target as HTMLDetailsElement).open;
-    }}><summary>The followed gather as a table (rank × step)</summary>
+    }}><summary>${M().explorer.tableSummary}</summary>
       ${
         this.tableOpen
           ? html`<table>
-        <thead><tr><th scope="col">rank</th>${steps.map((si) => html`<th scope="col">step ${si}</th>`)}</tr></thead>
+        <thead><tr><th scope="col">${M().explorer.tableRank}</th>${steps.map((si) => html`<th scope="col">${M().explorer.tableStep(si)}</th>`)}</tr></thead>
         <tbody>${Array.from(
           { length: shown },
           (_, r) =>
-            html`<tr><th scope="row">rank ${r}</th>${steps.map(
+            html`<tr><th scope="row">${M().explorer.tableRankRow(r)}</th>${steps.map(
               (si) => html`<td>${(v.layout.steps[si]?.ranks[r] ?? []).map((p) => `P${p}`).join(' ')}</td>`,
             )}</tr>`,
         )}</tbody>
       </table>
-      ${shown < ranks ? html`<p class="more">First ${shown} of ${ranks} ranks.</p>` : nothing}`
+      ${shown < ranks ? html`<p class="more">${M().explorer.firstRanks(shown, ranks)}</p>` : nothing}`
           : nothing
       }</details>`;
   }
@@ -335,15 +345,14 @@ export class ExplorerApp extends LitElement {
     const asked = this.state.config;
     const shown = this.lastValid;
     const changed = (Object.keys(asked) as (keyof LayoutConfig)[]).filter((f) => asked[f] !== shown[f]);
-    const label = changed.length > 0 ? ` (${suggestionText(Object.fromEntries(changed.map((f) => [f, shown[f]])))})` : '';
-    return html`<div class="stale-label" role="status"><strong>Showing the last valid layout${label}.</strong> ${pageWords(v.error!.message)}
+    const said = changed.length > 0 ? suggestionWords(Object.fromEntries(changed.map((f) => [f, shown[f]])), suggestionText) : '';
+    const label = said === '' ? '' : lang() === 'en' ? ` (${said})` : `（${said}）`;
+    return html`<div class="stale-label" role="status"><strong>${M().explorer.stale(label)}</strong> ${pageMessage(v.error!.message)}
       ${
         v.error!.suggestions.length > 0
-          ? html`<br />Fixes: ${v.error!.suggestions.map(
+          ? html`<br />${M().explorer.fixes}${v.error!.suggestions.map(
               (fix) =>
-                html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionText(
-                  fix,
-                )}</button>`,
+                html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionWords(fix, suggestionText)}</button>`,
             )}`
           : nothing
       }</div>`;
@@ -420,6 +429,16 @@ export class ExplorerApp extends LitElement {
     this.story.speed = state.speed;
   }
 
+  /** Shows a query string's state from outside (a guided tour's step); `animate`: one phase on moves the tiles as Play does. */
+  showState(search: string, animate = false): void {
+    const from = this.story.phase;
+    this.restore(search);
+    if (animate && this.story.phase === from + 1) {
+      this.story.jump(from);
+      this.story.forward();
+    }
+  }
+
   private onPromptSelect = (ev: CustomEvent<number | null>) => {
     this.setState({ prompt: ev.detail });
   };
@@ -432,12 +451,12 @@ export class ExplorerApp extends LitElement {
     const button = this.renderRoot.querySelector<HTMLButtonElement>('button.share');
     try {
       await navigator.clipboard.writeText(location.href);
-      if (button) button.textContent = 'link copied';
+      if (button) button.textContent = M().explorer.linkCopied;
     } catch {
-      if (button) button.textContent = 'copy the address bar';
+      if (button) button.textContent = M().explorer.copyAddressBar;
     }
     setTimeout(() => {
-      if (button) button.textContent = 'copy link';
+      if (button) button.textContent = M().explorer.copyLink;
     }, 1500);
   };
 }

@@ -19,6 +19,7 @@ import type { ExplorerState } from './url-state.ts';
 import type { CaptionContext } from './story.ts';
 import { promptColours } from './palette.ts';
 import { advantageErrorWords } from './page-text.ts';
+import { M } from './i18n/index.ts';
 
 export interface ExplorerView {
   /** The layout drawn: the state's, or the last valid one while the state's config is invalid. */
@@ -59,13 +60,6 @@ export interface ComparedView {
   rowsText: string;
 }
 
-const methodName: Record<ExplorerState['regroup'], string> = {
-  'prompt-id': "flow_grpo's grouping by prompt id",
-  view: "TRL's view(-1, k)",
-  uid: "verl's grouping by uid",
-  local: "DanceGRPO's local groups",
-};
-
 function compareView(
   state: ExplorerState,
   gather: Gather,
@@ -87,22 +81,19 @@ function compareView(
     });
   }
   const mixedRows = rows.filter((r) => r.mixed).length;
-  const name = methodName[state.compare];
-  const rowsPart =
-    `${name} on ${framework}'s gather ` +
-    (mixedRows > 0 ? `mixes prompts in ${mixedRows} of ${rows.length} rows` : `keeps every row to one prompt (${rows.length} rows)`);
-  const rowsText = `${rowsPart}; the two pictures' advantages are compared in the advantages phase, once they are computed.`;
+  const T = M().model;
+  const name = T.methodName[state.compare];
+  const own = T.methodName[state.regroup];
+  const rowsPart = mixedRows > 0 ? T.rowsMixed(name, framework, mixedRows, rows.length) : T.rowsKept(name, framework, rows.length);
+  const rowsText = T.rowsText(rowsPart);
   const text =
     error !== null
-      ? `${rowsPart}. ${error}`
+      ? T.withError(rowsPart, error)
       : first.advantages === null
-        ? `${rowsPart}; ${methodName[state.regroup]} has no advantages here to compare with.`
-        : rowsPart +
-          (differing > 0
-            ? `; ${differing} of ${rewards.length} advantages differ from ${methodName[state.regroup]}'s (largest difference ${maxDifference.toFixed(3)})` +
-              (mixedRows > 0 ? ', so they come out wrong' : '')
-            : `; the advantages equal ${methodName[state.regroup]}'s`) +
-          '.';
+        ? T.noneToCompare(rowsPart, own)
+        : differing > 0
+          ? T.differ(rowsPart, differing, rewards.length, own, maxDifference.toFixed(3), mixedRows > 0)
+          : T.equal(rowsPart, own);
   return { regroup: state.compare, rows, advantages, advantageError: error, mixedRows, differing, maxDifference, text, rowsText };
 }
 
@@ -139,8 +130,8 @@ function advantagesOf(
 export function whatIf(sampler: LayoutConfig['sampler'], regroup: ExplorerState['regroup']): string | null {
   const fw = frameworkDefaults[sampler];
   if (!fw || fw.regroup === regroup) return null;
-  const label = regroupMethods.find((m) => m.method === regroup)?.label ?? regroup;
-  return `What if: this regroups ${label} on a ${fw.framework} layout; ${fw.framework} itself ${fw.does}.`;
+  const label = M().core.regroup[regroup] ?? regroupMethods.find((m) => m.method === regroup)?.label ?? regroup;
+  return M().model.whatIf(label, fw.framework, M().core.does[sampler] ?? fw.does);
 }
 
 /** Reads everything the explorer draws for `state`; `fallback` is the last config that was valid. */

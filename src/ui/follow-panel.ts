@@ -8,14 +8,7 @@ import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import type { FrameworkDefault } from '../core/grpo/framework-defaults.ts';
 import { scaleOptions, type ExplorerState } from './url-state.ts';
-
-/** Option text short enough for the settings column (the core's full label is the option's title). */
-const shortLabel: Record<RegroupMethod, string> = {
-  'prompt-id': 'by prompt id (flow_grpo)',
-  view: 'view(-1, k) rows (TRL)',
-  uid: 'by uid (verl)',
-  local: 'on each rank, no gather (DanceGRPO)',
-};
+import { M } from './i18n/index.ts';
 
 /** Above this many gathers a number box replaces the list (a select of thousands of options stalls the page). */
 const MAX_LISTED = 200;
@@ -32,6 +25,7 @@ export class FollowPanel extends LitElement {
     scale: { type: String },
     hiddenParts: { attribute: false },
     framework: { attribute: false },
+    does: { attribute: false },
   };
 
   declare gathers: readonly Gather[];
@@ -44,6 +38,8 @@ export class FollowPanel extends LitElement {
   declare hiddenParts: ReadonlySet<string>;
   /** What the sampler's framework does (its regrouping and TRL scale), or null. */
   declare framework: FrameworkDefault | null;
+  /** What the framework does, in the page's language (null: the core's English clause). */
+  declare does: string | null;
 
   static override styles = css`
     :host { display: grid; gap: 8px; font-size: 13px; }
@@ -66,76 +62,80 @@ export class FollowPanel extends LitElement {
     this.scale = 'group';
     this.hiddenParts = new Set();
     this.framework = null;
+    this.does = null;
   }
 
   override render() {
     const hide = (name: string) => this.hiddenParts.has(name);
     const fw = this.framework;
     const value = (e: Event) => (e.target as HTMLSelectElement | HTMLInputElement).value;
-    return html`<h2>What to follow</h2>
+    const T = M().follow;
+    // Option text short enough for the settings column (the full label is the option's title).
+    const shortLabel = T.short;
+    const long = (m: { method: RegroupMethod; label: string }) => M().core.regroup[m.method] ?? m.label;
+    const does = (f: FrameworkDefault) => this.does ?? f.does;
+    return html`<h2>${T.title}</h2>
       ${
         hide('gather') || this.gathers.length < 2
           ? nothing
           : this.gathers.length > MAX_LISTED
-            ? html`<label>gather (1 … ${this.gathers.length})
+            ? html`<label>${T.gatherRange(this.gathers.length)}
         <input id="gather" type="number" min="1" max=${this.gathers.length} .value=${String(this.gatherIndex + 1)}
           @change=${(e: Event) => this.emit({ gather: Math.min(this.gathers.length, Math.max(1, Math.trunc(Number(value(e))) || 1)) - 1 })} /></label>`
-            : html`<label>gather
+            : html`<label>${T.gather}
         <select id="gather" @change=${(e: Event) => this.emit({ gather: Number(value(e)) })}>
           ${this.gathers.map(
             (g, i) =>
-              html`<option value=${i} ?selected=${i === this.gatherIndex}>${i + 1}: epoch ${g.epoch}${
-                g.stepIndices.length === 1 ? `, step ${g.stepIndices[0]}` : `, steps ${g.stepIndices[0]}–${g.stepIndices.at(-1)}`
-              }</option>`,
+              html`<option value=${i} ?selected=${i === this.gatherIndex}>${T.gatherOption(i + 1, g.epoch, g.stepIndices)}</option>`,
           )}
         </select></label>`
       }
       ${
         hide('regroup')
           ? nothing
-          : html`<label>regroup after the gather
+          : html`<label>${T.regroup}
         <select id="regroup" @change=${(e: Event) => this.emit({ regroup: value(e) as RegroupMethod })}>
           ${regroupMethods.map(
             (m) =>
-              html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.regroup}>${shortLabel[m.method]}${
+              html`<option value=${m.method} title=${long(m)} ?selected=${m.method === this.regroup}>${shortLabel[m.method]}${
                 m.method === fw?.regroup ? ' ✓' : ''
               }</option>`,
           )}
         </select></label>
         ${
           fw && fw.regroup !== this.regroup
-            ? html`<p class="whatif" role="note"><strong>What if</strong> — not what ${fw.framework} does: it ${fw.does}.
-          <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>use ${fw.framework}'s</button></p>`
+            ? html`<p class="whatif" role="note"><strong>${T.whatIfLead}</strong>${T.whatIf(fw.framework, does(fw))}
+          <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>${T.useDefault(fw.framework)}</button></p>`
             : nothing
         }`
       }
       ${
         hide('compare')
           ? nothing
-          : html`<label>compare side by side with
+          : html`<label>${T.compare}
         <select id="compare" @change=${(e: Event) => this.emit({ compare: value(e) === '' ? null : (value(e) as RegroupMethod) })}>
-          <option value="" ?selected=${this.compare === null}>nothing</option>
+          <option value="" ?selected=${this.compare === null}>${T.nothing}</option>
           ${regroupMethods
             .filter((m) => m.method !== this.regroup)
             .map(
               (m) =>
-                html`<option value=${m.method} title=${m.label} ?selected=${m.method === this.compare}>${shortLabel[m.method]}</option>`,
+                html`<option value=${m.method} title=${long(m)} ?selected=${m.method === this.compare}>${shortLabel[m.method]}</option>`,
             )}
         </select></label>`
       }
       ${
         hide('rewards')
           ? nothing
-          : html`<label>rewards
+          : html`<label>${T.rewards}
         <select id="rewards" @change=${(e: Event) => this.emit({ rewards: value(e) as RewardSource })}>
-          <option value="random" ?selected=${this.rewards === 'random'}>random (seeded uniform)</option>
-          <option value="model" ?selected=${this.rewards === 'model'}>toy reward model (pass / fail)</option>
+          <option value="random" ?selected=${this.rewards === 'random'}>${T.random}</option>
+          <option value="model" ?selected=${this.rewards === 'model'}>${T.model}</option>
         </select></label>`
       }
       ${
         hide('scale') || this.regroup !== 'view'
           ? nothing
-          : html`<label>TRL scale_rewards
+          : html`<label>${T.scale}
         <select id="scale" @change=${(e: Event) => this.emit({ scale: value(e) as ScaleRewards })}>
           ${scaleOptions.map((o) => html`<option value=${o} ?selected=${o === this.scale}>${o}</option>`)}
         </select></label>`

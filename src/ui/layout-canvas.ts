@@ -9,7 +9,8 @@ import type { Gather, RegroupMethod, RegroupRow } from '../core/layout/types.ts'
 import { buildScene, type Scene } from './scene.ts';
 import { tweenPositions } from './layout-tween.ts';
 import { advantageShade, Grid, groupIndices, MARGIN_LEFT, MARGIN_RIGHT, paintFrame } from './layout-painter.ts';
-import { phaseIds } from './story.ts';
+import { phaseIds, phaseTitles } from './story.ts';
+import { lang, M } from './i18n/index.ts';
 
 const MAX_CELL = 46;
 const MIN_CELL = 4;
@@ -164,7 +165,9 @@ export class LayoutCanvas extends LitElement {
 
   private ariaText(): string {
     const n = this.gather?.samples.length ?? 0;
-    return `${n} samples of the followed gather, phase ${phaseIds[this.phase] ?? ''}; arrow keys move between tiles, Enter pins a prompt`;
+    const id = phaseIds[this.phase];
+    // English keeps the phase's URL id (as before the catalogues); other languages say its title.
+    return M().canvas.aria(n, lang() === 'en' ? (id ?? '') : id ? phaseTitles[id] : '');
   }
 
   /** A tile in words: where it sits, plus reward and advantage once the story has computed them. */
@@ -174,9 +177,9 @@ export class LayoutCanvas extends LitElement {
     const r = scored ? this.rewards?.[i] : undefined;
     const a = scored ? this.advantages?.[i] : undefined;
     return (
-      `prompt ${s.promptId} · rank ${s.rank} · step ${s.stepIndex} · slot ${s.slot} · gathered #${i}` +
-      (r !== undefined ? ` · reward ${r.toFixed(3)}` : '') +
-      (a !== undefined ? ` · advantage ${a.toFixed(3)}` : '')
+      M().canvas.tile(s.promptId, s.rank, s.stepIndex, s.slot, i) +
+      (r !== undefined ? M().canvas.reward(r.toFixed(3)) : '') +
+      (a !== undefined ? M().canvas.advantage(a.toFixed(3)) : '')
     );
   }
 

@@ -3,6 +3,8 @@
 // rank × prompt heatmap of copies (darker = more copies in that block) and the counts beside it.
 // Any gather can be chosen, and a window of ranks and steps zoomed into (typed, or by clicking a
 // heatmap row): the worker keeps the layout and re-bins the window only.
+import { M } from './i18n/index.ts';
+import { coreOriginal } from './i18n/core-errors.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutConfig } from '../core/layout/types.ts';
 import type { LayoutOverview, OverviewWindow } from '../core/layout/overview.ts';
@@ -138,58 +140,51 @@ export class OverviewPanel extends LitElement {
 
   override render() {
     const o = this.overview;
-    if (this.failure) return html`<h2>Overview</h2><p role="alert">${this.failure}</p>`;
+    const T = M().overview;
+    if (this.failure) return html`<h2>${T.title}</h2><p role="alert">${coreOriginal(this.failure)}</p>`;
     if (!o)
-      return html`<h2>Overview</h2><p class="progress" role="status">
-        Too many tiles to draw one by one; building an overview in the background: ${this.stage}…</p>`;
+      return html`<h2>${T.title}</h2><p class="progress" role="status">
+        ${T.building(this.stage === 'starting a worker' ? T.startingWorker : this.stage)}</p>`;
     const w = o.window;
     const zoomed = w.rankFrom > 0 || w.rankTo < o.ranks || w.stepFrom > 0 || w.stepTo < o.gatherSteps.length;
     const firstStep = o.gatherSteps[0]!;
     const lastStep = o.gatherSteps.at(-1)!;
-    return html`<h2>Overview of gather ${o.gatherIndex + 1} of ${fmt(o.gatherCount)}${
-      zoomed
-        ? ` · ranks ${fmt(w.rankFrom)}–${fmt(w.rankTo - 1)}, ${
-            o.stepIndices.length === 1 ? `step ${o.stepIndices[0]}` : `steps ${o.stepIndices[0]}–${o.stepIndices.at(-1)}`
-          }`
-        : ''
-    } (${fmt(o.samples)} samples)</h2>
-      <form @submit=${this.onZoom} aria-label="choose what the overview shows">
+    return html`<h2>${T.heading(o.gatherIndex + 1, fmt(o.gatherCount), zoomed ? T.zoom(fmt(w.rankFrom), fmt(w.rankTo - 1), o.stepIndices) : '', fmt(o.samples))}</h2>
+      <form @submit=${this.onZoom} aria-label=${T.form}>
         ${
           o.gatherCount > 1
-            ? html`<label>gather (1 … ${fmt(o.gatherCount)})<input id="overview-gather" name="gather" type="number" min="1" max=${o.gatherCount}
+            ? html`<label>${T.gather(fmt(o.gatherCount))}<input id="overview-gather" name="gather" type="number" min="1" max=${o.gatherCount}
                 .value=${String(o.gatherIndex + 1)} /></label>`
             : nothing
         }
-        <label>ranks from<input id="rank-from" name="rankFrom" type="number" min="0" max=${o.ranks - 1} .value=${String(w.rankFrom)} /></label>
-        <label>to<input id="rank-to" name="rankTo" type="number" min="0" max=${o.ranks - 1} .value=${String(w.rankTo - 1)} /></label>
+        <label>${T.ranksFrom}<input id="rank-from" name="rankFrom" type="number" min="0" max=${o.ranks - 1} .value=${String(w.rankFrom)} /></label>
+        <label>${T.to}<input id="rank-to" name="rankTo" type="number" min="0" max=${o.ranks - 1} .value=${String(w.rankTo - 1)} /></label>
         ${
           o.gatherSteps.length > 1
-            ? html`<label>steps from<input id="step-from" name="stepFrom" type="number" min=${firstStep} max=${lastStep}
+            ? html`<label>${T.stepsFrom}<input id="step-from" name="stepFrom" type="number" min=${firstStep} max=${lastStep}
                 .value=${String(o.stepIndices[0])} /></label>
-              <label>to<input id="step-to" name="stepTo" type="number" min=${firstStep} max=${lastStep} .value=${String(o.stepIndices.at(-1))} /></label>`
+              <label>${T.to}<input id="step-to" name="stepTo" type="number" min=${firstStep} max=${lastStep} .value=${String(o.stepIndices.at(-1))} /></label>`
             : nothing
         }
-        <button type="submit" class="zoom">show</button>
-        ${zoomed ? html`<button type="button" class="unzoom" @click=${() => this.show(o.gatherIndex, null)}>whole gather</button>` : nothing}
+        <button type="submit" class="zoom">${T.show}</button>
+        ${zoomed ? html`<button type="button" class="unzoom" @click=${() => this.show(o.gatherIndex, null)}>${T.whole}</button>` : nothing}
       </form>
       <div class="wrap">
         <div>
           <canvas role="img" class=${o.ranksPerRow > 1 ? 'zoomable' : ''} @click=${this.onCanvasClick}
-            aria-label="heatmap: rows are ranks, columns are prompt ids, darker means more copies${
-              o.ranksPerRow > 1 ? '; click a row to zoom into its ranks' : ''
-            }"></canvas>
-          <div class="axes"><span>↓ ranks ${fmt(w.rankFrom)} … ${fmt(w.rankTo - 1)}${o.ranksPerRow > 1 ? ` (${o.ranksPerRow} per row)` : ''}</span>
-            <span>prompt ids 0 … ${fmt(o.datasetSize - 1)} → ${o.promptsPerCol > 1 ? `(${fmt(o.promptsPerCol)} per column)` : ''}</span></div>
+            aria-label=${T.heatmap(o.ranksPerRow > 1)}></canvas>
+          <div class="axes"><span>${T.rankAxis(fmt(w.rankFrom), fmt(w.rankTo - 1), o.ranksPerRow)}</span>
+            <span>${T.promptAxis(fmt(o.datasetSize - 1), o.promptsPerCol > 1 ? fmt(o.promptsPerCol) : null)}</span></div>
         </div>
         <dl>
-          <dt>samples ${zoomed ? 'in the window' : 'in the gather'}</dt><dd data-stat="samples">${fmt(o.samples)}</dd>
-          <dt>distinct prompts</dt><dd data-stat="prompts">${fmt(o.prompts)}</dd>
-          <dt>ranks a prompt reaches (mean)</dt><dd data-stat="ranks-per-prompt">${o.meanRanksPerPrompt.toFixed(2)}</dd>
-          <dt>most copies of a prompt on one rank</dt><dd data-stat="max-on-rank">${fmt(o.maxCopiesOnOneRank)}</dd>
-          <dt>steps ${zoomed ? 'in the window' : 'in the gather'}</dt><dd data-stat="steps">${fmt(o.stepIndices.length)}</dd>
+          <dt>${T.samples(zoomed)}</dt><dd data-stat="samples">${fmt(o.samples)}</dd>
+          <dt>${T.prompts}</dt><dd data-stat="prompts">${fmt(o.prompts)}</dd>
+          <dt>${T.ranksPerPrompt}</dt><dd data-stat="ranks-per-prompt">${o.meanRanksPerPrompt.toFixed(2)}</dd>
+          <dt>${T.maxOnRank}</dt><dd data-stat="max-on-rank">${fmt(o.maxCopiesOnOneRank)}</dd>
+          <dt>${T.steps(zoomed)}</dt><dd data-stat="steps">${fmt(o.stepIndices.length)}</dd>
         </dl>
       </div>
-      ${o.samples > 0 ? nothing : html`<p>This ${zoomed ? 'window' : 'gather'} is empty.</p>`}`;
+      ${o.samples > 0 ? nothing : html`<p>${T.empty(zoomed)}</p>`}`;
   }
 
   /** The form: gather (1-based), ranks and steps as typed (inclusive); the core clamps what lies outside. */

@@ -3,15 +3,17 @@
 // become the settings' labels, backticks become <code>, and NaN is said in words.
 import { html, type TemplateResult } from 'lit';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
+import { corePieces, renderPieces, settingLabel } from './i18n/core-errors.ts';
+import { lang, M } from './i18n/index.ts';
 
 /** A ConfigError message or fix in the page's words. */
 export function pageWords(message: string): string {
   return message
     .replace(/--([a-z][a-z-]*)(?:[ =])?/g, (whole, flag: string) => {
       const setting = LAYOUT_SETTINGS.find((s) => s.flag === flag);
-      return setting ? `${setting.label} ` : whole;
+      return setting ? `${settingLabel(setting)} ` : whole;
     })
-    .replace(/\bgot NaN\b/g, 'got an empty or non-numeric value')
+    .replace(/\bgot NaN\b/g, M().model.gotNaN)
     .replace(/\s+([,;:)])/g, '$1');
 }
 
@@ -20,11 +22,14 @@ export function withCode(text: string): (string | TemplateResult)[] {
   return text.split(/`([^`]*)`/).map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
 }
 
+/** A core message for the page, in the page's language (zh: by the clause table, else the English original behind a lead-in), code as <code>. */
+export function pageMessage(message: string): (string | TemplateResult)[] {
+  if (lang() === 'en') return withCode(pageWords(message));
+  return renderPieces(corePieces(message), (s) => withCode(pageWords(s)));
+}
+
 /** Who forms the rows an advantage error is about, and where the counted samples sit (the core names them for the CLI). */
-const rowMakers: Record<string, { who: string; where: string }> = {
-  'TRL view(-1, G)': { who: "TRL's rewards.view(-1, k)", where: 'the gather holds' },
-  'DanceGRPO local groups': { who: "DanceGRPO's local groups", where: 'a rank holds' },
-};
+const rowMakers: Record<string, 'trl' | 'dance'> = { 'TRL view(-1, G)': 'trl', 'DanceGRPO local groups': 'dance' };
 
 /**
  * Why the advantages cannot be computed, in the page's words. The core throws for the CLI
@@ -34,13 +39,12 @@ const rowMakers: Record<string, { who: string; where: string }> = {
 export function advantageErrorWords(message: string): string {
   const rows = /^(.*?): (\d+) rewards cannot be viewed as rows of (\d+)/.exec(message);
   if (rows) {
-    const maker = rowMakers[rows[1]!] ?? { who: rows[1]!, where: 'the gather holds' };
-    return (
-      `No advantages for this regrouping: ${maker.who} needs rows of k = ${rows[3]} samples, but ${maker.where} ${rows[2]}, ` +
-      `which is not a multiple of ${rows[3]}.`
-    );
+    const makers = M().model.rowMakers;
+    const known = rowMakers[rows[1]!];
+    const maker = known ? makers[known] : { ...makers.other, who: rows[1]! };
+    return M().model.noAdvantagesRows(maker.who, rows[3]!, maker.where, rows[2]!);
   }
   const slice = /^slice back: (\d+) gathered values do not split evenly over (\d+) ranks/.exec(message);
-  if (slice) return `No advantages to slice back: the ${slice[1]} gathered samples do not split evenly over ${slice[2]} ranks.`;
-  return `No advantages for this regrouping: ${pageWords(message)}`;
+  if (slice) return M().model.noSliceBack(slice[1]!, slice[2]!);
+  return M().model.noAdvantages(pageWords(message));
 }

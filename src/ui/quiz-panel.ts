@@ -4,6 +4,7 @@
 // no, or typed numbers — and after the reveal compares it with the answer the explorer read
 // from the core's gather. Emits `quiz-reveal`.
 import { LitElement, css, html, nothing } from 'lit';
+import { M } from './i18n/index.ts';
 import { MAX_RANK_BUTTONS, parseNumbers, quizKey, quizQuestion, quizResult, type Quiz, type QuizGuess } from './quiz.ts';
 
 export class QuizPanel extends LitElement {
@@ -49,39 +50,40 @@ export class QuizPanel extends LitElement {
   override render() {
     const q = this.quiz;
     if (!q) return nothing;
-    return html`<h2>Predict, then reveal</h2>
+    return html`<h2>${M().quiz.title}</h2>
       <p class="question">${quizQuestion(q)}</p>
       ${this.renderChoices(q)}
       ${
         this.revealed
           ? html`<p class="result" role="status">${quizResult(q, this.guess)}</p>`
-          : html`<button type="button" class="reveal" @click=${this.reveal}>reveal</button>`
+          : html`<button type="button" class="reveal" @click=${this.reveal}>${M().quiz.reveal}</button>`
       }`;
   }
 
   private renderChoices(q: Quiz) {
     const numbers = this.guess && 'numbers' in this.guess ? this.guess.numbers : new Set<number>();
+    const T = M().quiz;
     if (q.kind === 'ranks' && q.ranks <= MAX_RANK_BUTTONS)
-      return html`<div class="choices" role="group" aria-label="ranks">
+      return html`<div class="choices" role="group" aria-label=${T.ranks}>
         ${Array.from(
           { length: q.ranks },
           (_, r) => html`<button type="button" class=${this.revealed && q.answer.has(r) ? 'hit' : ''} aria-pressed=${numbers.has(r)}
-            ?disabled=${this.revealed} @click=${() => this.toggle(r)}>rank ${r}</button>`,
+            ?disabled=${this.revealed} @click=${() => this.toggle(r)}>${T.rank(r)}</button>`,
         )}
       </div>`;
     if (q.kind === 'yes-no') {
       const yes = this.guess && 'yes' in this.guess ? this.guess.yes : null;
-      return html`<div class="choices" role="group" aria-label="your answer">
+      return html`<div class="choices" role="group" aria-label=${T.answer}>
         ${[true, false].map(
           (v) => html`<button type="button" class=${this.revealed && q.answer === v ? 'hit' : ''} aria-pressed=${yes === v}
             ?disabled=${this.revealed} @click=${() => {
               this.guess = { yes: v };
-            }}>${v ? 'yes' : 'no'}</button>`,
+            }}>${v ? T.yes : T.no}</button>`,
         )}
       </div>`;
     }
-    const label = q.kind === 'ranks' ? 'ranks' : 'gathered positions';
-    return html`<div class="choices"><input type="text" inputmode="numeric" aria-label=${label} placeholder="e.g. 3, 17, 30"
+    const label = q.kind === 'ranks' ? T.ranks : T.positions;
+    return html`<div class="choices"><input type="text" inputmode="numeric" aria-label=${label} placeholder=${T.placeholder}
       ?disabled=${this.revealed} @input=${(e: Event) => {
         this.guess = { numbers: parseNumbers((e.target as HTMLInputElement).value) };
       }} /></div>`;

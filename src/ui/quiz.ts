@@ -6,6 +6,7 @@
 //   gather     — at which gathered positions will its copies sit?           (type positions)
 import type { Gather } from '../core/layout/types.ts';
 import type { PhaseId } from './story.ts';
+import { M } from './i18n/index.ts';
 
 /** Above this many ranks the scatter question takes typed rank numbers instead of one button per rank. */
 export const MAX_RANK_BUTTONS = 64;
@@ -92,23 +93,15 @@ export function quizKey(q: Quiz): string {
   return JSON.stringify([q.phase, q.prompt, answer]);
 }
 
-const plural = (n: number, word: string) => `${n} ${n === 1 ? word : word === 'copy' ? 'copies' : `${word}s`}`;
-
 /** The question in words. */
 export function quizQuestion(q: Quiz): string {
   switch (q.kind) {
     case 'ranks':
-      return (
-        `Which ranks will hold the copies of P${q.prompt} after the scatter?` +
-        (q.ranks > MAX_RANK_BUTTONS ? ' Type rank numbers, then reveal.' : ' Pick ranks, then reveal.')
-      );
+      return M().quiz.askRanks(q.prompt, q.ranks > MAX_RANK_BUTTONS);
     case 'yes-no':
-      return (
-        `Once each rank has accumulated its samples, can rank ${q.rank} compute the mean of P${q.prompt}'s group ` +
-        `(the ${plural(q.copies, 'copy')} of one draw) on its own, without the gather?`
-      );
+      return M().quiz.askMean(q.rank, q.prompt, q.copies);
     case 'positions':
-      return `At which gathered positions (0 … ${q.samples - 1}) will the copies of P${q.prompt} sit after the all-gather? Type them, then reveal.`;
+      return M().quiz.askPositions(q.samples - 1, q.prompt);
   }
 }
 
@@ -119,25 +112,19 @@ export function parseNumbers(text: string): Set<number> {
 
 /** The answer and how the guess compares with it, in words. */
 export function quizResult(q: Quiz, guess: QuizGuess | null): string {
+  const T = M().quiz;
   switch (q.kind) {
     case 'ranks': {
       const list = [...q.answer.entries()].sort((a, b) => a[0] - b[0]);
-      const where = list.map(([r, n]) => `rank ${r}${n > 1 ? ` (${n} copies)` : ''}`).join(', ');
+      const where = T.list(list.map(([r, n]) => T.where(r, n)));
       const picked = guess && 'numbers' in guess ? guess.numbers : new Set<number>();
       const hits = [...picked].filter((r) => q.answer.has(r)).length;
       const misses = picked.size - hits;
-      return (
-        `P${q.prompt}'s copies are on ${where}. You picked ${hits} of those ${plural(list.length, 'rank')}` +
-        `${misses > 0 ? ` and ${misses} that ${misses === 1 ? 'holds' : 'hold'} none` : ''}.`
-      );
+      return T.ranksResult(q.prompt, where, hits, list.length, misses);
     }
     case 'yes-no': {
-      const verdict = guess && 'yes' in guess ? (guess.yes === q.answer ? 'Right: ' : 'Not quite: ') : '';
-      const why = q.answer
-        ? `yes, all ${plural(q.copies, 'copy')} of that draw sit on rank ${q.rank}, so it can compute their mean alone.`
-        : `no, rank ${q.rank} holds ${q.onRank} of the ${plural(q.copies, 'copy')}; the others are on ${q.otherRanks
-            .map((r) => `rank ${r}`)
-            .join(', ')}, so the mean needs the gather.`;
+      const verdict = guess && 'yes' in guess ? (guess.yes === q.answer ? T.right : T.notQuite) : '';
+      const why = q.answer ? T.meanYes(q.copies, q.rank) : T.meanNo(q.rank, q.onRank, q.copies, T.list(q.otherRanks.map((r) => T.rank(r))));
       return verdict + why;
     }
     case 'positions': {
@@ -145,11 +132,7 @@ export function quizResult(q: Quiz, guess: QuizGuess | null): string {
       const right = new Set(q.answer);
       const hits = [...named].filter((i) => right.has(i)).length;
       const misses = named.size - hits;
-      return (
-        `P${q.prompt}'s copies sit at gathered ${q.answer.length === 1 ? 'position' : 'positions'} ${q.answer.join(', ')} ` +
-        `(rank × ${q.perRank} + position on the rank). You named ${hits} of those ${q.answer.length}` +
-        `${misses > 0 ? ` and ${misses} that ${misses === 1 ? 'holds' : 'hold'} other samples` : ''}.`
-      );
+      return T.positionsResult(q.prompt, q.answer, q.perRank, hits, misses);
     }
   }
 }

@@ -3,6 +3,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutStats } from '../core/layout/stats.ts';
 import { withCode } from './page-text.ts';
+import { M } from './i18n/index.ts';
+import { coreOriginal } from './i18n/core-errors.ts';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
@@ -32,34 +34,36 @@ export class StatsPanel extends LitElement {
   override render() {
     const s = this.stats;
     if (!s) return nothing;
-    const rows: [string, string, string][] = [
-      ['samples-per-batch', 'samples per batch (all ranks)', fmt(s.samplesPerBatch)],
-      ['prompts-per-batch', 'prompt draws per batch', fmt(s.uniquePromptsPerBatch)],
-      ['samples-per-epoch', 'samples per epoch', fmt(s.samplesPerEpoch)],
-      ['prompts-per-epoch', 'prompt draws per epoch', fmt(s.uniquePromptsPerEpoch)],
-      ['per-rank-per-batch', 'per rank per batch', fmt(s.perRankPerBatch)],
-      ['per-rank-per-epoch', 'per rank per epoch', fmt(s.perRankPerEpoch)],
-      ['steps', 'steps per epoch · total', `${s.stepsPerEpoch} · ${s.totalSteps}`],
-      ['gathers', 'all-gathers × samples', `${s.gathers} × ${s.samplesPerGather}`],
-      ['mean-ranks-spanned', 'ranks a group spans (mean)', fmt(s.meanRanksSpanned)],
-      ['max-copies-on-rank', 'most copies of a group on one rank', fmt(s.maxCopiesOnOneRank)],
-      ['drawn-twice', 'prompts drawn twice in an epoch', fmt(s.promptsDrawnTwice.length)],
-      ['off-size-prompt-groups', 'prompt-id groups of size ≠ k', fmt(s.offSizePromptGroups)],
-      ['mixed-view-rows', "if regrouped with TRL's view(-1, k): rows mixing prompts", `${s.mixedViewRows} of ${s.viewRows}`],
+    const T = M().stats;
+    const values: [keyof typeof T.rows, string][] = [
+      ['samples-per-batch', fmt(s.samplesPerBatch)],
+      ['prompts-per-batch', fmt(s.uniquePromptsPerBatch)],
+      ['samples-per-epoch', fmt(s.samplesPerEpoch)],
+      ['prompts-per-epoch', fmt(s.uniquePromptsPerEpoch)],
+      ['per-rank-per-batch', fmt(s.perRankPerBatch)],
+      ['per-rank-per-epoch', fmt(s.perRankPerEpoch)],
+      ['steps', `${s.stepsPerEpoch} · ${s.totalSteps}`],
+      ['gathers', `${s.gathers} × ${s.samplesPerGather}`],
+      ['mean-ranks-spanned', fmt(s.meanRanksSpanned)],
+      ['max-copies-on-rank', fmt(s.maxCopiesOnOneRank)],
+      ['drawn-twice', fmt(s.promptsDrawnTwice.length)],
+      ['off-size-prompt-groups', fmt(s.offSizePromptGroups)],
+      ['mixed-view-rows', T.of(s.mixedViewRows, s.viewRows)],
     ];
+    const rows = values.map(([key, value]) => [key, T.rows[key], value] as const);
     const hist = s.ranksSpannedHistogram;
     const max = Math.max(1, ...hist);
-    return html`<h2>Statistics (whole layout)</h2>
+    return html`<h2>${T.title}</h2>
       <dl>${rows.map(([key, label, value]) => html`<dt>${label}</dt><dd data-stat=${key}>${value}</dd>`)}</dl>
-      <div class="hist" aria-label="groups by number of ranks spanned">
+      <div class="hist" aria-label=${T.histogram}>
         ${hist.map((count, ranks) =>
           ranks === 0
             ? nothing
-            : html`<span>${ranks} rank${ranks === 1 ? '' : 's'}</span>
+            : html`<span>${T.ranks(ranks)}</span>
           <span class="bar" style="width:${(100 * count) / max}%"></span><span>${count}</span>`,
         )}
       </div>
-      ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${withCode(n)}</li>`)}</ul>` : nothing}`;
+      ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${coreOriginal(n, withCode)}</li>`)}</ul>` : nothing}`;
   }
 }
 customElements.define('grpo-stats-panel', StatsPanel);

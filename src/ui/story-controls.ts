@@ -3,6 +3,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { phaseIds, phaseTitles } from './story.ts';
 import { speeds } from './url-state.ts';
+import { M } from './i18n/index.ts';
 
 export type StoryAction = 'play' | 'pause' | 'forward' | 'back' | 'jump';
 
@@ -48,32 +49,33 @@ export class StoryControls extends LitElement {
   };
 
   override render() {
-    return html`<div class="bar" role="toolbar" aria-label="story controls">
-        <button class="back" aria-label="step back" title="step back (←)" @click=${() => this.act('back')}
+    const T = M().controls;
+    return html`<div class="bar" role="toolbar" aria-label=${T.toolbar}>
+        <button class="back" aria-label=${T.back} title=${T.backTitle} @click=${() => this.act('back')}
           ?disabled=${this.phase === 0}>◀</button>
-        <button class="play" aria-label=${this.playing ? 'pause' : 'play'} title="play / pause (space)"
-          @click=${() => this.act(this.playing ? 'pause' : 'play')}>${this.playing ? '❚❚ pause' : '▶ play'}</button>
-        <button class="forward" aria-label="step forward" title="step forward (→)" @click=${() => this.act('forward')}
+        <button class="play" aria-label=${this.playing ? T.pause : T.play} title=${T.playTitle}
+          @click=${() => this.act(this.playing ? 'pause' : 'play')}>${this.playing ? T.pauseButton : T.playButton}</button>
+        <button class="forward" aria-label=${T.forward} title=${T.forwardTitle} @click=${() => this.act('forward')}
           ?disabled=${this.phase === phaseIds.length - 1}>▶▶</button>
-        <ol aria-label="phases">
+        <ol aria-label=${T.phases}>
           ${phaseIds.map(
             (
               id,
               i,
             ) => html`<li><button class=${i < this.phase ? 'done' : ''} data-phase=${id} aria-current=${i === this.phase ? 'step' : 'false'}
-            title="jump to ${phaseTitles[id]} (${i + 1})" @click=${() => this.act('jump', i)}>${i + 1}. ${phaseTitles[id]}</button></li>`,
+            title=${T.jump(phaseTitles[id], i + 1)} @click=${() => this.act('jump', i)}>${i + 1}. ${phaseTitles[id]}</button></li>`,
           )}
         </ol>
         ${
           this.hiddenParts.has('speed')
             ? nothing
-            : html`<label class="speed">speed
-          <select aria-label="speed" @change=${this.onSpeed}>
+            : html`<label class="speed">${T.speed}
+          <select aria-label=${T.speed} @change=${this.onSpeed}>
             ${speeds.map((s) => html`<option value=${s} ?selected=${s === this.speed}>${s}×</option>`)}
           </select></label>`
         }
       </div>
-      <div class="keys">keys: space play/pause · ← → step · 1–${Math.min(9, phaseIds.length)} jump · + − speed · Esc clear highlight</div>`;
+      <div class="keys">${T.keys(Math.min(9, phaseIds.length))}</div>`;
   }
 
   private act(action: StoryAction, phase?: number): void {

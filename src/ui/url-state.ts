@@ -7,6 +7,7 @@ import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { phaseIds, type PhaseId } from './story.ts';
+import { lang, M } from './i18n/index.ts';
 
 /** The explorer's whole state; `config` may be invalid (the UI then shows the core's error). */
 export interface ExplorerState {
@@ -61,7 +62,7 @@ export const speeds = [0.25, 0.5, 1, 2, 4] as const;
 function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T, param: string, notices: string[]): T {
   if (value === null) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  notices.push(`“${param}=${value}” in the link is not one of ${allowed.join(', ')}; showing ${fallback}.`);
+  notices.push(M().notices.notOneOf(param, value, allowed.join(', '), fallback));
   return fallback;
 }
 
@@ -81,8 +82,7 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
   const p = new URLSearchParams(search);
   const notices: string[] = [];
   const presetName = p.get('preset');
-  if (presetName !== null && !presets[presetName])
-    notices.push(`“preset=${presetName}” in the link is not a preset (${Object.keys(presets).join(', ')}); starting from the default.`);
+  if (presetName !== null && !presets[presetName]) notices.push(M().notices.notPreset(presetName, Object.keys(presets).join(', ')));
   const base = presetName !== null && presets[presetName] ? presets[presetName].config : defaults;
   const config: LayoutConfig = { ...base };
   let overridden = false;
@@ -94,7 +94,7 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     } else {
       const n = num(raw);
       if (n === null) {
-        notices.push(`“${param}=${raw}” in the link is not a number; ${param} stays ${base[field]}.`);
+        notices.push(M().notices.notNumber(param, raw, String(base[field])));
         continue;
       }
       (config as unknown as Record<string, unknown>)[field] = n;
@@ -105,16 +105,13 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
   for (const [key, value] of p) if (key.endsWith('_hide') && value !== 'false') hidden.add(key.slice(0, -'_hide'.length));
   const speed = num(p.get('speed'));
   const speedOk = speed !== null && speed > 0 && speed <= 8;
-  if (p.get('speed') !== null && !speedOk)
-    notices.push(`“speed=${p.get('speed')}” in the link is not a speed between 0 and 8; playing at 1×.`);
+  if (p.get('speed') !== null && !speedOk) notices.push(M().notices.speed(p.get('speed')!));
   const prompt = num(p.get('prompt'));
   const promptOk = prompt !== null && Number.isInteger(prompt) && prompt >= 0;
-  if (p.get('prompt') !== null && !promptOk)
-    notices.push(`“prompt=${p.get('prompt')}” in the link is not a prompt id (0, 1, 2, …); nothing is highlighted.`);
+  if (p.get('prompt') !== null && !promptOk) notices.push(M().notices.prompt(p.get('prompt')!));
   const gather = num(p.get('gather'));
   const gatherOk = gather !== null && Number.isInteger(gather) && gather >= 0;
-  if (p.get('gather') !== null && !gatherOk)
-    notices.push(`“gather=${p.get('gather')}” in the link is not a gather number; following the first gather.`);
+  if (p.get('gather') !== null && !gatherOk) notices.push(M().notices.gather(p.get('gather')!));
   return {
     config,
     preset: presetName !== null && presets[presetName] && !overridden ? presetName : null,
@@ -150,5 +147,7 @@ export function stateToSearch(s: ExplorerState): string {
   if (s.prompt !== null) p.set('prompt', String(s.prompt));
   if (s.embed) p.set('embed', '1');
   for (const name of [...s.hidden].sort()) p.set(`${name}_hide`, 'true');
+  // The page's language rides along (absent for English, so English links are as they were).
+  if (lang() !== 'en') p.set('lang', lang());
   return p.toString();
 }

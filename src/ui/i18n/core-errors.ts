@@ -1,0 +1,152 @@
+// The core's words on the page in the page's language. The core writes English sentences for the
+// CLI (ConfigError messages built from numbers, the settings table, preset descriptions); the CLI
+// keeps them. In Chinese the page translates the common clauses by pattern (a message is split
+// at its "; " clauses, each clause matched against the table below) and shows any clause it has
+// no pattern for as the English original behind a lead-in that says so (marked lang="en", which
+// the untranslated-strings test treats as deliberate).
+import { html, type TemplateResult } from 'lit';
+import { LAYOUT_SETTINGS, type LayoutSetting } from '../../core/settings.ts';
+import { M } from './index.ts';
+import { lang } from './lang.ts';
+
+type Clause = [RegExp, (m: RegExpExecArray) => string];
+
+const flagLabel = (flag: string) => {
+  const s = LAYOUT_SETTINGS.find((x) => x.flag === flag || x.param === flag);
+  return s ? settingLabel(s) : flag;
+};
+const orList = (text: string) => text.replace(/ or /g, ' 或 ');
+
+/** A "why it is too big" clause of the page's view budget (src/ui/view-budget.ts). */
+const tooBig: Clause[] = [
+  [/^(\S+) ranks are more rows than the page draws \(at most (\S+)\)$/, (m) => `${m[1]} 个 rank 超过了本页能绘制的行数（最多 ${m[2]}）`],
+  [
+    /^(\S+) ranks? × (\S+) samples per rank per step(?: × (\S+) steps per gather)? = (\S+) tiles in one gather, more than the (\S+) tiles the page draws$/,
+    (m) =>
+      `${m[1]} 个 rank × 每 rank 每 step ${m[2]} 个样本${m[3] ? ` × 每次 gather ${m[3]} 个 step` : ''} = 一次 gather ${m[4]} 个方块，` +
+      `超过了本页能绘制的 ${m[5]} 个方块`,
+  ],
+  [
+    /^(\S+) gathers × (\S+) = (\S+) samples in the whole layout, more than the (\S+) the page builds$/,
+    (m) => `${m[1]} 次 gather × ${m[2]} = 整个布局 ${m[3]} 个样本，超过了本页能构建的 ${m[4]} 个`,
+  ],
+];
+
+/** zh for the common clauses of the core's ConfigError messages (and the page's own view-budget message). */
+export const ZH_CLAUSES: Clause[] = [
+  [
+    /^Too big for this page: (.*)\. The overview shows it as a heatmap; for tiles, pick smaller numbers\.$/,
+    (m) => {
+      const why = tooBig.find(([re]) => re.test(m[1]!));
+      const words = why ? why[1](why[0].exec(m[1]!)!) : null;
+      return words === null ? '' : `对本页来说太大了：${words}。概览以热图显示它；要看方块，请选小一些的数值。`;
+    },
+  ],
+  [
+    /^k=(\d+) must divide ranks×batch=(\d+) \(each step must hold whole groups\)$/,
+    (m) => `k=${m[1]} 必须整除 ranks×batch=${m[2]}（每个 step 必须持有完整的组）`,
+  ],
+  [/^k=(\d+) must divide ranks×batch=(\d+)$/, (m) => `k=${m[1]} 必须整除 ranks×batch=${m[2]}`],
+  [
+    /^k=(\d+) must divide batch=(\d+) \(each rank takes batch\/k prompts per step and repeats each k times\)$/,
+    (m) => `k=${m[1]} 必须整除 batch=${m[2]}（每个 rank 每个 step 取 batch/k 个 prompt，并将每个重复 k 次）`,
+  ],
+  [
+    /^k=(\d+) must be a multiple of ranks=(\d+) \(each rank holds k\/ranks copies of every prompt\)$/,
+    (m) => `k=${m[1]} 必须是 ranks=${m[2]} 的倍数（每个 rank 持有每个 prompt 的 k/ranks 个副本）`,
+  ],
+  [
+    /^k \(num_generations\) = (\d+) must be at least 2: TRL's GRPO needs 2 or more completions per prompt$/,
+    (m) => `k (num_generations) = ${m[1]} 至少应为 2：TRL 的 GRPO 每个 prompt 需要 2 个或更多 completion`,
+  ],
+  [/^valid k here: (.*)$/, (m) => `此处可用的 k：${m[1]}`],
+  [/^valid ranks here: (.*)$/, (m) => `此处可用的 ranks：${m[1]}`],
+  [/^(batch=\d+(?: \(→\d+\))?(?: or batch=\d+(?: \(→\d+\))?)*)$/, (m) => orList(m[1]!)],
+  [/^use dataset-size ≥ (\d+)$/, (m) => `改用 dataset-size ≥ ${m[1]}`],
+  [/^use --sampler (\S+)$/, (m) => `改用 --sampler ${m[1]}`],
+  [/^no single setting fixes it, change several$/, () => '没有哪个单独的设置能修正它，需要同时改几个'],
+  [
+    /^([a-z-]+) must be a whole number ≥ (\S+), got (.+)$/,
+    (m) => `${flagLabel(m[1]!)} 必须是 ≥ ${m[2]} 的整数，得到的是${m[3] === 'NaN' ? '空值或非数字' : ` ${m[3]}`}`,
+  ],
+  [/^([a-z-]+)=(\S+) is above the sandbox's limit of (\S+)$/, (m) => `${flagLabel(m[1]!)}=${m[2]} 超过了本沙盒的上限 ${m[3]}`],
+  [
+    /^an epoch of batches-per-epoch=(\d+) needs (\d+) distinct prompts but dataset-size=(\d+)$/,
+    (m) => `batches-per-epoch=${m[1]} 的一个 epoch 需要 ${m[2]} 个不同的 prompt，但 dataset-size=${m[3]}`,
+  ],
+  [
+    /^a generation batch needs (\d+) distinct prompts \(generation batch (\d+) \/ k=(\d+)\) but dataset-size=(\d+): RepeatSampler would drop the only, incomplete chunk$/,
+    (m) =>
+      `一个生成 batch 需要 ${m[1]} 个不同的 prompt（生成 batch ${m[2]} / k=${m[3]}），但 dataset-size=${m[4]}：RepeatSampler 会丢掉唯一且不完整的那一块`,
+  ],
+];
+
+/** A framework's own error text ("TRL 1.13.0 raises: ValueError: …"): the lead-in translated, the framework's words kept as code. */
+const RAISES = /^(.+?) raises: (.*)$/;
+
+export type Piece = string | { code: string } | { original: string };
+
+/** A core message as pieces in the current language (English: the message itself, unchanged). */
+export function corePieces(message: string): Piece[] {
+  if (lang() === 'en') return [message];
+  const clauses = message.split(/; (?![^(]*\))/);
+  const out: Piece[] = [];
+  const untranslated: string[] = [];
+  clauses.forEach((clause, i) => {
+    const sep = i === 0 ? '' : '；';
+    const raises = RAISES.exec(clause);
+    if (raises) {
+      out.push(`${sep}${raises[1]} 报错：`, { code: raises[2]! });
+      return;
+    }
+    for (const [re, zh] of ZH_CLAUSES) {
+      const m = re.exec(clause);
+      const words = m ? zh(m) : '';
+      if (words !== '') {
+        out.push(sep + words);
+        return;
+      }
+    }
+    untranslated.push(clause);
+  });
+  if (untranslated.length > 0) out.push({ original: untranslated.join('; ') });
+  else out.push('。');
+  return out;
+}
+
+/** The pieces as page content: code in <code>, untranslated English behind the lead-in and marked lang="en". */
+export function renderPieces(pieces: Piece[], words: (s: string) => (string | TemplateResult)[] = (s) => [s]): (string | TemplateResult)[] {
+  return pieces.flatMap((p) =>
+    typeof p === 'string'
+      ? words(p)
+      : 'code' in p
+        ? [html`<code>${p.code}</code>`]
+        : [html` <span class="i18n-original">${M().lang.original}<span lang="en">${words(p.original)}</span></span>`],
+  );
+}
+
+/** Core text with no clause table (sampler notes, schedule captions): itself in English, the wrapped original otherwise. */
+export function coreOriginal(text: string, words: (s: string) => (string | TemplateResult)[] = (s) => [s]): (string | TemplateResult)[] {
+  return lang() === 'en' ? words(text) : renderPieces([{ original: text }], words);
+}
+
+/** A setting's label in the page's language (the core's table is the English one). */
+export function settingLabel(s: LayoutSetting): string {
+  return M().core.settings[s.param]?.label ?? s.label;
+}
+
+/** A setting's hint in the page's language. */
+export function settingHint(s: LayoutSetting): string {
+  return M().core.settings[s.param]?.hint ?? s.hint;
+}
+
+/** A suggested fix ("k = 2, batch = 4") in the page's language: English keeps the core's flag names, Chinese says the labels. */
+export function suggestionWords(suggestion: Record<string, unknown>, english: (s: Record<string, unknown>) => string): string {
+  if (lang() === 'en') return english(suggestion);
+  return Object.entries(suggestion)
+    .map(([key, v]) => {
+      const s = LAYOUT_SETTINGS.find((x) => x.field === key);
+      return `${s ? settingLabel(s) : key} = ${String(v)}`;
+    })
+    .join('，');
+}

@@ -1,0 +1,507 @@
+// The English catalogue: every word the browser views show, by section. Entries with numbers or
+// names are functions (their parameters are the template's; plurals are decided here, per
+// language). zh-CN.ts has exactly the same shape (the type `Catalogue` makes a missing or extra
+// key a type error, and test/ui/i18n-catalogue.test.ts checks the same keys and parameters).
+// The default language: the explorer's tests assert these words, so they are the page's words
+// as they were before the catalogues.
+import { plural as corePlural } from '../../core/dynamic/index.ts';
+import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
+
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+const regroupText: Record<RegroupMethod, string> = {
+  'prompt-id': "by prompt id, as flow_grpo's PerPromptStatTracker does (it groups by prompt string)",
+  view: 'with rewards.view(-1, k), as TRL does: every k consecutive gathered samples form a row, whatever prompts they hold',
+  uid: 'by uid, as verl does: the copies of one draw of a prompt share a uid',
+  local: 'on each rank, k consecutive samples per group, as DanceGRPO does (no gather needed when a rank holds whole groups)',
+};
+
+export const en = {
+  lang: {
+    label: 'language',
+    unknown: (raw: string) => `“lang=${raw}” in the link is not a language this page speaks (en, zh-CN); showing English.`,
+    /** The lead-in before core text that has no translation yet (never used in English). */
+    original: 'original text: ',
+  },
+  explorer: {
+    subtitle: '· where the k copies of a prompt go, and how they meet again',
+    copyLink: 'copy link',
+    copyLinkTitle: 'copy a link to exactly this view',
+    linkCopied: 'link copied',
+    copyAddressBar: 'copy the address bar',
+    noticeTitle: 'Some of the link could not be read:',
+    dismiss: 'dismiss',
+    gatherOf: (i: number, n: number) => ` · gather ${i} of ${n}`,
+    openFull: 'open in the explorer ↗',
+    toViews: 'Train the controller in this page (rank Web Workers) →',
+    tableSummary: 'The followed gather as a table (rank × step)',
+    tableRank: 'rank',
+    tableStep: (s: number) => `step ${s}`,
+    tableRankRow: (r: number) => `rank ${r}`,
+    firstRanks: (shown: number, ranks: number) => `First ${shown} of ${ranks} ranks.`,
+    stale: (label: string) => `Showing the last valid layout${label}.`,
+    fixes: 'Fixes: ',
+    regrouped: (label: string) => `regrouped ${label}`,
+  },
+  notices: {
+    notOneOf: (param: string, value: string, allowed: string, fallback: string) =>
+      `“${param}=${value}” in the link is not one of ${allowed}; showing ${fallback}.`,
+    notPreset: (name: string, presets: string) => `“preset=${name}” in the link is not a preset (${presets}); starting from the default.`,
+    notNumber: (param: string, raw: string, stays: string) => `“${param}=${raw}” in the link is not a number; ${param} stays ${stays}.`,
+    speed: (raw: string) => `“speed=${raw}” in the link is not a speed between 0 and 8; playing at 1×.`,
+    prompt: (raw: string) => `“prompt=${raw}” in the link is not a prompt id (0, 1, 2, …); nothing is highlighted.`,
+    gather: (raw: string) => `“gather=${raw}” in the link is not a gather number; following the first gather.`,
+  },
+  phases: {
+    sample: 'Sample',
+    scatter: 'Scatter to ranks',
+    accumulate: 'Each rank accumulates',
+    gather: 'All-gather (rank-major)',
+    regroup: 'Regroup',
+    advantages: 'Advantages per group',
+    slice: 'Slice back to ranks',
+  },
+  story: {
+    regroupText,
+    advPromptId: 'flow_grpo: (r − mean of the prompt) / (std of all gathered rewards + 1e-4), numpy std (ddof 0)',
+    advViewNone: 'TRL with scale_rewards="none" (Dr. GRPO): r − mean of the row, no division',
+    advView: (group: boolean) =>
+      `TRL: (r − mean of the row) / (${group ? 'unbiased std of the row' : 'unbiased std of the whole batch'} + 1e-4)`,
+    advUid: 'verl: (r − mean of the uid) / (unbiased std + 1e-6); a lone sample gets mean 0, std 1',
+    advLocal: "DanceGRPO: (r − mean of the rank's group) / (unbiased std + 1e-8), computed on each rank",
+    sampleSame: (draws: number, k: number) => `, ${plural(draws, 'prompt')} × ${k} copies each step`,
+    sampleVaried: (draws: string, k: number) => `; the steps hold ${draws} prompts × ${k} copies`,
+    sampleAcross: (step: number, draws: number, across: number, groups: number) =>
+      `; step ${step} holds copies of ${plural(draws, 'prompt')}, and ${across} of the gather's ` +
+      `${plural(groups, 'group')} have copies in more than one step, so a step does not hold whole groups`,
+    scatterK1: 'With k = 1 every group is a single sample.',
+    scatterTogether: (k: number) =>
+      `Here a rank can receive all ${k} copies of a group in one step, so those copies are together before any gather.`,
+    scatterApartWhole: (k: number) =>
+      `Watch the ${k} copies of a prompt land on ${k} different ranks: no rank receives two copies of a group in one step.`,
+    scatterApart: 'Watch the copies of a prompt land on different ranks: no rank receives two copies of a group in one step.',
+    scatterSpread: (k: number, most: number) =>
+      `Watch the ${k} copies of a prompt spread over several ranks (up to ${most} on one rank in one step): no rank receives a whole group.`,
+    accK1: 'With k = 1 a group is one sample, so its mean is the sample itself.',
+    accAllWhole: `Every group now sits whole on one rank, so each rank could compute its groups' means on its own.`,
+    accSomeWhole: (whole: number, groups: number) =>
+      `${whole} of the ${plural(groups, 'group')} sit whole on one rank (that rank could compute their mean alone); the others ` +
+      `are spread over ranks.`,
+    accSeveral: (most: number) =>
+      `Some ranks hold several copies of a group (up to ${most}), but no rank holds a whole group, so no rank can compute a ` +
+      `group's mean on its own.`,
+    accNone: `No rank holds two copies of one group, so no rank can compute a group's mean on its own.`,
+    sample: (k: number, W: number, B: number, perStep: number, outcome: string, steps: number) =>
+      `Each step the sampler draws prompts and makes k = ${k} copies of each: ${plural(W, 'rank')} × ${plural(B, 'slot')} = ${perStep} samples per step` +
+      outcome +
+      `. Shown here before they are dealt out, copies side by side (${plural(steps, 'step')} in this gather).`,
+    scatter: (B: number, outcome: string) =>
+      `The samples are dealt to ranks: rank r takes slots [r·${B}, (r+1)·${B}) of the step's order. ${outcome}`,
+    accumulate: (steps: number, B: number, perRank: number, outcome: string) =>
+      `Each rank concatenates its ${steps} batches: ${steps} × ${B} = ${perRank} samples per rank. ${outcome}`,
+    accumulateOne: (scope: string, perRank: number, outcome: string) =>
+      `The gather covers one step (${scope} scope), so each rank holds just its ${perRank} samples of this step. ${outcome}`,
+    gatherOne: (samples: number) =>
+      `All-gather over a single rank: the gathered order is the rank's own ${samples} samples, gathered index = position on the rank.`,
+    gather: (samples: number, perRank: number) =>
+      `All-gather: every rank receives the ${samples} samples concatenated rank-major — rank 0's ${perRank}, then rank 1's, … The gathered ` +
+      `index of a sample is rank × ${perRank} + its position on the rank.`,
+    regroup: (how: string, groups: number, prompts: number) =>
+      `Regroup ${how}: ${plural(groups, 'group')} from ${plural(prompts, 'distinct prompt')}`,
+    regroupMixed: (n: number) => `; ${n} mix different prompts (flagged red) — the advantages of those rows are wrong`,
+    regroupOffSize: (n: number, k: number) => `; ${n} have a size other than k = ${k} (flagged)`,
+    rewardsRandom: 'seeded uniform noise',
+    rewardsModel: 'a toy pass/fail reward model (each prompt has a pass rate)',
+    advantages: (source: string, how: string) => `Rewards come from ${source}; advantages per group by ${how}.`,
+    tied: (n: number) => ` ${plural(n, 'group')} tie (std 0): advantage 0, no learning signal.`,
+    slice: (perRank: number) =>
+      `Slice back: rank r takes gathered[r·${perRank}, (r+1)·${perRank}) — exactly the samples it produced, now carrying their advantages ` +
+      `(blue below the group's mean, orange above).`,
+    scopeEpoch: 'epoch',
+    scopeStep: 'step',
+  },
+  model: {
+    methodName: {
+      'prompt-id': "flow_grpo's grouping by prompt id",
+      view: "TRL's view(-1, k)",
+      uid: "verl's grouping by uid",
+      local: "DanceGRPO's local groups",
+    } as Record<RegroupMethod, string>,
+    rowsMixed: (name: string, framework: string, mixed: number, rows: number) =>
+      `${name} on ${framework}'s gather mixes prompts in ${mixed} of ${rows} rows`,
+    rowsKept: (name: string, framework: string, rows: number) =>
+      `${name} on ${framework}'s gather keeps every row to one prompt (${rows} rows)`,
+    rowsText: (rowsPart: string) =>
+      `${rowsPart}; the two pictures' advantages are compared in the advantages phase, once they are computed.`,
+    withError: (rowsPart: string, error: string) => `${rowsPart}. ${error}`,
+    noneToCompare: (rowsPart: string, name: string) => `${rowsPart}; ${name} has no advantages here to compare with.`,
+    differ: (rowsPart: string, differing: number, total: number, name: string, max: string, wrong: boolean) =>
+      `${rowsPart}; ${differing} of ${total} advantages differ from ${name}'s (largest difference ${max})${wrong ? ', so they come out wrong' : ''}.`,
+    equal: (rowsPart: string, name: string) => `${rowsPart}; the advantages equal ${name}'s.`,
+    whatIf: (label: string, framework: string, does: string) =>
+      `What if: this regroups ${label} on a ${framework} layout; ${framework} itself ${does}.`,
+    noAdvantagesRows: (who: string, k: string, where: string, count: string) =>
+      `No advantages for this regrouping: ${who} needs rows of k = ${k} samples, but ${where} ${count}, which is not a multiple of ${k}.`,
+    rowMakers: {
+      trl: { who: "TRL's rewards.view(-1, k)", where: 'the gather holds' },
+      dance: { who: "DanceGRPO's local groups", where: 'a rank holds' },
+      other: { who: '', where: 'the gather holds' },
+    },
+    noSliceBack: (samples: string, ranks: string) =>
+      `No advantages to slice back: the ${samples} gathered samples do not split evenly over ${ranks} ranks.`,
+    noAdvantages: (why: string) => `No advantages for this regrouping: ${why}`,
+    gotNaN: 'got an empty or non-numeric value',
+  },
+  /** The core's names for things (src/core: settings table, presets, frameworks, regroupings) in this language. */
+  core: {
+    settings: {} as Record<string, { label: string; hint: string }>,
+    presets: {} as Record<string, string>,
+    does: {} as Partial<Record<SamplerName, string>>,
+    regroup: {
+      'prompt-id': 'by prompt id over the gather (flow_grpo PerPromptStatTracker)',
+      view: 'view(-1, k) over the gathered order (TRL)',
+      uid: 'by per-draw uid (verl)',
+      local: 'k consecutive samples on each rank, no gather (DanceGRPO)',
+    } as Record<RegroupMethod, string>,
+  },
+  config: {
+    title: 'Configuration',
+    preset: 'preset',
+    custom: 'custom',
+    sampler: 'sampler',
+    tryFix: 'try:',
+    showingLast: 'Showing the last valid layout meanwhile.',
+  },
+  follow: {
+    title: 'What to follow',
+    gatherRange: (n: number) => `gather (1 … ${n})`,
+    gather: 'gather',
+    gatherOption: (i: number, epoch: number, steps: readonly number[]) =>
+      `${i}: epoch ${epoch}${steps.length === 1 ? `, step ${steps[0]}` : `, steps ${steps[0]}–${steps.at(-1)}`}`,
+    regroup: 'regroup after the gather',
+    short: {
+      'prompt-id': 'by prompt id (flow_grpo)',
+      view: 'view(-1, k) rows (TRL)',
+      uid: 'by uid (verl)',
+      local: 'on each rank, no gather (DanceGRPO)',
+    } as Record<RegroupMethod, string>,
+    whatIfLead: 'What if',
+    whatIf: (framework: string, does: string) => ` — not what ${framework} does: it ${does}.`,
+    useDefault: (framework: string) => `use ${framework}'s`,
+    compare: 'compare side by side with',
+    nothing: 'nothing',
+    rewards: 'rewards',
+    random: 'random (seeded uniform)',
+    model: 'toy reward model (pass / fail)',
+    scale: 'TRL scale_rewards',
+  },
+  controls: {
+    toolbar: 'story controls',
+    back: 'step back',
+    backTitle: 'step back (←)',
+    play: 'play',
+    pause: 'pause',
+    playTitle: 'play / pause (space)',
+    playButton: '▶ play',
+    pauseButton: '❚❚ pause',
+    forward: 'step forward',
+    forwardTitle: 'step forward (→)',
+    phases: 'phases',
+    jump: (title: string, n: number) => `jump to ${title} (${n})`,
+    speed: 'speed',
+    keys: (n: number) => `keys: space play/pause · ← → step · 1–${n} jump · + − speed · Esc clear highlight`,
+  },
+  stats: {
+    title: 'Statistics (whole layout)',
+    rows: {
+      'samples-per-batch': 'samples per batch (all ranks)',
+      'prompts-per-batch': 'prompt draws per batch',
+      'samples-per-epoch': 'samples per epoch',
+      'prompts-per-epoch': 'prompt draws per epoch',
+      'per-rank-per-batch': 'per rank per batch',
+      'per-rank-per-epoch': 'per rank per epoch',
+      steps: 'steps per epoch · total',
+      gathers: 'all-gathers × samples',
+      'mean-ranks-spanned': 'ranks a group spans (mean)',
+      'max-copies-on-rank': 'most copies of a group on one rank',
+      'drawn-twice': 'prompts drawn twice in an epoch',
+      'off-size-prompt-groups': 'prompt-id groups of size ≠ k',
+      'mixed-view-rows': "if regrouped with TRL's view(-1, k): rows mixing prompts",
+    },
+    of: (a: number, b: number) => `${a} of ${b}`,
+    histogram: 'groups by number of ranks spanned',
+    ranks: (n: number) => `${n} rank${n === 1 ? '' : 's'}`,
+  },
+  copies: {
+    title: 'Copies of a prompt',
+    promptId: 'prompt id',
+    highlight: 'highlight prompt id',
+    clear: 'clear',
+    hint: "Hover a tile to highlight a prompt's copies; click it (or type an id) to keep them highlighted.",
+    notDrawn: (p: number) => `Prompt ${p} is not drawn in this layout.`,
+    summary: (p: number, n: number, inFollowed: number) =>
+      `prompt ${p}: ${plural(n, 'copy', 'copies')} in the layout,\n              ${inFollowed} in the followed gather`,
+    head: ['step', 'rank', 'slot', 'gather', 'gathered #'],
+    reward: 'reward',
+    advantage: 'advantage',
+  },
+  quiz: {
+    title: 'Predict, then reveal',
+    reveal: 'reveal',
+    ranks: 'ranks',
+    answer: 'your answer',
+    yes: 'yes',
+    no: 'no',
+    positions: 'gathered positions',
+    placeholder: 'e.g. 3, 17, 30',
+    rank: (r: number) => `rank ${r}`,
+    askRanks: (p: number, typed: boolean) =>
+      `Which ranks will hold the copies of P${p} after the scatter?` +
+      (typed ? ' Type rank numbers, then reveal.' : ' Pick ranks, then reveal.'),
+    askMean: (rank: number, p: number, copies: number) =>
+      `Once each rank has accumulated its samples, can rank ${rank} compute the mean of P${p}'s group ` +
+      `(the ${plural(copies, 'copy', 'copies')} of one draw) on its own, without the gather?`,
+    askPositions: (last: number, p: number) =>
+      `At which gathered positions (0 … ${last}) will the copies of P${p} sit after the all-gather? Type them, then reveal.`,
+    where: (r: number, n: number) => `rank ${r}${n > 1 ? ` (${n} copies)` : ''}`,
+    ranksResult: (p: number, where: string, hits: number, ranks: number, misses: number) =>
+      `P${p}'s copies are on ${where}. You picked ${hits} of those ${plural(ranks, 'rank')}` +
+      `${misses > 0 ? ` and ${misses} that ${misses === 1 ? 'holds' : 'hold'} none` : ''}.`,
+    right: 'Right: ',
+    notQuite: 'Not quite: ',
+    meanYes: (copies: number, rank: number) =>
+      `yes, all ${plural(copies, 'copy', 'copies')} of that draw sit on rank ${rank}, so it can compute their mean alone.`,
+    meanNo: (rank: number, onRank: number, copies: number, others: string) =>
+      `no, rank ${rank} holds ${onRank} of the ${plural(copies, 'copy', 'copies')}; the others are on ${others}, so the mean needs the gather.`,
+    positionsResult: (p: number, positions: readonly number[], perRank: number, hits: number, misses: number) =>
+      `P${p}'s copies sit at gathered ${positions.length === 1 ? 'position' : 'positions'} ${positions.join(', ')} ` +
+      `(rank × ${perRank} + position on the rank). You named ${hits} of those ${positions.length}` +
+      `${misses > 0 ? ` and ${misses} that ${misses === 1 ? 'holds' : 'hold'} other samples` : ''}.`,
+    list: (items: string[]) => items.join(', '),
+  },
+  canvas: {
+    aria: (n: number, phase: string) =>
+      `${n} samples of the followed gather, phase ${phase}; arrow keys move between tiles, Enter pins a prompt`,
+    tile: (p: number, rank: number, step: number, slot: number, i: number) =>
+      `prompt ${p} · rank ${rank} · step ${step} · slot ${slot} · gathered #${i}`,
+    reward: (r: string) => ` · reward ${r}`,
+    advantage: (a: string) => ` · advantage ${a}`,
+  },
+  overview: {
+    title: 'Overview',
+    building: (stage: string) => `Too many tiles to draw one by one; building an overview in the background: ${stage}…`,
+    startingWorker: 'starting a worker',
+    heading: (gather: number, count: string, zoom: string, samples: string) =>
+      `Overview of gather ${gather} of ${count}${zoom} (${samples} samples)`,
+    zoom: (from: string, to: string, steps: readonly number[]) =>
+      ` · ranks ${from}–${to}, ${steps.length === 1 ? `step ${steps[0]}` : `steps ${steps[0]}–${steps.at(-1)}`}`,
+    form: 'choose what the overview shows',
+    gather: (n: string) => `gather (1 … ${n})`,
+    ranksFrom: 'ranks from',
+    stepsFrom: 'steps from',
+    to: 'to',
+    show: 'show',
+    whole: 'whole gather',
+    heatmap: (zoomable: boolean) =>
+      `heatmap: rows are ranks, columns are prompt ids, darker means more copies${zoomable ? '; click a row to zoom into its ranks' : ''}`,
+    rankAxis: (from: string, to: string, perRow: number) => `↓ ranks ${from} … ${to}${perRow > 1 ? ` (${perRow} per row)` : ''}`,
+    promptAxis: (last: string, perCol: string | null) => `prompt ids 0 … ${last} → ${perCol !== null ? `(${perCol} per column)` : ''}`,
+    samples: (zoomed: boolean) => `samples ${zoomed ? 'in the window' : 'in the gather'}`,
+    prompts: 'distinct prompts',
+    ranksPerPrompt: 'ranks a prompt reaches (mean)',
+    maxOnRank: 'most copies of a prompt on one rank',
+    steps: (zoomed: boolean) => `steps ${zoomed ? 'in the window' : 'in the gather'}`,
+    empty: (zoomed: boolean) => `This ${zoomed ? 'window' : 'gather'} is empty.`,
+  },
+  train: {
+    title: 'Train the controller in the page',
+    intro:
+      'The same loop as grpo-sandbox train: every rank is a Web Worker of this page (with its own WebGPU device when the backend ' +
+      'asks for one and the browser has it); rewards and prompt ids are all-gathered, gradients all-reduced, Adam applied.',
+    start: 'Start',
+    stop: 'Stop',
+    reset: 'Reset',
+    preset: 'preset',
+    noPreset: '(none)',
+    exportJsonl: 'metrics.jsonl',
+    exportCsv: 'metrics.csv',
+    runLink: 'link to this run',
+    idle: 'Not started.',
+    starting: (ranks: number) => `Starting ${ranks} rank worker${ranks === 1 ? '' : 's'}…`,
+    running: (step: number, steps: number, device: string) => `Training: step ${step} of ${steps} on ${device}.`,
+    stopping: 'Stopping after this step…',
+    done: (step: number, steps: number, stopped: boolean) => (stopped ? `Stopped at step ${step} of ${steps}.` : `Done: ${steps} steps.`),
+    failed: (message: string) => `The run failed: ${message}`,
+    last: (step: number, reward: number, fraction: number) =>
+      `step ${step}: reward ${reward.toFixed(4)}, ${(100 * fraction).toFixed(1)}% of optimum`,
+    stepsPerSecond: (rate: number) => `${rate.toFixed(1)} steps/s`,
+    device: (ranks: number, device: string) => `${ranks} rank worker${ranks === 1 ? '' : 's'} on ${device}`,
+    cpuFallback: (reason: string) => `WebGPU unavailable (${reason}): training on the CPU instead.`,
+    charts: {
+      reward: 'reward (mean, std)',
+      optimum: '% of the optimum',
+      loss: 'loss',
+      kl: 'KL to the initial policy',
+      klOff: 'KL to the initial policy (beta = 0: no reference, not logged)',
+      entropy: 'entropy per head (nats)',
+      zeroStd: 'zero-std fraction (tied groups)',
+      clip: 'clip fraction',
+      budget: 'reward per budget band: greedy policy vs optimum',
+    },
+    policyTitle: 'Learned policy per latency budget (greedy) next to the optimum',
+    policyPending: 'Evaluating the learned policy on every prompt of the bank (in a worker)…',
+    policyNone: 'Shown when a run ends or is stopped.',
+    policyHead: [
+      'budget',
+      'prompts',
+      'policy: most common choice',
+      'latency ms',
+      'reward',
+      'optimum: most common choice',
+      'latency ms',
+      'reward',
+    ],
+    randomFraction: (f: number) => `The uniform random policy reaches ${(100 * f).toFixed(1)}% of the optimum on this bank.`,
+    isolation: {
+      title: 'Training needs cross-origin isolation',
+      insecure: 'the page is not a secure context (serve it over https or from localhost)',
+      coop: (got: string | null) =>
+        `the page was served ${got ? `with Cross-Origin-Opener-Policy: ${got}` : 'without a Cross-Origin-Opener-Policy header'} (needs same-origin)`,
+      coep: (got: string | null) =>
+        `the page was served ${got ? `with Cross-Origin-Embedder-Policy: ${got}` : 'without a Cross-Origin-Embedder-Policy header'} ` +
+        '(needs require-corp or credentialless)',
+      unread:
+        "the page's headers could not be read; it needs Cross-Origin-Opener-Policy: same-origin and " +
+        'Cross-Origin-Embedder-Policy: require-corp (or credentialless)',
+      frame: 'an embedding page or frame is not cross-origin isolated itself (each ancestor needs the same two headers)',
+      why: 'The ranks share their collectives through a SharedArrayBuffer, which browsers only give a cross-origin isolated page. ',
+      missing: (list: string[]) => `Missing: ${list.join('; ')}. `,
+      fix: '`npm start` and `npm run preview` send both headers (vite.config.ts).',
+    },
+  },
+  schedule: {
+    title: 'How the expanded batch runs on the ranks',
+    settings: 'Settings',
+    preset: 'preset',
+    ranks: 'ranks',
+    batch: 'batch',
+    k: 'k (group)',
+    alpha: 'alpha',
+    maxBatch: 'max-batch',
+    latency: 'latency',
+    constant: 'constant T',
+    controller: 'controller task',
+    configTime: 'config-time (ms, empty: T)',
+    policy: 'policy',
+    uniform: 'uniform',
+    trained: 'trained (checkpoint)',
+    seed: 'seed',
+    runFiles: 'trained run: checkpoint.json + config.json',
+    runLoaded: (name: string) => `trained policy: ${name}`,
+    computing: "computing the trained policy's tables…",
+    hoverHint: 'Hover a launch to see its configurations.',
+    legendIdle: 'idle (hatched)',
+    legendGather: 'all-gather',
+    sample: (s: number) => `sample ${s}`,
+    moreSamples: (n: number) => `… ${n} more samples`,
+    table: 'Comparison',
+    scheme: 'scheme',
+    makespan: 'makespan',
+    speedup: 'speed-up vs serial-dp',
+    idle: 'idle per rank',
+    launches: 'launches',
+    peak: 'peak batch',
+    captions: 'Why each scheme takes what it takes',
+    error: (m: string) => `Cannot draw this schedule: ${m}`,
+    rank: (r: number) => `rank ${r}`,
+    ganttAria: (schemes: string) => `Gantt charts: ${schemes} (ranks × time, one time scale)`,
+  },
+  dynamic: {
+    title: 'Dynamic sampling, step by step',
+    settings: 'Settings',
+    preset: 'preset',
+    none: 'none (random rewards)',
+    policy: 'policy',
+    deviceFix: 'device-fix',
+    presetFixes: 'as the preset runs it',
+    on: 'on (.to(device))',
+    off: 'off',
+    p: 'p (success probability)',
+    ranks: 'ranks',
+    perRank: 'per-rank',
+    k: 'k',
+    maxResample: 'max-resample-times',
+    seed: 'seed',
+    prev: '◀ back',
+    next: 'next ▶',
+    play: 'play',
+    pause: 'pause',
+    stepOf: (i: number, n: number, what: string) => `step ${i + 1} of ${n}: ${what}`,
+    slicesStep: 'each rank takes its slice',
+    trainStep: 'the train step: stack the slice, gather it',
+    inPage: 'Picture: the protocol run in this page (one thread, W concurrent copies meeting in each gather; src/core/dynamic).',
+    workers: (n: number) =>
+      `Train step: ${corePlural(n, 'rank')} as Web Workers sharing one SharedArrayBuffer (src/ranks), the program grpo-sandbox dynamic runs.`,
+    running: 'running on the rank workers…',
+    waiting: 'the rank workers start when this view is scrolled into sight',
+    notRun: (why: string) => `The train step did not run on real ranks. ${why}`,
+    planMatches: (n: number) => `check: all ${n} worker ranks made identical decisions, the same as the in-page protocol`,
+    planDiffers: "check: THE WORKERS' PLAN DIFFERS FROM THE IN-PAGE ONE (a bug: please report it)",
+    ranksDisagree: 'check: RANKS DISAGREE (a bug: please report it)',
+    runHeader: (i: number, fix: boolean) => `— run ${i}: device fix ${fix ? 'on' : 'off'} —`,
+    trainLine: (fix: boolean, rebalance: boolean) =>
+      `train step: each rank torch.stack(rewards of its slice)${fix ? ' after .to(rank.device)' : ' (tensors not moved)'}, then ${
+        rebalance ? 'allGatherVariable' : 'allGather'
+      } for the loss`,
+    stacked: (r: number, shape: number[], device: string, origins: string[], rows: number) =>
+      `rank ${r}: stacked [${shape.join(', ')}] on ${device} (slice was on ${origins.join(', ') || 'no device'}); gathered ${corePlural(rows, 'row')}`,
+    ok: (n: number) => `ok: the step trained on ${n === 1 ? 'its one rank' : `all ${n} ranks`}`,
+    failedTrain: 'the simulated run failed, as a real one would; every worker is stopped:',
+    failedGeneration:
+      'the simulated run failed in the generation loop, before any slice is taken or the train step runs; every worker is stopped:',
+    failedCollect: 'the simulated run failed while collecting, before any slice was taken; every worker is stopped:',
+    eventLine: (
+      label: string,
+      generated: number,
+      groups: number,
+      flat: number,
+      added: string,
+      byRank: number[],
+      pool: number,
+      target: number,
+    ) =>
+      `${label}: ${generated} generated, ${corePlural(groups, 'group')}, ${flat} flat → ${added} (by rank: ${byRank.join(' ')}) → pool ${pool}/${target}`,
+    shortage: (s: number, t: number) => `Shortage: ${s}/${t}`,
+    sweep: 'Sparsity sweep: share of flat groups, theory p^G + (1 − p)^G against simulation',
+    runSweep: 'run the sweep',
+    sweepRunning: (u: number, t: number) => `sweep running in a worker: ${u}/${t} steps`,
+    sweepDone: (steps: number, ms: number) =>
+      `${corePlural(steps, 'step')} in ${(ms / 1000).toFixed(1)} s (in a worker; the page stays responsive)`,
+    sweepAbout: (policy: string, trials: number, k: number, ranks: number, perRank: number) =>
+      `${trials} single steps per p of ${ranks} ranks × ${perRank} (k = ${k}, random binary rewards), policy ${policy}; ` +
+      'short = pool still short after the last resample (theory: binomial).',
+    error: (m: string) => `Cannot run this step: ${m}`,
+    policyAbout: {} as Record<string, string>,
+  },
+  dynamicFig: {
+    groups: (label: string) => `${label}: every rank's groups, gathered (valid: rewards differ; flat: all tie)`,
+    rank: (r: number) => `rank ${r}`,
+    valid: 'valid',
+    flat: 'flat',
+    groupTitle: (group: string, origin: number, rewards: number[], valid: boolean) =>
+      `group ${group} from rank ${origin}: rewards ${rewards.join(', ')} → ${valid ? 'valid' : 'flat'}`,
+    pool: (pool: number, target: number) => `pool ${pool}/${target}`,
+    slices: "each rank's slice, coloured by the rank each sample came from",
+    slice: (from: number | null, to: number | null, source: string) => (from === null ? `(${source})` : `[${from}:${to}]`),
+    size: (n: number, of: number) => (n === of ? `${n}` : `${n} of ${of}`),
+    origin: (r: number) => `from rank ${r}`,
+    noSlices: 'no slice is taken: the framework raised in its generation loop',
+    initial: 'initial batch',
+    round: (d: number) => `round ${d}`,
+    resample: (d: number) => `resample ${d}`,
+    aria: (label: string) => `dynamic sampling, ${label}`,
+  },
+};
+
+/** The shape every language's catalogue has (zh-CN.ts is typed with it). */
+export type Catalogue = typeof en;

@@ -1,0 +1,513 @@
+// 简体中文目录：与 en.ts 同一形状（类型 Catalogue 保证每个键都在）。
+// Practitioners' technical terms stay in English inside the Chinese text (GRPO, rank, all-gather,
+// batch, k, prompt id, uid, std, KL, WebGPU …), as they are written in Chinese papers and code reviews.
+import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
+import type { Catalogue } from './en.ts';
+
+const regroupText: Record<RegroupMethod, string> = {
+  'prompt-id': '按 prompt id 分组，与 flow_grpo 的 PerPromptStatTracker 相同（它按 prompt 字符串分组）',
+  view: '用 rewards.view(-1, k) 分组，与 TRL 相同：汇集顺序中每 k 个相邻样本组成一行，不管其中是哪些 prompt',
+  uid: '按 uid 分组，与 verl 相同：同一 prompt 的一次抽取的各副本共享一个 uid',
+  local: '在每个 rank 上分组，每组 k 个相邻样本，与 DanceGRPO 相同（rank 持有完整的组时无需 gather）',
+};
+
+export const zhCN: Catalogue = {
+  lang: {
+    label: '语言',
+    unknown: (raw: string) => `链接中的“lang=${raw}”不是本页支持的语言（en、zh-CN）；改用英文显示。`,
+    original: '英文原文：',
+  },
+  explorer: {
+    subtitle: '· 一个 prompt 的 k 个副本去了哪里，又如何重新相聚',
+    copyLink: '复制链接',
+    copyLinkTitle: '复制指向当前视图的链接',
+    linkCopied: '链接已复制',
+    copyAddressBar: '请复制地址栏',
+    noticeTitle: '链接中有部分内容无法读取：',
+    dismiss: '关闭',
+    gatherOf: (i: number, n: number) => ` · 第 ${i} 次 gather（共 ${n} 次）`,
+    openFull: '在 explorer 中打开 ↗',
+    toViews: '在本页训练控制器（rank 以 Web Worker 运行）→',
+    tableSummary: '以表格显示所跟踪的 gather（rank × step）',
+    tableRank: 'rank',
+    tableStep: (s: number) => `step ${s}`,
+    tableRankRow: (r: number) => `rank ${r}`,
+    firstRanks: (shown: number, ranks: number) => `仅显示 ${ranks} 个 rank 中的前 ${shown} 个。`,
+    stale: (label: string) => `显示的是上一个有效布局${label}。`,
+    fixes: '修正：',
+    regrouped: (label: string) => `重组方式：${label}`,
+  },
+  notices: {
+    notOneOf: (param: string, value: string, allowed: string, fallback: string) =>
+      `链接中的“${param}=${value}”不在可选值 ${allowed} 之中；改用 ${fallback}。`,
+    notPreset: (name: string, presets: string) => `链接中的“preset=${name}”不是预设（${presets}）；从默认设置开始。`,
+    notNumber: (param: string, raw: string, stays: string) => `链接中的“${param}=${raw}”不是数字；${param} 保持为 ${stays}。`,
+    speed: (raw: string) => `链接中的“speed=${raw}”不是 0 到 8 之间的速度；按 1× 播放。`,
+    prompt: (raw: string) => `链接中的“prompt=${raw}”不是 prompt id（0、1、2……）；不高亮任何 prompt。`,
+    gather: (raw: string) => `链接中的“gather=${raw}”不是 gather 编号；跟踪第一次 gather。`,
+  },
+  phases: {
+    sample: '采样',
+    scatter: '分发到各 rank',
+    accumulate: '各 rank 累积',
+    gather: 'All-gather（按 rank 顺序）',
+    regroup: '重组',
+    advantages: '按组计算 advantage',
+    slice: '切回各 rank',
+  },
+  story: {
+    regroupText,
+    advPromptId: 'flow_grpo：(r − 该 prompt 的均值) / (全部汇集 reward 的 std + 1e-4)，numpy std（ddof 0）',
+    advViewNone: 'TRL 且 scale_rewards="none"（Dr. GRPO）：r − 该行均值，不做除法',
+    advView: (group: boolean) => `TRL：(r − 该行均值) / (${group ? '该行的无偏 std' : '整个 batch 的无偏 std'} + 1e-4)`,
+    advUid: 'verl：(r − 该 uid 的均值) / (无偏 std + 1e-6)；单独一个样本的均值记为 0、std 记为 1',
+    advLocal: 'DanceGRPO：(r − 该 rank 上组的均值) / (无偏 std + 1e-8)，在每个 rank 上计算',
+    sampleSame: (draws: number, k: number) => `，每个 step ${draws} 个 prompt × ${k} 个副本`,
+    sampleVaried: (draws: string, k: number) => `；各 step 分别持有 ${draws} 个 prompt × ${k} 个副本`,
+    sampleAcross: (step: number, draws: number, across: number, groups: number) =>
+      `；step ${step} 持有 ${draws} 个 prompt 的副本，而该 gather 的 ${groups} 个组中有 ${across} 个的副本分布在多个 step 中，所以一个 step 并不持有完整的组`,
+    scatterK1: 'k = 1 时每个组只有一个样本。',
+    scatterTogether: (k: number) =>
+      `这里一个 rank 可以在一个 step 中收到一个组的全部 ${k} 个副本，所以这些副本在任何 gather 之前就在一起。`,
+    scatterApartWhole: (k: number) =>
+      `请看一个 prompt 的 ${k} 个副本落在 ${k} 个不同的 rank 上：没有哪个 rank 在一个 step 中收到同一组的两个副本。`,
+    scatterApart: '请看一个 prompt 的各副本落在不同的 rank 上：没有哪个 rank 在一个 step 中收到同一组的两个副本。',
+    scatterSpread: (k: number, most: number) =>
+      `请看一个 prompt 的 ${k} 个副本分散到多个 rank（一个 rank 在一个 step 中最多 ${most} 个）：没有哪个 rank 收到完整的组。`,
+    accK1: 'k = 1 时一个组就是一个样本，其均值就是该样本本身。',
+    accAllWhole: '现在每个组都完整地位于某一个 rank 上，所以每个 rank 都可以独自计算其各组的均值。',
+    accSomeWhole: (whole: number, groups: number) =>
+      `${groups} 个组中有 ${whole} 个完整地位于一个 rank 上（该 rank 可以独自计算它们的均值）；其余的组分散在多个 rank 上。`,
+    accSeveral: (most: number) =>
+      `有些 rank 持有同一组的多个副本（最多 ${most} 个），但没有哪个 rank 持有完整的组，所以没有 rank 能独自计算组均值。`,
+    accNone: '没有哪个 rank 持有同一组的两个副本，所以没有 rank 能独自计算组均值。',
+    sample: (k: number, W: number, B: number, perStep: number, outcome: string, steps: number) =>
+      `每个 step，sampler 抽取 prompt，并为每个 prompt 生成 k = ${k} 个副本：${W} 个 rank × ${B} 个槽位 = 每个 step ${perStep} 个样本` +
+      outcome +
+      `。这里显示的是分发之前的样子，副本并排放置（此 gather 含 ${steps} 个 step）。`,
+    scatter: (B: number, outcome: string) => `样本被分发到各 rank：rank r 取该 step 顺序中的槽位 [r·${B}, (r+1)·${B})。${outcome}`,
+    accumulate: (steps: number, B: number, perRank: number, outcome: string) =>
+      `每个 rank 拼接它的 ${steps} 个 batch：${steps} × ${B} = 每个 rank ${perRank} 个样本。${outcome}`,
+    accumulateOne: (scope: string, perRank: number, outcome: string) =>
+      `此 gather 只覆盖一个 step（作用范围：${scope}），所以每个 rank 只持有本 step 的 ${perRank} 个样本。${outcome}`,
+    gatherOne: (samples: number) =>
+      `在单个 rank 上做 all-gather：汇集顺序就是该 rank 自己的 ${samples} 个样本，汇集下标 = 在该 rank 上的位置。`,
+    gather: (samples: number, perRank: number) =>
+      `All-gather：每个 rank 都收到按 rank 顺序拼接的 ${samples} 个样本——先是 rank 0 的 ${perRank} 个，然后是 rank 1 的，……` +
+      `一个样本的汇集下标 = rank × ${perRank} + 它在该 rank 上的位置。`,
+    regroup: (how: string, groups: number, prompts: number) => `重组：${how}；得到 ${groups} 个组，来自 ${prompts} 个不同的 prompt`,
+    regroupMixed: (n: number) => `；其中 ${n} 个组混合了不同的 prompt（红色标出）——这些行的 advantage 是错误的`,
+    regroupOffSize: (n: number, k: number) => `；${n} 个组的大小不等于 k = ${k}（已标出）`,
+    rewardsRandom: '带种子的均匀噪声',
+    rewardsModel: '一个玩具式通过/失败 reward 模型（每个 prompt 有一个通过率）',
+    advantages: (source: string, how: string) => `reward 来自${source}；按组计算 advantage 的方式：${how}。`,
+    tied: (n: number) => ` ${n} 个组打平（std 为 0）：advantage 为 0，没有学习信号。`,
+    slice: (perRank: number) =>
+      `切回：rank r 取 gathered[r·${perRank}, (r+1)·${perRank})——正是它自己产生的样本，现在带上了各自的 advantage（低于组均值为蓝色，高于为橙色）。`,
+    scopeEpoch: 'epoch',
+    scopeStep: 'step',
+  },
+  model: {
+    methodName: {
+      'prompt-id': 'flow_grpo 按 prompt id 的分组',
+      view: 'TRL 的 view(-1, k)',
+      uid: 'verl 按 uid 的分组',
+      local: 'DanceGRPO 的本地分组',
+    } as Record<RegroupMethod, string>,
+    rowsMixed: (name: string, framework: string, mixed: number, rows: number) =>
+      `在 ${framework} 的 gather 上，${name} 的 ${rows} 行中有 ${mixed} 行混合了不同的 prompt`,
+    rowsKept: (name: string, framework: string, rows: number) =>
+      `在 ${framework} 的 gather 上，${name} 的每一行都只含一个 prompt（共 ${rows} 行）`,
+    rowsText: (rowsPart: string) => `${rowsPart}；两幅图的 advantage 在 advantage 阶段计算出来之后再比较。`,
+    withError: (rowsPart: string, error: string) => `${rowsPart}。${error}`,
+    noneToCompare: (rowsPart: string, name: string) => `${rowsPart}；${name} 在这里没有可供比较的 advantage。`,
+    differ: (rowsPart: string, differing: number, total: number, name: string, max: string, wrong: boolean) =>
+      `${rowsPart}；${total} 个 advantage 中有 ${differing} 个与${name}的不同（最大差值 ${max}）${wrong ? '，因此它们是错误的' : ''}。`,
+    equal: (rowsPart: string, name: string) => `${rowsPart}；advantage 与${name}的相同。`,
+    whatIf: (label: string, framework: string, does: string) =>
+      `假如：这里在 ${framework} 的布局上按“${label}”重组；${framework} 本身${does}。`,
+    noAdvantagesRows: (who: string, k: string, where: string, count: string) =>
+      `此重组方式无法计算 advantage：${who}需要每行 k = ${k} 个样本，但${where} ${count} 个，不是 ${k} 的倍数。`,
+    rowMakers: {
+      trl: { who: 'TRL 的 rewards.view(-1, k) ', where: '该 gather 持有' },
+      dance: { who: 'DanceGRPO 的本地分组', where: '一个 rank 持有' },
+      other: { who: '', where: '该 gather 持有' },
+    },
+    noSliceBack: (samples: string, ranks: string) => `无法切回 advantage：${samples} 个汇集样本不能平均分给 ${ranks} 个 rank。`,
+    noAdvantages: (why: string) => `此重组方式无法计算 advantage：${why}`,
+    gotNaN: '得到的是空值或非数字',
+  },
+  core: {
+    settings: {
+      sampler: { label: 'sampler', hint: '由哪个框架的采样方案来排布 prompt' },
+      ranks: { label: 'rank 数（W）', hint: '数据并行的 world size' },
+      batch: { label: '每 rank batch（B）', hint: '每个 rank 每个 step 的样本（completion）数（TRL：per_device_train_batch_size）' },
+      k: { label: '每个 prompt 的副本数（k）', hint: '组大小（flow_grpo：k，TRL：num_generations）' },
+      batches: {
+        label: '每 epoch 的 batch 数',
+        hint:
+          '每个 epoch 的 step 数（flow-grpo、group-distributed、contiguous：最多为一个 epoch 的完整 batch 数；' +
+          'flow-grpo-lcm：必须是 k/gcd(k, ranks×batch) 的倍数，CLI 会拒绝其他值；trl 与 dance-grpo 自行推导，不接受指定）',
+      },
+      epochs: { label: 'epoch 数', hint: 'epoch 数（dance-grpo：遍历其 DataLoader 的次数，每次都沿用第 0 次的顺序）' },
+      dataset: { label: '数据集大小', hint: '数据集中的 prompt 数（id 为 0 … D−1）' },
+      seed: { label: '随机种子', hint: 'PyTorch generator 的种子（取低 32 位）' },
+      spg: { label: '每次生成的 step 数', hint: 'TRL steps_per_generation；默认等于 --gradient-accumulation-steps，与 TRL 相同' },
+      iters: { label: '迭代次数（μ）', hint: 'TRL num_iterations / flow_grpo num_inner_epochs（计入 step 数）' },
+      ga: { label: '梯度累积', hint: 'gradient_accumulation_steps：每个优化器 step 的微步数（DanceGRPO：样本数）（计入 step 数）' },
+    },
+    presets: {
+      'seed-000':
+        'flow_grpo DistributedKRepeatSampler：8 个 rank × 每 rank 2 个样本，每个 prompt k=4 个副本，每个 epoch 2 个 batch，种子 42。' +
+        '每个 batch 16 个样本 = 4 个 prompt × 4；每个 epoch 32 个样本，抽取 8 次 prompt。数据集有 32 个 prompt（id 0–31）：' +
+        '小到每个 id 都能看清，又大到抽取的正是 PyTorch 在每次 set_epoch 时生成的真实 randperm(32)。',
+      'seed-001':
+        '扩展 batch（batch 4 × 组大小 5 = 20 个配置）：最接近理想方案的布局，4 个 rank 各自持有自己样本的 5 个配置' +
+        '（contiguous，共 4 个 prompt；`--sampler dance-grpo` 给出 DanceGRPO 自己的循环，每一遍都沿用第 0 遍的顺序）。' +
+        '各执行方案、时间线与加速比：`grpo-sandbox schedule --preset seed-001`。',
+      'seed-002':
+        'ms-swift 动态采样，4 个 rank × 16 个样本（4 个 prompt × 4 个 completion），全局目标 64。ms-swift 的 GRPOTrainer ' +
+        '建立在 TRL 之上（RepeatSampler、连续的组、每个进程一个连续块），所以布局是 trl；64 个 prompt 给出每个 epoch 4 个生成 batch。' +
+        '短池切片 bug 的形状不匹配：`grpo-sandbox ranks --fault shape`（`--fix` 得到相等的 batch）。' +
+        '过滤、重采样与各种短缺策略：`grpo-sandbox dynamic --preset seed-002`。',
+      'seed-003':
+        '两阶段控制器：batch 大小 1，每个输入采样 5 个配置作为一组，在一个 rank 上（contiguous，每个 step 一个 prompt）。' +
+        '控制器及其 knob-3 掩码在 src/core/env/controller.ts；它的成对损失：`grpo-sandbox loss` 配合 ' +
+        'lossType "pairwise"；跨 rank 训练它：`grpo-sandbox train --preset seed-003`。',
+      'seed-004':
+        '跨 rank 的池与设备不匹配，4 个 rank × 16 个样本，k=4，全局池 64，切片 [0:16] [16:32] [32:48] [48:64]：' +
+        '与 seed-002（ms-swift）相同的类 TRL 布局。gather_object 之后的设备错误：`grpo-sandbox ranks --fault device`；' +
+        'V2 死锁：`--fault deadlock` 或 `--fault mismatch`（各自可加 `--fix`）；健康的池，然后是设备错误及其修复：' +
+        '`grpo-sandbox dynamic --preset seed-004`。',
+    },
+    does: {
+      'flow-grpo': '汇集整个 epoch，并用它的 PerPromptStatTracker 按 prompt 分组',
+      'flow-grpo-lcm': '汇集整个 epoch，并用它的 PerPromptStatTracker 按 prompt 分组',
+      trl: '汇集每个生成 batch，并用 rewards.view(-1, k) 分组',
+      'dance-grpo': '把全部 k 个副本放在一个 rank 上并就地归一化，无需 gather',
+      contiguous: '把全部 k 个副本放在一个 rank 上，所以每个 rank 无需 gather 就能组成自己的组',
+      'group-distributed':
+        '把每个 prompt 的副本分散到各 rank，所以组在 gather 之后才形成（这里按抽取分组：本沙盒所依据的文档没有记录它的确切分组方式）',
+    } as Partial<Record<SamplerName, string>>,
+    regroup: {
+      'prompt-id': '在 gather 上按 prompt id（flow_grpo PerPromptStatTracker）',
+      view: '在汇集顺序上 view(-1, k)（TRL）',
+      uid: '按每次抽取的 uid（verl）',
+      local: '每个 rank 上 k 个相邻样本，无 gather（DanceGRPO）',
+    } as Record<RegroupMethod, string>,
+  },
+  config: {
+    title: '配置',
+    preset: '预设',
+    custom: '自定义',
+    sampler: 'sampler',
+    tryFix: '试试：',
+    showingLast: '在此期间显示上一个有效布局。',
+  },
+  follow: {
+    title: '跟踪什么',
+    gatherRange: (n: number) => `gather（1 … ${n}）`,
+    gather: 'gather',
+    gatherOption: (i: number, epoch: number, steps: readonly number[]) =>
+      `${i}：epoch ${epoch}${steps.length === 1 ? `，step ${steps[0]}` : `，step ${steps[0]}–${steps.at(-1)}`}`,
+    regroup: 'gather 之后的重组方式',
+    short: {
+      'prompt-id': '按 prompt id（flow_grpo）',
+      view: 'view(-1, k) 行（TRL）',
+      uid: '按 uid（verl）',
+      local: '各 rank 本地，无 gather（DanceGRPO）',
+    } as Record<RegroupMethod, string>,
+    whatIfLead: '假如',
+    whatIf: (framework: string, does: string) => ` —— 这不是 ${framework} 的做法：它${does}。`,
+    useDefault: (framework: string) => `改用 ${framework} 的方式`,
+    compare: '并排比较',
+    nothing: '不比较',
+    rewards: 'reward',
+    random: '随机（带种子的均匀分布）',
+    model: '玩具 reward 模型（通过 / 失败）',
+    scale: 'TRL scale_rewards',
+  },
+  controls: {
+    toolbar: '故事控制',
+    back: '后退一步',
+    backTitle: '后退一步（←）',
+    play: '播放',
+    pause: '暂停',
+    playTitle: '播放 / 暂停（空格）',
+    playButton: '▶ 播放',
+    pauseButton: '❚❚ 暂停',
+    forward: '前进一步',
+    forwardTitle: '前进一步（→）',
+    phases: '阶段',
+    jump: (title: string, n: number) => `跳到“${title}”（${n}）`,
+    speed: '速度',
+    keys: (n: number) => `按键：空格 播放/暂停 · ← → 单步 · 1–${n} 跳转 · + − 调速 · Esc 清除高亮`,
+  },
+  stats: {
+    title: '统计（整个布局）',
+    rows: {
+      'samples-per-batch': '每个 batch 的样本数（全部 rank）',
+      'prompts-per-batch': '每个 batch 抽取的 prompt 数',
+      'samples-per-epoch': '每个 epoch 的样本数',
+      'prompts-per-epoch': '每个 epoch 抽取的 prompt 数',
+      'per-rank-per-batch': '每 rank 每 batch',
+      'per-rank-per-epoch': '每 rank 每 epoch',
+      steps: '每 epoch 的 step 数 · 总数',
+      gathers: 'all-gather 次数 × 样本数',
+      'mean-ranks-spanned': '一个组跨越的 rank 数（平均）',
+      'max-copies-on-rank': '一个 rank 上同组副本的最大数',
+      'drawn-twice': '一个 epoch 中被抽到两次的 prompt',
+      'off-size-prompt-groups': '大小 ≠ k 的 prompt-id 组',
+      'mixed-view-rows': '若用 TRL 的 view(-1, k) 重组：混合不同 prompt 的行',
+    },
+    of: (a: number, b: number) => `${a} / ${b}`,
+    histogram: '按跨越 rank 数统计的组',
+    ranks: (n: number) => `${n} 个 rank`,
+  },
+  copies: {
+    title: '一个 prompt 的副本',
+    promptId: 'prompt id',
+    highlight: '高亮的 prompt id',
+    clear: '清除',
+    hint: '将鼠标悬停在方块上可高亮一个 prompt 的副本；点击它（或输入 id）可保持高亮。',
+    notDrawn: (p: number) => `prompt ${p} 在此布局中没有被抽到。`,
+    summary: (p: number, n: number, inFollowed: number) => `prompt ${p}：布局中共 ${n} 个副本，所跟踪的 gather 中有 ${inFollowed} 个`,
+    head: ['step', 'rank', '槽位', 'gather', '汇集 #'],
+    reward: 'reward',
+    advantage: 'advantage',
+  },
+  quiz: {
+    title: '先预测，再揭晓',
+    reveal: '揭晓',
+    ranks: 'rank',
+    answer: '你的答案',
+    yes: '是',
+    no: '否',
+    positions: '汇集位置',
+    placeholder: '例如 3, 17, 30',
+    rank: (r: number) => `rank ${r}`,
+    askRanks: (p: number, typed: boolean) =>
+      `scatter 之后，P${p} 的副本会在哪些 rank 上？` + (typed ? '输入 rank 编号，然后揭晓。' : '选择 rank，然后揭晓。'),
+    askMean: (rank: number, p: number, copies: number) =>
+      `每个 rank 累积完样本后，rank ${rank} 能否不经 gather、独自计算 P${p} 这一组（一次抽取的 ${copies} 个副本）的均值？`,
+    askPositions: (last: number, p: number) => `all-gather 之后，P${p} 的副本会在哪些汇集位置（0 … ${last}）？输入它们，然后揭晓。`,
+    where: (r: number, n: number) => `rank ${r}${n > 1 ? `（${n} 个副本）` : ''}`,
+    ranksResult: (p: number, where: string, hits: number, ranks: number, misses: number) =>
+      `P${p} 的副本在 ${where}。你选中了这 ${ranks} 个 rank 中的 ${hits} 个` + `${misses > 0 ? `，另有 ${misses} 个没有副本` : ''}。`,
+    right: '正确：',
+    notQuite: '不完全对：',
+    meanYes: (copies: number, rank: number) => `是的，这次抽取的全部 ${copies} 个副本都在 rank ${rank} 上，所以它能独自计算均值。`,
+    meanNo: (rank: number, onRank: number, copies: number, others: string) =>
+      `不能，rank ${rank} 只持有 ${copies} 个副本中的 ${onRank} 个；其余的在 ${others}，所以均值需要 gather。`,
+    positionsResult: (p: number, positions: readonly number[], perRank: number, hits: number, misses: number) =>
+      `P${p} 的副本位于汇集位置 ${positions.join(', ')}（rank × ${perRank} + 在该 rank 上的位置）。你说中了这 ${positions.length} 个中的 ${hits} 个` +
+      `${misses > 0 ? `，另有 ${misses} 个位置是别的样本` : ''}。`,
+    list: (items: string[]) => items.join('、'),
+  },
+  canvas: {
+    aria: (n: number, phase: string) => `所跟踪 gather 的 ${n} 个样本，阶段 ${phase}；方向键在方块间移动，回车固定一个 prompt`,
+    tile: (p: number, rank: number, step: number, slot: number, i: number) =>
+      `prompt ${p} · rank ${rank} · step ${step} · 槽位 ${slot} · 汇集 #${i}`,
+    reward: (r: string) => ` · reward ${r}`,
+    advantage: (a: string) => ` · advantage ${a}`,
+  },
+  overview: {
+    title: '概览',
+    building: (stage: string) => `方块太多，无法逐个绘制；正在后台构建概览：${stage}……`,
+    startingWorker: '正在启动 worker',
+    heading: (gather: number, count: string, zoom: string, samples: string) =>
+      `第 ${gather} 次 gather（共 ${count} 次）的概览${zoom}（${samples} 个样本）`,
+    zoom: (from: string, to: string, steps: readonly number[]) =>
+      ` · rank ${from}–${to}，${steps.length === 1 ? `step ${steps[0]}` : `step ${steps[0]}–${steps.at(-1)}`}`,
+    form: '选择概览显示的范围',
+    gather: (n: string) => `gather（1 … ${n}）`,
+    ranksFrom: 'rank 从',
+    stepsFrom: 'step 从',
+    to: '到',
+    show: '显示',
+    whole: '整个 gather',
+    heatmap: (zoomable: boolean) => `热图：行是 rank，列是 prompt id，颜色越深副本越多${zoomable ? '；点击一行可放大到它的 rank' : ''}`,
+    rankAxis: (from: string, to: string, perRow: number) => `↓ rank ${from} … ${to}${perRow > 1 ? `（每行 ${perRow} 个）` : ''}`,
+    promptAxis: (last: string, perCol: string | null) => `prompt id 0 … ${last} → ${perCol !== null ? `（每列 ${perCol} 个）` : ''}`,
+    samples: (zoomed: boolean) => `${zoomed ? '窗口中' : '该 gather 中'}的样本`,
+    prompts: '不同的 prompt',
+    ranksPerPrompt: '一个 prompt 到达的 rank 数（平均）',
+    maxOnRank: '一个 rank 上同一 prompt 副本的最大数',
+    steps: (zoomed: boolean) => `${zoomed ? '窗口中' : '该 gather 中'}的 step`,
+    empty: (zoomed: boolean) => `此${zoomed ? '窗口' : ' gather '}为空。`,
+  },
+  train: {
+    title: '在页面中训练控制器',
+    intro:
+      '与 grpo-sandbox train 相同的循环：每个 rank 都是本页的一个 Web Worker（当 backend 需要且浏览器支持时，各自拥有一个 WebGPU 设备）；' +
+      'reward 与 prompt id 经 all-gather 汇集，梯度经 all-reduce 归约，然后应用 Adam。',
+    start: '开始',
+    stop: '停止',
+    reset: '重置',
+    preset: '预设',
+    noPreset: '（无）',
+    exportJsonl: 'metrics.jsonl',
+    exportCsv: 'metrics.csv',
+    runLink: '本次运行的链接',
+    idle: '尚未开始。',
+    starting: (ranks: number) => `正在启动 ${ranks} 个 rank worker……`,
+    running: (step: number, steps: number, device: string) => `训练中：第 ${step} / ${steps} 步，设备 ${device}。`,
+    stopping: '本步结束后停止……',
+    done: (step: number, steps: number, stopped: boolean) => (stopped ? `已在第 ${step} / ${steps} 步停止。` : `完成：共 ${steps} 步。`),
+    failed: (message: string) => `运行失败：${message}`,
+    last: (step: number, reward: number, fraction: number) =>
+      `第 ${step} 步：reward ${reward.toFixed(4)}，达到最优的 ${(100 * fraction).toFixed(1)}%`,
+    stepsPerSecond: (rate: number) => `${rate.toFixed(1)} 步/秒`,
+    device: (ranks: number, device: string) => `${ranks} 个 rank worker，设备 ${device}`,
+    cpuFallback: (reason: string) => `WebGPU 不可用（${reason}）：改用 CPU 训练。`,
+    charts: {
+      reward: 'reward（均值、std）',
+      optimum: '占最优的 %',
+      loss: 'loss',
+      kl: '相对初始策略的 KL',
+      klOff: '相对初始策略的 KL（beta = 0：没有参考策略，不记录）',
+      entropy: '每个 head 的熵（nats）',
+      zeroStd: 'std 为零的比例（打平的组）',
+      clip: 'clip 比例',
+      budget: '各预算区间的 reward：贪心策略对比最优',
+    },
+    policyTitle: '按延迟预算学到的策略（贪心）与最优策略对照',
+    policyPending: '正在（在 worker 中）对题库中每个 prompt 评估学到的策略……',
+    policyNone: '运行结束或停止后显示。',
+    policyHead: ['预算', 'prompt 数', '策略：最常见的选择', '延迟 ms', 'reward', '最优：最常见的选择', '延迟 ms', 'reward'],
+    randomFraction: (f: number) => `均匀随机策略在此题库上达到最优的 ${(100 * f).toFixed(1)}%。`,
+    isolation: {
+      title: '训练需要跨源隔离（cross-origin isolation）',
+      insecure: '页面不是安全上下文（请通过 https 或从 localhost 提供）',
+      coop: (got: string | null) =>
+        `页面${got ? `带有 Cross-Origin-Opener-Policy: ${got}` : '没有 Cross-Origin-Opener-Policy 响应头'}（需要 same-origin）`,
+      coep: (got: string | null) =>
+        `页面${got ? `带有 Cross-Origin-Embedder-Policy: ${got}` : '没有 Cross-Origin-Embedder-Policy 响应头'}（需要 require-corp 或 credentialless）`,
+      unread:
+        '无法读取页面的响应头；它需要 Cross-Origin-Opener-Policy: same-origin 和 Cross-Origin-Embedder-Policy: require-corp（或 credentialless）',
+      frame: '嵌入它的页面或 frame 本身没有跨源隔离（每一层祖先都需要同样的两个响应头）',
+      why: '各 rank 通过 SharedArrayBuffer 共享集合通信，而浏览器只把它提供给跨源隔离的页面。',
+      missing: (list: string[]) => `缺少：${list.join('；')}。`,
+      fix: '`npm start` 与 `npm run preview` 会发送这两个响应头（vite.config.ts）。',
+    },
+  },
+  schedule: {
+    title: '扩展后的 batch 如何在各 rank 上运行',
+    settings: '设置',
+    preset: '预设',
+    ranks: 'rank 数',
+    batch: 'batch',
+    k: 'k（组大小）',
+    alpha: 'alpha',
+    maxBatch: 'max-batch',
+    latency: '延迟',
+    constant: '常数 T',
+    controller: '控制器任务',
+    configTime: 'config-time（ms，留空：T）',
+    policy: '策略',
+    uniform: '均匀',
+    trained: '训练所得（checkpoint）',
+    seed: '随机种子',
+    runFiles: '训练结果：checkpoint.json + config.json',
+    runLoaded: (name: string) => `训练所得策略：${name}`,
+    computing: '正在计算训练所得策略的表……',
+    hoverHint: '将鼠标悬停在一次 launch 上可查看其配置。',
+    legendIdle: '空闲（斜线）',
+    legendGather: 'all-gather',
+    sample: (s: number) => `样本 ${s}`,
+    moreSamples: (n: number) => `…… 另有 ${n} 个样本`,
+    table: '比较',
+    scheme: '方案',
+    makespan: 'makespan',
+    speedup: '相对 serial-dp 的加速比',
+    idle: '每 rank 空闲比例',
+    launches: 'launch 次数',
+    peak: '峰值 batch',
+    captions: '每个方案为何耗时如此',
+    error: (m: string) => `无法绘制此调度：${m}`,
+    rank: (r: number) => `rank ${r}`,
+    ganttAria: (schemes: string) => `甘特图：${schemes}（rank × 时间，同一时间尺度）`,
+  },
+  dynamic: {
+    title: '动态采样，逐步演示',
+    settings: '设置',
+    preset: '预设',
+    none: '无（随机 reward）',
+    policy: '策略',
+    deviceFix: 'device-fix',
+    presetFixes: '按预设的方式运行',
+    on: '开（.to(device)）',
+    off: '关',
+    p: 'p（成功概率）',
+    ranks: 'rank 数',
+    perRank: 'per-rank',
+    k: 'k',
+    maxResample: 'max-resample-times',
+    seed: '随机种子',
+    prev: '◀ 上一步',
+    next: '下一步 ▶',
+    play: '播放',
+    pause: '暂停',
+    stepOf: (i: number, n: number, what: string) => `第 ${i + 1} / ${n} 步：${what}`,
+    slicesStep: '每个 rank 取走自己的切片',
+    trainStep: '训练 step：stack 切片，再 gather',
+    inPage: '图示：在本页运行的协议（一个线程，W 个并发副本在每次 gather 时相遇；src/core/dynamic）。',
+    workers: (n: number) =>
+      `训练 step：${n} 个 rank 以 Web Worker 运行，共享一个 SharedArrayBuffer（src/ranks），运行的是 grpo-sandbox dynamic 的程序。`,
+    running: '正在 rank worker 上运行……',
+    waiting: '滚动到此视图时 rank worker 才会启动',
+    notRun: (why: string) => `训练 step 没有在真实的 rank 上运行。${why}`,
+    planMatches: (n: number) => `检查：全部 ${n} 个 worker rank 做出了相同的决定，与页内协议一致`,
+    planDiffers: '检查：worker 的计划与页内计划不同（这是 bug：请报告）',
+    ranksDisagree: '检查：各 rank 不一致（这是 bug：请报告）',
+    runHeader: (i: number, fix: boolean) => `—— 第 ${i} 次运行：device fix ${fix ? '开' : '关'} ——`,
+    trainLine: (fix: boolean, rebalance: boolean) =>
+      `训练 step：每个 rank 对其切片的 reward 做 torch.stack${fix ? '（先 .to(rank.device)）' : '（张量未移动）'}，然后为 loss 做 ${
+        rebalance ? 'allGatherVariable' : 'allGather'
+      }`,
+    stacked: (r: number, shape: number[], device: string, origins: string[], rows: number) =>
+      `rank ${r}：在 ${device} 上 stack 得到 [${shape.join(', ')}]（切片原在 ${origins.join(', ') || '无设备'}）；gather 得到 ${rows} 行`,
+    ok: (n: number) => `成功：该 step ${n === 1 ? '在唯一的 rank 上' : `在全部 ${n} 个 rank 上`}完成训练`,
+    failedTrain: '模拟运行失败了，与真实运行一样；所有 worker 已停止：',
+    failedGeneration: '模拟运行在生成循环中失败，尚未取切片，也未运行训练 step；所有 worker 已停止：',
+    failedCollect: '模拟运行在收集阶段失败，尚未取切片；所有 worker 已停止：',
+    eventLine: (
+      label: string,
+      generated: number,
+      groups: number,
+      flat: number,
+      added: string,
+      byRank: number[],
+      pool: number,
+      target: number,
+    ) => `${label}：生成 ${generated} 个，${groups} 个组，${flat} 个打平 → ${added}（按 rank：${byRank.join(' ')}）→ 池 ${pool}/${target}`,
+    shortage: (s: number, t: number) => `短缺：${s}/${t}`,
+    sweep: '稀疏度扫描：打平组的比例，理论值 p^G + (1 − p)^G 对比模拟',
+    runSweep: '运行扫描',
+    sweepRunning: (u: number, t: number) => `扫描正在 worker 中运行：${u}/${t} 步`,
+    sweepDone: (steps: number, ms: number) => `${steps} 步，用时 ${(ms / 1000).toFixed(1)} 秒（在 worker 中运行；页面保持可响应）`,
+    sweepAbout: (policy: string, trials: number, k: number, ranks: number, perRank: number) =>
+      `每个 p 做 ${trials} 次单步，${ranks} 个 rank × ${perRank}（k = ${k}，随机二值 reward），策略 ${policy}；` +
+      'short = 最后一次重采样后池仍然不足（理论：二项分布）。',
+    error: (m: string) => `无法运行此步：${m}`,
+    policyAbout: {},
+  },
+  dynamicFig: {
+    groups: (label: string) => `${label}：各 rank 的组，已汇集（valid：reward 各不相同；flat：全部打平）`,
+    rank: (r: number) => `rank ${r}`,
+    valid: 'valid',
+    flat: 'flat',
+    groupTitle: (group: string, origin: number, rewards: number[], valid: boolean) =>
+      `组 ${group}，来自 rank ${origin}：reward ${rewards.join(', ')} → ${valid ? 'valid' : 'flat'}`,
+    pool: (pool: number, target: number) => `池 ${pool}/${target}`,
+    slices: '每个 rank 的切片，按每个样本来自的 rank 着色',
+    slice: (from: number | null, to: number | null, source: string) => (from === null ? `（${source}）` : `[${from}:${to}]`),
+    size: (n: number, of: number) => (n === of ? `${n}` : `${n} / ${of}`),
+    origin: (r: number) => `来自 rank ${r}`,
+    noSlices: '没有取切片：框架在其生成循环中抛出了错误',
+    initial: '初始 batch',
+    round: (d: number) => `第 ${d} 轮`,
+    resample: (d: number) => `第 ${d} 次重采样`,
+    aria: (label: string) => `动态采样，${label}`,
+  },
+};
