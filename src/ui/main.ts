@@ -3,3 +3,5 @@
 // explorer, loaded eagerly so its first picture waits for nothing.
 import './views.ts';
 import './explorer-app.ts';
+// `?tour=seed-002&step=3`: a guided tour over the views (its panel loads on demand).
+import './tour/tour-route.ts';

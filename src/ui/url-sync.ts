@@ -39,6 +39,8 @@ export class UrlSync implements ReactiveController {
   }
 
   hostUpdated(): void {
+    // While a guided tour is open (tour=…&step=…) the address is the tour's: its step says what is shown.
+    if (new URLSearchParams(location.search).has('tour')) return;
     const state = this.app.current();
     const search = `?${stateToSearch(state)}`;
     const previous = this.written;
@@ -49,6 +51,7 @@ export class UrlSync implements ReactiveController {
   }
 
   private readonly onPop = () => {
+    if (new URLSearchParams(location.search).has('tour')) return;
     this.written = null;
     this.app.restore(location.search);
   };

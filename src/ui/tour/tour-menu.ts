@@ -1,0 +1,42 @@
+// <grpo-tour-menu>: the explorer's "tours" menu, one link per guided tour (`?tour=seed-000` …),
+// keeping the page's language. Only the tours' titles are loaded with it; the panel that plays a
+// tour (tour-panel.ts) loads when a link opens one (tour-route.ts).
+import { LitElement, css, html } from 'lit';
+import { say, TOUR_UI, TOURS, tourNames } from './tours.ts';
+
+/** A link to a tour's first step, with the page's `lang` kept. */
+export function tourHref(id: string): string {
+  const p = new URLSearchParams({ tour: id });
+  const lang = new URLSearchParams(location.search).get('lang');
+  if (lang !== null) p.set('lang', lang);
+  return `?${p}`;
+}
+
+export class TourMenu extends LitElement {
+  static override styles = css`
+    :host { display: inline-block; position: relative; font-size: 13px; }
+    summary { cursor: pointer; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px 10px; list-style: none; }
+    summary::-webkit-details-marker { display: none; }
+    summary::after { content: ' ▾'; color: #666; }
+    summary:focus-visible { outline: 2px solid #4e79a7; outline-offset: 1px; }
+    ul { position: absolute; right: 0; z-index: 20; margin: 4px 0 0; padding: 6px 0; list-style: none; background: #fff; border: 1px solid #ccc;
+      border-radius: 6px; box-shadow: 0 4px 16px rgba(0, 0, 0, 0.15); min-width: 320px; }
+    li a { display: block; padding: 4px 12px; color: #1f3b5a; text-decoration: none; }
+    li a:hover, li a:focus-visible { background: #eef3f9; }
+    li a strong { font-variant-numeric: tabular-nums; margin-right: 6px; }
+  `;
+
+  override render() {
+    return html`<details class="tours"><summary>${say(TOUR_UI.tours)}</summary>
+      <ul>${tourNames.map((id) => html`<li><a href=${tourHref(id)} data-tour=${id}><strong>${id}</strong>${say(TOURS[id]!.title)}</a></li>`)}</ul>
+    </details>`;
+  }
+}
+
+if (!customElements.get('grpo-tour-menu')) customElements.define('grpo-tour-menu', TourMenu);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'grpo-tour-menu': TourMenu;
+  }
+}

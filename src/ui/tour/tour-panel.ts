@@ -1,0 +1,246 @@
+// <grpo-tour-panel>: plays a guided tour (tours.ts) over the live views. Each step shows its
+// text, pauses, then acts ("text, a pause, then the action"): it mounts the view the step needs in
+// place of the one on the page (the explorer, or a view of views.ts) and sets what the steps so
+// far set there (tour-state.ts). The address bar holds `tour=` and `step=` (pushState per step,
+// so Back steps back); a link to step n opens there at once, as if steps 1…n had run. ← → step,
+// Esc closes. While a tour is open the explorer leaves the address bar to it (url-sync.ts).
+import { LitElement, css, html, nothing } from 'lit';
+import type { ExplorerApp } from '../explorer-app.ts';
+import type { TrainDashboard } from '../train/train-dashboard.ts';
+import { VIEWS } from '../views.ts';
+import { explorerSearch, readTourLink, stepState, tourSearch } from './tour-state.ts';
+import { say, TOUR_UI, type Tour, type TourView } from './tours.ts';
+
+/** The pause between a step's text and its action, at speed 1 (ms). */
+export const PAUSE_MS = 1500;
+
+const VIEW_TAGS = ['grpo-explorer', ...Object.values(VIEWS).map((v) => v.tag)];
+const tagOf = (view: TourView) => (view === 'explorer' ? 'grpo-explorer' : VIEWS[view]!.tag);
+
+/** The page's `speed=` (0 < speed ≤ 8, as the explorer reads it): the pauses shrink with it. */
+function speedOf(search: string): number {
+  const s = Number(new URLSearchParams(search).get('speed'));
+  return s > 0 && s <= 8 ? s : 1;
+}
+
+export class TourPanel extends LitElement {
+  static override properties = { tour: { state: true }, index: { state: true }, stage: { state: true }, unknown: { state: true } };
+
+  declare tour: Tour | null;
+  declare index: number;
+  /** 'pause': the text is shown, the action waits; 'done': the action has been applied. */
+  declare stage: 'pause' | 'done';
+  declare unknown: string | null;
+
+  /** Bumped by every step change: a pending action of an older step is dropped. */
+  private token = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The element the current run of steps drives, and the index of that run's first step. */
+  private segment: { from: number; el: HTMLElement } | null = null;
+  /** Steps whose training run has been started on the segment's element. */
+  private started = new Set<number>();
+
+  static override styles = css`
+    :host { position: fixed; right: 16px; bottom: 16px; z-index: 1000; width: min(460px, calc(100vw - 32px)); font: 14px/1.5 system-ui, sans-serif;
+      color: #1d1d1f; }
+    section { background: #fff; border: 1px solid #4e79a7; border-radius: 10px; box-shadow: 0 6px 24px rgba(0, 0, 0, 0.18); padding: 12px 14px; }
+    header { display: flex; align-items: baseline; gap: 8px; font-size: 12px; color: #555; }
+    header strong { color: #1f3b5a; text-transform: uppercase; letter-spacing: 0.04em; }
+    header .close { margin-left: auto; border: none; background: none; font-size: 18px; line-height: 1; cursor: pointer; color: #555; padding: 0 4px; }
+    h2 { font-size: 14px; margin: 4px 0 6px; font-weight: 650; }
+    p.text { margin: 0 0 10px; min-height: 3em; }
+    p.text.pause::after { content: ' …'; color: #4e79a7; }
+    nav { display: flex; align-items: center; gap: 8px; }
+    nav button { font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 3px 10px; cursor: pointer; }
+    nav button:disabled { cursor: default; opacity: 0.5; }
+    nav button:focus-visible, header .close:focus-visible { outline: 2px solid #4e79a7; outline-offset: 1px; }
+    nav .keys { margin-left: auto; font-size: 11px; color: #777; }
+    ol { display: flex; gap: 4px; list-style: none; margin: 0 0 8px; padding: 0; }
+    ol li { width: 18px; height: 4px; border-radius: 2px; background: #d9dee6; }
+    ol li.done { background: #4e79a7; }
+  `;
+
+  constructor() {
+    super();
+    this.tour = null;
+    this.index = 0;
+    this.stage = 'done';
+    this.unknown = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('keydown', this.onKey, { capture: true });
+    window.addEventListener('popstate', this.onPop);
+    this.onPop();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('keydown', this.onKey, { capture: true });
+    window.removeEventListener('popstate', this.onPop);
+    this.token++;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  /** Next step: its text, a pause, then its action; a new history entry. */
+  next(): void {
+    if (this.tour && this.index < this.tour.steps.length - 1) this.go(this.index + 1, true);
+  }
+
+  /** The step before, shown at once (its text and its view state); a new history entry. */
+  back(): void {
+    if (this.tour && this.index > 0) this.go(this.index - 1, false);
+  }
+
+  /** Closes the tour: the view on screen stays, and the address becomes that view's own. */
+  close(): void {
+    this.token++;
+    const p = new URLSearchParams(location.search);
+    p.delete('tour');
+    p.delete('step');
+    const el = this.currentView();
+    const explorer = el?.localName === 'grpo-explorer' ? (el as ExplorerApp) : null;
+    if (el && !explorer) {
+      const view = Object.keys(VIEWS).find((v) => VIEWS[v]!.tag === el.localName);
+      if (view) p.set('view', view);
+      for (const a of el.getAttributeNames()) if (!a.startsWith('data-') && a !== 'class' && a !== 'style') p.set(a, el.getAttribute(a)!);
+    }
+    history.replaceState(null, '', `${location.pathname}${p.size > 0 ? `?${p}` : ''}`);
+    this.remove();
+    // The explorer writes its whole state into the address again.
+    explorer?.requestUpdate();
+  }
+
+  /** The tour and step the address names, shown at once (a link, Back or Forward). */
+  private readonly onPop = () => {
+    if (!new URLSearchParams(location.search).has('tour')) {
+      this.remove();
+      return;
+    }
+    const link = readTourLink(location.search);
+    this.tour = link.tour;
+    this.unknown = link.unknown;
+    if (!link.tour) return;
+    // The address names the step shown (`step=` written out when missing, clamped when past the end).
+    const canonical = tourSearch(location.search, link.tour.id, link.index);
+    if (canonical !== location.search) history.replaceState(null, '', canonical);
+    void this.show(link.index, false);
+  };
+
+  private go(index: number, pause: boolean): void {
+    history.pushState(null, '', tourSearch(location.search, this.tour!.id, index));
+    void this.show(index, pause);
+  }
+
+  private async show(index: number, pause: boolean): Promise<void> {
+    const token = ++this.token;
+    if (this.timer) clearTimeout(this.timer);
+    this.index = index;
+    document.title = `grpo-sandbox · ${say(TOUR_UI.tour)} ${this.tour!.id}`;
+    if (pause) {
+      this.stage = 'pause';
+      await new Promise<void>((resolve) => {
+        this.timer = setTimeout(resolve, PAUSE_MS / speedOf(location.search));
+      });
+      if (token !== this.token) return;
+    }
+    await this.act(index, pause, token);
+    if (token === this.token) this.stage = 'done';
+  }
+
+  /** The view on the page now (the explorer or one of the views). */
+  private currentView(): HTMLElement | null {
+    return document.querySelector<HTMLElement>(VIEW_TAGS.join(','));
+  }
+
+  /** Applies step `index`'s state: its view (mounted if another is shown), its settings, its runs. */
+  private async act(index: number, animate: boolean, token: number): Promise<void> {
+    const tour = this.tour!;
+    const s = stepState(tour, index);
+    const tag = tagOf(s.view);
+    let el = this.currentView();
+    // A new run of steps on a view gets a fresh element; the explorer is reused (a step gives its whole state).
+    const fresh = !el || el.localName !== tag || (tag !== 'grpo-explorer' && (this.segment?.el !== el || this.segment.from !== s.from));
+    if (fresh) {
+      const next = document.createElement(tag);
+      if (el) el.replaceWith(next);
+      else document.body.prepend(next);
+      el = next;
+      this.started.clear();
+    }
+    this.segment = { from: s.from, el: el! };
+    if (s.view === 'explorer') {
+      await customElements.whenDefined(tag);
+      (el as ExplorerApp).showState(explorerSearch(s.set, new URLSearchParams(location.search).get('speed')), animate && !fresh);
+      return;
+    }
+    for (const key of s.keys) {
+      if (key in s.set) {
+        if (el!.getAttribute(key) !== s.set[key]) el!.setAttribute(key, s.set[key]!);
+      } else el!.removeAttribute(key);
+    }
+    await VIEWS[s.view]!.load();
+    await customElements.whenDefined(tag);
+    if (token !== this.token || s.view !== 'train') return;
+    const dashboard = el as TrainDashboard;
+    await dashboard.updateComplete;
+    if (token !== this.token) return;
+    // Back before the step that started the run: the run is undone (stopped and cleared).
+    if ([...this.started].some((i) => i > index)) {
+      this.started.clear();
+      await dashboard.resetRun();
+    }
+    for (const i of s.runs) {
+      if (this.started.has(i)) continue;
+      this.started.add(i);
+      void dashboard.startRun();
+    }
+  }
+
+  private readonly onKey = (ev: KeyboardEvent) => {
+    const target = ev.composedPath()[0] as HTMLElement | undefined;
+    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === 'ArrowRight') this.next();
+    else if (ev.key === 'ArrowLeft') this.back();
+    else if (ev.key === 'Escape') this.close();
+    else return;
+    // The tour's keys, not the explorer's story shortcuts underneath.
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+  };
+
+  override render() {
+    const close = html`<button type="button" class="close" aria-label=${say(TOUR_UI.close)} title=${say(TOUR_UI.close)}
+      @click=${() => this.close()}>×</button>`;
+    const tour = this.tour;
+    if (!tour)
+      return html`<section role="region" aria-label=${say(TOUR_UI.tour)}><header><strong>${say(TOUR_UI.tour)}</strong>${close}</header>
+        <p class="text unknown" role="status">${say(TOUR_UI.unknown(this.unknown ?? ''))}</p></section>`;
+    const n = tour.steps.length;
+    const last = this.index === n - 1;
+    return html`<section role="region" aria-label=${`${say(TOUR_UI.tour)} ${tour.id}`} data-tour=${tour.id} data-step=${this.index + 1}
+      data-stage=${this.stage}>
+      <header><strong>${say(TOUR_UI.tour)} ${tour.id}</strong><span class="count">${say(TOUR_UI.stepOf(this.index + 1, n))}</span>${close}</header>
+      <h2>${say(tour.title)}</h2>
+      <ol aria-hidden="true">${tour.steps.map((_, i) => html`<li class=${i <= this.index ? 'done' : ''}></li>`)}</ol>
+      <p class="text ${this.stage}" aria-live="polite">${say(tour.steps[this.index]!.text)}${
+        last && this.stage === 'done' ? html` <em>${say(TOUR_UI.end)}</em>` : nothing
+      }</p>
+      <nav>
+        <button type="button" class="back" ?disabled=${this.index === 0} @click=${() => this.back()}>${say(TOUR_UI.back)}</button>
+        <button type="button" class="next" ?disabled=${last} @click=${() => this.next()}>${say(TOUR_UI.next)}</button>
+        <span class="keys">${say(TOUR_UI.keys)}</span>
+      </nav>
+    </section>`;
+  }
+}
+
+if (!customElements.get('grpo-tour-panel')) customElements.define('grpo-tour-panel', TourPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'grpo-tour-panel': TourPanel;
+  }
+}

@@ -1,0 +1,412 @@
+// The guided tours, one per scenario of docs/scenarios.md (seed-000 … seed-004), as data: each
+// step is a caption in English and Simplified Chinese, the view it drives and what it sets there.
+// Every word a tour shows lives in this file (the panel's buttons too), so a message catalogue
+// can take them over in one place. The engine that plays them is tour-panel.ts.
+
+export type TourLang = 'en' | 'zh-CN';
+
+/** One text in both languages. */
+export interface Words {
+  en: string;
+  'zh-CN': string;
+}
+
+/** The page's language for the tours (`lang=zh-CN` in the URL). Tiny on purpose: the page's message catalogue replaces it. */
+export function tourLang(): TourLang {
+  return new URLSearchParams(globalThis.location?.search ?? '').get('lang') === 'zh-CN' ? 'zh-CN' : 'en';
+}
+
+/** The text of `w` in the page's language. */
+export function say(w: Words): string {
+  return w[tourLang()];
+}
+
+/** The views a step can drive: the explorer, or one of the views `?view=` routes to (views.ts). */
+export type TourView = 'explorer' | 'schedule' | 'dynamic' | 'train';
+
+export interface TourStep {
+  text: Words;
+  view: TourView;
+  /**
+   * What the step sets, added to what the earlier steps on the same view set (a step on another
+   * view starts from a fresh element): for the explorer its URL keys (preset, phase, prompt,
+   * regroup, …), for the other views their attributes, named like the CLI flags. '' removes one.
+   */
+  set?: Record<string, string>;
+  /** Starts a run of <grpo-train> with the settings so far (the dashboard's Start button). */
+  run?: boolean;
+}
+
+export interface Tour {
+  id: string;
+  title: Words;
+  steps: TourStep[];
+}
+
+export const TOURS: Record<string, Tour> = {
+  'seed-000': {
+    id: 'seed-000',
+    title: { en: 'where the k copies of a prompt go', 'zh-CN': '一个 prompt 的 k 个副本去了哪里' },
+    steps: [
+      {
+        view: 'explorer',
+        set: { preset: 'seed-000', phase: 'sample' },
+        text: {
+          en:
+            "flow_grpo's DistributedKRepeatSampler: 8 ranks × train_batch_size 2 = 16 samples per batch. With k = 4 copies per prompt, " +
+            'each batch draws 16 / 4 = 4 prompts and repeats each of them 4 times.',
+          'zh-CN':
+            'flow_grpo 的 DistributedKRepeatSampler：8 个 rank × train_batch_size 2 = 每个 batch 16 个样本。每个 prompt 有 k = 4 个副本，' +
+            '所以每个 batch 抽 16 / 4 = 4 个 prompt，每个重复 4 次。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { phase: 'scatter' },
+        text: {
+          en:
+            "The 16 samples are scattered over the 8 ranks, 2 each, in the order of the seed's permutation (set_epoch reseeds it before every batch). " +
+            'Copies of one prompt land on different ranks.',
+          'zh-CN':
+            '16 个样本按该 seed 的随机排列分到 8 个 rank 上，每个 rank 2 个（每个 batch 之前 set_epoch 都会重新设定随机种子）。' +
+            '同一个 prompt 的副本落在不同的 rank 上。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { prompt: '13' },
+        text: {
+          en:
+            'Follow prompt 13: two of its 4 copies sit on rank 3. "One copy per NPU" is only an illustration — a rank can hold anywhere from 0 to ' +
+            'min(k, batch) = 2 copies of a prompt. A rank printing videos.shape sees only its own 2 samples, and that is normal.',
+          'zh-CN':
+            '跟踪 prompt 13：它的 4 个副本中有两个在 rank 3 上。“每张 NPU 一个副本”只是示意图——一个 rank 上可以有 0 到 min(k, batch) = 2 个' +
+            '同一 prompt 的副本。某个 rank 打印 videos.shape 只看到自己的 2 个样本，这是正常的。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { phase: 'accumulate' },
+        text: {
+          en: 'Each rank appends its batches and concatenates them: 2 batches × 2 = 4 samples per rank per epoch, still only its own.',
+          'zh-CN': '每个 rank 把自己的各个 batch 追加并拼接起来：每个 epoch 每个 rank 2 个 batch × 2 = 4 个样本，仍然只有自己的。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { phase: 'gather' },
+        text: {
+          en:
+            'accelerator.gather brings the 32 samples of the epoch together in rank-major order. Only now do the 4 copies of each of the ' +
+            '8 prompt draws meet.',
+          'zh-CN':
+            'accelerator.gather 按 rank 顺序（rank-major）把这个 epoch 的 32 个样本汇集到一起。直到这时，8 次 prompt 抽取中每个 prompt 的 4 个副本才相遇。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { phase: 'regroup' },
+        text: {
+          en: "flow_grpo's PerPromptStatTracker regroups the gathered samples by prompt: each group is one prompt's 4 copies, wherever they were generated.",
+          'zh-CN':
+            'flow_grpo 的 PerPromptStatTracker 按 prompt 把汇集后的样本重新分组：每组是一个 prompt 的 4 个副本，不管它们在哪个 rank 上生成。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { phase: 'advantages' },
+        text: {
+          en: 'Within each group the advantage is computed from the group’s rewards; that is why the copies had to meet first.',
+          'zh-CN': '每组内部用该组的 reward 计算 advantage；这就是副本必须先汇集到一起的原因。',
+        },
+      },
+    ],
+  },
+  'seed-001': {
+    id: 'seed-001',
+    title: { en: 'the expanded batch and how it runs', 'zh-CN': '扩展后的 batch 以及它如何执行' },
+    steps: [
+      {
+        view: 'explorer',
+        set: { preset: 'seed-001', phase: 'sample' },
+        text: {
+          en:
+            'expanded_batch_size = batch_size × group_size: batch 4 × group 5 = 20 configurations (Sample1 → Config1-1 … Config1-5, …). ' +
+            'repeat_interleave expands the inputs from (4, seq) to (20, seq).',
+          'zh-CN':
+            'expanded_batch_size = batch_size × group_size：batch 4 × group 5 = 20 个配置（Sample1 → Config1-1 … Config1-5，以此类推）。' +
+            'repeat_interleave 把输入从 (4, seq) 扩展为 (20, seq)。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { phase: 'scatter' },
+        text: {
+          en: "The ideal layout: each of the 4 ranks holds its own sample's 5 configurations.",
+          'zh-CN': '理想的布局：4 个 rank 各自持有自己那个样本的 5 个配置。',
+        },
+      },
+      {
+        view: 'schedule',
+        set: { preset: 'seed-001' },
+        text: {
+          en:
+            'How the 20 configurations execute, one Gantt chart per scheme on one time scale (ranks × time). One configuration takes T; ' +
+            "today's loop runs them one at a time with batch 1, all on GPU 0.",
+          'zh-CN':
+            '20 个配置如何执行：每种方案一张 Gantt 图，时间轴相同（rank × 时间）。一个配置耗时 T；现在的循环以 batch 1 逐个执行，全部在 GPU 0 上。',
+        },
+      },
+      {
+        view: 'schedule',
+        set: { schemes: 'serial-dp,per-rank-serial' },
+        text: {
+          en:
+            'Side by side: serial-dp takes 20T while ranks 1–3 sit idle; each GPU running its own sample (per-rank-serial) takes 5T — ' +
+            'the 4× speed-up the seed names.',
+          'zh-CN':
+            '并排比较：serial-dp 需要 20T，rank 1–3 一直空闲；每张 GPU 执行自己的样本（per-rank-serial）只需 5T——正是 seed 中说的 4 倍加速。',
+        },
+      },
+      {
+        view: 'schedule',
+        set: { schemes: '', alpha: '0.5' },
+        text: {
+          en:
+            'All five schemes, with batching that is not free: α = 0.5, so a batch of 5 takes T·(0.5 + 0.5·5) = 3T. ' +
+            'per-rank-batched runs each sample in one launch.',
+          'zh-CN':
+            '五种方案全部显示，并让批处理有代价：α = 0.5，一个 5 个配置的 batch 耗时 T·(0.5 + 0.5·5) = 3T。per-rank-batched 每个样本一次 launch 执行完。',
+        },
+      },
+      {
+        view: 'schedule',
+        set: { alpha: '', latency: 'controller' },
+        text: {
+          en:
+            "Configurations are not equally costly: latencies from the controller task (each configuration's prefill latency, drawn " +
+            'from the uniform policy, in ms). The bars now differ in length, and so do the makespans and idle fractions.',
+          'zh-CN':
+            '各个配置的开销并不相同：延迟改用控制器任务给出的值（每个配置的 prefill 延迟，配置从 uniform 策略中抽取）。' +
+            '各条块长短不一，各方案的 makespan 和空闲比例也随之改变。',
+        },
+      },
+    ],
+  },
+  'seed-002': {
+    id: 'seed-002',
+    title: { en: 'dynamic sampling when 3 resamples are not enough', 'zh-CN': '重采样 3 次仍不够时的动态采样' },
+    steps: [
+      {
+        view: 'explorer',
+        set: { preset: 'seed-002', phase: 'gather' },
+        text: {
+          en:
+            'seed-002: 4 GPUs, each needs local_target = 16 samples, so global_target = 64. ms-swift builds on TRL: contiguous groups, ' +
+            'one all-gather of the 64.',
+          'zh-CN':
+            'seed-002：4 张 GPU，每张需要 local_target = 16 个样本，所以 global_target = 64。ms-swift 基于 TRL：组是连续的，64 个样本经一次 all-gather 汇集。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { preset: 'seed-002', step: '0' },
+        text: {
+          en: 'Dynamic sampling (DAPO-style): a group whose rewards all tie (std = 0) carries no signal and is dropped. Initial batch: 48 of 64 valid.',
+          'zh-CN': '动态采样（DAPO 风格）：reward 全部相同（std = 0）的组没有训练信号，会被丢弃。初始 batch：64 个中 48 个有效。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { step: '3' },
+        text: {
+          en: 'The ranks resample, at most max_resample_times = 3: +8 (56/64), +4 (60/64), +2 (62/64). Still 2 short: Shortage: 2/64.',
+          'zh-CN': '各 rank 重新采样，最多 max_resample_times = 3 次：+8（56/64）、+4（60/64）、+2（62/64）。仍差 2 个：Shortage: 2/64。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { step: '4' },
+        text: {
+          en:
+            'The current slicing of the 62-sample pool: rank r takes [16r, min(16(r+1), 62)), so ranks 0–2 get 16 and rank 3 gets 14. ' +
+            'Each cell is coloured by the rank that generated it.',
+          'zh-CN':
+            '当前对 62 个样本的 pool 的切分：rank r 取 [16r, min(16(r+1), 62))，所以 rank 0–2 各得 16 个，rank 3 只得 14 个。每个格子按生成它的 rank 着色。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { step: '5' },
+        text: {
+          en:
+            'The train step on 4 rank Web Workers: the unequal batches break the gather with the shape mismatch a real run prints ' +
+            '([16, 1] against [14, 1]).',
+          'zh-CN':
+            '在 4 个 rank Web Worker 上执行训练步：batch 大小不一致，gather 报出与真实运行相同的 shape mismatch（[16, 1] 对 [14, 1]）。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { policy: 'fallback' },
+        text: {
+          en:
+            'Fix 1 (recommended): when short, every rank falls back to its original batch — equal sizes, the step trains, ' +
+            'but the flat groups are trained on too.',
+          'zh-CN': '修复方案 1（推荐）：不足时每个 rank 都退回到原始 batch——大小一致，训练步可以执行，但 std = 0 的组也会参与训练。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { policy: 'rebalance' },
+        text: {
+          en:
+            'Fix 3: local_target = floor(62 / 4) = 15, and the first 62 mod 4 = 2 ranks take one more: 16, 16, 15, 15. ' +
+            'Every valid sample is used; the gather must accept sizes that differ by one.',
+          'zh-CN':
+            '修复方案 3：local_target = floor(62 / 4) = 15，前 62 mod 4 = 2 个 rank 多取一个：16、16、15、15。' +
+            '所有有效样本都被使用；gather 必须能接受相差一个的大小。',
+        },
+      },
+    ],
+  },
+  'seed-003': {
+    id: 'seed-003',
+    title: { en: 'training the two-stage controller', 'zh-CN': '训练两阶段控制器' },
+    steps: [
+      {
+        view: 'explorer',
+        set: { preset: 'seed-003', phase: 'sample' },
+        text: {
+          en:
+            'seed-003: batch size 1, group_size = 5. For each input the two-stage controller samples 5 configurations ' +
+            '(tier, insertion position, MoE top-K, active blocks), each independently by softmax then multinomial.',
+          'zh-CN':
+            'seed-003：batch size 1，group_size = 5。对每个输入，两阶段控制器采样 5 个配置（图像档位、插入位置、MoE top-K、' +
+            '激活的 block 数），每个都独立地 softmax 后 multinomial 采样。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { phase: 'advantages' },
+        text: {
+          en:
+            "One rank holds the whole group, so the 5 rewards are compared at once. The seed's loss: for every pair with " +
+            'reward_i > reward_j, −log σ(log π_i − log π_j).',
+          'zh-CN':
+            '整个组都在一个 rank 上，5 个 reward 可以直接比较。seed 中的 loss：对每一对 reward_i > reward_j，取 −log σ(log π_i − log π_j)。',
+        },
+      },
+      {
+        view: 'train',
+        set: { preset: 'seed-003', steps: '30', backend: 'cpu' },
+        text: {
+          en:
+            "The training dashboard with seed-003's settings: the seed controller (d_model 2048), one rank, 5 configurations per step, " +
+            'the pairwise loss; here a short run of 30 steps.',
+          'zh-CN':
+            '训练面板使用 seed-003 的设置：seed 中的控制器（d_model 2048）、一个 rank、每步 5 个配置、pairwise loss；这里只跑 30 步的短训练。',
+        },
+      },
+      {
+        view: 'train',
+        run: true,
+        text: {
+          en: 'Start: the rank trains in a Web Worker while the page draws reward, % of the optimum, loss, KL, entropy per head, zero-std and clip fractions.',
+          'zh-CN':
+            '开始：rank 在 Web Worker 中训练，页面实时绘制 reward、达到最优的百分比、loss、KL、各个 head 的熵、zero-std 比例和 clip 比例。',
+        },
+      },
+      {
+        view: 'train',
+        text: {
+          en:
+            'When the run ends, the learned policy per latency budget is set against the optimum. The standard GRPO losses are one ' +
+            'setting away: change loss and start again.',
+          'zh-CN': '训练结束后，按延迟预算列出学到的策略并与最优配置对比。标准的 GRPO loss 只需改一个设置：修改 loss 后重新开始。',
+        },
+      },
+    ],
+  },
+  'seed-004': {
+    id: 'seed-004',
+    title: { en: 'tensors from different devices after a cross-rank pool', 'zh-CN': '跨 rank 汇集后来自不同设备的张量' },
+    steps: [
+      {
+        view: 'explorer',
+        set: { preset: 'seed-004', phase: 'slice' },
+        text: {
+          en: 'seed-004: 4 ranks × 16 samples, a global pool of 64 sliced back to the ranks as [0:16] [16:32] [32:48] [48:64].',
+          'zh-CN': 'seed-004：4 个 rank × 16 个样本，64 个样本的全局 pool 再按 [0:16] [16:32] [32:48] [48:64] 切回给各个 rank。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { preset: 'seed-004', step: '0', 'device-fix': 'off' },
+        text: {
+          en: 'Dynamic sampling across ranks: every rank fetches, generates and scores together. Initial batch: 56 of 64 valid.',
+          'zh-CN': '跨 rank 的动态采样：所有 rank 一起取数据、生成、打分。初始 batch：64 个中 56 个有效。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { step: '1' },
+        text: {
+          en: 'One resample adds 8, all generated on rank 1: global_pool = 64/64. The synchronisation works.',
+          'zh-CN': '一次重采样增加 8 个，全部在 rank 1 上生成：global_pool = 64/64。同步本身没有问题。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { step: '2' },
+        text: {
+          en:
+            "gather_object collected every rank's samples into one pool, each tensor still on its source device: " +
+            "rank 2's slice [32:48] holds 8 samples produced on rank 3 (cells coloured by origin rank).",
+          'zh-CN':
+            'gather_object 把所有 rank 的样本收集进同一个 pool，每个张量仍在它原来的设备上：rank 2 的切片 [32:48] 里有 8 个在 rank 3 上生成的样本（格子按来源 rank 着色）。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { step: '3' },
+        text: {
+          en:
+            'torch.stack([s["rewards_per_func"] for s in my_samples]) on the rank workers: the device error a real run gives ' +
+            '("Expected all tensors to be on the same device…").',
+          'zh-CN':
+            '在 rank worker 上执行 torch.stack([s["rewards_per_func"] for s in my_samples])：得到与真实运行相同的设备错误（“Expected all tensors to be on the same device…”）。',
+        },
+      },
+      {
+        view: 'dynamic',
+        set: { 'device-fix': 'on' },
+        text: {
+          en:
+            'The fix (V4): move every tensor to the current rank’s device before stacking (.to(device), a no-op when already there). Every rank ' +
+            'stacks [16, 1] and the step trains.',
+          'zh-CN':
+            '修复（V4）：stack 之前把每个张量移到当前 rank 的设备上（.to(device)，已在该设备上时不做任何事）。每个 rank 都得到 [16, 1]，训练步顺利执行。',
+        },
+      },
+    ],
+  },
+};
+
+export const tourNames = Object.keys(TOURS);
+
+/** The panel's own words. */
+export const TOUR_UI = {
+  tour: { en: 'Tour', 'zh-CN': '导览' },
+  tours: { en: 'tours', 'zh-CN': '导览' },
+  stepOf: (i: number, n: number): Words => ({ en: `step ${i} of ${n}`, 'zh-CN': `第 ${i} 步，共 ${n} 步` }),
+  back: { en: '◀ back', 'zh-CN': '◀ 上一步' },
+  next: { en: 'next ▶', 'zh-CN': '下一步 ▶' },
+  close: { en: 'close the tour (Esc)', 'zh-CN': '关闭导览（Esc）' },
+  end: { en: 'End of the tour.', 'zh-CN': '导览结束。' },
+  keys: { en: '← → step, Esc closes', 'zh-CN': '← → 切换步骤，Esc 关闭' },
+  unknown: (name: string): Words => ({
+    en: `There is no tour “${name}”; the tours are ${tourNames.join(', ')}.`,
+    'zh-CN': `没有名为“${name}”的导览；可用的导览：${tourNames.join('、')}。`,
+  }),
+} as const;

@@ -1,0 +1,236 @@
+// The guided tours in real Chromium: each of the five runs to its end through the panel's next
+// button, every step's text appearing and its action happening in the live view (seed-000's
+// phases and prompt 13 in the explorer, seed-001's 20T against 5T in <grpo-schedule>, seed-002's
+// shape mismatch and fixes and seed-004's device error then success on <grpo-dynamic>'s rank
+// workers, seed-003 training in <grpo-train> until a reward shows). A link to step 3 opens
+// there; Back steps back; ← → and Esc; the explorer's tours menu; zh-CN texts. No page errors.
+// speed=8 shortens the pause between a step's text and its action (and the explorer's story).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { stepState } from '../../src/ui/tour/tour-state.ts';
+import { TOUR_UI, TOURS, tourNames } from '../../src/ui/tour/tours.ts';
+import { withPage } from './harness.ts';
+
+const WORKERS = { timeout: 60_000 };
+
+/** Waits until the panel shows step `n` (1-based) with its action applied. */
+async function atStep(page: Page, n: number): Promise<void> {
+  await page.locator(`grpo-tour-panel section[data-step="${n}"][data-stage="done"]`).waitFor({ timeout: 30_000 });
+}
+
+const panelText = async (page: Page) => (await page.locator('grpo-tour-panel p.text').textContent()) ?? '';
+const stepInUrl = (page: Page) => page.evaluate(() => new URLSearchParams(location.search).get('step'));
+
+/** Waits until the explorer rests at `phase` (its own caption pause and movement done). */
+async function explorerAt(page: Page, phase: string): Promise<void> {
+  await page.waitForFunction((p) => {
+    const app = document.querySelector('grpo-explorer') as HTMLElement | null;
+    return app?.dataset.phase === p && app.dataset.stage === 'idle';
+  }, phase);
+}
+
+async function waitText(page: Page, tag: string, selector: string, re: RegExp): Promise<string> {
+  await page.waitForFunction(
+    ([t, s, src]) => {
+      const nodes = document.querySelector(t!)?.shadowRoot?.querySelectorAll(s!) ?? [];
+      return [...nodes].some((n) => new RegExp(src!).test(n.textContent ?? ''));
+    },
+    [tag, selector, re.source] as const,
+    WORKERS,
+  );
+  return (await page.locator(`${tag} ${selector}`).allTextContents()).find((x) => re.test(x))!;
+}
+
+const pool = (page: Page) => page.locator('grpo-dynamic .pool-label').getAttribute('data-pool');
+const sliceSizes = (page: Page) => page.locator('grpo-dynamic g.slice').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-size')));
+const makespan = (page: Page, scheme: string) => page.locator(`grpo-schedule tr[data-scheme="${scheme}"] td.makespan`).textContent();
+
+/** What each tour's steps must have done to the page (beyond the explorer's preset and phase, checked for every explorer step). */
+const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
+  'seed-000': {
+    3: async (page) => {
+      assert.equal(
+        await page.evaluate(() => (document.querySelector('grpo-explorer') as unknown as { state: { prompt: number } }).state.prompt),
+        13,
+      );
+      assert.match((await page.locator('grpo-copies-panel p').first().textContent()) ?? '', /prompt 13: 4 copies in the layout/);
+      // Two of prompt 13's copies on rank 3, as the step says.
+      assert.equal(await page.locator('grpo-copies-panel tr.copy[data-rank="3"]').count(), 2);
+    },
+  },
+  'seed-001': {
+    3: async (page) => {
+      await page.locator('grpo-schedule table').waitFor();
+      assert.equal(await makespan(page, 'serial-dp'), '20T');
+      assert.equal(await makespan(page, 'per-rank-serial'), '5T');
+      assert.equal(await page.locator('grpo-schedule tr[data-scheme]').count(), 5);
+    },
+    4: async (page) => {
+      await page.waitForFunction(
+        () => document.querySelector('grpo-schedule')!.shadowRoot!.querySelectorAll('tr[data-scheme]').length === 2,
+      );
+      assert.equal(await makespan(page, 'serial-dp'), '20T');
+      assert.equal(await makespan(page, 'per-rank-serial'), '5T');
+      assert.equal(await page.locator('grpo-schedule tr[data-scheme="per-rank-serial"] td.speedup').textContent(), '4.00×');
+    },
+    5: async (page) => {
+      await page.waitForFunction(
+        () => document.querySelector('grpo-schedule')!.shadowRoot!.querySelectorAll('tr[data-scheme]').length === 5,
+      );
+      assert.equal(await makespan(page, 'per-rank-batched'), '3T');
+    },
+    6: async (page) => {
+      await waitText(page, 'grpo-schedule', 'tr[data-scheme="serial-dp"] td.makespan', /ms$/);
+      assert.equal(await page.locator('grpo-schedule').getAttribute('alpha'), null, 'alpha is back to the preset’s');
+    },
+  },
+  'seed-002': {
+    2: async (page) => {
+      await page.locator('grpo-dynamic svg.dynamic-figure').waitFor();
+      assert.equal(await pool(page), '48');
+    },
+    3: async (page) => assert.equal(await pool(page), '62'),
+    4: async (page) => assert.deepEqual(await sliceSizes(page), ['16', '16', '16', '14']),
+    5: async (page) => {
+      await waitText(page, 'grpo-dynamic', 'pre.run', /ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/);
+    },
+    6: async (page) => {
+      assert.equal(await page.locator('grpo-dynamic button[data-policy="fallback"]').getAttribute('aria-pressed'), 'true');
+      await waitText(page, 'grpo-dynamic', 'pre.run.success', /ok: the step trained on all 4 ranks/);
+    },
+    7: async (page) => {
+      await waitText(page, 'grpo-dynamic', 'pre.run.success', /allGatherVariable[\s\S]*ok: the step trained/);
+      assert.deepEqual(await sliceSizes(page), ['16', '16', '15', '15']);
+    },
+  },
+  'seed-003': {
+    3: async (page) => {
+      await page.locator('grpo-train #start').waitFor();
+      assert.equal(await page.locator('grpo-train').getAttribute('preset'), 'seed-003');
+      assert.equal(await page.locator('grpo-train').getAttribute('steps'), '30');
+    },
+    4: async (page) => {
+      // The run trains on its rank worker: a step's reward is shown.
+      await waitText(page, 'grpo-train', '#last', /^step \d+: reward -?\d+\.\d{4}, \d+\.\d% of optimum$/);
+    },
+  },
+  'seed-004': {
+    2: async (page) => {
+      await page.locator('grpo-dynamic svg.dynamic-figure').waitFor();
+      assert.equal(await pool(page), '56');
+    },
+    3: async (page) => assert.equal(await pool(page), '64'),
+    4: async (page) => assert.match((await page.locator('grpo-dynamic g.slice[data-rank="2"]').textContent()) ?? '', /\[32:48\]/),
+    5: async (page) => {
+      await waitText(page, 'grpo-dynamic', 'pre.run.failure', /DeviceMismatchError: Expected all tensors to be on the same device/);
+      assert.equal(await page.locator('grpo-dynamic pre.run').count(), 1, 'one run, with the device fix off');
+    },
+    6: async (page) => {
+      await waitText(
+        page,
+        'grpo-dynamic',
+        'pre.run.success',
+        /rank 3: stacked \[16, 1\] on sim:3[\s\S]*ok: the step trained on all 4 ranks/,
+      );
+      assert.equal(await page.locator('grpo-dynamic pre.run').count(), 1);
+    },
+  },
+};
+
+/** Runs tour `id` from its first step to its last with the next button, checking each step. */
+async function runTour(page: Page, id: string): Promise<void> {
+  const tour = TOURS[id]!;
+  for (let n = 1; n <= tour.steps.length; n++) {
+    await atStep(page, n);
+    assert.equal(await stepInUrl(page), String(n));
+    const step = tour.steps[n - 1]!;
+    assert.equal(await panelText(page), n === tour.steps.length ? `${step.text.en} ${TOUR_UI.end.en}` : step.text.en);
+    const tags = await page.evaluate(() =>
+      ['grpo-explorer', 'grpo-schedule', 'grpo-dynamic', 'grpo-train'].filter((t) => document.querySelector(t)),
+    );
+    const tag = step.view === 'explorer' ? 'grpo-explorer' : `grpo-${step.view}`;
+    assert.deepEqual(tags, [tag], `step ${n} shows ${tag} alone`);
+    if (step.view === 'explorer') {
+      const s = stepState(tour, n - 1).set;
+      await explorerAt(page, s.phase!);
+      assert.equal(
+        await page.evaluate(() => (document.querySelector('grpo-explorer') as unknown as { state: { preset: string } }).state.preset),
+        s.preset,
+      );
+    }
+    await CHECKS[id]?.[n]?.(page);
+    const next = page.locator('grpo-tour-panel button.next');
+    if (n < tour.steps.length) await next.click();
+    else assert.equal(await next.isDisabled(), true, 'the last step has no next');
+  }
+}
+
+for (const id of tourNames) {
+  test(`tour ${id} runs to its end: each step's text, then its action in the live view`, async () => {
+    const t0 = performance.now();
+    await withPage(`/?tour=${id}&speed=8`, (page) => runTour(page, id));
+    console.log(`# tour ${id}: ${TOURS[id]!.steps.length} steps in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  });
+}
+
+test('a link opens a tour at step 3 as if steps 1–3 had run; Back steps back; ← → and Esc', async () => {
+  await withPage('/?tour=seed-002&step=3&speed=8', async (page) => {
+    await atStep(page, 3);
+    assert.equal(await panelText(page), TOURS['seed-002']!.steps[2]!.text.en);
+    await page.locator('grpo-dynamic svg.dynamic-figure').waitFor();
+    assert.equal(await pool(page), '62');
+    assert.equal(await page.locator('grpo-explorer').count(), 0);
+    await page.locator('grpo-tour-panel button.next').click();
+    await atStep(page, 4);
+    assert.deepEqual(await sliceSizes(page), ['16', '16', '16', '14']);
+    await page.goBack();
+    await atStep(page, 3);
+    assert.equal(await stepInUrl(page), '3');
+    await page.waitForFunction(
+      () => document.querySelector('grpo-dynamic')?.shadowRoot?.querySelector('.pool-label')?.getAttribute('data-pool') === '62',
+    );
+    // The panel's back button, then the keys.
+    await page.locator('grpo-tour-panel button.back').click();
+    await atStep(page, 2);
+    assert.equal(await pool(page), '48');
+    await page.keyboard.press('ArrowRight');
+    await atStep(page, 3);
+    await page.keyboard.press('ArrowLeft');
+    await atStep(page, 2);
+    await page.keyboard.press('ArrowLeft');
+    await atStep(page, 1);
+    await explorerAt(page, 'gather');
+    await page.keyboard.press('Escape');
+    await page.locator('grpo-tour-panel').waitFor({ state: 'detached' });
+    // Closed: the explorer writes its own state into the address again.
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('preset') === 'seed-002');
+    assert.equal(await page.evaluate(() => new URLSearchParams(location.search).has('tour')), false);
+  });
+});
+
+test("the explorer's tours menu lists the five; a link opens its tour; lang=zh-CN shows the Chinese text", async () => {
+  await withPage('/?preset=seed-000', async (page) => {
+    await page.locator('grpo-tour-menu summary').click();
+    const links = await page.locator('grpo-tour-menu a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    assert.deepEqual(
+      links,
+      tourNames.map((id) => `?tour=${id}`),
+    );
+    await page.locator('grpo-tour-menu a[data-tour="seed-001"]').click();
+    await atStep(page, 1);
+    assert.equal(await panelText(page), TOURS['seed-001']!.steps[0]!.text.en);
+  });
+  await withPage('/?tour=seed-004&step=5&lang=zh-CN&speed=8', async (page) => {
+    await atStep(page, 5);
+    assert.equal(await panelText(page), TOURS['seed-004']!.steps[4]!.text['zh-CN']);
+    assert.match((await page.locator('grpo-tour-panel .count').textContent()) ?? '', /第 5 步，共 6 步/);
+    await waitText(page, 'grpo-dynamic', 'pre.run.failure', /DeviceMismatchError/);
+  });
+  await withPage('/?tour=seed-009', async (page) => {
+    assert.match(
+      (await page.locator('grpo-tour-panel p.unknown').textContent()) ?? '',
+      /There is no tour “seed-009”; the tours are seed-000/,
+    );
+  });
+});
