@@ -207,7 +207,6 @@ export class ExplorerApp extends LitElement {
         <h1>grpo-sandbox <span>${T.subtitle}</span></h1>
         <grpo-lang-switch></grpo-lang-switch>
         <button class="share" @click=${this.copyLink} title=${T.copyLinkTitle}>${T.copyLink}</button>
-        <grpo-tour-menu></grpo-tour-menu>
       </header>`
       }
       ${
@@ -293,7 +292,12 @@ export class ExplorerApp extends LitElement {
               @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
-      </div>${s.embed ? nothing : html`<p class="to-views"><a href=${lang() === 'en' ? '?view=train' : `?view=train&lang=${lang()}`}>${T.toViews}</a></p>`}`;
+      </div>${
+        s.embed
+          ? nothing
+          : html`<p class="to-views"><a href=${lang() === 'en' ? '?view=train' : `?view=train&lang=${lang()}`}>${T.toViews}</a>
+        <grpo-tour-menu></grpo-tour-menu></p>`
+      }`;
   }
 
   /** The phase's question while its caption waits; after the reveal, the answer stays until the story leaves the phase. */
@@ -352,7 +356,10 @@ export class ExplorerApp extends LitElement {
         v.error!.suggestions.length > 0
           ? html`<br />${M().explorer.fixes}${v.error!.suggestions.map(
               (fix) =>
-                html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionWords(fix, suggestionText)}</button>`,
+                html`<button type="button" class="fix" @click=${() => this.applyConfig({ ...asked, ...fix } as LayoutConfig, null)}>${suggestionWords(
+                  fix,
+                  suggestionText,
+                )}</button>`,
             )}`
           : nothing
       }</div>`;
