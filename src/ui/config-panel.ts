@@ -113,7 +113,10 @@ export class ConfigPanel extends LitElement {
         ${
           this.error.suggestions.length > 0
             ? html`<div class="suggestions">${T.tryFix}
-          ${this.error.suggestions.map((s) => html`<button type="button" class="suggestion" @click=${() => this.apply(s)}>${suggestionWords(s, suggestionText)}</button>`)}
+          ${this.error.suggestions.map(
+            (s) =>
+              html`<button type="button" class="suggestion" @click=${() => this.apply(s)}>${suggestionWords(s, suggestionText)}</button>`,
+          )}
         </div>`
             : nothing
         }

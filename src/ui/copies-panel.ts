@@ -71,7 +71,11 @@ export class CopiesPanel extends LitElement {
           ? html`<p>${T.hint}</p>`
           : this.copies.length === 0
             ? html`<p>${T.notDrawn(this.prompt)}</p>`
-            : html`<p><span class="swatch" style="background:${this.colour}"></span>${T.summary(this.prompt, this.copies.length, this.copies.filter(inFollowed).length)}</p>
+            : html`<p><span class="swatch" style="background:${this.colour}"></span>${T.summary(
+                this.prompt,
+                this.copies.length,
+                this.copies.filter(inFollowed).length,
+              )}</p>
             <table>
               <thead><tr>${T.head.map((h) => html`<th>${h}</th>`)}${
                 this.scored ? html`<th>${T.reward}</th><th>${T.advantage}</th>` : nothing

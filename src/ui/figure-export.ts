@@ -3,6 +3,7 @@
 // picture, through its pure painter) also exposes paintFigure(ctx, width, height), which gives a
 // vector SVG and a sharp PNG. Otherwise a canvas is scaled into the PNG and wrapped as an
 // <image> in the SVG, and an SVG is resized through its viewBox (and rasterised for the PNG).
+import { section } from './i18n/index.ts';
 import { SvgContext, type PaintContext } from './embed/svg-context.ts';
 
 export type FigureFormat = 'svg' | 'png';
@@ -14,11 +15,8 @@ export interface FigureSource {
   paintFigure?(ctx: PaintContext, width: number, height: number): void;
 }
 
-export const MSG = {
-  nothing: 'This view has no picture to export yet (it draws once it has started).',
-  size: 'A figure size is a whole number of pixels from 16 to 8192 on each side.',
-  png: 'The browser could not encode the PNG.',
-} as const;
+/** The export's sentences (the figureExport section of the en/zh catalogues). */
+export const MSG = section('figureExport');
 
 export const MAX_SIDE = 8192;
 

@@ -105,7 +105,9 @@ export class FollowPanel extends LitElement {
         ${
           fw && fw.regroup !== this.regroup
             ? html`<p class="whatif" role="note"><strong>${T.whatIfLead}</strong>${T.whatIf(fw.framework, does(fw))}
-          <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>${T.useDefault(fw.framework)}</button></p>`
+          <button type="button" class="use-default" @click=${() => this.emit({ regroup: fw.regroup, scale: fw.scale })}>${T.useDefault(
+            fw.framework,
+          )}</button></p>`
             : nothing
         }`
       }

@@ -149,7 +149,8 @@ export class OverviewPanel extends LitElement {
     const zoomed = w.rankFrom > 0 || w.rankTo < o.ranks || w.stepFrom > 0 || w.stepTo < o.gatherSteps.length;
     const firstStep = o.gatherSteps[0]!;
     const lastStep = o.gatherSteps.at(-1)!;
-    return html`<h2>${T.heading(o.gatherIndex + 1, fmt(o.gatherCount), zoomed ? T.zoom(fmt(w.rankFrom), fmt(w.rankTo - 1), o.stepIndices) : '', fmt(o.samples))}</h2>
+    const zoom = zoomed ? T.zoom(fmt(w.rankFrom), fmt(w.rankTo - 1), o.stepIndices) : '';
+    return html`<h2>${T.heading(o.gatherIndex + 1, fmt(o.gatherCount), zoom, fmt(o.samples))}</h2>
       <form @submit=${this.onZoom} aria-label=${T.form}>
         ${
           o.gatherCount > 1

@@ -2,6 +2,7 @@
 // that view's element (its attributes from the other URL keys) and loads the view's module on
 // demand, so the explorer's first picture never pays for the dashboards. Imported by main.ts
 // before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
+import './i18n/lang-switch.ts';
 
 /** Each view: its element and its module (a dynamic import, a separate chunk in the build). */
 export const VIEWS: Record<string, { tag: string; load: () => Promise<unknown> }> = {
@@ -29,6 +30,10 @@ export function routeView(): boolean {
   const explorer = document.querySelector('grpo-explorer');
   if (explorer) explorer.replaceWith(el);
   else document.body.prepend(el);
+  // The page's language switch above the view (the explorer has its own in its header).
+  const languages = document.createElement('grpo-lang-switch');
+  languages.className = 'page-lang';
+  el.before(languages);
   document.title = `grpo-sandbox · ${view}`;
   void load();
   return true;

@@ -2,25 +2,14 @@
 // gathered groups per rank marked valid or flat, the pool filling towards its target coloured by
 // origin rank (this draw's additions outlined), and, from the slicing step on, each rank's slice
 // coloured by the rank each sample came from.
+import { section } from '../i18n/index.ts';
 import { html, svg, type TemplateResult } from 'lit';
 import type { Sample, StepPlan } from '../../core/dynamic/index.ts';
 import { promptColour } from '../palette.ts';
 import type { StepTrace } from './dynamic-trace.ts';
 
-export const FIG_MSG = {
-  groups: (label: string) => `${label}: every rank's groups, gathered (valid: rewards differ; flat: all tie)`,
-  rank: (r: number) => `rank ${r}`,
-  valid: 'valid',
-  flat: 'flat',
-  groupTitle: (group: string, origin: number, rewards: number[], valid: boolean) =>
-    `group ${group} from rank ${origin}: rewards ${rewards.join(', ')} → ${valid ? 'valid' : 'flat'}`,
-  pool: (pool: number, target: number) => `pool ${pool}/${target}`,
-  slices: "each rank's slice, coloured by the rank each sample came from",
-  slice: (from: number | null, to: number | null, source: string) => (from === null ? `(${source})` : `[${from}:${to}]`),
-  size: (n: number, of: number) => (n === of ? `${n}` : `${n} of ${of}`),
-  origin: (r: number) => `from rank ${r}`,
-  noSlices: 'no slice is taken: the framework raised in its generation loop',
-};
+/** The figure's words: its section of the en/zh catalogues (src/ui/i18n). */
+export const FIG_MSG = section('dynamicFig');
 
 /** Rank r's colour (the explorer's categorical palette). */
 export const rankColour = (r: number) => promptColour(r);
@@ -29,7 +18,7 @@ const W = 960;
 const LEFT = 70;
 
 export function drawLabel(draw: number, plan: StepPlan<Sample>): string {
-  return draw === 0 ? 'initial batch' : plan.policy === 'stream' ? `round ${draw}` : `resample ${draw}`;
+  return draw === 0 ? FIG_MSG.initial : plan.policy === 'stream' ? FIG_MSG.round(draw) : FIG_MSG.resample(draw);
 }
 
 /**
@@ -114,7 +103,7 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
   }
   const height = y + 6;
   return html`<svg class="dynamic-figure" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width=${W} height=${height} role="img"
-      aria-label="dynamic sampling, ${drawLabel(draw.draw, plan)}">
+      aria-label=${FIG_MSG.aria(drawLabel(draw.draw, plan))}>
     <style>
       text { font: 12px system-ui, sans-serif; fill: #222; } .title { font-weight: 600; } .rank { font-weight: 600; }
       .group.valid rect { fill: #2e7d32; } .group.valid text { fill: #fff; } .group.flat rect { fill: #d5d5d5; } .group.flat text { fill: #555; }

@@ -6,7 +6,9 @@
 // The picture comes from the same protocol run in this thread (labelled as such); the workers'
 // plan is checked against it. The sparsity sweep runs in a worker and is drawn with uPlot.
 // Attributes are named like `grpo-sandbox dynamic`'s flags (and its --sweep flags trials, ps).
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { coreOriginal } from '../i18n/core-errors.ts';
+import { section } from '../i18n/index.ts';
+import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import uPlot from 'uplot';
 import {
   DYNAMIC_PRESET_NAMES,
@@ -26,73 +28,8 @@ import { DYNAMIC_ATTRIBUTES, type DynamicAttributes, type DynamicRequest, reques
 import { type StepTrace, traceStep } from './dynamic-trace.ts';
 import type { SweepMessage } from './sweep-worker.ts';
 
-/** Every user-visible string of this view, in one place (a later en/zh catalogue takes them over). */
-export const MSG = {
-  title: 'Dynamic sampling, step by step',
-  settings: 'Settings',
-  preset: 'preset',
-  none: 'none (random rewards)',
-  policy: 'policy',
-  deviceFix: 'device-fix',
-  presetFixes: 'as the preset runs it',
-  on: 'on (.to(device))',
-  off: 'off',
-  p: 'p (success probability)',
-  ranks: 'ranks',
-  perRank: 'per-rank',
-  k: 'k',
-  maxResample: 'max-resample-times',
-  seed: 'seed',
-  prev: '◀ back',
-  next: 'next ▶',
-  play: 'play',
-  pause: 'pause',
-  stepOf: (i: number, n: number, what: string) => `step ${i + 1} of ${n}: ${what}`,
-  slicesStep: 'each rank takes its slice',
-  trainStep: 'the train step: stack the slice, gather it',
-  inPage: 'Picture: the protocol run in this page (one thread, W concurrent copies meeting in each gather; src/core/dynamic).',
-  workers: (n: number) =>
-    `Train step: ${plural(n, 'rank')} as Web Workers sharing one SharedArrayBuffer (src/ranks), the program grpo-sandbox dynamic runs.`,
-  running: 'running on the rank workers…',
-  waiting: 'the rank workers start when this view is scrolled into sight',
-  notRun: (why: string) => `The train step did not run on real ranks. ${why}`,
-  planMatches: (n: number) => `check: all ${n} worker ranks made identical decisions, the same as the in-page protocol`,
-  planDiffers: "check: THE WORKERS' PLAN DIFFERS FROM THE IN-PAGE ONE (a bug: please report it)",
-  ranksDisagree: 'check: RANKS DISAGREE (a bug: please report it)',
-  runHeader: (i: number, fix: boolean) => `— run ${i}: device fix ${fix ? 'on' : 'off'} —`,
-  trainLine: (fix: boolean, rebalance: boolean) =>
-    `train step: each rank torch.stack(rewards of its slice)${fix ? ' after .to(rank.device)' : ' (tensors not moved)'}, then ${
-      rebalance ? 'allGatherVariable' : 'allGather'
-    } for the loss`,
-  stacked: (r: number, shape: number[], device: string, origins: string[], rows: number) =>
-    `rank ${r}: stacked [${shape.join(', ')}] on ${device} (slice was on ${origins.join(', ') || 'no device'}); gathered ${plural(rows, 'row')}`,
-  ok: (n: number) => `ok: the step trained on ${n === 1 ? 'its one rank' : `all ${n} ranks`}`,
-  failedTrain: 'the simulated run failed, as a real one would; every worker is stopped:',
-  failedGeneration:
-    'the simulated run failed in the generation loop, before any slice is taken or the train step runs; every worker is stopped:',
-  failedCollect: 'the simulated run failed while collecting, before any slice was taken; every worker is stopped:',
-  eventLine: (
-    label: string,
-    generated: number,
-    groups: number,
-    flat: number,
-    added: string,
-    byRank: number[],
-    pool: number,
-    target: number,
-  ) =>
-    `${label}: ${generated} generated, ${plural(groups, 'group')}, ${flat} flat → ${added} (by rank: ${byRank.join(' ')}) → pool ${pool}/${target}`,
-  shortage: (s: number, t: number) => `Shortage: ${s}/${t}`,
-  sweep: 'Sparsity sweep: share of flat groups, theory p^G + (1 − p)^G against simulation',
-  runSweep: 'run the sweep',
-  sweepRunning: (u: number, t: number) => `sweep running in a worker: ${u}/${t} steps`,
-  sweepDone: (steps: number, ms: number) =>
-    `${plural(steps, 'step')} in ${(ms / 1000).toFixed(1)} s (in a worker; the page stays responsive)`,
-  sweepAbout: (policy: string, trials: number, k: number, ranks: number, perRank: number) =>
-    `${trials} single steps per p of ${ranks} ranks × ${perRank} (k = ${k}, random binary rewards), policy ${policy}; ` +
-    'short = pool still short after the last resample (theory: binomial).',
-  error: (m: string) => `Cannot run this step: ${m}`,
-};
+/** Every user-visible string of this view: its section of the en/zh catalogues (src/ui/i18n), read in the current language. */
+export const MSG = section('dynamic');
 
 const ALL_ATTRIBUTES = [...DYNAMIC_ATTRIBUTES, 'step', 'trials', 'ps'] as const;
 type Attr = (typeof ALL_ATTRIBUTES)[number];
@@ -411,7 +348,7 @@ export class GrpoDynamicView extends LitElement {
           e.generated,
           e.groups,
           e.flatGroups,
-          e.draw === 0 ? `${e.added} valid` : `+${e.added}`,
+          e.draw === 0 ? MSG.addedValid(e.added) : `+${e.added}`,
           e.addedByRank,
           e.pool,
           plan.target,
@@ -448,14 +385,14 @@ export class GrpoDynamicView extends LitElement {
       <div class="policies" role="group" aria-label=${MSG.policy}>
         ${POLICIES.map(
           (p: Policy) =>
-            html`<button type="button" data-policy=${p} aria-pressed=${String(c?.policy === p)} title=${POLICY_ABOUT[p]}
+            html`<button type="button" data-policy=${p} aria-pressed=${String(c?.policy === p)} title=${MSG.policyAbout[p] ?? POLICY_ABOUT[p]}
               @click=${() => {
                 this.set('policy', p);
                 this.set('step', String(Number.MAX_SAFE_INTEGER));
               }}>${p}</button>`,
         )}
       </div>
-      ${c ? html`<p class="about">${c.policy}: ${POLICY_ABOUT[c.policy]}</p>` : nothing}`;
+      ${c ? html`<p class="about">${c.policy}: ${MSG.policyAbout[c.policy] ?? POLICY_ABOUT[c.policy]}</p>` : nothing}`;
   }
 
   private trainStep(req: DynamicRequest) {
@@ -463,26 +400,29 @@ export class GrpoDynamicView extends LitElement {
     if (s.status === 'unavailable') return html`<p class="notice" role="status">${MSG.notRun(s.message ?? '')}</p>`;
     if (s.status === 'idle') return html`<p class="label">${MSG.waiting}</p>`;
     if (s.status === 'running') return html`<p class="label">${MSG.running}</p>`;
-    if (s.status === 'error') return html`<pre class="failure">${s.message}</pre>`;
+    if (s.status === 'error') return html`<pre class="failure">${coreOriginal(s.message ?? '')}</pre>`;
     const n = req.config.ranks;
     return html`<p class="label">${MSG.workers(n)}</p>
       ${s.records.map((run, i) => {
-        const lines: string[] = [];
+        // The run's own failure is printed as a real run prints it (English, as code); the page's lines are in the page's language.
+        const lines: (string | TemplateResult)[] = [];
+        const printed = (text: string) => html`<code lang="en">${text}</code>`;
         if (s.records.length > 1) lines.push(MSG.runHeader(i + 1, run.deviceFix));
         if (!run.plan) {
-          lines.push(MSG.failedCollect, run.failure ?? '');
+          lines.push(MSG.failedCollect, printed(run.failure ?? ''));
         } else {
           lines.push(!run.identical ? MSG.ranksDisagree : s.matches ? MSG.planMatches(n) : MSG.planDiffers);
-          if (run.failedIn === 'generation loop') lines.push(MSG.failedGeneration, `  ${run.failure}`);
+          if (run.failedIn === 'generation loop') lines.push(MSG.failedGeneration, printed(`  ${run.failure}`));
           else {
             lines.push(MSG.trainLine(run.deviceFix, req.config.policy === 'rebalance'));
             if (run.ok) {
               for (const [r, res] of run.ranks!.entries()) lines.push(MSG.stacked(r, res.shape, res.device, res.origins, res.gatheredRows));
               lines.push(MSG.ok(n));
-            } else lines.push(MSG.failedTrain, run.failure ?? '');
+            } else lines.push(MSG.failedTrain, printed(run.failure ?? ''));
           }
         }
-        return html`<pre class=${run.ok ? 'run success' : 'run failure'} data-fix=${run.deviceFix ? 'on' : 'off'}>${lines.join('\n')}</pre>`;
+        const text = lines.map((l, j) => (j === 0 ? l : ['\n', l]));
+        return html`<pre class=${run.ok ? 'run success' : 'run failure'} data-fix=${run.deviceFix ? 'on' : 'off'}>${text}</pre>`;
       })}`;
   }
 
@@ -502,7 +442,7 @@ export class GrpoDynamicView extends LitElement {
     return html`<h2>${MSG.title}</h2>
       ${this.form(req)}
       ${this.error ? html`<p class="error" role="alert">${MSG.error(this.error)}</p>` : nothing}
-      ${req?.presetInfo && !this.error ? html`<p class="about">${req.presetInfo.description}</p>` : nothing}
+      ${req?.presetInfo && !this.error ? html`<p class="about">${coreOriginal(req.presetInfo.description)}</p>` : nothing}
       ${
         t && req && !this.error
           ? html`<div class="controls">
@@ -520,8 +460,9 @@ export class GrpoDynamicView extends LitElement {
               <pre class="log">${[
                 ...this.eventLines(t, Math.min(step, t.draws.length - 1)),
                 ...(step >= t.draws.length && t.plan.shortage > 0 ? [MSG.shortage(t.plan.shortage, t.plan.target)] : []),
-                ...(step >= t.draws.length ? t.plan.notes.map((n) => `warning: ${n}`) : []),
-              ].join('\n')}</pre>
+                // The protocol's warnings are the CLI's lines (English, printed as code).
+                ...(step >= t.draws.length ? t.plan.notes.map((n) => html`<code lang="en">warning: ${n}</code>`) : []),
+              ].map((l, j) => (j === 0 ? l : ['\n', l]))}</pre>
               ${step === last ? this.trainStep(req) : nothing}`
           : nothing
       }

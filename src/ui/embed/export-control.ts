@@ -1,14 +1,10 @@
 // <grpo-figure-export>: a figure size and two buttons (SVG, PNG) that save the `target` view's
 // figure through figure-export.ts. Any grpo view can place one next to its picture.
+import { section } from '../i18n/index.ts';
 import { LitElement, css, html } from 'lit';
 import { download, exportFigure, type FigureFormat, type FigureSource } from '../figure-export.ts';
 
-const MSG = {
-  label: 'Figure for slides',
-  width: 'width (px)',
-  height: 'height (px)',
-  saved: (name: string) => `saved ${name}`,
-} as const;
+const MSG = section('exportControl');
 
 export class FigureExportControl extends LitElement {
   static override properties = {

@@ -5,6 +5,7 @@
 // explorer's own pieces (deriveView, <grpo-layout-canvas>, <grpo-story-controls>, the captions);
 // this file only wires them for a page that is not the explorer. Nothing is built until the lazy
 // loader (lazy.ts) calls start(), when the element scrolls near; pause() stops the story playing.
+import { M, section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig } from '../../core/samplers/index.ts';
 import { presets } from '../../core/presets.ts';
@@ -27,13 +28,7 @@ import '../layout-canvas.ts';
 import '../story-controls.ts';
 import './export-control.ts';
 
-const MSG = {
-  waiting: 'The layout picture is drawn when you scroll to it.',
-  attributes: 'Some attributes could not be read:',
-  stale: 'Showing the last valid layout.',
-  open: 'open in the explorer ↗',
-  regrouped: (label: string) => `regrouped ${label}`,
-} as const;
+const MSG = section('embed');
 
 /** The attributes read (the explorer's URL keys); `autoplay` plays the story once started. */
 export const layoutAttributes = [
@@ -49,7 +44,7 @@ export const layoutAttributes = [
   'prompt',
 ] as const;
 
-const label = (m: ExplorerState['regroup']) => MSG.regrouped(regroupMethods.find((r) => r.method === m)?.label ?? m);
+const label = (m: ExplorerState['regroup']) => MSG.regrouped(M().core.regroup[m] ?? regroupMethods.find((r) => r.method === m)?.label ?? m);
 
 export class GrpoLayout extends LitElement {
   static override properties = { started: { state: true }, state: { state: true } };

@@ -75,7 +75,10 @@ export const ZH_CLAUSES: Clause[] = [
     (m) => `batches-per-epoch=${m[1]} 的一个 epoch 需要 ${m[2]} 个不同的 prompt，但 dataset-size=${m[3]}`,
   ],
   [
-    /^a generation batch needs (\d+) distinct prompts \(generation batch (\d+) \/ k=(\d+)\) but dataset-size=(\d+): RepeatSampler would drop the only, incomplete chunk$/,
+    new RegExp(
+      '^a generation batch needs (\\d+) distinct prompts \\(generation batch (\\d+) / k=(\\d+)\\) but dataset-size=(\\d+): ' +
+        'RepeatSampler would drop the only, incomplete chunk$',
+    ),
     (m) =>
       `一个生成 batch 需要 ${m[1]} 个不同的 prompt（生成 batch ${m[2]} / k=${m[3]}），但 dataset-size=${m[4]}：RepeatSampler 会丢掉唯一且不完整的那一块`,
   ],

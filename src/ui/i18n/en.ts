@@ -347,6 +347,8 @@ export const en = {
       zeroStd: 'zero-std fraction (tied groups)',
       clip: 'clip fraction',
       budget: 'reward per budget band: greedy policy vs optimum',
+      /** Legend labels in other languages (English: the labels as the charts name them). */
+      series: {} as Record<string, string>,
     },
     policyTitle: 'Learned policy per latency budget (greedy) next to the optimum',
     policyPending: 'Evaluating the learned policy on every prompt of the bank (in a worker)…',
@@ -415,6 +417,7 @@ export const en = {
     error: (m: string) => `Cannot draw this schedule: ${m}`,
     rank: (r: number) => `rank ${r}`,
     ganttAria: (schemes: string) => `Gantt charts: ${schemes} (ranks × time, one time scale)`,
+    idleTitle: (rank: number, pct: number, of: string) => `rank ${rank} idle ${pct}% of ${of}`,
   },
   dynamic: {
     title: 'Dynamic sampling, step by step',
@@ -482,6 +485,42 @@ export const en = {
       'short = pool still short after the last resample (theory: binomial).',
     error: (m: string) => `Cannot run this step: ${m}`,
     policyAbout: {} as Record<string, string>,
+    addedValid: (n: number) => `${n} valid`,
+  },
+  isolation: {
+    insecure:
+      'This view needs SharedArrayBuffer, which browsers give only to secure pages: open it over https (or from localhost), ' +
+      'and serve it with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp.',
+    frame:
+      'This view needs SharedArrayBuffer, but it runs inside an iframe that is not cross-origin isolated. The page around the frame must be ' +
+      'served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, the framed page with ' +
+      'Cross-Origin-Embedder-Policy: require-corp (and Cross-Origin-Resource-Policy: cross-origin when it comes from another site), and the ' +
+      '<iframe> tag needs allow="cross-origin-isolated".',
+    page:
+      'This view needs SharedArrayBuffer, but this page is not cross-origin isolated: serve it with the headers ' +
+      'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (every script and image it loads from ' +
+      'another site then needs Cross-Origin-Resource-Policy or CORS).',
+    noSab:
+      'This view needs SharedArrayBuffer, which this browser does not provide even though the page is cross-origin isolated; ' +
+      'try a current Chrome, Edge, Firefox or Safari.',
+  },
+  embed: {
+    waiting: 'The layout picture is drawn when you scroll to it.',
+    attributes: 'Some attributes could not be read:',
+    stale: 'Showing the last valid layout.',
+    open: 'open in the explorer ↗',
+    regrouped: (label: string) => `regrouped ${label}`,
+  },
+  exportControl: {
+    label: 'Figure for slides',
+    width: 'width (px)',
+    height: 'height (px)',
+    saved: (name: string) => `saved ${name}`,
+  },
+  figureExport: {
+    nothing: 'This view has no picture to export yet (it draws once it has started).',
+    size: 'A figure size is a whole number of pixels from 16 to 8192 on each side.',
+    png: 'The browser could not encode the PNG.',
   },
   dynamicFig: {
     groups: (label: string) => `${label}: every rank's groups, gathered (valid: rewards differ; flat: all tie)`,

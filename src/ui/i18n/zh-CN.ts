@@ -370,6 +370,17 @@ export const zhCN: Catalogue = {
       zeroStd: 'std 为零的比例（打平的组）',
       clip: 'clip 比例',
       budget: '各预算区间的 reward：贪心策略对比最优',
+      series: {
+        step: 'step',
+        mean: '均值',
+        '% of optimum': '占最优 %',
+        'budget ms': '预算 ms',
+        policy: '策略',
+        optimum: '最优',
+        tier: 'tier',
+        insertion: 'insertion',
+        'knob 3': 'knob 3',
+      },
     },
     policyTitle: '按延迟预算学到的策略（贪心）与最优策略对照',
     policyPending: '正在（在 worker 中）对题库中每个 prompt 评估学到的策略……',
@@ -427,6 +438,7 @@ export const zhCN: Catalogue = {
     error: (m: string) => `无法绘制此调度：${m}`,
     rank: (r: number) => `rank ${r}`,
     ganttAria: (schemes: string) => `甘特图：${schemes}（rank × 时间，同一时间尺度）`,
+    idleTitle: (rank: number, pct: number, of: string) => `rank ${rank} 空闲 ${of} 中的 ${pct}%`,
   },
   dynamic: {
     title: '动态采样，逐步演示',
@@ -490,15 +502,55 @@ export const zhCN: Catalogue = {
       `每个 p 做 ${trials} 次单步，${ranks} 个 rank × ${perRank}（k = ${k}，随机二值 reward），策略 ${policy}；` +
       'short = 最后一次重采样后池仍然不足（理论：二项分布）。',
     error: (m: string) => `无法运行此步：${m}`,
-    policyAbout: {},
+    policyAbout: {
+      fallback: 'ms-swift：最后一次重采样后仍不足 → 每个 rank 都用自己原来的 batch 训练，包括打平的组',
+      pad: '复制随机选出的有效样本（每个 rank 用相同的带种子选择）直到达到目标',
+      rebalance: 'rank r 取 floor(pool/W) 个，前 pool mod W 个 rank 各多取一个（大小可能相差一）',
+      raise: 'verl DAPO：num_gen_batches 达到 max_num_gen_batches（= 1 + 最大重采样次数）时抛出 ValueError',
+      'raise-nemo': 'NeMo RL：同样的错误，晚一个 batch（它检查 num_gen_batches <= max）',
+      stream: 'OpenRLHF：每个被丢弃的 prompt 立即被替换；当 min < 平均 reward < max 时保留该组；没有上限',
+      naive: 'seed-002 的 bug：rank r 从不足的池中切取 [L·r, min(L·(r+1), pool))，于是下一次 gather 出错',
+    },
+    addedValid: (n: number) => `${n} 个有效`,
+  },
+  isolation: {
+    insecure:
+      '此视图需要 SharedArrayBuffer，而浏览器只把它提供给安全页面：请通过 https（或从 localhost）打开，' +
+      '并以响应头 Cross-Origin-Opener-Policy: same-origin 和 Cross-Origin-Embedder-Policy: require-corp 提供页面。',
+    frame:
+      '此视图需要 SharedArrayBuffer，但它运行在一个没有跨源隔离的 iframe 中。外层页面必须以 Cross-Origin-Opener-Policy: same-origin 和 ' +
+      'Cross-Origin-Embedder-Policy: require-corp 提供，被嵌入的页面以 Cross-Origin-Embedder-Policy: require-corp 提供' +
+      '（来自其他站点时还需 Cross-Origin-Resource-Policy: cross-origin），并且 <iframe> 标签需要 allow="cross-origin-isolated"。',
+    page:
+      '此视图需要 SharedArrayBuffer，但本页没有跨源隔离：请以响应头 Cross-Origin-Opener-Policy: same-origin 和 ' +
+      'Cross-Origin-Embedder-Policy: require-corp 提供页面（之后它从其他站点加载的每个脚本和图片都需要 Cross-Origin-Resource-Policy 或 CORS）。',
+    noSab: '此视图需要 SharedArrayBuffer，但即使页面已跨源隔离，这个浏览器也不提供它；请试试最新的 Chrome、Edge、Firefox 或 Safari。',
+  },
+  embed: {
+    waiting: '滚动到布局图时才会绘制它。',
+    attributes: '有些属性无法读取：',
+    stale: '显示的是上一个有效布局。',
+    open: '在 explorer 中打开 ↗',
+    regrouped: (label: string) => `重组方式：${label}`,
+  },
+  exportControl: {
+    label: '用于幻灯片的图',
+    width: '宽（px）',
+    height: '高（px）',
+    saved: (name: string) => `已保存 ${name}`,
+  },
+  figureExport: {
+    nothing: '此视图还没有可导出的图（开始运行后才会绘制）。',
+    size: '图的尺寸是每边 16 到 8192 之间的整数像素。',
+    png: '浏览器无法编码 PNG。',
   },
   dynamicFig: {
-    groups: (label: string) => `${label}：各 rank 的组，已汇集（valid：reward 各不相同；flat：全部打平）`,
+    groups: (label: string) => `${label}：各 rank 的组，已汇集（有效：reward 不全相同；打平：全部相同）`,
     rank: (r: number) => `rank ${r}`,
-    valid: 'valid',
-    flat: 'flat',
+    valid: '有效',
+    flat: '打平',
     groupTitle: (group: string, origin: number, rewards: number[], valid: boolean) =>
-      `组 ${group}，来自 rank ${origin}：reward ${rewards.join(', ')} → ${valid ? 'valid' : 'flat'}`,
+      `组 ${group}，来自 rank ${origin}：reward ${rewards.join(', ')} → ${valid ? '有效' : '打平'}`,
     pool: (pool: number, target: number) => `池 ${pool}/${target}`,
     slices: '每个 rank 的切片，按每个样本来自的 rank 着色',
     slice: (from: number | null, to: number | null, source: string) => (from === null ? `（${source}）` : `[${from}:${to}]`),

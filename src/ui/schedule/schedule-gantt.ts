@@ -2,8 +2,12 @@
 // with a panel per scheme, side by side on one time scale, ranks × time. A launch of b
 // configurations is b stacked bands coloured by sample, outlined as one; idle time is hatched;
 // each launch carries its configuration ids (a <title> tooltip and data-configs for the readout).
+import { section } from '../i18n/index.ts';
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
 import { formatTime, type ScheduleResult, type SchemeResult } from '../../core/schedule/index.ts';
+
+/** The view's words (the schedule section of the en/zh catalogues). */
+const MSG = section('schedule');
 
 /** Panel geometry in SVG units (the SVG scales to its box with its viewBox). */
 const PANEL = { width: 430, left: 52, right: 14, top: 24, bottom: 30, gapX: 22, gapY: 18, plotHeight: 200 };
@@ -57,10 +61,12 @@ function panel(r: ScheduleResult, s: SchemeResult, scale: number, x0: number, y0
       const y = top + rank * row;
       const h = Math.max(1, row - (row > 6 ? 3 : 0));
       return svg`<g class="rank" data-rank=${rank}>
-        ${rank % labelEvery === 0 ? svg`<text x=${left - 5} y=${num(y + row / 2 + 4)} text-anchor="end" class="tick">rank ${rank}</text>` : null}
-        <rect x=${left} y=${num(y)} width=${num(plotWidth)} height=${num(h)} fill="url(#grpo-idle)"><title>rank ${rank} idle ${Math.round(
-          100 * s.idleFraction[rank]!,
-        )}% of ${time(s.makespan, r.unit)}</title></rect>
+        ${rank % labelEvery === 0 ? svg`<text x=${left - 5} y=${num(y + row / 2 + 4)} text-anchor="end" class="tick">${MSG.rank(rank)}</text>` : null}
+        <rect x=${left} y=${num(y)} width=${num(plotWidth)} height=${num(h)} fill="url(#grpo-idle)"><title>${MSG.idleTitle(
+          rank,
+          Math.round(100 * s.idleFraction[rank]!),
+          time(s.makespan, r.unit),
+        )}</title></rect>
         ${intervals.map((i) => {
           const x = left + i.start * scale;
           const w = Math.max(1, (i.end - i.start) * scale);
@@ -106,7 +112,7 @@ export function ganttSvg(r: ScheduleResult, schemes: SchemeResult[], columns = G
   const height = rows * panelHeight + (rows - 1) * PANEL.gapY;
   // The outer <svg> is an html template (lit's svg tag is for content inside an <svg>).
   return html`<svg class="gantt" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width=${width} height=${height}
-      role="img" aria-label="Gantt charts: ${schemes.map((s) => s.scheme).join(', ')} (ranks × time, one time scale)">
+      role="img" aria-label=${MSG.ganttAria(schemes.map((s) => s.scheme).join(', '))}>
     <style>
       text { font: 11px ui-monospace, monospace; fill: #111; } .title { font: 600 13px system-ui, sans-serif; }
       .tick { fill: #555; } .axis { stroke: #888; } .outline { fill: none; stroke: #222; stroke-width: 1; } .gather { fill: #555; }

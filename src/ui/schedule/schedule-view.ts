@@ -5,6 +5,8 @@
 // config-time, policy, seed, alpha, max-batch, gather-cost, schemes) and by a small form that
 // writes them; latencies from a constant T or from the controller task under the uniform policy
 // or a trained one (a `grpo-sandbox train` run's checkpoint.json + config.json, given by file).
+import { coreOriginal } from '../i18n/core-errors.ts';
+import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import {
   caption,
@@ -22,42 +24,8 @@ import { ganttSvg, sampleColour } from './schedule-gantt.ts';
 import { requestFromAttributes, SCHEDULE_ATTRIBUTES, type ScheduleAttributes, type ScheduleRequest } from './schedule-settings.ts';
 import { readTrainedRun, type TrainedRun } from './trained-policy.ts';
 
-/** Every user-visible string of this view, in one place (a later en/zh catalogue takes them over). */
-export const MSG = {
-  title: 'How the expanded batch runs on the ranks',
-  settings: 'Settings',
-  preset: 'preset',
-  ranks: 'ranks',
-  batch: 'batch',
-  k: 'k (group)',
-  alpha: 'alpha',
-  maxBatch: 'max-batch',
-  latency: 'latency',
-  constant: 'constant T',
-  controller: 'controller task',
-  configTime: 'config-time (ms, empty: T)',
-  policy: 'policy',
-  uniform: 'uniform',
-  trained: 'trained (checkpoint)',
-  seed: 'seed',
-  runFiles: 'trained run: checkpoint.json + config.json',
-  runLoaded: (name: string) => `trained policy: ${name}`,
-  computing: "computing the trained policy's tables…",
-  hoverHint: 'Hover a launch to see its configurations.',
-  legendIdle: 'idle (hatched)',
-  legendGather: 'all-gather',
-  sample: (s: number) => `sample ${s}`,
-  moreSamples: (n: number) => `… ${n} more samples`,
-  table: 'Comparison',
-  scheme: 'scheme',
-  makespan: 'makespan',
-  speedup: 'speed-up vs serial-dp',
-  idle: 'idle per rank',
-  launches: 'launches',
-  peak: 'peak batch',
-  captions: 'Why each scheme takes what it takes',
-  error: (m: string) => `Cannot draw this schedule: ${m}`,
-};
+/** Every user-visible string of this view: its section of the en/zh catalogues (src/ui/i18n), read in the current language. */
+export const MSG = section('schedule');
 
 type Attr = (typeof SCHEDULE_ATTRIBUTES)[number];
 
@@ -305,16 +273,18 @@ export class GrpoScheduleView extends LitElement {
       ${this.error ? html`<p class="error" role="alert">${MSG.error(this.error)}</p>` : nothing}
       ${
         r && !this.error
-          ? html`${intro && !this.hasCustomSettings() ? html`<p class="intro">${intro}</p>` : nothing}
-            <p class="headline">${headline(r)}</p>
+          ? html`${intro && !this.hasCustomSettings() ? html`<p class="intro">${coreOriginal(intro)}</p>` : nothing}
+            <p class="headline">${coreOriginal(headline(r))}</p>
             ${this.legend(r)}
             <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown)}</div>
             <p class="readout" aria-live="polite">${this.hovered || MSG.hoverHint}</p>
             <h3>${MSG.table}</h3>
             ${this.table(r, shown)}
-            <p class="conclusion">${conclusion(r, shown)}</p>
+            <p class="conclusion">${coreOriginal(conclusion(r, shown))}</p>
             <h3>${MSG.captions}</h3>
-            <dl class="captions">${shown.map((s) => html`<dt>${s.scheme}</dt><dd class="caption" data-scheme=${s.scheme}>${caption(r, s)}</dd>`)}</dl>`
+            <dl class="captions">${shown.map(
+              (s) => html`<dt>${s.scheme}</dt><dd class="caption" data-scheme=${s.scheme}>${coreOriginal(caption(r, s))}</dd>`,
+            )}</dl>`
           : nothing
       }`;
   }

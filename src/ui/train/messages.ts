@@ -1,72 +1,10 @@
-// Every string the training dashboard shows, in one place (a later en/zh catalogue takes them
-// over), plus the two decisions that produce text: what is missing for cross-origin isolation,
-// and which notice the device choice gets. Pure, so unit tests check them without a browser.
+// The training dashboard's words (MSG: its section of the en/zh catalogues in src/ui/i18n), plus
+// the two decisions that produce text: what is missing for cross-origin isolation, and which
+// notice the device choice gets. Pure, so unit tests check them without a browser.
+import { section } from '../i18n/index.ts';
 
-export const MSG = {
-  title: 'Train the controller in the page',
-  intro:
-    'The same loop as grpo-sandbox train: every rank is a Web Worker of this page (with its own WebGPU device when the backend ' +
-    'asks for one and the browser has it); rewards and prompt ids are all-gathered, gradients all-reduced, Adam applied.',
-  start: 'Start',
-  stop: 'Stop',
-  reset: 'Reset',
-  preset: 'preset',
-  noPreset: '(none)',
-  exportJsonl: 'metrics.jsonl',
-  exportCsv: 'metrics.csv',
-  runLink: 'link to this run',
-  idle: 'Not started.',
-  starting: (ranks: number) => `Starting ${ranks} rank worker${ranks === 1 ? '' : 's'}…`,
-  running: (step: number, steps: number, device: string) => `Training: step ${step} of ${steps} on ${device}.`,
-  stopping: 'Stopping after this step…',
-  done: (step: number, steps: number, stopped: boolean) => (stopped ? `Stopped at step ${step} of ${steps}.` : `Done: ${steps} steps.`),
-  failed: (message: string) => `The run failed: ${message}`,
-  last: (step: number, reward: number, fraction: number) =>
-    `step ${step}: reward ${reward.toFixed(4)}, ${(100 * fraction).toFixed(1)}% of optimum`,
-  stepsPerSecond: (rate: number) => `${rate.toFixed(1)} steps/s`,
-  device: (ranks: number, device: string) => `${ranks} rank worker${ranks === 1 ? '' : 's'} on ${device}`,
-  cpuFallback: (reason: string) => `WebGPU unavailable (${reason}): training on the CPU instead.`,
-  charts: {
-    reward: 'reward (mean, std)',
-    optimum: '% of the optimum',
-    loss: 'loss',
-    kl: 'KL to the initial policy',
-    klOff: 'KL to the initial policy (beta = 0: no reference, not logged)',
-    entropy: 'entropy per head (nats)',
-    zeroStd: 'zero-std fraction (tied groups)',
-    clip: 'clip fraction',
-    budget: 'reward per budget band: greedy policy vs optimum',
-  },
-  policyTitle: 'Learned policy per latency budget (greedy) next to the optimum',
-  policyPending: 'Evaluating the learned policy on every prompt of the bank (in a worker)…',
-  policyNone: 'Shown when a run ends or is stopped.',
-  policyHead: [
-    'budget',
-    'prompts',
-    'policy: most common choice',
-    'latency ms',
-    'reward',
-    'optimum: most common choice',
-    'latency ms',
-    'reward',
-  ],
-  randomFraction: (f: number) => `The uniform random policy reaches ${(100 * f).toFixed(1)}% of the optimum on this bank.`,
-  isolation: {
-    title: 'Training needs cross-origin isolation',
-    insecure: 'the page is not a secure context (serve it over https or from localhost)',
-    coop: (got: string | null) =>
-      `the page was served ${got ? `with Cross-Origin-Opener-Policy: ${got}` : 'without a Cross-Origin-Opener-Policy header'} (needs same-origin)`,
-    coep: (got: string | null) =>
-      `the page was served ${got ? `with Cross-Origin-Embedder-Policy: ${got}` : 'without a Cross-Origin-Embedder-Policy header'} ` +
-      '(needs require-corp or credentialless)',
-    unread:
-      "the page's headers could not be read; it needs Cross-Origin-Opener-Policy: same-origin and " +
-      'Cross-Origin-Embedder-Policy: require-corp (or credentialless)',
-    frame: 'an embedding page or frame is not cross-origin isolated itself (each ancestor needs the same two headers)',
-    why: 'The ranks share their collectives through a SharedArrayBuffer, which browsers only give a cross-origin isolated page. ',
-    fix: '`npm start` and `npm run preview` send both headers (vite.config.ts).',
-  },
-} as const;
+/** The dashboard's words: a live view of the current language's catalogue section. */
+export const MSG = section('train');
 
 /** What the page can tell about its isolation: the flags and the headers its own URL is served with. */
 export interface IsolationFacts {
@@ -88,7 +26,7 @@ export function isolationProblem(f: IsolationFacts): string | null {
   if (f.coep !== undefined && !coepOk) missing.push(MSG.isolation.coep(f.coep));
   // Both headers right and still not isolated: an ancestor frame is what breaks it.
   if (missing.length === 0) missing.push(f.coop === undefined || f.coep === undefined ? MSG.isolation.unread : MSG.isolation.frame);
-  return `${MSG.isolation.why}Missing: ${missing.join('; ')}. ${MSG.isolation.fix}`;
+  return `${MSG.isolation.why}${MSG.isolation.missing(missing)}${MSG.isolation.fix}`;
 }
 
 /**

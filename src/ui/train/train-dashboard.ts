@@ -3,6 +3,7 @@
 // the backend asks for one. The page's main thread only drives the steps and draws: metrics are
 // collected as steps arrive and drawn once per animation frame, and the learned policy per budget
 // is evaluated in a worker (policy-worker.ts). Configured by attributes named like the CLI's flags.
+import { lang } from '../i18n/index.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import uPlot from 'uplot';
 import { POLICIES } from '../../core/dynamic/types.ts';
@@ -40,21 +41,49 @@ interface ChartSpec {
   series: [label: string, stroke: string, read: (r: StepRecord) => number | null][];
 }
 
+/** A chart series' legend label in the page's language (English: the label itself). */
+const seriesLabel = (label: string) => MSG.charts.series[label] ?? label;
+
+/** A form field's label: the train CLI's flag name (an identifier, shown as code outside English). */
+const flagName = (flag: string) => (lang() === 'en' ? flag : html`<code>${flag}</code>`);
+
 const CHARTS: ChartSpec[] = [
   {
     id: 'reward',
-    title: MSG.charts.reward,
+    get title() {
+      return MSG.charts.reward;
+    },
     series: [
       ['mean', '#2ca02c', (r) => r.rewardMean],
       ['std', '#98df8a', (r) => r.rewardStd],
     ],
   },
-  { id: 'optimum', title: MSG.charts.optimum, series: [['% of optimum', '#1f77b4', (r) => 100 * r.optimumFraction]] },
-  { id: 'loss', title: MSG.charts.loss, series: [['loss', '#d62728', (r) => r.loss]] },
-  { id: 'kl', title: MSG.charts.kl, series: [['KL', '#17becf', (r) => r.kl]] },
+  {
+    id: 'optimum',
+    get title() {
+      return MSG.charts.optimum;
+    },
+    series: [['% of optimum', '#1f77b4', (r) => 100 * r.optimumFraction]],
+  },
+  {
+    id: 'loss',
+    get title() {
+      return MSG.charts.loss;
+    },
+    series: [['loss', '#d62728', (r) => r.loss]],
+  },
+  {
+    id: 'kl',
+    get title() {
+      return MSG.charts.kl;
+    },
+    series: [['KL', '#17becf', (r) => r.kl]],
+  },
   {
     id: 'entropy',
-    title: MSG.charts.entropy,
+    get title() {
+      return MSG.charts.entropy;
+    },
     series: [
       ['tier', '#9467bd', (r) => r.entropy.tier],
       ['insertion', '#8c564b', (r) => r.entropy.insertion],
@@ -62,8 +91,20 @@ const CHARTS: ChartSpec[] = [
       ['knob 3', '#7f7f7f', (r) => r.entropy.knob3],
     ],
   },
-  { id: 'zero-std', title: MSG.charts.zeroStd, series: [['zero-std', '#bcbd22', (r) => r.zeroStdFraction]] },
-  { id: 'clip', title: MSG.charts.clip, series: [['clip', '#ff7f0e', (r) => r.clipFraction]] },
+  {
+    id: 'zero-std',
+    get title() {
+      return MSG.charts.zeroStd;
+    },
+    series: [['zero-std', '#bcbd22', (r) => r.zeroStdFraction]],
+  },
+  {
+    id: 'clip',
+    get title() {
+      return MSG.charts.clip;
+    },
+    series: [['clip', '#ff7f0e', (r) => r.clipFraction]],
+  },
 ];
 
 /** Milliseconds of chart drawing per animation frame before the rest waits for the next frame. */
@@ -475,7 +516,10 @@ export class TrainDashboard extends LitElement {
           height: CHART_H,
           scales: { x: { time: false } },
           axes: [{ label: 'step', size: 36 }, { size: 52 }],
-          series: [{ label: 'step' }, ...spec.series.map(([label, stroke]) => ({ label, stroke, width: 1.5 }))],
+          series: [
+            { label: seriesLabel('step') },
+            ...spec.series.map(([label, stroke]) => ({ label: seriesLabel(label), stroke, width: 1.5 })),
+          ],
           legend: { live: false },
         };
         const el = root.querySelector(`#chart-${spec.id}`) as HTMLElement;
@@ -490,11 +534,11 @@ export class TrainDashboard extends LitElement {
           width: CHART_W,
           height: CHART_H,
           scales: { x: { time: false } },
-          axes: [{ label: 'budget ms', size: 36 }, { size: 52 }],
+          axes: [{ label: seriesLabel('budget ms'), size: 36 }, { size: 52 }],
           series: [
-            { label: 'budget ms' },
-            { label: 'policy', stroke: '#1f77b4', width: 1.5 },
-            { label: 'optimum', stroke: '#ff7f0e', width: 1.5 },
+            { label: seriesLabel('budget ms') },
+            { label: seriesLabel('policy'), stroke: '#1f77b4', width: 1.5 },
+            { label: seriesLabel('optimum'), stroke: '#ff7f0e', width: 1.5 },
           ],
           legend: { live: false },
         },
@@ -511,6 +555,23 @@ export class TrainDashboard extends LitElement {
 
   private edit(flag: TrainFlag, value: string): void {
     this.values = { ...this.values, [flag]: value };
+  }
+
+  /** After a language switch: the uPlot titles and legends (built once, outside Lit's templates) say the new words. */
+  protected override updated(): void {
+    const relabel = (u: uPlot, title: string, labels: string[]) => {
+      const t = u.root.querySelector('.u-title');
+      if (t && t.textContent !== title) t.textContent = title;
+      u.root.querySelectorAll('.u-legend .u-series .u-label').forEach((el, i) => {
+        const label = labels[i];
+        if (label !== undefined && el.textContent !== label) el.textContent = label;
+      });
+    };
+    for (const spec of CHARTS) {
+      const u = this.charts.get(spec.id);
+      if (u) relabel(u, spec.title, ['step', ...spec.series.map(([label]) => label)].map(seriesLabel));
+    }
+    if (this.budgetChart) relabel(this.budgetChart, MSG.charts.budget, ['budget ms', 'policy', 'optimum'].map(seriesLabel));
   }
 
   /** Errors in words as the settings are given or typed, from the same checks the CLI runs. */
@@ -546,10 +607,11 @@ export class TrainDashboard extends LitElement {
     const choices = flag === 'preset' ? ['', ...Object.keys(TRAIN_PRESETS)] : CHOICES[flag];
     const disabled = this.phase === 'starting' || this.phase === 'running' || this.phase === 'stopping';
     if (choices)
-      return html`<label>${flag}<select name=${flag} ?disabled=${disabled} @change=${(e: Event) => this.edit(flag, (e.target as HTMLSelectElement).value)}>
+      return html`<label>${flagName(flag)}<select name=${flag} ?disabled=${disabled}
+        @change=${(e: Event) => this.edit(flag, (e.target as HTMLSelectElement).value)}>
         ${choices.map((c) => html`<option value=${c} ?selected=${c === shown}>${c === '' ? MSG.noPreset : c}</option>`)}
       </select></label>`;
-    return html`<label>${flag}<input name=${flag} .value=${shown} ?disabled=${disabled}
+    return html`<label>${flagName(flag)}<input name=${flag} .value=${shown} ?disabled=${disabled}
       @input=${(e: Event) => this.edit(flag, (e.target as HTMLInputElement).value)} /></label>`;
   }
 
