@@ -199,6 +199,8 @@ export class ExplorerApp extends LitElement {
     // Rewards and advantages exist from the advantages phase on (the tooltips say them from there too).
     const scored = this.story.phase >= phaseIds.indexOf('advantages');
     const T = M().explorer;
+    // The tab's title follows the language (index.html has the English one).
+    if (!s.embed && document.title !== M().lang.pageTitle) document.title = M().lang.pageTitle;
     return html`
       ${
         s.embed

@@ -3,6 +3,7 @@
 // demand, so the explorer's first picture never pays for the dashboards. Imported by main.ts
 // before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
 import './i18n/lang-switch.ts';
+import { LANG_EVENT, M } from './i18n/index.ts';
 
 /** Each view: its element and its module (a dynamic import, a separate chunk in the build). */
 export const VIEWS: Record<string, { tag: string; load: () => Promise<unknown> }> = {
@@ -34,7 +35,12 @@ export function routeView(): boolean {
   const languages = document.createElement('grpo-lang-switch');
   languages.className = 'page-lang';
   el.before(languages);
-  document.title = `grpo-sandbox · ${view}`;
+  // The tab's title in the page's language, again after each switch.
+  const title = () => {
+    document.title = `grpo-sandbox · ${M().lang.viewTitles[view] ?? view}`;
+  };
+  title();
+  window.addEventListener(LANG_EVENT, title);
   void load();
   return true;
 }

@@ -99,14 +99,20 @@ export function corePieces(message: string): Piece[] {
     const sep = i === 0 ? '' : '；';
     const raises = RAISES.exec(clause);
     if (raises) {
-      out.push(`${sep}${raises[1]} 报错：`, { code: raises[2]! });
+      const before = /^(\S+) \((\S+) before commit (\w+)\)$/.exec(raises[1]!);
+      out.push(sep, ...(before ? [`${before[1]}（提交 ${before[3]} 之前的 ${before[2]}）`] : [{ code: raises[1]! }]), ' 报错：', {
+        code: raises[2]!,
+      });
       return;
     }
+    // "or …": the core's alternative fixes.
+    const or = /^or (.*)$/.exec(clause);
+    const body = or ? or[1]! : clause;
     for (const [re, zh] of ZH_CLAUSES) {
-      const m = re.exec(clause);
+      const m = re.exec(body);
       const words = m ? zh(m) : '';
       if (words !== '') {
-        out.push(sep + words);
+        out.push(sep + (or ? '或' : '') + words);
         return;
       }
     }

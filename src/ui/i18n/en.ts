@@ -22,6 +22,9 @@ export const en = {
     unknown: (raw: string) => `“lang=${raw}” in the link is not a language this page speaks (en, zh-CN); showing English.`,
     /** The lead-in before core text that has no translation yet (never used in English). */
     original: 'original text: ',
+    /** The tab's title: the explorer's (as index.html has it), and each view's (as the `view` URL value names it). */
+    pageTitle: 'grpo-sandbox · where the k copies go',
+    viewTitles: { train: 'train', schedule: 'schedule', dynamic: 'dynamic' } as Record<string, string>,
   },
   explorer: {
     subtitle: '· where the k copies of a prompt go, and how they meet again',

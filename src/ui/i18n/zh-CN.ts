@@ -16,6 +16,8 @@ export const zhCN: Catalogue = {
     label: '语言',
     unknown: (raw: string) => `链接中的“lang=${raw}”不是本页支持的语言（en、zh-CN）；改用英文显示。`,
     original: '英文原文：',
+    pageTitle: 'grpo-sandbox · k 个副本去了哪里',
+    viewTitles: { train: '训练', schedule: '执行调度', dynamic: '动态采样' },
   },
   explorer: {
     subtitle: '· 一个 prompt 的 k 个副本去了哪里，又如何重新相聚',
@@ -26,7 +28,7 @@ export const zhCN: Catalogue = {
     noticeTitle: '链接中有部分内容无法读取：',
     dismiss: '关闭',
     gatherOf: (i: number, n: number) => ` · 第 ${i} 次 gather（共 ${n} 次）`,
-    openFull: '在 explorer 中打开 ↗',
+    openFull: '在探索页中打开 ↗',
     toViews: '在本页训练控制器（rank 以 Web Worker 运行）→',
     tableSummary: '以表格显示所跟踪的 gather（rank × step）',
     tableRank: 'rank',
@@ -57,7 +59,7 @@ export const zhCN: Catalogue = {
   },
   story: {
     regroupText,
-    advPromptId: 'flow_grpo：(r − 该 prompt 的均值) / (全部汇集 reward 的 std + 1e-4)，numpy std（ddof 0）',
+    advPromptId: 'flow_grpo：(r − 该 prompt 的均值) / (全部汇集 reward 的 std + 1e-4)，numpy std（ddof=0）',
     advViewNone: 'TRL 且 scale_rewards="none"（Dr. GRPO）：r − 该行均值，不做除法',
     advView: (group: boolean) => `TRL：(r − 该行均值) / (${group ? '该行的无偏 std' : '整个 batch 的无偏 std'} + 1e-4)`,
     advUid: 'verl：(r − 该 uid 的均值) / (无偏 std + 1e-6)；单独一个样本的均值记为 0、std 记为 1',
@@ -140,7 +142,7 @@ export const zhCN: Catalogue = {
   core: {
     settings: {
       sampler: { label: 'sampler', hint: '由哪个框架的采样方案来排布 prompt' },
-      ranks: { label: 'rank 数（W）', hint: '数据并行的 world size' },
+      ranks: { label: 'rank 数（W）', hint: '数据并行的进程数（world_size）' },
       batch: { label: '每 rank batch（B）', hint: '每个 rank 每个 step 的样本（completion）数（TRL：per_device_train_batch_size）' },
       k: { label: '每个 prompt 的副本数（k）', hint: '组大小（flow_grpo：k，TRL：num_generations）' },
       batches: {
@@ -151,7 +153,7 @@ export const zhCN: Catalogue = {
       },
       epochs: { label: 'epoch 数', hint: 'epoch 数（dance-grpo：遍历其 DataLoader 的次数，每次都沿用第 0 次的顺序）' },
       dataset: { label: '数据集大小', hint: '数据集中的 prompt 数（id 为 0 … D−1）' },
-      seed: { label: '随机种子', hint: 'PyTorch generator 的种子（取低 32 位）' },
+      seed: { label: '随机种子', hint: 'PyTorch 随机数生成器的种子（取低 32 位）' },
       spg: { label: '每次生成的 step 数', hint: 'TRL steps_per_generation；默认等于 --gradient-accumulation-steps，与 TRL 相同' },
       iters: { label: '迭代次数（μ）', hint: 'TRL num_iterations / flow_grpo num_inner_epochs（计入 step 数）' },
       ga: { label: '梯度累积', hint: 'gradient_accumulation_steps：每个优化器 step 的微步数（DanceGRPO：样本数）（计入 step 数）' },
@@ -168,7 +170,7 @@ export const zhCN: Catalogue = {
       'seed-002':
         'ms-swift 动态采样，4 个 rank × 16 个样本（4 个 prompt × 4 个 completion），全局目标 64。ms-swift 的 GRPOTrainer ' +
         '建立在 TRL 之上（RepeatSampler、连续的组、每个进程一个连续块），所以布局是 trl；64 个 prompt 给出每个 epoch 4 个生成 batch。' +
-        '短池切片 bug 的形状不匹配：`grpo-sandbox ranks --fault shape`（`--fix` 得到相等的 batch）。' +
+        '短池切片缺陷导致的形状不匹配：`grpo-sandbox ranks --fault shape`（`--fix` 得到相等的 batch）。' +
         '过滤、重采样与各种短缺策略：`grpo-sandbox dynamic --preset seed-002`。',
       'seed-003':
         '两阶段控制器：batch 大小 1，每个输入采样 5 个配置作为一组，在一个 rank 上（contiguous，每个 step 一个 prompt）。' +
@@ -287,7 +289,7 @@ export const zhCN: Catalogue = {
     placeholder: '例如 3, 17, 30',
     rank: (r: number) => `rank ${r}`,
     askRanks: (p: number, typed: boolean) =>
-      `scatter 之后，P${p} 的副本会在哪些 rank 上？` + (typed ? '输入 rank 编号，然后揭晓。' : '选择 rank，然后揭晓。'),
+      `分发到各 rank 之后，P${p} 的副本会在哪些 rank 上？` + (typed ? '输入 rank 编号，然后揭晓。' : '选择 rank，然后揭晓。'),
     askMean: (rank: number, p: number, copies: number) =>
       `每个 rank 累积完样本后，rank ${rank} 能否不经 gather、独自计算 P${p} 这一组（一次抽取的 ${copies} 个副本）的均值？`,
     askPositions: (last: number, p: number) => `all-gather 之后，P${p} 的副本会在哪些汇集位置（0 … ${last}）？输入它们，然后揭晓。`,
@@ -339,7 +341,7 @@ export const zhCN: Catalogue = {
   train: {
     title: '在页面中训练控制器',
     intro:
-      '与 grpo-sandbox train 相同的循环：每个 rank 都是本页的一个 Web Worker（当 backend 需要且浏览器支持时，各自拥有一个 WebGPU 设备）；' +
+      '与 grpo-sandbox train 相同的循环：每个 rank 都是本页的一个 Web Worker（当后端（--backend）需要且浏览器支持时，各自拥有一个 WebGPU 设备）；' +
       'reward 与 prompt id 经 all-gather 汇集，梯度经 all-reduce 归约，然后应用 Adam。',
     start: '开始',
     stop: '停止',
@@ -365,8 +367,8 @@ export const zhCN: Catalogue = {
       optimum: '占最优的 %',
       loss: 'loss',
       kl: '相对初始策略的 KL',
-      klOff: '相对初始策略的 KL（beta = 0：没有参考策略，不记录）',
-      entropy: '每个 head 的熵（nats）',
+      klOff: '相对初始策略的 KL（beta=0：没有参考策略，不记录）',
+      entropy: '每个决策头的熵（nats）',
       zeroStd: 'std 为零的比例（打平的组）',
       clip: 'clip 比例',
       budget: '各预算区间的 reward：贪心策略对比最优',
@@ -388,7 +390,7 @@ export const zhCN: Catalogue = {
     policyHead: ['预算', 'prompt 数', '策略：最常见的选择', '延迟 ms', 'reward', '最优：最常见的选择', '延迟 ms', 'reward'],
     randomFraction: (f: number) => `均匀随机策略在此题库上达到最优的 ${(100 * f).toFixed(1)}%。`,
     isolation: {
-      title: '训练需要跨源隔离（cross-origin isolation）',
+      title: '训练需要跨源隔离',
       insecure: '页面不是安全上下文（请通过 https 或从 localhost 提供）',
       coop: (got: string | null) =>
         `页面${got ? `带有 Cross-Origin-Opener-Policy: ${got}` : '没有 Cross-Origin-Opener-Policy 响应头'}（需要 same-origin）`,
@@ -396,7 +398,7 @@ export const zhCN: Catalogue = {
         `页面${got ? `带有 Cross-Origin-Embedder-Policy: ${got}` : '没有 Cross-Origin-Embedder-Policy 响应头'}（需要 require-corp 或 credentialless）`,
       unread:
         '无法读取页面的响应头；它需要 Cross-Origin-Opener-Policy: same-origin 和 Cross-Origin-Embedder-Policy: require-corp（或 credentialless）',
-      frame: '嵌入它的页面或 frame 本身没有跨源隔离（每一层祖先都需要同样的两个响应头）',
+      frame: '嵌入它的页面或框架本身没有跨源隔离（每一层祖先都需要同样的两个响应头）',
       why: '各 rank 通过 SharedArrayBuffer 共享集合通信，而浏览器只把它提供给跨源隔离的页面。',
       missing: (list: string[]) => `缺少：${list.join('；')}。`,
       fix: '`npm start` 与 `npm run preview` 会发送这两个响应头（vite.config.ts）。',
@@ -409,7 +411,7 @@ export const zhCN: Catalogue = {
     ranks: 'rank 数',
     batch: 'batch',
     k: 'k（组大小）',
-    alpha: 'alpha',
+    alpha: 'α',
     maxBatch: 'max-batch',
     latency: '延迟',
     constant: '常数 T',
@@ -417,7 +419,7 @@ export const zhCN: Catalogue = {
     configTime: 'config-time（ms，留空：T）',
     policy: '策略',
     uniform: '均匀',
-    trained: '训练所得（checkpoint）',
+    trained: '训练所得（检查点）',
     seed: '随机种子',
     runFiles: '训练结果：checkpoint.json + config.json',
     runLoaded: (name: string) => `训练所得策略：${name}`,
@@ -462,16 +464,16 @@ export const zhCN: Catalogue = {
     pause: '暂停',
     stepOf: (i: number, n: number, what: string) => `第 ${i + 1} / ${n} 步：${what}`,
     slicesStep: '每个 rank 取走自己的切片',
-    trainStep: '训练 step：stack 切片，再 gather',
+    trainStep: '训练 step：把切片堆叠（torch.stack），再 gather',
     inPage: '图示：在本页运行的协议（一个线程，W 个并发副本在每次 gather 时相遇；src/core/dynamic）。',
     workers: (n: number) =>
-      `训练 step：${n} 个 rank 以 Web Worker 运行，共享一个 SharedArrayBuffer（src/ranks），运行的是 grpo-sandbox dynamic 的程序。`,
+      `训练 step：${n} 个 rank 以 Web Worker 运行，共享一个 SharedArrayBuffer（src/ranks），运行的是 grpo-sandbox dynamic 命令的程序。`,
     running: '正在 rank worker 上运行……',
     waiting: '滚动到此视图时 rank worker 才会启动',
     notRun: (why: string) => `训练 step 没有在真实的 rank 上运行。${why}`,
     planMatches: (n: number) => `检查：全部 ${n} 个 worker rank 做出了相同的决定，与页内协议一致`,
-    planDiffers: '检查：worker 的计划与页内计划不同（这是 bug：请报告）',
-    ranksDisagree: '检查：各 rank 不一致（这是 bug：请报告）',
+    planDiffers: '检查：worker 的计划与页内计划不同（这是缺陷：请报告）',
+    ranksDisagree: '检查：各 rank 不一致（这是缺陷：请报告）',
     runHeader: (i: number, fix: boolean) => `—— 第 ${i} 次运行：device fix ${fix ? '开' : '关'} ——`,
     trainLine: (fix: boolean, rebalance: boolean) =>
       `训练 step：每个 rank 对其切片的 reward 做 torch.stack${fix ? '（先 .to(rank.device)）' : '（张量未移动）'}，然后为 loss 做 ${
@@ -505,11 +507,11 @@ export const zhCN: Catalogue = {
     policyAbout: {
       fallback: 'ms-swift：最后一次重采样后仍不足 → 每个 rank 都用自己原来的 batch 训练，包括打平的组',
       pad: '复制随机选出的有效样本（每个 rank 用相同的带种子选择）直到达到目标',
-      rebalance: 'rank r 取 floor(pool/W) 个，前 pool mod W 个 rank 各多取一个（大小可能相差一）',
+      rebalance: 'rank r 取 floor(pool/W) 个，前“池大小除以 W 的余数”个 rank 各多取一个（大小可能相差一）',
       raise: 'verl DAPO：num_gen_batches 达到 max_num_gen_batches（= 1 + 最大重采样次数）时抛出 ValueError',
       'raise-nemo': 'NeMo RL：同样的错误，晚一个 batch（它检查 num_gen_batches <= max）',
       stream: 'OpenRLHF：每个被丢弃的 prompt 立即被替换；当 min < 平均 reward < max 时保留该组；没有上限',
-      naive: 'seed-002 的 bug：rank r 从不足的池中切取 [L·r, min(L·(r+1), pool))，于是下一次 gather 出错',
+      naive: 'seed-002 的缺陷：rank r 从不足的池中切取 [L·r, min(L·(r+1), pool))，于是下一次 gather 出错',
     },
     addedValid: (n: number) => `${n} 个有效`,
   },
@@ -530,7 +532,7 @@ export const zhCN: Catalogue = {
     waiting: '滚动到布局图时才会绘制它。',
     attributes: '有些属性无法读取：',
     stale: '显示的是上一个有效布局。',
-    open: '在 explorer 中打开 ↗',
+    open: '在探索页中打开 ↗',
     regrouped: (label: string) => `重组方式：${label}`,
   },
   exportControl: {

@@ -609,7 +609,7 @@ export class TrainDashboard extends LitElement {
     if (choices)
       return html`<label>${flagName(flag)}<select name=${flag} ?disabled=${disabled}
         @change=${(e: Event) => this.edit(flag, (e.target as HTMLSelectElement).value)}>
-        ${choices.map((c) => html`<option value=${c} ?selected=${c === shown}>${c === '' ? MSG.noPreset : c}</option>`)}
+        ${choices.map((c) => html`<option value=${c} ?selected=${c === shown} translate=${c === '' ? 'yes' : 'no'}>${c === '' ? MSG.noPreset : c}</option>`)}
       </select></label>`;
     return html`<label>${flagName(flag)}<input name=${flag} .value=${shown} ?disabled=${disabled}
       @input=${(e: Event) => this.edit(flag, (e.target as HTMLInputElement).value)} /></label>`;

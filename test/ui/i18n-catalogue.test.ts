@@ -1,0 +1,153 @@
+// The en/zh catalogues (src/ui/i18n) in Node: the same keys, the same kinds and the same
+// parameters in every language; no English left in the Chinese strings; the core's common
+// ConfigErrors translated by pattern and any other shown as the marked original; English output
+// unchanged; lang= read from links (unknown values named) and kept in the explorer's links.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildLayout, defaultConfig, samplerNames } from '../../src/core/samplers/index.ts';
+import { POLICIES } from '../../src/core/dynamic/index.ts';
+import { presets } from '../../src/core/presets.ts';
+import { LAYOUT_SETTINGS } from '../../src/core/settings.ts';
+import { CATALOGUES, LANGS, langOf, M, setLang, withLang } from '../../src/ui/i18n/index.ts';
+import { corePieces, suggestionWords } from '../../src/ui/i18n/core-errors.ts';
+import { en } from '../../src/ui/i18n/en.ts';
+import { parseState, stateToSearch } from '../../src/ui/url-state.ts';
+import { caption } from '../../src/ui/story.ts';
+import { untranslatedWords } from '../helpers/untranslated.ts';
+
+type Shape = { path: string; kind: string; params?: string }[];
+
+/** Every leaf of a catalogue: its path, its kind, and its parameters (a function's arity, a string's {names}). */
+function shape(value: unknown, path = ''): Shape {
+  if (typeof value === 'function') return [{ path, kind: 'function', params: String(value.length) }];
+  if (typeof value === 'string') return [{ path, kind: 'string', params: [...value.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).join(',') }];
+  if (Array.isArray(value)) return [{ path, kind: `array of ${value.length}` }];
+  return Object.keys(value as object)
+    .sort()
+    .flatMap((k) => shape((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k));
+}
+
+/** Catalogue sections whose English is the core's own text (the zh entries translate it; English leaves them empty). */
+const CORE_SECTIONS = ['core.settings', 'core.presets', 'core.does', 'train.charts.series', 'dynamic.policyAbout'];
+const isCore = (path: string) => CORE_SECTIONS.some((s) => path.startsWith(`${s}.`));
+
+test('every catalogue has exactly the English keys, kinds and parameters', () => {
+  const want = shape(en).filter((e) => !isCore(e.path));
+  let keys = 0;
+  for (const lang of LANGS) {
+    const got = shape(CATALOGUES[lang]).filter((e) => !isCore(e.path));
+    assert.deepEqual(got, want, lang);
+    keys = got.length;
+  }
+  assert.ok(keys > 300, `only ${keys} keys`);
+});
+
+test('the Chinese core tables cover the core: every setting, preset, sampler and regrouping', () => {
+  const zh = CATALOGUES['zh-CN'];
+  assert.deepEqual(Object.keys(zh.core.settings).sort(), LAYOUT_SETTINGS.map((s) => s.param).sort());
+  assert.deepEqual(Object.keys(zh.core.presets).sort(), Object.keys(presets).sort());
+  assert.deepEqual(Object.keys(zh.core.does).sort(), [...samplerNames].sort());
+  assert.deepEqual(Object.keys(zh.dynamic.policyAbout).sort(), [...POLICIES].sort());
+});
+
+test('no Chinese string holds an English word outside the allowed terms and identifiers', () => {
+  const bad: string[] = [];
+  const visit = (value: unknown, path: string) => {
+    if (typeof value === 'string') {
+      const words = untranslatedWords(value);
+      if (words.length > 0) bad.push(`${path}: ${words.join(', ')}`);
+    } else if (Array.isArray(value)) value.forEach((v, i) => visit(v, `${path}[${i}]`));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, path ? `${path}.${k}` : k);
+  };
+  // The lead-in says "original text" in Chinese; the English catalogue is not checked.
+  visit(CATALOGUES['zh-CN'], '');
+  assert.deepEqual(bad, []);
+});
+
+test('core ConfigErrors in Chinese: common clauses by pattern, others as the marked original; English unchanged', () => {
+  let err: Error | null = null;
+  try {
+    buildLayout({ ...presets['seed-000']!.config, k: 3 });
+  } catch (e) {
+    err = e as Error;
+  }
+  assert.ok(err);
+  setLang('zh-CN');
+  try {
+    const pieces = corePieces(err.message);
+    const text = pieces.map((p) => (typeof p === 'string' ? p : 'code' in p ? p.code : `[${p.original}]`)).join('');
+    assert.match(text, /^k=3 必须整除 ranks×batch=16/);
+    assert.ok(!pieces.some((p) => typeof p === 'object' && 'original' in p), text);
+    const other = corePieces('something the table has never seen');
+    assert.deepEqual(other, [{ original: 'something the table has never seen' }]);
+    assert.equal(
+      suggestionWords({ k: 2, batch: 4 }, () => 'unused'),
+      '每个 prompt 的副本数（k） = 2，每 rank batch（B） = 4',
+    );
+  } finally {
+    setLang('en');
+  }
+  assert.deepEqual(corePieces(err.message), [err.message]);
+});
+
+test('lang= in links: zh-CN (and hand-typed zh) read, unknown values named, English links unchanged; the explorer keeps it', () => {
+  assert.deepEqual(langOf('?lang=zh-CN'), { lang: 'zh-CN', unknown: null });
+  assert.deepEqual(langOf('?lang=zh'), { lang: 'zh-CN', unknown: null });
+  assert.deepEqual(langOf('?preset=seed-000'), { lang: 'en', unknown: null });
+  assert.deepEqual(langOf('?lang=fr'), { lang: 'en', unknown: 'fr' });
+  assert.equal(withLang('?preset=seed-000', 'zh-CN'), '?preset=seed-000&lang=zh-CN');
+  assert.equal(withLang('?preset=seed-000&lang=zh-CN', 'en'), '?preset=seed-000');
+  const state = parseState('?preset=seed-000', defaultConfig, presets);
+  const english = stateToSearch(state);
+  assert.ok(!english.includes('lang='));
+  setLang('zh-CN');
+  try {
+    assert.equal(stateToSearch(state), `${english}&lang=zh-CN`);
+    assert.equal(M().config.title, '配置');
+  } finally {
+    setLang('en');
+  }
+  assert.equal(M().config.title, 'Configuration');
+});
+
+test('captions are templates in both languages over the same core facts', () => {
+  const ctx = {
+    config: presets['seed-000']!.config,
+    steps: 2,
+    gatherIndex: 0,
+    gatherCount: 1,
+    gatherScope: 'epoch' as const,
+    samples: 32,
+    perRank: 4,
+    prompts: 8,
+    regroup: 'prompt-id' as const,
+    groups: 8,
+    mixedGroups: 0,
+    facts: {
+      steps: [
+        { stepIndex: 0, samples: 16, draws: 4 },
+        { stepIndex: 1, samples: 16, draws: 4 },
+      ],
+      draws: 8,
+      drawsAcrossSteps: 0,
+      drawsWholeOnOneRank: 0,
+      maxCopiesOnOneRank: 1,
+      maxCopiesOnOneRankInStep: 1,
+    },
+    offSizeGroups: 0,
+    tiedGroups: 0,
+    rewards: 'random' as const,
+    scale: 'group' as const,
+    whatIf: null,
+  } as unknown as Parameters<typeof caption>[1];
+  const english = caption('accumulate', ctx);
+  assert.match(english, /^Each rank concatenates its 2 batches: 2 × 2 = 4 samples per rank\. No rank holds two copies/);
+  setLang('zh-CN');
+  try {
+    const zh = caption('accumulate', ctx);
+    assert.match(zh, /^每个 rank 拼接它的 2 个 batch：2 × 2 = 每个 rank 4 个样本。没有哪个 rank 持有同一组的两个副本/);
+    assert.deepEqual(untranslatedWords(zh), []);
+  } finally {
+    setLang('en');
+  }
+});
