@@ -19,6 +19,7 @@ const regroupText: Record<RegroupMethod, string> = {
 export const en = {
   lang: {
     label: 'language',
+    switchTo: 'show this page in Chinese',
     unknown: (raw: string) => `“lang=${raw}” in the link is not a language this page speaks (en, zh-CN); showing English.`,
     /** The lead-in before core text that has no translation yet (never used in English). */
     original: 'original text: ',

@@ -1,4 +1,5 @@
-// <grpo-lang-switch>: English / 中文 for the whole page. Sets `lang=` in the address (removed for
+// <grpo-lang-switch>: English / 中文 for the whole page: one button naming the other language (one
+// tab stop, so Play stays among the first stops of the explorer's tab order). Sets `lang=` in the address (removed for
 // English) and re-renders every element (lang.ts); says so when the link asked for a language the
 // page does not speak. Each button names its language in that language, as language menus do.
 import { LitElement, css, html, nothing } from 'lit';
@@ -13,7 +14,6 @@ export class LangSwitch extends LitElement {
   static override styles = css`
     :host { display: inline-flex; gap: 4px; align-items: center; font-size: 13px; flex-wrap: wrap; }
     button { font: inherit; font-size: 12px; border: 1px solid #bbb; background: #fff; border-radius: 12px; padding: 2px 9px; cursor: pointer; }
-    button[aria-pressed='true'] { background: #1d1d1f; color: #fff; border-color: #1d1d1f; }
     .notice { flex-basis: 100%; border: 1px solid #4e79a7; background: #eef3f9; border-radius: 6px; padding: 4px 8px; color: #1f3b5a; }
   `;
 
@@ -24,9 +24,9 @@ export class LangSwitch extends LitElement {
 
   override render() {
     const now = lang();
-    return html`<span role="group" aria-label=${M().lang.label}>${LANGS.map(
+    return html`<span role="group" aria-label=${M().lang.label}>${LANGS.filter((l) => l !== now).map(
       (l) =>
-        html`<button type="button" lang=${l} data-lang=${l} aria-pressed=${String(l === now)} @click=${() => setLang(l)}>${NAMES[l]}</button>`,
+        html`<button type="button" lang=${l} data-lang=${l} title=${M().lang.switchTo} @click=${() => setLang(l)}>${NAMES[l]}</button>`,
     )}</span>${
       unknownLang !== null && !this.dismissed ? html`<span class="notice" role="status">${M().lang.unknown(unknownLang)}</span>` : nothing
     }`;

@@ -14,6 +14,7 @@ const regroupText: Record<RegroupMethod, string> = {
 export const zhCN: Catalogue = {
   lang: {
     label: '语言',
+    switchTo: '用英文显示本页',
     unknown: (raw: string) => `链接中的“lang=${raw}”不是本页支持的语言（en、zh-CN）；改用英文显示。`,
     original: '英文原文：',
     pageTitle: 'grpo-sandbox · k 个副本去了哪里',
