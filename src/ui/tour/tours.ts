@@ -3,6 +3,8 @@
 // Every word a tour shows lives in this file (the panel's buttons too), so a message catalogue
 // can take them over in one place. The engine that plays them is tour-panel.ts.
 
+import { lang } from '../i18n/lang.ts';
+
 export type TourLang = 'en' | 'zh-CN';
 
 /** One text in both languages. */
@@ -11,9 +13,9 @@ export interface Words {
   'zh-CN': string;
 }
 
-/** The page's language for the tours (`lang=zh-CN` in the URL). Tiny on purpose: the page's message catalogue replaces it. */
+/** The page's language for the tours: the page's language state (src/ui/i18n: `lang=zh-CN` in the URL, and the switch). */
 export function tourLang(): TourLang {
-  return new URLSearchParams(globalThis.location?.search ?? '').get('lang') === 'zh-CN' ? 'zh-CN' : 'en';
+  return lang();
 }
 
 /** The text of `w` in the page's language. */
