@@ -120,6 +120,11 @@ test('an error state in Chinese: the core ConfigError translated by pattern, its
     assert.match((await page.locator('grpo-config-panel .suggestion').first().textContent()) ?? '', /每个 prompt 的副本数（k） = \d+/);
     await assertChinese(page, 'error state');
   });
+  // A view's settings error: the core's message in the view's Chinese words (by pattern, or the marked original).
+  await withPage('/?view=train&lang=zh-CN&k=1', async (page) => {
+    await page.locator('grpo-train .error').waitFor({ timeout: 60_000 });
+    await assertChinese(page, 'train settings error');
+  });
 });
 
 test('the overview of a layout too big for tiles, in Chinese', async () => {

@@ -6,7 +6,7 @@
 // The picture comes from the same protocol run in this thread (labelled as such); the workers'
 // plan is checked against it. The sparsity sweep runs in a worker and is drawn with uPlot.
 // Attributes are named like `grpo-sandbox dynamic`'s flags (and its --sweep flags trials, ps).
-import { coreOriginal } from '../i18n/core-errors.ts';
+import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import uPlot from 'uplot';
@@ -441,7 +441,7 @@ export class GrpoDynamicView extends LitElement {
     const sw = this.sweepState;
     return html`<h2>${MSG.title}</h2>
       ${this.form(req)}
-      ${this.error ? html`<p class="error" role="alert">${MSG.error(this.error)}</p>` : nothing}
+      ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
       ${req?.presetInfo && !this.error ? html`<p class="about">${coreOriginal(req.presetInfo.description)}</p>` : nothing}
       ${
         t && req && !this.error

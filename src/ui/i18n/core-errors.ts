@@ -134,6 +134,11 @@ export function renderPieces(pieces: Piece[], words: (s: string) => (string | Te
   );
 }
 
+/** `lead(message)` in the page's language, the core's message at its end by the clause table (English: exactly `lead(message)`). */
+export function withCoreMessage(lead: (m: string) => string, message: string): (string | TemplateResult)[] {
+  return lang() === 'en' ? [lead(message)] : [lead(''), ...renderPieces(corePieces(message))];
+}
+
 /** Core text with no clause table (sampler notes, schedule captions): itself in English, the wrapped original otherwise. */
 export function coreOriginal(text: string, words: (s: string) => (string | TemplateResult)[] = (s) => [s]): (string | TemplateResult)[] {
   return lang() === 'en' ? words(text) : renderPieces([{ original: text }], words);

@@ -5,7 +5,7 @@
 // config-time, policy, seed, alpha, max-batch, gather-cost, schemes) and by a small form that
 // writes them; latencies from a constant T or from the controller task under the uniform policy
 // or a trained one (a `grpo-sandbox train` run's checkpoint.json + config.json, given by file).
-import { coreOriginal } from '../i18n/core-errors.ts';
+import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import {
@@ -270,7 +270,7 @@ export class GrpoScheduleView extends LitElement {
     return html`<h2>${MSG.title}</h2>
       ${this.form()}
       ${this.busy ? html`<p class="busy">${MSG.computing}</p>` : nothing}
-      ${this.error ? html`<p class="error" role="alert">${MSG.error(this.error)}</p>` : nothing}
+      ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
       ${
         r && !this.error
           ? html`${intro && !this.hasCustomSettings() ? html`<p class="intro">${coreOriginal(intro)}</p>` : nothing}

@@ -3,6 +3,7 @@
 // the backend asks for one. The page's main thread only drives the steps and draws: metrics are
 // collected as steps arrive and drawn once per animation frame, and the learned policy per budget
 // is evaluated in a worker (policy-worker.ts). Configured by attributes named like the CLI's flags.
+import { withCoreMessage } from '../i18n/core-errors.ts';
 import { lang } from '../i18n/index.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import uPlot from 'uplot';
@@ -615,6 +616,13 @@ export class TrainDashboard extends LitElement {
       @input=${(e: Event) => this.edit(flag, (e.target as HTMLInputElement).value)} /></label>`;
   }
 
+  /** The error in the page's language: a failed run's line as it was said, a settings error (the core's words) by the clause table. */
+  private errorWords(): unknown {
+    const failed = MSG.failed('');
+    if (lang() === 'en' || this.error.startsWith(failed)) return this.error;
+    return withCoreMessage(() => '', this.error);
+  }
+
   private statusLine(): string {
     const steps = this.runConfig?.steps ?? 0;
     const last = this.records.at(-1)?.step ?? 0;
@@ -666,7 +674,7 @@ export class TrainDashboard extends LitElement {
           @click=${() => this.download('metrics.csv', this.metricsCsv(), 'text/csv')}>${MSG.exportCsv}</button>
         ${link ? html`<a id="run-link" href=${link}>${MSG.runLink}</a>` : nothing}
       </div>
-      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
+      ${this.error ? html`<div class="error" role="alert">${this.errorWords()}</div>` : nothing}
       ${this.notice ? html`<div class="notice" role="status">${this.notice}</div>` : nothing}
       <div class="status" role="status">
         <span id="phase">${this.statusLine()}</span>
