@@ -12,6 +12,15 @@ import type { OverviewMessage, OverviewRequest } from './overview-worker.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** The worker's progress message (English, from overview-worker.ts) in the page's language. */
+function stageWords(stage: string): string {
+  const T = M().overview;
+  if (stage === 'starting a worker') return T.startingWorker;
+  if (stage.startsWith('drawing the permutations')) return T.drawing;
+  const counting = /^counting copies of (\S+) prompts on (\S+) ranks$/.exec(stage);
+  return counting ? T.counting(counting[1]!, counting[2]!) : stage;
+}
+
 export class OverviewPanel extends LitElement {
   static override properties = {
     config: { attribute: false },
@@ -144,7 +153,7 @@ export class OverviewPanel extends LitElement {
     if (this.failure) return html`<h2>${T.title}</h2><p role="alert">${coreOriginal(this.failure)}</p>`;
     if (!o)
       return html`<h2>${T.title}</h2><p class="progress" role="status">
-        ${T.building(this.stage === 'starting a worker' ? T.startingWorker : this.stage)}</p>`;
+        ${T.building(stageWords(this.stage))}</p>`;
     const w = o.window;
     const zoomed = w.rankFrom > 0 || w.rankTo < o.ranks || w.stepFrom > 0 || w.stepTo < o.gatherSteps.length;
     const firstStep = o.gatherSteps[0]!;

@@ -295,6 +295,8 @@ export const en = {
     title: 'Overview',
     building: (stage: string) => `Too many tiles to draw one by one; building an overview in the background: ${stage}…`,
     startingWorker: 'starting a worker',
+    drawing: 'drawing the permutations (the same PyTorch generator as the CLI)',
+    counting: (prompts: string, ranks: string) => `counting copies of ${prompts} prompts on ${ranks} ranks`,
     heading: (gather: number, count: string, zoom: string, samples: string) =>
       `Overview of gather ${gather} of ${count}${zoom} (${samples} samples)`,
     zoom: (from: string, to: string, steps: readonly number[]) =>

@@ -318,6 +318,8 @@ export const zhCN: Catalogue = {
     title: '概览',
     building: (stage: string) => `方块太多，无法逐个绘制；正在后台构建概览：${stage}……`,
     startingWorker: '正在启动 worker',
+    drawing: '正在生成随机排列（与 CLI 相同的 PyTorch 随机数生成器）',
+    counting: (prompts: string, ranks: string) => `正在统计 ${prompts} 个 prompt 在 ${ranks} 个 rank 上的副本`,
     heading: (gather: number, count: string, zoom: string, samples: string) =>
       `第 ${gather} 次 gather（共 ${count} 次）的概览${zoom}（${samples} 个样本）`,
     zoom: (from: string, to: string, steps: readonly number[]) =>
