@@ -195,6 +195,13 @@ test('the switch: 中文 sets lang=zh-CN in the URL and changes the words in pla
     assert.equal(await page.locator('grpo-schedule h2').textContent(), '扩展后的 batch 如何在各 rank 上运行');
     await assertChinese(page, 'schedule after the switch');
   });
+  // The training dashboard's uPlot charts (built outside Lit's templates) are relabelled by the switch too.
+  await withPage('/?view=train', async (page) => {
+    await page.waitForFunction(() => document.querySelector('grpo-train')?.shadowRoot?.querySelectorAll('.u-title').length === 8);
+    await page.locator('grpo-lang-switch button[data-lang="zh-CN"]').click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('lang') === 'zh-CN');
+    await assertChinese(page, 'train after the switch');
+  });
 });
 
 test('an unknown lang= is named in a notice and the page stays English', async () => {
