@@ -3,7 +3,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutStats } from '../core/layout/stats.ts';
 import { withCode } from './page-text.ts';
-import { M } from './i18n/index.ts';
+import { lang, M } from './i18n/index.ts';
+import { layoutNoteZh } from './i18n/notes-zh.ts';
 import { coreOriginal } from './i18n/core-errors.ts';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
@@ -29,6 +30,12 @@ export class StatsPanel extends LitElement {
     super();
     this.stats = null;
     this.notes = [];
+  }
+
+  /** A sampler's note in the page's language: zh by the note table, else the marked English original. */
+  private note(n: string) {
+    const zh = lang() === 'zh-CN' ? layoutNoteZh(n) : null;
+    return zh !== null ? withCode(zh) : coreOriginal(n, withCode);
   }
 
   override render() {
@@ -63,7 +70,7 @@ export class StatsPanel extends LitElement {
           <span class="bar" style="width:${(100 * count) / max}%"></span><span>${count}</span>`,
         )}
       </div>
-      ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${coreOriginal(n, withCode)}</li>`)}</ul>` : nothing}`;
+      ${this.notes.length > 0 ? html`<ul>${this.notes.map((n) => html`<li>${this.note(n)}</li>`)}</ul>` : nothing}`;
   }
 }
 customElements.define('grpo-stats-panel', StatsPanel);

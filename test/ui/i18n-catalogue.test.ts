@@ -5,12 +5,28 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildLayout, defaultConfig, samplerNames } from '../../src/core/samplers/index.ts';
-import { POLICIES } from '../../src/core/dynamic/index.ts';
+import { DYNAMIC_PRESET_NAMES, POLICIES } from '../../src/core/dynamic/index.ts';
+import {
+  captionFacts,
+  conclusionFacts,
+  headlineFacts,
+  schedulePresetNames,
+  schedulePresets,
+  simulateSchedules,
+  uniformPolicy,
+  type ScheduleConfig,
+} from '../../src/core/schedule/index.ts';
+import {
+  caption as scheduleCaption,
+  conclusion as scheduleConclusion,
+  headline as scheduleHeadline,
+} from '../../src/core/schedule/index.ts';
 import { presets } from '../../src/core/presets.ts';
 import { LAYOUT_SETTINGS } from '../../src/core/settings.ts';
 import { CATALOGUES, LANGS, langOf, M, setLang, withLang } from '../../src/ui/i18n/index.ts';
 import { corePieces, suggestionWords } from '../../src/ui/i18n/core-errors.ts';
 import { en } from '../../src/ui/i18n/en.ts';
+import { layoutNoteZh } from '../../src/ui/i18n/notes-zh.ts';
 import { parseState, stateToSearch } from '../../src/ui/url-state.ts';
 import { caption } from '../../src/ui/story.ts';
 import { untranslatedWords } from '../helpers/untranslated.ts';
@@ -28,7 +44,15 @@ function shape(value: unknown, path = ''): Shape {
 }
 
 /** Catalogue sections whose English is the core's own text (the zh entries translate it; English leaves them empty). */
-const CORE_SECTIONS = ['core.settings', 'core.presets', 'core.does', 'train.charts.series', 'dynamic.policyAbout'];
+const CORE_SECTIONS = [
+  'core.settings',
+  'core.presets',
+  'core.does',
+  'train.charts.series',
+  'dynamic.policyAbout',
+  'dynamic.presetAbout',
+  'schedule.presetIntro',
+];
 const isCore = (path: string) => CORE_SECTIONS.some((s) => path.startsWith(`${s}.`));
 
 test('every catalogue has exactly the English keys, kinds and parameters', () => {
@@ -48,6 +72,8 @@ test('the Chinese core tables cover the core: every setting, preset, sampler and
   assert.deepEqual(Object.keys(zh.core.presets).sort(), Object.keys(presets).sort());
   assert.deepEqual(Object.keys(zh.core.does).sort(), [...samplerNames].sort());
   assert.deepEqual(Object.keys(zh.dynamic.policyAbout).sort(), [...POLICIES].sort());
+  assert.deepEqual(Object.keys(zh.dynamic.presetAbout).sort(), [...DYNAMIC_PRESET_NAMES].sort());
+  assert.deepEqual(Object.keys(zh.schedule.presetIntro).sort(), [...schedulePresetNames].sort());
 });
 
 test('no Chinese string holds an English word outside the allowed terms and identifiers', () => {
@@ -150,4 +176,82 @@ test('captions are templates in both languages over the same core facts', () => 
   } finally {
     setLang('en');
   }
+});
+
+test('schedule headline, captions and conclusion: the core English in en, Chinese templates over the same facts in zh-CN', () => {
+  const seed = schedulePresets['seed-001']!.config;
+  const controller = { kind: 'controller', policy: uniformPolicy(), unit: 'ms' } as unknown as ScheduleConfig['latency'];
+  const configs: [string, ScheduleConfig][] = [
+    ['seed-001', seed],
+    ['alpha 0.3, max-batch 3, 6 ranks', { ...seed, alpha: 0.3, maxBatch: 3, ranks: 6 }],
+    ['3 ranks, gather cost', { ...seed, ranks: 3, gatherCost: 0.5 }],
+    ['controller latency, alpha 0.2', { ...seed, latency: controller, alpha: 0.2, seed: 3 }],
+    ['controller latency, 1 rank', { ...seed, latency: controller, ranks: 1, batch: 2, k: 8 }],
+  ];
+  for (const [name, config] of configs) {
+    const r = simulateSchedules(config);
+    const shown = r.schemes.slice(1);
+    // English: exactly the text the CLI prints.
+    assert.equal(en.schedule.explain.headline(headlineFacts(r)), scheduleHeadline(r), name);
+    assert.equal(en.schedule.explain.conclusion(conclusionFacts(r, shown)), scheduleConclusion(r, shown), name);
+    for (const s of r.schemes) assert.equal(en.schedule.explain.caption(captionFacts(r, s)), scheduleCaption(r, s), `${name}: ${s.scheme}`);
+    const zh = CATALOGUES['zh-CN'].schedule.explain;
+    const texts = [zh.headline(headlineFacts(r)), zh.conclusion(conclusionFacts(r)), zh.conclusion(conclusionFacts(r, shown))];
+    texts.push(...r.schemes.map((s) => zh.caption(captionFacts(r, s))));
+    for (const text of texts) {
+      assert.deepEqual(untranslatedWords(text), [], `${name}: ${text}`);
+      assert.match(text, /[\u4e00-\u9fff]/, `${name}: ${text}`);
+    }
+    // The same numbers in both languages: the makespans and speed-ups quoted by each caption.
+    for (const s of r.schemes) {
+      const numbers = (t: string) => (t.match(/\d+(\.\d+)?(T|×| ms\b| s\b)/g) ?? []).sort();
+      const enNums = numbers(scheduleCaption(r, s));
+      const zhNums = numbers(zh.caption(captionFacts(r, s)));
+      assert.deepEqual(zhNums, enNums, `${name}: ${s.scheme}`);
+    }
+  }
+  const seedZh = CATALOGUES['zh-CN'].schedule.explain.caption(captionFacts(simulateSchedules(seed), simulateSchedules(seed).schemes[0]!));
+  assert.match(seedZh, /全部 20 个配置在 rank 0 上一个接一个地运行：20T，而 rank 1–3 整个 step 都处于空闲。$/);
+});
+
+test('the preset stories (schedule seed-001, dynamic seed-002/004) in Chinese without English words', () => {
+  const zh = CATALOGUES['zh-CN'];
+  for (const text of [...Object.values(zh.schedule.presetIntro), ...Object.values(zh.dynamic.presetAbout)]) {
+    assert.deepEqual(untranslatedWords(text), [], text);
+  }
+});
+
+test('the samplers’ layout notes in Chinese: every note the core writes for the presets and their variations has a pattern', () => {
+  const seen = new Set<string>();
+  const untranslated: string[] = [];
+  for (const sampler of samplerNames) {
+    for (const preset of Object.values(presets)) {
+      for (const change of [
+        {},
+        { datasetSize: preset.config.datasetSize + 1 },
+        { datasetSize: preset.config.datasetSize * 2 + 3, batchesPerEpoch: 1 },
+        { numIterations: 2 },
+        { stepsPerGeneration: 2, gradientAccumulationSteps: 2 },
+        { k: 2 },
+        { k: 3 },
+      ]) {
+        let notes: string[];
+        try {
+          notes = buildLayout({ ...preset.config, sampler, ...change }).notes;
+        } catch {
+          continue; // a combination the core refuses has no notes to show
+        }
+        for (const note of notes) {
+          const patternOf = note.replace(/\d+/g, '#');
+          if (seen.has(patternOf)) continue;
+          seen.add(patternOf);
+          const zh = layoutNoteZh(note);
+          if (zh === null) untranslated.push(note);
+          else assert.deepEqual(untranslatedWords(zh), [], zh);
+        }
+      }
+    }
+  }
+  assert.deepEqual(untranslated, []);
+  assert.ok(seen.size >= 12, `only ${seen.size} distinct notes reached`);
 });

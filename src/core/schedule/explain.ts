@@ -20,7 +20,7 @@ export function formatNumber(x: number): string {
   return String(Number(x.toPrecision(10)));
 }
 
-function times(x: number): string {
+export function times(x: number): string {
   return `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
 }
 
@@ -33,82 +33,189 @@ function rankRange(from: number, to: number): string {
   return from === to ? `rank ${from}` : `ranks ${from}–${to}`;
 }
 
-/** One line: what is being executed. */
-export function headline(r: ScheduleResult): string {
+/** The facts of the headline, for the English below and the page's other languages. */
+export interface HeadlineFacts {
+  batch: number;
+  k: number;
+  /** Configurations in the expanded batch. */
+  n: number;
+  ranks: number;
+  unit: string;
+  latency:
+    | { kind: 'constant'; t: number }
+    | { kind: 'controller'; description: string | null; policy: string; seed: number; fastest: number; slowest: number };
+  alpha: number;
+  maxBatch: number | null;
+  /** All configurations one by one. */
+  work: number;
+}
+
+export function headlineFacts(r: ScheduleResult): HeadlineFacts {
   const c = r.config;
-  const n = r.configurations.length;
   const lats = r.configurations.map((x) => x.latency);
   const [fastest, slowest] = lats.reduce(([lo, hi], x) => [Math.min(lo, x), Math.max(hi, x)], [Infinity, -Infinity]);
+  return {
+    batch: c.batch,
+    k: c.k,
+    n: r.configurations.length,
+    ranks: c.ranks,
+    unit: r.unit,
+    latency:
+      c.latency.kind === 'constant'
+        ? { kind: 'constant', t: c.latency.t }
+        : {
+            kind: 'controller',
+            description: c.latency.policy.description ?? null,
+            policy: c.latency.policy.name,
+            seed: c.seed,
+            fastest: fastest!,
+            slowest: slowest!,
+          },
+    alpha: c.alpha,
+    maxBatch: c.maxBatch,
+    work: r.work,
+  };
+}
+
+/** One line: what is being executed. */
+export function headline(r: ScheduleResult): string {
+  return headlineText(headlineFacts(r));
+}
+
+export function headlineText(f: HeadlineFacts): string {
+  const l = f.latency;
   const latency =
-    c.latency.kind === 'constant'
-      ? `every configuration takes ${formatTime(c.latency.t, r.unit)} alone`
-      : `prefill latency of configurations drawn from ${c.latency.policy.description ?? `the ${c.latency.policy.name} policy`} (seed ${c.seed}), ` +
-        `${formatTime(fastest!, 'ms')} to ${formatTime(slowest!, 'ms')} alone`;
-  const cap = c.maxBatch === null ? 'no cap on the batch' : `at most ${c.maxBatch} configurations per launch`;
+    l.kind === 'constant'
+      ? `every configuration takes ${formatTime(l.t, f.unit)} alone`
+      : `prefill latency of configurations drawn from ${l.description ?? `the ${l.policy} policy`} (seed ${l.seed}), ` +
+        `${formatTime(l.fastest, 'ms')} to ${formatTime(l.slowest, 'ms')} alone`;
+  const cap = f.maxBatch === null ? 'no cap on the batch' : `at most ${f.maxBatch} configurations per launch`;
   return (
-    `expanded batch = batch ${c.batch} × group ${c.k} = ${n} configurations on ${count(c.ranks, 'rank')}; ${latency}; ` +
-    `a launch of b takes T·(α + (1−α)·b) with α = ${formatNumber(c.alpha)}, ${cap}; all of them one by one: ${formatTime(r.work, r.unit)}`
+    `expanded batch = batch ${f.batch} × group ${f.k} = ${f.n} configurations on ${count(f.ranks, 'rank')}; ${latency}; ` +
+    `a launch of b takes T·(α + (1−α)·b) with α = ${formatNumber(f.alpha)}, ${cap}; all of them one by one: ${formatTime(f.work, f.unit)}`
   );
+}
+
+/** The facts behind one scheme's caption (the numbers every language's caption uses). */
+export interface CaptionFacts {
+  scheme: SchemeName;
+  n: number;
+  ranks: number;
+  batch: number;
+  k: number;
+  alpha: number;
+  maxBatch: number | null;
+  unit: string;
+  latencyKind: 'constant' | 'controller';
+  makespan: number;
+  speedup: number;
+  /** Configurations on the busiest and the least busy rank. */
+  busiest: number;
+  least: number;
+  /** Ranks without a sample. */
+  idleRanks: number;
+  /** per-rank-batched: one sample's configurations per launch (capped by max-batch). */
+  batchOf: number;
+  /** per-rank-batched under the controller: padding mixed launches to their slowest member, in all. */
+  padding: number | null;
+  /** by-structure: distinct structures drawn, and how many there can be. */
+  structures: number;
+  possibleStructures: number;
+  launches: number;
+  peakBatch: number;
+  /** spread: whether the results are all-gathered, and what that costs. */
+  gathered: boolean;
+  gatherCost: number;
+}
+
+export function captionFacts(r: ScheduleResult, s: SchemeResult): CaptionFacts {
+  const c = r.config;
+  const perRank = s.timeline.map((t) => t.reduce((sum, i) => sum + i.configs.length, 0));
+  return {
+    scheme: s.scheme as SchemeName,
+    n: r.configurations.length,
+    ranks: c.ranks,
+    batch: c.batch,
+    k: c.k,
+    alpha: c.alpha,
+    maxBatch: c.maxBatch,
+    unit: r.unit,
+    latencyKind: c.latency.kind,
+    makespan: s.makespan,
+    speedup: s.speedup,
+    busiest: Math.max(...perRank),
+    least: Math.min(...perRank),
+    idleRanks: perRank.filter((x) => x === 0).length,
+    batchOf: c.maxBatch === null ? c.k : Math.min(c.k, c.maxBatch),
+    padding: s.scheme === 'per-rank-batched' && c.latency.kind === 'controller' ? paddingCost(r, s) : null,
+    structures: new Set(r.configurations.map((x) => x.structure)).size,
+    possibleStructures: POSSIBLE_STRUCTURES,
+    launches: s.launches,
+    peakBatch: s.peakBatch,
+    gathered: s.timeline.some((t) => t.some((i) => i.kind === 'gather')),
+    gatherCost: r.gatherCost,
+  };
 }
 
 /** Why `s` takes what it takes. */
 export function caption(r: ScheduleResult, s: SchemeResult): string {
-  const c = r.config;
-  const n = r.configurations.length;
-  const u = (x: number) => formatTime(x, r.unit);
-  const perRank = s.timeline.map((t) => t.reduce((sum, i) => sum + i.configs.length, 0));
-  const busiest = Math.max(...perRank);
-  const idleRanks = perRank.filter((x) => x === 0).length;
-  const speed = `${u(s.makespan)}, ${times(s.speedup)} serial-dp`;
-  const idleNote = idleRanks > 0 ? `; ${count(idleRanks, 'rank')} without a sample sit idle (batch ${c.batch} < ${c.ranks} ranks)` : '';
-  switch (s.scheme as SchemeName) {
+  return captionText(captionFacts(r, s));
+}
+
+export function captionText(f: CaptionFacts): string {
+  const n = f.n;
+  const u = (x: number) => formatTime(x, f.unit);
+  const speed = `${u(f.makespan)}, ${times(f.speedup)} serial-dp`;
+  const idleNote = f.idleRanks > 0 ? `; ${count(f.idleRanks, 'rank')} without a sample sit idle (batch ${f.batch} < ${f.ranks} ranks)` : '';
+  switch (f.scheme) {
     case 'serial-dp':
       return (
         `Today's code: DataParallel would split a batch over the GPUs, but the loop calls the model with batch 1, so all ${n} ` +
-        `configurations run one after another on rank 0: ${u(s.makespan)}` +
-        (c.ranks > 1 ? `, while ${rankRange(1, c.ranks - 1)} stay idle the whole step.` : '.')
+        `configurations run one after another on rank 0: ${u(f.makespan)}` +
+        (f.ranks > 1 ? `, while ${rankRange(1, f.ranks - 1)} stay idle the whole step.` : '.')
       );
     case 'per-rank-serial':
       return (
-        `DDP: sample s runs on rank s mod ${c.ranks}, one configuration per forward pass; the busiest rank runs ${busiest} of them: ` +
+        `DDP: sample s runs on rank s mod ${f.ranks}, one configuration per forward pass; the busiest rank runs ${f.busiest} of them: ` +
         `${speed}, all of it from running ranks side by side${idleNote}.`
       );
     case 'per-rank-batched': {
-      const k = c.maxBatch === null ? c.k : Math.min(c.k, c.maxBatch);
+      const k = f.batchOf;
       const saving =
-        c.alpha === 0
+        f.alpha === 0
           ? `at α = 0 a batch of ${k} costs ${k}·T, so batching saves nothing and the speed-up comes from the ranks alone ` +
             `(with α > 0 it would cost (${k} − ${k - 1}α)·T, ${k - 1}α·T less)`
-          : `at α = ${formatNumber(c.alpha)} a batch of ${k} costs T·(${formatNumber(c.alpha)} + ${formatNumber(1 - c.alpha)}·${k}) = ` +
-            `${formatNumber(c.alpha + (1 - c.alpha) * k)}·T, ${formatNumber((k - 1) * c.alpha)}·T less than running them one by one`;
-      const cap = c.maxBatch !== null && c.maxBatch < c.k ? ` (the memory cap splits it into launches of ${c.maxBatch})` : '';
-      const pad = c.latency.kind === 'controller' ? `; ${paddingNote(r, s)}` : '';
-      return `Each rank runs each of its samples' ${c.k} configurations as one launch${cap}: ${saving}${pad}. ${speed}${idleNote}.`;
+          : `at α = ${formatNumber(f.alpha)} a batch of ${k} costs T·(${formatNumber(f.alpha)} + ${formatNumber(1 - f.alpha)}·${k}) = ` +
+            `${formatNumber(f.alpha + (1 - f.alpha) * k)}·T, ${formatNumber((k - 1) * f.alpha)}·T less than running them one by one`;
+      const cap = f.maxBatch !== null && f.maxBatch < f.k ? ` (the memory cap splits it into launches of ${f.maxBatch})` : '';
+      const pad =
+        f.padding !== null
+          ? `; a launch mixes structures and is padded to its slowest configuration, which costs the ranks ${formatTime(f.padding, f.unit)} in all`
+          : '';
+      return `Each rank runs each of its samples' ${f.k} configurations as one launch${cap}: ${saving}${pad}. ${speed}${idleNote}.`;
     }
     case 'by-structure': {
-      const structures = new Set(r.configurations.map((x) => x.structure)).size;
       const what =
-        c.latency.kind === 'constant'
+        f.latencyKind === 'constant'
           ? 'Under a constant latency every configuration has the same shapes, so each rank batches all of its configurations'
-          : `${count(structures, 'distinct structure')} (tier, insertion, top-K, active blocks) among the ${n} configurations; each rank batches ` +
+          : `${count(f.structures, 'distinct structure')} (tier, insertion, top-K, active blocks) among the ${n} configurations; each rank batches ` +
             `its own configurations that share one, with no padding` +
-            (structures > n / 2
-              ? ` (of ${POSSIBLE_STRUCTURES} possible structures this policy rarely draws one twice; a controller that has learnt what pays draws ` +
+            (f.structures > n / 2
+              ? ` (of ${f.possibleStructures} possible structures this policy rarely draws one twice; a controller that has learnt what pays draws ` +
                 `fewer, and batches more)`
               : '');
       return (
-        `${what}: ${count(s.launches, 'launch')} instead of ${n}, peak batch ${s.peakBatch}. ${speed}. Never slower than per-rank-serial: ` +
+        `${what}: ${count(f.launches, 'launch')} instead of ${n}, peak batch ${f.peakBatch}. ${speed}. Never slower than per-rank-serial: ` +
         `b equal configurations cost T·(α + (1−α)·b) ≤ b·T.`
       );
     }
     case 'spread': {
-      const most = Math.max(...perRank);
-      const least = Math.min(...perRank);
-      const wrap = c.ranks < c.k ? `, wrapping to rank 0 after rank ${c.ranks - 1} because ${c.ranks} ranks < group ${c.k}` : '';
-      const gathered = s.timeline.some((t) => t.some((i) => i.kind === 'gather'));
-      const gather = gathered
-        ? `, then an all-gather of the results (${u(r.gatherCost)}) so each group's advantages see all its rewards`
-        : c.ranks > 1
+      const most = f.busiest;
+      const least = f.least;
+      const wrap = f.ranks < f.k ? `, wrapping to rank 0 after rank ${f.ranks - 1} because ${f.ranks} ranks < group ${f.k}` : '';
+      const gather = f.gathered
+        ? `, then an all-gather of the results (${u(f.gatherCost)}) so each group's advantages see all its rewards`
+        : f.ranks > 1
           ? `; each group is one configuration, so no group spans ranks and nothing is gathered`
           : '';
       const each = least === most ? count(most, 'configuration') : `${least}–${most} configurations`;
@@ -124,7 +231,7 @@ export function caption(r: ScheduleResult, s: SchemeResult): string {
 const POSSIBLE_STRUCTURES = TIERS.length * INSERTION_POSITIONS.length * TOP_K.length * (TOTAL_BLOCKS - MIN_ACTIVE_BLOCKS + 1);
 
 /** What padding mixed launches to their slowest member costs, against launches of their mean latency. */
-function paddingNote(r: ScheduleResult, s: SchemeResult): string {
+function paddingCost(r: ScheduleResult, s: SchemeResult): number {
   let pad = 0;
   for (const i of s.timeline.flat()) {
     if (i.kind !== 'run') continue;
@@ -133,20 +240,48 @@ function paddingNote(r: ScheduleResult, s: SchemeResult): string {
     const mean = lat.reduce((a, b) => a + b, 0) / lat.length;
     pad += launchTime(slowest - mean, lat.length, r.config.alpha);
   }
-  return `a launch mixes structures and is padded to its slowest configuration, which costs the ranks ${formatTime(pad, r.unit)} in all`;
+  return pad;
+}
+
+/** The facts of the closing line. */
+export interface ConclusionFacts {
+  /** The fastest schemes shown (more than one when tied), the first of them the one quoted. */
+  fastest: string[];
+  makespan: number;
+  serialMakespan: number;
+  speedup: number;
+  /** The first fastest scheme's mean idle fraction, in whole percent. */
+  idlePct: number;
+  unit: string;
+}
+
+export function conclusionFacts(r: ScheduleResult, shown: SchemeResult[] = r.schemes): ConclusionFacts {
+  const fastest = Math.min(...shown.map((s) => s.makespan));
+  const tied = shown.filter((s) => s.makespan <= fastest * (1 + 1e-12));
+  const best = tied[0]!;
+  return {
+    fastest: tied.map((s) => s.scheme),
+    makespan: best.makespan,
+    serialMakespan: r.schemes[0]!.makespan,
+    speedup: best.speedup,
+    idlePct: Math.round(100 * mean(best.idleFraction)),
+    unit: r.unit,
+  };
 }
 
 /** One closing line: the fastest of the schemes shown, against serial-dp. */
 export function conclusion(r: ScheduleResult, shown: SchemeResult[] = r.schemes): string {
-  const fastest = Math.min(...shown.map((s) => s.makespan));
-  const tied = shown.filter((s) => s.makespan <= fastest * (1 + 1e-12));
-  const best = tied[0]!;
-  const serial = r.schemes[0]!;
-  const names = tied.length === 1 ? best.scheme : `${tied.map((s) => s.scheme).join(', ')} (tied)`;
+  return conclusionText(conclusionFacts(r, shown));
+}
+
+export function conclusionText(f: ConclusionFacts): string {
+  const best = f.fastest[0]!;
+  const tied = f.fastest.length > 1;
+  const names = tied ? `${f.fastest.join(', ')} (tied)` : best;
   return (
-    `Fastest: ${names}, ${formatTime(best.makespan, r.unit)} against serial-dp's ${formatTime(serial.makespan, r.unit)} ` +
-    `(${times(best.speedup)}); ${tied.length === 1 ? 'its' : `${best.scheme}'s`} ranks are idle ` +
-    `${Math.round(100 * mean(best.idleFraction))}% of the time on average.`
+    `Fastest: ${names}, ${formatTime(f.makespan, f.unit)} against serial-dp's ${formatTime(f.serialMakespan, f.unit)} ` +
+    `(${times(f.speedup)}); ${tied ? `${best}'s` : 'its'} ranks are idle ` +
+    `${f.idlePct}% of the time on average.`
   );
 }
 

@@ -5,5 +5,21 @@ export { simulateSchedules, launchTime, groupsSpanRanks } from './simulate.ts';
 export { planScheme, type Plan } from './schemes.ts';
 export { buildWorkload, validateScheduleConfig, prefillLatencyMs, structureOf } from './workload.ts';
 export { uniformPolicy, parseHeadTables, sampleActions, type ControllerPolicy, type HeadTables } from './policy.ts';
-export { headline, caption, conclusion, formatTime } from './explain.ts';
+export {
+  headline,
+  caption,
+  conclusion,
+  formatTime,
+  formatNumber,
+  times,
+  headlineFacts,
+  headlineText,
+  captionFacts,
+  captionText,
+  conclusionFacts,
+  conclusionText,
+  type HeadlineFacts,
+  type CaptionFacts,
+  type ConclusionFacts,
+} from './explain.ts';
 export { schedulePresets, schedulePresetNames } from './presets.ts';

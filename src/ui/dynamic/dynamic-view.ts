@@ -439,10 +439,14 @@ export class GrpoDynamicView extends LitElement {
           : MSG.trainStep
       : '';
     const sw = this.sweepState;
+    // A preset's story from the catalogue (zh-CN translates it), else the core's own words.
+    const about = req?.presetInfo
+      ? ((req.preset ? MSG.presetAbout[req.preset] : undefined) ?? coreOriginal(req.presetInfo.description))
+      : null;
     return html`<h2>${MSG.title}</h2>
       ${this.form(req)}
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
-      ${req?.presetInfo && !this.error ? html`<p class="about">${coreOriginal(req.presetInfo.description)}</p>` : nothing}
+      ${about !== null && !this.error ? html`<p class="about">${about}</p>` : nothing}
       ${
         t && req && !this.error
           ? html`<div class="controls">

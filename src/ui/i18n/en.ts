@@ -6,6 +6,14 @@
 // as they were before the catalogues.
 import { plural as corePlural } from '../../core/dynamic/index.ts';
 import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
+import {
+  type CaptionFacts,
+  captionText,
+  type ConclusionFacts,
+  conclusionText,
+  type HeadlineFacts,
+  headlineText,
+} from '../../core/schedule/explain.ts';
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
@@ -424,6 +432,14 @@ export const en = {
     rank: (r: number) => `rank ${r}`,
     ganttAria: (schemes: string) => `Gantt charts: ${schemes} (ranks × time, one time scale)`,
     idleTitle: (rank: number, pct: number, of: string) => `rank ${rank} idle ${pct}% of ${of}`,
+    /** The headline, captions and conclusion from the core's facts (in English: the core's own text, as the CLI prints it). */
+    explain: {
+      headline: (f: HeadlineFacts) => headlineText(f),
+      caption: (f: CaptionFacts) => captionText(f),
+      conclusion: (f: ConclusionFacts) => conclusionText(f),
+    },
+    /** A preset's story by preset name (English: the core's description, so empty here). */
+    presetIntro: {} as Record<string, string>,
   },
   dynamic: {
     title: 'Dynamic sampling, step by step',
@@ -491,6 +507,8 @@ export const en = {
       'short = pool still short after the last resample (theory: binomial).',
     error: (m: string) => `Cannot run this step: ${m}`,
     policyAbout: {} as Record<string, string>,
+    /** A preset's description by preset name (English: the core's, so empty here). */
+    presetAbout: {} as Record<string, string>,
     addedValid: (n: number) => `${n} valid`,
   },
   isolation: {

@@ -3,6 +3,7 @@
 // batch, k, prompt id, uid, std, KL, WebGPU …), as they are written in Chinese papers and code reviews.
 import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
 import type { Catalogue } from './en.ts';
+import { captionZh, conclusionZh, headlineZh } from './schedule-zh.ts';
 
 const regroupText: Record<RegroupMethod, string> = {
   'prompt-id': '按 prompt id 分组，与 flow_grpo 的 PerPromptStatTracker 相同（它按 prompt 字符串分组）',
@@ -444,6 +445,12 @@ export const zhCN: Catalogue = {
     rank: (r: number) => `rank ${r}`,
     ganttAria: (schemes: string) => `甘特图：${schemes}（rank × 时间，同一时间尺度）`,
     idleTitle: (rank: number, pct: number, of: string) => `rank ${rank} 空闲 ${of} 中的 ${pct}%`,
+    explain: { headline: headlineZh, caption: captionZh, conclusion: conclusionZh },
+    presetIntro: {
+      'seed-001':
+        'seed-001：batch 4 × 组大小 5 = 20 个配置，4 个 GPU，每个配置耗时 T；目前的循环在 GPU 0 上逐个运行它们（20T），' +
+        '让每个 GPU 运行自己的样本则只需 5T。',
+    },
   },
   dynamic: {
     title: '动态采样，逐步演示',
@@ -515,6 +522,13 @@ export const zhCN: Catalogue = {
       'raise-nemo': 'NeMo RL：同样的错误，晚一个 batch（它检查 num_gen_batches <= max）',
       stream: 'OpenRLHF：每个被丢弃的 prompt 立即被替换；当 min < 平均 reward < max 时保留该组；没有上限',
       naive: 'seed-002 的缺陷：rank r 从不足的池中切取 [L·r, min(L·(r+1), pool))，于是下一次 gather 出错',
+    },
+    presetAbout: {
+      'seed-002':
+        'seed-002：4 个 rank × 16，3 次重采样，池 48 → 56 → 60 → 62（目标 64）；朴素切片让 rank 3 只分到 14 个样本，下一次 gather 出错',
+      'seed-004':
+        'seed-004：4 个 rank × 16，池 56/64，一次重采样后达到 64/64，切片 [0:16] [16:32] [32:48] [48:64] 各含 2 组；' +
+        '堆叠切片时出现设备错误，直到每个张量都用 .to(device) 移到同一设备',
     },
     addedValid: (n: number) => `${n} 个有效`,
   },

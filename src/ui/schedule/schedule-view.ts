@@ -9,10 +9,10 @@ import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import {
-  caption,
-  conclusion,
+  captionFacts,
+  conclusionFacts,
   formatTime,
-  headline,
+  headlineFacts,
   schedulePresetNames,
   schedulePresets,
   simulateSchedules,
@@ -273,17 +273,17 @@ export class GrpoScheduleView extends LitElement {
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
       ${
         r && !this.error
-          ? html`${intro && !this.hasCustomSettings() ? html`<p class="intro">${coreOriginal(intro)}</p>` : nothing}
-            <p class="headline">${coreOriginal(headline(r))}</p>
+          ? html`${intro && !this.hasCustomSettings() ? html`<p class="intro">${MSG.presetIntro[req!.preset] ?? coreOriginal(intro)}</p>` : nothing}
+            <p class="headline">${MSG.explain.headline(headlineFacts(r))}</p>
             ${this.legend(r)}
             <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown)}</div>
             <p class="readout" aria-live="polite">${this.hovered || MSG.hoverHint}</p>
             <h3>${MSG.table}</h3>
             ${this.table(r, shown)}
-            <p class="conclusion">${coreOriginal(conclusion(r, shown))}</p>
+            <p class="conclusion">${MSG.explain.conclusion(conclusionFacts(r, shown))}</p>
             <h3>${MSG.captions}</h3>
             <dl class="captions">${shown.map(
-              (s) => html`<dt>${s.scheme}</dt><dd class="caption" data-scheme=${s.scheme}>${coreOriginal(caption(r, s))}</dd>`,
+              (s) => html`<dt>${s.scheme}</dt><dd class="caption" data-scheme=${s.scheme}>${MSG.explain.caption(captionFacts(r, s))}</dd>`,
             )}</dl>`
           : nothing
       }`;
