@@ -4,7 +4,7 @@
 // unchanged; lang= read from links (unknown values named) and kept in the explorer's links.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildLayout, defaultConfig, samplerNames } from '../../src/core/samplers/index.ts';
+import { buildLayout, defaultConfig, samplerNames, validateConfig } from '../../src/core/samplers/index.ts';
 import { DYNAMIC_PRESET_NAMES, POLICIES } from '../../src/core/dynamic/index.ts';
 import {
   captionFacts,
@@ -254,4 +254,48 @@ test('the samplers’ layout notes in Chinese: every note the core writes for th
   }
   assert.deepEqual(untranslated, []);
   assert.ok(seen.size >= 12, `only ${seen.size} distinct notes reached`);
+});
+
+test('core ConfigErrors the explorer settings reach: every clause translated in zh-CN, with no English words', () => {
+  // Each sampler × preset × one setting set to an edge value: the messages a user can reach from the config panel.
+  const fields = [
+    'ranks',
+    'batch',
+    'k',
+    'batchesPerEpoch',
+    'epochs',
+    'datasetSize',
+    'seed',
+    'stepsPerGeneration',
+    'numIterations',
+    'gradientAccumulationSteps',
+  ];
+  const values = [0, 1, 2, 3, 5, 7, 1e9, -1, 1.5, Number.NaN];
+  const untranslated = new Map<string, string>();
+  const english: string[] = [];
+  let messages = 0;
+  setLang('zh-CN');
+  try {
+    for (const sampler of samplerNames) {
+      for (const preset of Object.values(presets)) {
+        for (const field of fields) {
+          for (const value of values) {
+            const err = validateConfig({ ...preset.config, sampler, [field]: value });
+            if (!err) continue;
+            messages++;
+            const pieces = corePieces(err.message);
+            for (const p of pieces) {
+              if (typeof p === 'object' && 'original' in p) untranslated.set(p.original.replace(/\d+/g, '#'), err.message);
+              if (typeof p === 'string' && untranslatedWords(p).length > 0) english.push(`${p}: ${untranslatedWords(p).join(', ')}`);
+            }
+          }
+        }
+      }
+    }
+  } finally {
+    setLang('en');
+  }
+  assert.ok(messages > 100, `only ${messages} errors reached`);
+  assert.deepEqual([...untranslated.values()], []);
+  assert.deepEqual([...new Set(english)], []);
 });

@@ -82,6 +82,79 @@ export const ZH_CLAUSES: Clause[] = [
     (m) =>
       `一个生成 batch 需要 ${m[1]} 个不同的 prompt（生成 batch ${m[2]} / k=${m[3]}），但 dataset-size=${m[4]}：RepeatSampler 会丢掉唯一且不完整的那一块`,
   ],
+  // The rarer clauses a user reaches from the explorer's settings (test/ui/i18n-catalogue.test.ts sweeps them).
+  [
+    /^one step holds (ranks×batch(?:×steps-per-generation)?)=(\d+) samples, above the sandbox's limit of (\d+)$/,
+    (m) => `一个 step 含 ${m[1]}=${m[2]} 个样本，超过了本沙盒的上限 ${m[3]}`,
+  ],
+  [/^lower --ranks or --batch$/, () => '请调低 --ranks 或 --batch'],
+  [/^this layout has (\d+) samples, above the sandbox's limit of (\d+)$/, (m) => `这个布局有 ${m[1]} 个样本，超过了本沙盒的上限 ${m[2]}`],
+  [/^try ([a-z-]+=\d+)$/, (m) => `试试 ${m[1]}`],
+  [/^no single setting fixes it, lower several$/, () => '没有哪个单独的设置能修正它，需要同时调低几个'],
+  [
+    /^each batch needs m=ranks×batch\/k=(\d+) distinct prompts but dataset-size=(\d+)$/,
+    (m) => `每个 batch 需要 m=ranks×batch/k=${m[1]} 个不同的 prompt，但 dataset-size=${m[2]}`,
+  ],
+  [
+    new RegExp(
+      '^(?:use dataset-size ≥ (\\d+) )?\\(flow_grpo does not check: (randperm\\(\\d+\\)\\[:\\d+\\]) returns only (\\d+) prompts and ' +
+        "the (last ranks get short or empty batches|epoch's last batches come out short or empty)\\)$",
+    ),
+    (m) =>
+      `${m[1] ? `改用 dataset-size ≥ ${m[1]}` : ''}（flow_grpo 不做检查：${m[2]} 只返回 ${m[3]} 个 prompt，` +
+      `${m[4]!.startsWith('last ranks') ? '最后几个 rank 的 batch 不足或为空' : '该 epoch 最后几个 batch 不足或为空'}）`,
+  ],
+  [
+    new RegExp(
+      '^an epoch needs m=(\\d+) distinct prompts \\(m·k a multiple of ranks×batch=(\\d+)\\) but dataset-size=(\\d+)' +
+        '(?: \\(flow_grpo does not check: (randperm\\(\\d+\\)\\[:\\d+\\]) returns only (\\d+) prompts ' +
+        "and the epoch's last batches come out short or empty\\))?$",
+    ),
+    (m) =>
+      `一个 epoch 需要 m=${m[1]} 个不同的 prompt（m·k 须是 ranks×batch=${m[2]} 的倍数），但 dataset-size=${m[3]}` +
+      (m[4] ? `（flow_grpo 不做检查：${m[4]} 只返回 ${m[5]} 个 prompt，该 epoch 最后几个 batch 不足或为空）` : ''),
+  ],
+  [
+    /^seed must be a whole number within ±\(2\^53−1\), got (.+)$/,
+    (m) => `${flagLabel('seed')} 必须是 ±(2^53−1) 以内的整数，得到的是${m[1] === 'NaN' ? '空值或非数字' : ` ${m[1]}`}`,
+  ],
+  [/^PyTorch uses only its low 32 bits$/, () => 'PyTorch 只用它的低 32 位'],
+  [
+    /^k=(\d+) \(num_generations\) must divide the generation batch (ranks×batch×steps-per-generation)=(\S+)$/,
+    (m) => `k=${m[1]} (num_generations) 必须整除生成 batch ${m[2]}=${m[3]}`,
+  ],
+  [
+    /^this layout needs (\d+) generator draws \(a randperm of dataset-size=(\d+) per reseed\), above the limit of (\d+)$/,
+    (m) => `这个布局需要 ${m[1]} 次生成器抽取（每次重设种子做一次 dataset-size=${m[2]} 的随机排列），超过了上限 ${m[3]}`,
+  ],
+  [
+    /^dataset-size=(\d+) gives each of ranks=(\d+) only (\d+) prompt\(s\), fewer than one step's batch\/k=(\d+)$/,
+    (m) => `dataset-size=${m[1]} 只给 ranks=${m[2]} 中的每个 rank ${m[3]} 个 prompt，少于一个 step 的 batch/k=${m[4]}`,
+  ],
+  [
+    /^batches-per-epoch=(\d+) is more than an epoch holds: each of ranks=(\d+) gets (\d+) prompt\(s\) per epoch, (\d+) full batch\(es\) of batch\/k=(\d+)$/,
+    (m) =>
+      `batches-per-epoch=${m[1]} 超过了一个 epoch 能容纳的数量：ranks=${m[2]} 中的每个 rank 每个 epoch 得到 ${m[3]} 个 prompt，` +
+      `即 ${m[4]} 个每个 batch/k=${m[5]} 的完整 batch`,
+  ],
+  [
+    /^use batches-per-epoch ≤ (\d+)(?: or dataset-size ≥ (\d+))?$/,
+    (m) => `改用 batches-per-epoch ≤ ${m[1]}${m[2] ? ` 或 dataset-size ≥ ${m[2]}` : ''}`,
+  ],
+  [
+    /^batch=(\d+) must be train_batch_size prompts × k=(\d+) \(DanceGRPO repeat_interleaves each prompt num_generations times\)$/,
+    (m) => `batch=${m[1]} 必须是 train_batch_size 个 prompt × k=${m[2]}（DanceGRPO 把每个 prompt 重复 num_generations 次）`,
+  ],
+  [
+    new RegExp(
+      '^dataset-size=(\\d+) gives each of ranks=(\\d+) (\\d+) prompt\\(s\\), fewer than train_batch_size=(\\d+): ' +
+        'the drop_last DataLoader is empty and DanceGRPO\'s "while True: for batch in loader" spins forever without a word$',
+    ),
+    (m) =>
+      `dataset-size=${m[1]} 只给 ranks=${m[2]} 中的每个 rank ${m[3]} 个 prompt，少于 train_batch_size=${m[4]}：` +
+      'drop_last 的 DataLoader 为空，DanceGRPO 的 while-True 循环会一声不响地永远空转',
+  ],
+  [/^([a-z-]+=\d+)$/, (m) => m[1]!],
 ];
 
 /** A framework's own error text ("TRL 1.13.0 raises: ValueError: …"): the lead-in translated, the framework's words kept as code. */
