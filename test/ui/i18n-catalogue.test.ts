@@ -14,6 +14,7 @@ import {
   schedulePresets,
   simulateSchedules,
   uniformPolicy,
+  validateScheduleConfig,
   type ScheduleConfig,
 } from '../../src/core/schedule/index.ts';
 import {
@@ -289,6 +290,24 @@ test('core ConfigErrors the explorer settings reach: every clause translated in 
               if (typeof p === 'string' && untranslatedWords(p).length > 0) english.push(`${p}: ${untranslatedWords(p).join(', ')}`);
             }
           }
+        }
+      }
+    }
+    // The schedule view's settings.
+    const seed = schedulePresets['seed-001']!.config;
+    for (const field of ['ranks', 'batch', 'k', 'alpha', 'maxBatch', 'gatherCost', 'seed']) {
+      for (const value of [0, -1, 1.5, 2, 1e9, Number.NaN]) {
+        let err: Error | null = null;
+        try {
+          validateScheduleConfig({ ...seed, [field]: value });
+        } catch (e) {
+          err = e as Error; // it throws its ConfigError
+        }
+        if (!err) continue;
+        messages++;
+        for (const p of corePieces(err.message)) {
+          if (typeof p === 'object' && 'original' in p) untranslated.set(p.original.replace(/\d+/g, '#'), err.message);
+          if (typeof p === 'string' && untranslatedWords(p).length > 0) english.push(`${p}: ${untranslatedWords(p).join(', ')}`);
         }
       }
     }

@@ -154,6 +154,20 @@ export const ZH_CLAUSES: Clause[] = [
       `dataset-size=${m[1]} 只给 ranks=${m[2]} 中的每个 rank ${m[3]} 个 prompt，少于 train_batch_size=${m[4]}：` +
       'drop_last 的 DataLoader 为空，DanceGRPO 的 while-True 循环会一声不响地永远空转',
   ],
+  // The schedule view's settings (src/core/schedule/workload.ts).
+  [
+    /^batch × k = (\d+) configurations is more than the simulator's (\d+)$/,
+    (m) => `batch × k = ${m[1]} 个配置，超过了模拟器的上限 ${m[2]}`,
+  ],
+  [/^use a smaller batch or k$/, () => '请调小 batch 或 k'],
+  [
+    /^alpha must be in \[0, 1\] \(0: batching saves nothing, 1: a batch costs one\), got (.+)$/,
+    (m) => `α 必须在 [0, 1] 之间（0：合批毫无节省，1：一批只花一个的时间），得到的是${m[1] === 'NaN' ? '空值或非数字' : ` ${m[1]}`}`,
+  ],
+  [
+    /^gather-cost must be a non-negative number, got (.+)$/,
+    (m) => `gather-cost 必须是非负数，得到的是${m[1] === 'NaN' ? '空值或非数字' : ` ${m[1]}`}`,
+  ],
   [/^([a-z-]+=\d+)$/, (m) => m[1]!],
 ];
 
