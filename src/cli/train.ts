@@ -7,8 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import process from 'node:process';
 import { controllerLayout } from '../core/env/controller.ts';
-import { makeTask, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
-import { BUDGET, overBudget, trainStepEstimate } from '../core/budget.ts';
+import { makeTask, randomPolicyFraction, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
 import { ConfigError } from '../core/errors.ts';
 import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { SamplerName } from '../core/layout/types.ts';
@@ -21,6 +20,7 @@ import {
   LOSS_KINDS,
   TRAIN_PRESETS,
   type BackendChoice,
+  trainBudgetError,
   type TrainConfig,
   trainConfigFromJson,
 } from '../train/config.ts';
@@ -298,21 +298,7 @@ const command: Command = {
     const resumed = flags.resume !== undefined ? resumeFrom(flags.resume, flags) : null;
     const config = resumed?.config ?? configFrom(flags);
     // Budget before work: one step (the wait before the next progress line) and the workers' memory.
-    const tooMuch = overBudget(
-      `one training step of ranks × batch = ${config.ranks * config.batch} samples` +
-        (config.dynamicSampling ? ` drawn up to ${1 + config.maxResampleTimes} times` : '') +
-        ` (dModel ${config.dims.dModel}, hidden ${config.dims.hidden}, CPU estimate)`,
-      trainStepEstimate({
-        ranks: config.ranks,
-        batch: config.batch,
-        dModel: config.dims.dModel,
-        hidden: config.dims.hidden,
-        draws: config.dynamicSampling ? 1 + config.maxResampleTimes : 1,
-      }),
-      `--batch or --ranks${config.dynamicSampling ? ' (or --max-resample-times)' : ''}${config.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
-      // The time is the CPU's; on WebGPU only the memory is budgeted.
-      config.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
-    );
+    const tooMuch = trainBudgetError(config);
     if (tooMuch) throw tooMuch;
     const outDir = flags.out ?? flags.resume;
     const startStep = resumed?.state.step ?? 0;
@@ -432,16 +418,11 @@ const command: Command = {
       (last.length > 0 ? `; last ${steps(last.length)} at ${pct(finalFraction)} of the optimum` : '') +
       (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached');
     const task = makeTask(config.dims, config.seed, config.bankSize);
-    let randomSum = 0;
-    let optimumSum = 0;
-    for (let i = 0; i < task.prompts.count; i++) {
-      randomSum += task.randomReward[i]!;
-      optimumSum += task.optimumReward[i]!;
-    }
+    const randomFraction = randomPolicyFraction(task);
     if (outDir !== undefined) {
       writeAtomic(join(outDir, 'checkpoint.json'), `${JSON.stringify(encodeCheckpoint(result.final, config.seed))}\n`);
       const bands = await policyByBudget(task, result.final.params, 6, config.dims.dModel > 256 ? 128 : task.prompts.count);
-      const html = renderReport({ config, metrics: all, bands, summary, randomFraction: randomSum / optimumSum, uplot: uplotFiles() });
+      const html = renderReport({ config, metrics: all, bands, summary, randomFraction, uplot: uplotFiles() });
       writeAtomic(join(outDir, 'report.html'), html);
     }
     info(summary);
@@ -458,7 +439,7 @@ const command: Command = {
           stepsPerSecond: ran / seconds,
           finalOptimumFraction: finalFraction,
           reached95: reached,
-          randomFraction: randomSum / optimumSum,
+          randomFraction,
           last: all.at(-1) ?? null,
         })}\n`,
       );

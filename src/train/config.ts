@@ -2,6 +2,7 @@
 // and the checks that turn a bad setting into one ConfigError line.
 import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../core/env/controller.ts';
 import { BANK_SIZE, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
+import { BUDGET, overBudget, trainStepEstimate } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
@@ -257,4 +258,21 @@ function checkDynamicSampling(c: TrainConfig): void {
     throw new ConfigError(
       "--advantage dance normalises each rank's runs of k, but rebalance's slices need not be multiples of k; use --advantage verl or flow-grpo",
     );
+}
+
+/**
+ * The budget before work for a training run (the CLI and the page's dashboard both call it): one
+ * step's CPU time (a run reports every step and stops cleanly, so only a step is budgeted) and the
+ * workers' memory; on WebGPU only the memory. Null when within budget.
+ */
+export function trainBudgetError(c: TrainConfig): ConfigError | null {
+  const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : 1;
+  return overBudget(
+    `one training step of ranks × batch = ${c.ranks * c.batch} samples` +
+      (c.dynamicSampling ? ` drawn up to ${draws} times` : '') +
+      ` (dModel ${c.dims.dModel}, hidden ${c.dims.hidden}, CPU estimate)`,
+    trainStepEstimate({ ranks: c.ranks, batch: c.batch, dModel: c.dims.dModel, hidden: c.dims.hidden, draws }),
+    `--batch or --ranks${c.dynamicSampling ? ' (or --max-resample-times)' : ''}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
+    c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
+  );
 }

@@ -126,3 +126,14 @@ export function scoreSample(
   const correct = u < r.accuracy ? 1 : 0;
   return { reward: correct - penalty, expected: r.reward, accuracy: correct };
 }
+
+/** The uniform random policy's expected reward over the bank, as a fraction of the optimum's. */
+export function randomPolicyFraction(task: Task): number {
+  let randomSum = 0;
+  let optimumSum = 0;
+  for (let i = 0; i < task.prompts.count; i++) {
+    randomSum += task.randomReward[i]!;
+    optimumSum += task.optimumReward[i]!;
+  }
+  return randomSum / optimumSum;
+}

@@ -2,9 +2,8 @@
 // `grpo-sandbox train` flags, checked by the same checkTrainConfig and step budget the CLI uses,
 // and written back as the URL keys of a link that reproduces the run. Pure (no DOM), so the unit
 // tests check it in Node and Deno.
-import { BUDGET, overBudget, trainStepEstimate } from '../../core/budget.ts';
 import { ConfigError } from '../../core/errors.ts';
-import { checkTrainConfig, DEFAULT_TRAIN, TRAIN_PRESETS, type TrainConfig } from '../../train/config.ts';
+import { checkTrainConfig, DEFAULT_TRAIN, TRAIN_PRESETS, trainBudgetError, type TrainConfig } from '../../train/config.ts';
 
 /** How a flag's text becomes a value of the configuration. */
 type Kind = { int: [number, number] } | 'number' | 'text' | 'policy';
@@ -77,21 +76,8 @@ export function configFromFlags(get: (flag: TrainFlag) => string | null): TrainC
   // As the CLI: --epsilon-high defaults to --epsilon-low.
   if (given.has('epsilon-low') && !given.has('epsilon-high')) c.epsilonHigh = c.epsilonLow;
   checkTrainConfig(c);
-  // The CLI's budget check, word for word (src/cli/train.ts; test/ui/train-settings.test.ts compares them).
-  const tooMuch = overBudget(
-    `one training step of ranks × batch = ${c.ranks * c.batch} samples` +
-      (c.dynamicSampling ? ` drawn up to ${1 + c.maxResampleTimes} times` : '') +
-      ` (dModel ${c.dims.dModel}, hidden ${c.dims.hidden}, CPU estimate)`,
-    trainStepEstimate({
-      ranks: c.ranks,
-      batch: c.batch,
-      dModel: c.dims.dModel,
-      hidden: c.dims.hidden,
-      draws: c.dynamicSampling ? 1 + c.maxResampleTimes : 1,
-    }),
-    `--batch or --ranks${c.dynamicSampling ? ' (or --max-resample-times)' : ''}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
-    c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
-  );
+  // The CLI's budget check (one definition, src/train/config.ts).
+  const tooMuch = trainBudgetError(c);
   if (tooMuch) throw tooMuch;
   return c;
 }
