@@ -110,6 +110,12 @@ test('a short run in the page reaches the set fraction of the optimum; exports a
       ),
     );
     const s = await seen(page);
+    // Each curve's legend names it (the x series has no row in a legend that is not live).
+    const legend = await page.evaluate(() =>
+      [...document.querySelector('grpo-train')!.shadowRoot!.querySelectorAll('.u-legend')].map((l) =>
+        [...l.querySelectorAll('.u-series .u-label')].map((e) => e.textContent),
+      ),
+    );
     // The learned policy per budget arrives from its worker after the run.
     await page.locator('grpo-train table.policy tr').nth(6).waitFor({ timeout: 120_000 });
     const bands = await page.locator('grpo-train table.policy tr').count();
@@ -128,9 +134,14 @@ test('a short run in the page reaches the set fraction of the optimum; exports a
     const csv = await download(page, '#export-csv');
     const link = await page.locator('grpo-train #run-link').getAttribute('href');
     const live = await page.evaluate(async () => (await import('/src/ranks/spawn.ts' as string)).liveRankWorkers());
-    return { s, bands, after, jsonl, csv, link, live, probe };
+    return { s, bands, after, jsonl, csv, link, live, probe, legend };
   });
   const { s, jsonl, csv } = first;
+  assert.deepEqual(first.legend[0], ['mean', 'std'], 'the reward chart labels its two curves');
+  assert.ok(
+    first.legend.every((rows) => !rows.includes('step')),
+    `no curve is labelled with the x axis's name: ${JSON.stringify(first.legend)}`,
+  );
   assert.equal(s.steps, 40);
   assert.equal(first.live, 0, 'every rank worker stopped');
   const last10 = s.records.slice(-10).map((r) => r.optimumFraction as number);

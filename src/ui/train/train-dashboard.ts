@@ -563,8 +563,12 @@ export class TrainDashboard extends LitElement {
     const relabel = (u: uPlot, title: string, labels: string[]) => {
       const t = u.root.querySelector('.u-title');
       if (t && t.textContent !== title) t.textContent = title;
-      u.root.querySelectorAll('.u-legend .u-series .u-label').forEach((el, i) => {
-        const label = labels[i];
+      const rows = u.root.querySelectorAll('.u-legend .u-series .u-label');
+      // A legend that is not live has no row for the x series: its rows are the last labels (matching
+      // them from the first put 'step' on the first curve and shifted every name by one).
+      const shown = labels.slice(Math.max(0, labels.length - rows.length));
+      rows.forEach((el, i) => {
+        const label = shown[i];
         if (label !== undefined && el.textContent !== label) el.textContent = label;
       });
     };
