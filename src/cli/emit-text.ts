@@ -29,7 +29,15 @@ function body(e: Emitted): string[] {
   }
   if (e.target === 'flow-grpo') return e.values.map((x) => `${x.key} = ${py(x.value)}   # ${x.origin}`);
   if (e.target === 'verl') return yaml(e.values);
-  return [...e.values.map((x) => `# ${x.key} ${x.value}   ← ${x.origin}`), e.values.map((x) => `${x.key} ${x.value}`).join(' ')];
+  // argparse: a store_true flag is given bare when true and left out when false.
+  const flag = (x: EmittedValue) => (x.value === true ? x.key : `${x.key} ${x.value}`);
+  return [
+    ...e.values.map((x) => `# ${flag(x)}   ← ${x.origin}`),
+    e.values
+      .filter((x) => x.value !== false)
+      .map(flag)
+      .join(' '),
+  ];
 }
 
 export function renderEmitted(e: Emitted): string {

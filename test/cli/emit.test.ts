@@ -51,9 +51,11 @@ test('--emit dance-grpo: argparse flags in prompts, max_train_steps from passes;
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(
     ok.stdout,
-    /^--train_batch_size 2 --num_generations 4 --sampler_seed 42 --gradient_accumulation_steps 1 --max_train_steps 8$/m,
+    /^--train_batch_size 2 --num_generations 4 --use_group --sampler_seed 42 --gradient_accumulation_steps 1 --max_train_steps 8$/m,
   );
   assert.match(ok.stdout, /^# launch: torchrun --nproc_per_node 8 /m);
+  // store_true: given bare, with why (the shipped script passes it; without it no repeat and batch-wide normalisation).
+  assert.match(ok.stdout, /^# --use_group {3}← the layout repeats each prompt k times .*finetune_flux_grpo\.sh passes it/m);
   const bad = emit('--preset', 'seed-000', '--emit', 'dance-grpo');
   assert.equal(bad.status, 0);
   assert.match(bad.stdout, /these settings break dance-grpo's rule: batch=2 must be train_batch_size prompts × k=4/);

@@ -154,6 +154,13 @@ function danceGrpo(c: LayoutConfig): Emitted {
       // A batch that is not whole prompts × k has no train_batch_size: left out, and reported below.
       ...(divisible ? [v('--train_batch_size', c.batch / c.k, `batch/k = ${c.batch}/${c.k}: prompts per GPU per step`)] : []),
       v('--num_generations', c.k, `--k ${c.k}`),
+      v(
+        '--use_group',
+        true,
+        'the layout repeats each prompt k times on its rank and normalises each group of k (train_one_step, argparse default False); ' +
+          'scripts/finetune/finetune_flux_grpo.sh passes it. Without it DanceGRPO samples each prompt once and normalises by the ' +
+          "gathered batch's mean and std (grpo-sandbox advantages --scheme dance-nogroup)",
+      ),
       v('--sampler_seed', c.seed, `--seed ${c.seed}: DistributedSampler's seed`),
       v('--gradient_accumulation_steps', c.gradientAccumulationSteps, `--gradient-accumulation-steps ${c.gradientAccumulationSteps}`),
       ...(perPass ? [v('--max_train_steps', c.epochs * perPass, `--epochs ${c.epochs} passes × ${perPass} steps per pass`)] : []),
