@@ -2,7 +2,14 @@
 // framework computes them (src/core/grpo/schemes.ts, the functions the training loop uses).
 import { advantagesEstimate, overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
-import { ADVANTAGE_SCHEMES, SCHEME_ABOUT, schemeAdvantages, type AdvantageScheme } from '../core/grpo/schemes.ts';
+import {
+  ADVANTAGE_SCHEMES,
+  SCHEME_ABOUT,
+  groupsByPosition,
+  mixedGroups,
+  schemeAdvantages,
+  type AdvantageScheme,
+} from '../core/grpo/schemes.ts';
 import type { Command } from './commands.ts';
 import { intFlag, jsonValueText, parseFlags, quote } from './flags.ts';
 import { FLOAT32_MAX } from './loss-batch.ts';
@@ -15,11 +22,16 @@ const help = `usage: grpo-sandbox advantages --scheme S --k K [--ranks W] [--inp
 Reads {"rewards": [...], "promptIds": [...]} (one entry per gathered sample, in gathered
 rank-major order) from FILE or stdin and prints {"advantages": [...]} in the same order.
   --scheme S    one of:
-${ADVANTAGE_SCHEMES.map((s) => `                  ${s.padEnd(10)} ${SCHEME_ABOUT[s]}`).join('\n')}
+${ADVANTAGE_SCHEMES.map((s) => `                  ${s.padEnd(20)} ${SCHEME_ABOUT[s]}`).join('\n')}
   --k K         group size (num_generations)
   --ranks W     world size; dance normalises each rank's 1/W of the samples alone (default 1)
 A group with one member or equal rewards gives NaN or 0 as that framework does (JSON null for NaN).
+The schemes that group by position (trl-*, dance) also print "mixed": the groups that hold more
+than one prompt id (layout's MIXED flag), and say so on stderr; flow-grpo and verl group by id.
 `;
+
+/** At most this many mixed groups are named on stderr (all are in the JSON). */
+const NAMED = 4;
 
 /** The numbers of field `name`, or a ConfigError naming the field and the fix. */
 function numbers(json: Record<string, unknown>, name: string, integers: boolean): number[] {
@@ -65,8 +77,23 @@ const command: Command = {
       'the samples per call (split the input)',
     );
     if (tooMuch) throw tooMuch;
-    const advantages = schemeAdvantages(flags.scheme as AdvantageScheme, { rewards, promptIds, k, ranks });
-    io.out(`${JSON.stringify({ advantages: advantages.map((a) => (Number.isNaN(a) ? null : a)) })}\n`);
+    const scheme = flags.scheme as AdvantageScheme;
+    const input = { rewards, promptIds, k, ranks };
+    const advantages = schemeAdvantages(scheme, input);
+    const mixed = mixedGroups(scheme, input);
+    if (mixed.length) {
+      const named = mixed
+        .slice(0, NAMED)
+        .map((m) => `group ${m.group} (positions ${m.positions.join('–')}) holds ${m.promptIds.join(',')}`);
+      const more = mixed.length > NAMED ? `; and ${mixed.length - NAMED} more` : '';
+      io.err(
+        `grpo-sandbox advantages: MIXED: ${scheme} groups runs of k=${k} by position, and ${mixed.length} of ${rewards.length / k} ` +
+          `groups hold more than one prompt id: ${named.join('; ')}${more}. Their advantages compare different prompts; ` +
+          `group by id with --scheme flow-grpo or verl, or order the samples so each prompt's k copies are consecutive\n`,
+      );
+    }
+    const out = { advantages: advantages.map((a) => (Number.isNaN(a) ? null : a)), ...(groupsByPosition(scheme) ? { mixed } : {}) };
+    io.out(`${JSON.stringify(out)}\n`);
     return 0;
   },
 };

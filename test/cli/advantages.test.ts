@@ -14,6 +14,10 @@ const cases: [string, string[], number[]][] = [
   ['trl-none', [], [0.5, -0.5, 0.5, -0.5]],
   ['verl', [], [0.5 / (sd + 1e-6), -0.5 / (sd + 1e-6), 0.5 / (sd + 1e-6), -0.5 / (sd + 1e-6)]],
   ['dance', ['--ranks', '2'], [0.5 / (sd + 1e-8), -0.5 / (sd + 1e-8), 0.5 / (sd + 1e-8), -0.5 / (sd + 1e-8)]],
+  // The settings' other sides: global_std=False, norm_adv_by_std_in_grpo=False, DanceGRPO without --use_group.
+  ['flow-grpo-prompt-std', [], [0.5 / (0.5 + 1e-4), -0.5 / (0.5 + 1e-4), 0.5 / (0.5 + 1e-4), -0.5 / (0.5 + 1e-4)]],
+  ['verl-no-std', [], [0.5, -0.5, 0.5, -0.5]],
+  ['dance-nogroup', ['--ranks', '2'], [0.5, -0.5, 0.5, -0.5].map((x) => x / (Math.sqrt(1 / 3) + 1e-8))],
 ];
 
 for (const [scheme, extra, expected] of cases) {
@@ -38,11 +42,38 @@ test('advantages: flow_grpo groups by prompt id wherever the copies sit; TRL vie
   );
 });
 
+test('advantages: a position-based scheme that puts different prompt ids in one group says MIXED on stderr and in the JSON', () => {
+  const scattered = JSON.stringify({ rewards: [1, 3, 0, 2, 5, 5], promptIds: [0, 1, 0, 1, 2, 2] });
+  const r = runCli(['advantages', '--scheme', 'trl-group', '--k', '2'], scattered);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).mixed, [
+    { group: 0, positions: [0, 1], promptIds: [0, 1] },
+    { group: 1, positions: [2, 3], promptIds: [0, 1] },
+  ]);
+  assert.match(
+    r.stderr,
+    /^grpo-sandbox advantages: MIXED: trl-group groups runs of k=2 by position, and 2 of 3 groups hold more than one prompt id: /,
+  );
+  assert.match(r.stderr, /group 0 \(positions 0–1\) holds 0,1; group 1 \(positions 2–3\) holds 0,1\./);
+  // DanceGRPO's local runs of k are positions too; flow_grpo and verl group by id, so they print no "mixed" at all.
+  assert.equal(JSON.parse(runCli(['advantages', '--scheme', 'dance', '--k', '2', '--ranks', '3'], scattered).stdout).mixed.length, 2);
+  for (const scheme of ['flow-grpo', 'verl', 'dance-nogroup']) {
+    const byId = runCli(['advantages', '--scheme', scheme, '--k', '2'], scattered);
+    assert.equal(byId.stderr, '', scheme);
+    assert.equal(JSON.parse(byId.stdout).mixed, undefined, scheme);
+  }
+  // Consecutive copies: nothing to say, and an empty list.
+  const clean = runCli(['advantages', '--scheme', 'trl-group', '--k', '2'], input);
+  assert.equal(clean.stderr, '');
+  assert.deepEqual(JSON.parse(clean.stdout).mixed, []);
+});
+
 test('advantages: verl gives a lone sample mean 0 and std 1; TRL a NaN (null) for a group of one', () => {
   const lone = JSON.stringify({ rewards: [2, 3], promptIds: [0, 1] });
+  // verl's std of 1 is torch.tensor(1.0), float32: 1 + 1e-6 rounds to float32 (its own code, run: golden-advantages-frameworks).
   assert.deepEqual(JSON.parse(runCli(['advantages', '--scheme', 'verl', '--k', '1'], lone).stdout).advantages, [
-    2 / (1 + 1e-6),
-    3 / (1 + 1e-6),
+    2 / Math.fround(1 + 1e-6),
+    3 / Math.fround(1 + 1e-6),
   ]);
   assert.deepEqual(JSON.parse(runCli(['advantages', '--scheme', 'trl-group', '--k', '1'], lone).stdout).advantages, [null, null]);
 });

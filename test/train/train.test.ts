@@ -31,6 +31,9 @@ for (const over of [
   { advantage: 'trl-none' },
   { advantage: 'verl' },
   { advantage: 'dance' },
+  { advantage: 'flow-grpo-prompt-std' },
+  { advantage: 'verl-no-std' },
+  { advantage: 'dance-nogroup' },
   { loss: 'pairwise' },
 ] as const) {
   test(`${JSON.stringify(over)} beats the random policy`, async () => {

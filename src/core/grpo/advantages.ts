@@ -97,19 +97,21 @@ export function trlAdvantages(rewards: ArrayLike<number>, k: number, scale: Scal
   );
 }
 
+/** verl's lone-sample divisor: `torch.tensor(1.0)` is float32, so `std + epsilon` is float32(1 + 1e-6), whatever the scores' dtype. */
+const VERL_LONE_DIVISOR = Math.fround(1 + 1e-6);
+
 /**
- * verl's GRPO outcome advantage: groups by uid (one uid per draw of a prompt), unbiased std,
- * (r − mean) / (std + 1e-6); a single-member group gets mean 0 and std 1 (so its advantage
- * is r / (1 + 1e-6)).
+ * verl's GRPO outcome advantage (compute_grpo_outcome_advantage): groups by uid (one uid per draw
+ * of a prompt), unbiased std, (r − mean) / (std + 1e-6); a single-member group gets mean 0 and
+ * std 1 (so its advantage is r / float32(1 + 1e-6)). normByStd false (`norm_adv_by_std_in_grpo=False`,
+ * Dr. GRPO): r − mean, no division (a lone sample keeps r).
  */
-export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<string | number>): number[] {
+export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<string | number>, normByStd = true): number[] {
   if (uids.length !== rewards.length) throw new RangeError(`verl: ${rewards.length} rewards but ${uids.length} uids`);
-  return normalise(
-    rewards,
-    groupBy(uids),
-    (g) => (g.length === 1 ? { mean: 0, std: 1 } : { mean: mean(rewards, g), std: std(rewards, g, 1) }),
-    1e-6,
-  );
+  const groups = groupBy(uids);
+  const out = normalise(rewards, groups, (g) => ({ mean: mean(rewards, g), std: std(rewards, g, 1) }), 1e-6, normByStd);
+  for (const g of groups) if (g.length === 1) out[g[0]!] = normByStd ? rewards[g[0]!]! / VERL_LONE_DIVISOR : rewards[g[0]!]!;
+  return out;
 }
 
 /**
@@ -119,6 +121,16 @@ export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<strin
 export function danceGrpoAdvantages(localRewards: ArrayLike<number>, k: number): number[] {
   const rows = rowsOf(localRewards.length, k, 'DanceGRPO local groups');
   return normalise(localRewards, rows, (g) => ({ mean: mean(localRewards, g), std: std(localRewards, g, 1) }), 1e-8);
+}
+
+/**
+ * DanceGRPO without `--use_group` (train_one_step's else branch): prompts are not repeated, and
+ * each rank's rewards are normalised by the mean and unbiased std of ALL gathered rewards + 1e-8,
+ * so every sample's advantage depends on the whole batch, not on its prompt.
+ */
+export function danceGrpoBatchAdvantages(gathered: ArrayLike<number>): number[] {
+  const all = Array.from({ length: gathered.length }, (_, i) => i);
+  return normalise(gathered, [all], (g) => ({ mean: mean(gathered, g), std: std(gathered, g, 1) }), 1e-8);
 }
 
 /**

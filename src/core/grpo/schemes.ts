@@ -2,19 +2,35 @@
 // loop (src/train) share: gathered rewards and prompt ids in, advantages in gathered order out,
 // computed as each framework does (advantages.ts). Checks the inputs first and names what is wrong.
 import { ConfigError } from '../errors.ts';
-import { danceGrpoAdvantages, flowGrpoAdvantages, trlAdvantages, verlAdvantages } from './advantages.ts';
+import { danceGrpoAdvantages, danceGrpoBatchAdvantages, flowGrpoAdvantages, trlAdvantages, verlAdvantages } from './advantages.ts';
 
-export const ADVANTAGE_SCHEMES = ['flow-grpo', 'trl-group', 'trl-batch', 'trl-none', 'verl', 'dance'] as const;
+export const ADVANTAGE_SCHEMES = [
+  'flow-grpo',
+  'flow-grpo-prompt-std',
+  'trl-group',
+  'trl-batch',
+  'trl-none',
+  'verl',
+  'verl-no-std',
+  'dance',
+  'dance-nogroup',
+] as const;
 export type AdvantageScheme = (typeof ADVANTAGE_SCHEMES)[number];
 
 /** One line per scheme, for help texts. */
 export const SCHEME_ABOUT: Record<AdvantageScheme, string> = {
-  'flow-grpo': 'PerPromptStatTracker: group by prompt id, mean per prompt, numpy std (ddof 0) of ALL rewards, eps 1e-4',
+  'flow-grpo':
+    'PerPromptStatTracker, global_std=True (the shipped configs): group by prompt id, mean per prompt, numpy std (ddof 0) of ALL rewards, eps 1e-4',
+  'flow-grpo-prompt-std': 'PerPromptStatTracker, global_std=False (the class default): mean and numpy std (ddof 0) per prompt id, eps 1e-4',
   'trl-group': 'TRL scale_rewards="group": rows of view(-1, k), unbiased std per row, eps 1e-4',
   'trl-batch': 'TRL scale_rewards="batch": rows of view(-1, k) for the mean, unbiased std of the whole batch, eps 1e-4',
   'trl-none': 'TRL scale_rewards="none" (Dr. GRPO): r − row mean, no division',
-  verl: 'verl GRPO: group by uid (one per draw of a prompt in the step), unbiased std, eps 1e-6; a lone sample gets mean 0, std 1',
-  dance: 'DanceGRPO: each rank normalises its own consecutive groups of k, unbiased std, eps 1e-8, no gather',
+  verl: 'verl GRPO (norm_adv_by_std_in_grpo=True, the default): group by uid (one per draw of a prompt in the step), unbiased std, eps 1e-6; a lone sample gets mean 0, std 1',
+  'verl-no-std': 'verl GRPO with norm_adv_by_std_in_grpo=False (Dr. GRPO): r − uid group mean, no division; a lone sample keeps r',
+  dance:
+    'DanceGRPO --use_group (its shipped scripts): each rank normalises its own consecutive groups of k, unbiased std, eps 1e-8, no gather',
+  'dance-nogroup':
+    'DanceGRPO without --use_group: (r − mean) / (unbiased std + 1e-8) over ALL gathered rewards (its run samples each prompt once)',
 };
 
 export interface AdvantageInput {
@@ -54,7 +70,9 @@ export function schemeAdvantages(scheme: AdvantageScheme, input: AdvantageInput)
   const { rewards, promptIds, k, ranks } = input;
   switch (scheme) {
     case 'flow-grpo':
-      return flowGrpoAdvantages(rewards, promptIds);
+      return flowGrpoAdvantages(rewards, promptIds, true);
+    case 'flow-grpo-prompt-std':
+      return flowGrpoAdvantages(rewards, promptIds, false);
     case 'trl-group':
       return trlAdvantages(rewards, k, 'group');
     case 'trl-batch':
@@ -62,7 +80,11 @@ export function schemeAdvantages(scheme: AdvantageScheme, input: AdvantageInput)
     case 'trl-none':
       return trlAdvantages(rewards, k, 'none');
     case 'verl':
-      return verlAdvantages(rewards, promptIds);
+      return verlAdvantages(rewards, promptIds, true);
+    case 'verl-no-std':
+      return verlAdvantages(rewards, promptIds, false);
+    case 'dance-nogroup':
+      return danceGrpoBatchAdvantages(rewards);
     case 'dance': {
       const per = rewards.length / ranks;
       const out: number[] = [];
@@ -70,4 +92,38 @@ export function schemeAdvantages(scheme: AdvantageScheme, input: AdvantageInput)
       return out;
     }
   }
+}
+
+/** A group of a row-based scheme that holds more than one prompt id (`layout`'s MIXED flag). */
+export interface MixedGroup {
+  /** The group's index: row of view(-1, k) (TRL), or the same run of k in rank-major order (DanceGRPO). */
+  group: number;
+  /** Gathered positions [first, last]. */
+  positions: [number, number];
+  /** The prompt id at each position of the group. */
+  promptIds: number[];
+}
+
+/**
+ * The schemes that group by position (TRL's view(-1, k), DanceGRPO's runs of k per rank) rather than by
+ * prompt id or uid: only they can put different prompts in one group.
+ */
+export function groupsByPosition(scheme: AdvantageScheme): boolean {
+  return scheme.startsWith('trl-') || scheme === 'dance';
+}
+
+/**
+ * The groups of a position-based scheme that mix prompt ids, in order (checked input); [] for schemes
+ * that group by id. Each rank's runs of k in DanceGRPO are rows of k of the gathered order, since each
+ * rank holds a multiple of k.
+ */
+export function mixedGroups(scheme: AdvantageScheme, input: AdvantageInput): MixedGroup[] {
+  checkAdvantageInput(scheme, input);
+  if (!groupsByPosition(scheme)) return [];
+  const out: MixedGroup[] = [];
+  for (let start = 0, group = 0; start < input.promptIds.length; start += input.k, group++) {
+    const ids = Array.from(input.promptIds).slice(start, start + input.k);
+    if (new Set(ids).size > 1) out.push({ group, positions: [start, start + input.k - 1], promptIds: ids });
+  }
+  return out;
 }
