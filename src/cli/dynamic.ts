@@ -17,15 +17,17 @@ import {
 } from '../core/dynamic/index.ts';
 import { ConfigError } from '../core/errors.ts';
 import { MAX_WORLD } from '../ranks/arena.ts';
-import { type RunRecord, runDynamicOnce } from '../ranks/dynamic-run.ts';
+import { type BackendChoice, type RunRecord, runDynamicOnce } from '../ranks/dynamic-run.ts';
 import type { PlanSummary } from '../ranks/programs/dynamic.ts';
 import type { Command } from './commands.ts';
 import { runSweepCommand, SWEEP_FLAGS, SWEEP_USAGE } from './dynamic-sweep.ts';
 import { intFlag, parseFlags } from './flags.ts';
 import { write } from './io.ts';
+import { BACKEND_HELP, backendFlags, SHOWN_AS } from './ranks.ts';
 
 const USAGE = `usage: grpo-sandbox dynamic [--preset seed-002|seed-004] [--policy P] [--ranks W] [--per-rank L] [--k K]
-                            [--max-resample-times N] [--p P] [--seed S] [--device-fix on|off] [--range MIN,MAX] [--json]
+                            [--max-resample-times N] [--p P] [--seed S] [--device-fix on|off] [--range MIN,MAX]
+                            [--backend-behaviour nccl|gloo|detail|sandbox] [--watchdog-ms MS] [--json]
        grpo-sandbox dynamic --sweep [sweep flags]
 
 One step of dynamic sampling on W simulated ranks: every rank generates L samples (L/K prompts × K), the
@@ -45,6 +47,7 @@ ${POLICIES.map((p) => `                            ${p.padEnd(11)}${POLICY_ABOUT
                           seed-004 preset: off, then on)
   --range MIN,MAX         stream keeps a group when MIN < mean reward < MAX (default 0,1)
   --timeout-ms MS         a collective with no progress for MS is a hang (default 30000)
+${BACKEND_HELP}
   --json                  print the same data as JSON
 Exit status: 0 the step trained, 1 the simulated run failed (diagnosis printed), 2 bad flags.
 
@@ -62,6 +65,8 @@ const STEP_FLAGS = {
   'device-fix': { type: 'string' },
   range: { type: 'string' },
   'timeout-ms': { type: 'string' },
+  'backend-behaviour': { type: 'string' },
+  'watchdog-ms': { type: 'string' },
   json: { type: 'boolean' },
   sweep: { type: 'boolean' },
 } as const;
@@ -155,7 +160,7 @@ function printGenerationFailure(run: RunRecord, config: DynamicConfig): void {
   out(`  ${run.failure!}`);
 }
 
-function printConsume(run: RunRecord, config: DynamicConfig): void {
+function printConsume(run: RunRecord, config: DynamicConfig, backend: BackendChoice['backend']): void {
   const gatherKind = config.policy === 'rebalance' ? 'allGatherVariable' : 'allGather';
   out(
     `train step      each rank: torch.stack(rewards of its slice)${run.deviceFix ? ' after .to(rank.device)' : ' (tensors not moved)'}, then ` +
@@ -169,7 +174,7 @@ function printConsume(run: RunRecord, config: DynamicConfig): void {
       );
     out(`ok: the step trained on ${config.ranks === 1 ? 'its one rank' : `all ${config.ranks} ranks`}`);
   } else {
-    out('the simulated run failed, as a real one would; every worker is stopped:');
+    out(`the simulated run failed; every worker is stopped. A collective's mismatch is shown ${SHOWN_AS[backend]}:`);
     out(run.failure!);
   }
 }
@@ -207,6 +212,7 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
   const fixes = fixFlag !== undefined ? [fixFlag === 'on'] : (preset?.deviceFix ?? [true]);
   // Generous: on a busy machine a rank may spend seconds decoding a large gathered pool.
   const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 30_000;
+  const choice: BackendChoice = backendFlags(flags as { 'backend-behaviour'?: string; 'watchdog-ms'?: string });
   const json = !!flags.json;
 
   if (!json) {
@@ -224,7 +230,7 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
   }
   const runs: RunRecord[] = [];
   for (const deviceFix of fixes) {
-    const run = await runDynamicOnce(config, rewards, deviceFix, timeoutMs);
+    const run = await runDynamicOnce(config, rewards, deviceFix, timeoutMs, choice);
     runs.push(run);
     if (json) continue;
     out('');
@@ -241,7 +247,7 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
         : 'check           RANKS DISAGREE (a bug: please report it)',
     );
     if (run.failedIn === 'generation loop') printGenerationFailure(run, config);
-    else printConsume(run, config);
+    else printConsume(run, config, choice.backend);
   }
   const last = runs[runs.length - 1]!;
   if (json) out(JSON.stringify({ preset: presetName ?? null, config, rewards, runs }, null, 2));

@@ -4,6 +4,7 @@
 // run failed (as the real one would), 2 on bad flags.
 import { ConfigError } from '../core/errors.ts';
 import { MAX_WORLD } from '../ranks/arena.ts';
+import { BACKEND_ABOUT, BACKEND_BEHAVIOURS, type BackendBehaviour } from '../ranks/backend.ts';
 import type { HealthySummary } from '../ranks/programs/seeds.ts';
 import { World, WorldFailure } from '../ranks/world.ts';
 import type { Command } from './commands.ts';
@@ -19,7 +20,34 @@ const FAULTS = {
 } as const;
 type Fault = keyof typeof FAULTS;
 
-const USAGE = `usage: grpo-sandbox ranks [--world N] [--fault none|shape|deadlock|mismatch|device|throw] [--fix] [--timeout-ms MS] [--json]
+/** How the failure is shown, per backend behaviour: whose behaviour it imitates, said plainly. */
+export const SHOWN_AS: Record<BackendBehaviour, string> = {
+  nccl: 'as NCCL would (imitated: the world hangs until a simulated watchdog fires; no NCCL runs here)',
+  gloo: 'as gloo raises it (torch 2.13 wording, reproduced on real gloo processes)',
+  detail: 'as torch raises it with TORCH_DISTRIBUTED_DEBUG=DETAIL (torch 2.13 wording, reproduced on real gloo processes)',
+  sandbox: "in the sandbox's own words (no real backend reports it this way)",
+};
+
+/** The backend behaviour flag of `ranks` and `dynamic`, and the hang timeout it implies. */
+export const BACKEND_HELP = `  --backend-behaviour B  how a collective whose ranks disagree (shapes, dtypes, which collective) ends (default nccl):
+${BACKEND_BEHAVIOURS.map((b) => `                     ${b.padEnd(8)} ${BACKEND_ABOUT[b]}`).join('\n')}
+  --watchdog-ms MS   nccl only: how long the ranks hang in a mismatched collective before the simulated watchdog fires
+                     (default 2000; torch's is 10 minutes)`;
+
+/** The backend behaviour and NCCL's watchdog timeout from the flags; --watchdog-ms with another behaviour is a mistake. */
+export function backendFlags(flags: { 'backend-behaviour'?: string; 'watchdog-ms'?: string }): {
+  backend: BackendBehaviour;
+  watchdogMs: number | undefined;
+} {
+  const backend = choiceFlag(flags['backend-behaviour'], 'backend-behaviour', BACKEND_BEHAVIOURS) ?? 'nccl';
+  const watchdog = intFlag(flags['watchdog-ms'], 'watchdog-ms', 1, 600_000);
+  if (watchdog !== undefined && backend !== 'nccl')
+    throw new ConfigError(`--watchdog-ms is NCCL's watchdog and applies to --backend-behaviour nccl, not '${backend}'`);
+  return { backend, watchdogMs: watchdog };
+}
+
+const USAGE = `usage: grpo-sandbox ranks [--world N] [--fault none|shape|deadlock|mismatch|device|throw] [--fix] [--timeout-ms MS]
+                          [--backend-behaviour nccl|gloo|detail|sandbox] [--watchdog-ms MS] [--json]
 
 Starts N simulated ranks (one worker thread each, sharing one SharedArrayBuffer) and runs one step.
   --world N        number of ranks, 1 to ${MAX_WORLD} (default 4)
@@ -30,7 +58,8 @@ ${Object.entries(FAULTS)
   --fix            apply the scenario's fix (equal batches, every rank calls every collective, .to(device))
   --timeout-ms MS  a collective with no progress for MS is diagnosed as a hang (default max(2000, 50 × world); the clock starts
                    once every rank has begun its step); a line on stderr every 5 s says who waits for what
-  --json           one JSON object on stdout {world, fault, fix, ok, ranks, error?}
+${BACKEND_HELP}
+  --json           one JSON object on stdout {world, fault, fix, backend, ok, ranks, error?}
 Results go to stdout without timings (byte-stable); timings, diagnosis and progress go to stderr.
 Exit status: 0 the step succeeded, 1 the simulated run failed (diagnosis printed), 2 bad flags.`;
 
@@ -78,6 +107,8 @@ const command: Command = {
       fault: { type: 'string' },
       fix: { type: 'boolean' },
       'timeout-ms': { type: 'string' },
+      'backend-behaviour': { type: 'string' },
+      'watchdog-ms': { type: 'string' },
       json: { type: 'boolean' },
     });
     if (flags.help) {
@@ -89,6 +120,7 @@ const command: Command = {
     // rank that waits its turn for a core is not hung (Deno's 256-rank step under load took > 2 s
     // between two collectives and was wrongly diagnosed as a hang with a flat 2000 ms).
     const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? defaultTimeoutMs(size);
+    const { backend, watchdogMs } = backendFlags(flags);
     const fault = choiceFlag(flags.fault, 'fault', Object.keys(FAULTS) as Fault[]) ?? 'none';
     if (flags.fix && (fault === 'none' || fault === 'throw'))
       throw new ConfigError(`--fix applies to --fault shape, deadlock, mismatch or device, not '${fault}'`);
@@ -99,8 +131,11 @@ const command: Command = {
       );
     }
     const f = FAULTS[fault];
-    note(`${size} ranks on ${runtime()}, one SharedArrayBuffer arena; ${f.about}${flags.fix ? ' — with the fix applied' : ''}`);
-    const world = await World.start({ size, timeoutMs });
+    note(
+      `${size} ranks on ${runtime()}, one SharedArrayBuffer arena, backend behaviour ${backend}; ${f.about}` +
+        `${flags.fix ? ' — with the fix applied' : ''}`,
+    );
+    const world = await World.start({ size, timeoutMs, backend, ...(watchdogMs !== undefined && { watchdogMs }) });
     const module = 'builtin:seeds';
     const t0 = performance.now();
     // A long timeout must not look like a freeze: every few seconds, who waits for what.
@@ -116,7 +151,7 @@ const command: Command = {
         progress,
       );
       note(`the step finished on all ${size} ranks in ${(performance.now() - t0).toFixed(0)} ms`);
-      if (flags.json) out(JSON.stringify({ world: size, fault, fix: !!flags.fix, ok: true, ranks: results }));
+      if (flags.json) out(JSON.stringify({ world: size, fault, fix: !!flags.fix, backend, ok: true, ranks: results }));
       else {
         if (fault === 'none') printHealthy(out, results as unknown as HealthySummary[]);
         else for (const [r, res] of results.entries()) out(`rank ${r}: ${JSON.stringify(res)}`);
@@ -125,13 +160,14 @@ const command: Command = {
       return 0;
     } catch (err) {
       if (!(err instanceof WorldFailure)) throw err;
-      note(`the simulated run failed after ${(performance.now() - t0).toFixed(0)} ms, as a real one would; every worker is stopped:`);
+      note(
+        `the simulated run failed after ${(performance.now() - t0).toFixed(0)} ms; every worker is stopped. Shown ${SHOWN_AS[backend]}:`,
+      );
       note(err.message);
       const ranks = err.ranks.map((o) => (o.ok ? { rank: o.rank, ok: true } : { rank: o.rank, ok: false, error: o.name }));
-      const root =
-        err.ranks.find((o) => !o.ok && o.name !== 'RankFailedError' && o.name !== 'Unresponsive') ?? err.ranks.find((o) => !o.ok);
+      const root = err.ranks[err.root];
       const rootText = root && !root.ok ? `${root.name} on rank ${root.rank}` : 'a failure';
-      if (flags.json) out(JSON.stringify({ world: size, fault, fix: !!flags.fix, ok: false, error: rootText, ranks }));
+      if (flags.json) out(JSON.stringify({ world: size, fault, fix: !!flags.fix, backend, ok: false, error: rootText, ranks }));
       else out(`failed: ${rootText} (the diagnosis is on stderr)`);
       return 1;
     } finally {

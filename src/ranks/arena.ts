@@ -27,6 +27,8 @@ export const ABORT_LOCKED = -1;
 export enum AbortReason {
   Timeout = 1,
   RankFailed = 2,
+  /** The simulated NCCL watchdog fired on a collective whose ranks disagree. */
+  Watchdog = 3,
 }
 
 // Per-rank state words.

@@ -34,8 +34,10 @@ import {
   ST_SEQ,
   type CollectiveKind,
 } from './arena.ts';
+import { type BackendBehaviour, detailMismatchMessage, glooMismatch, ncclHangReport, type PostedCollective } from './backend.ts';
 import { allocate, ctorOf, dtypeCode, dtypeFromCode, dtypeOf, viewOf, type DType, type TypedArray } from './dtype.ts';
 import {
+  CollectiveError,
   CollectiveMismatchError,
   CollectiveTimeoutError,
   describeRanks,
@@ -43,6 +45,7 @@ import {
   rankList,
   RankFailedError,
   ShapeMismatchError,
+  WatchdogTimeoutError,
 } from './faults.ts';
 import { decodeObject, encodeObject } from './objects.ts';
 import { Tensor, type DeviceName } from './tensor.ts';
@@ -66,6 +69,10 @@ export interface CommunicatorOptions {
   timeoutMs: number;
   waitMode: WaitMode;
   device: DeviceName;
+  /** How a collective whose ranks disagree ends (src/ranks/backend.ts); default 'sandbox'. */
+  backend?: BackendBehaviour;
+  /** nccl: how long a mismatched collective hangs before the simulated watchdog fires (default 2000 ms). */
+  watchdogMs?: number;
 }
 
 export interface RankMetrics {
@@ -114,6 +121,8 @@ export class Communicator {
   readonly device: DeviceName;
   timeoutMs: number;
   waitMode: WaitMode;
+  readonly backend: BackendBehaviour;
+  readonly watchdogMs: number;
   private readonly arena: Arena;
   private seq = 0;
   private current: CollectiveKind | null = null;
@@ -126,6 +135,8 @@ export class Communicator {
     this.timeoutMs = options.timeoutMs;
     this.waitMode = options.waitMode;
     this.device = options.device;
+    this.backend = options.backend ?? 'sandbox';
+    this.watchdogMs = options.watchdogMs ?? 2000;
   }
 
   /** Counters since the rank started. */
@@ -288,7 +299,7 @@ export class Communicator {
   fail(error: unknown): void {
     const c = this.arena.ctrl;
     Atomics.store(c, this.arena.state(this.rank, ST_PHASE), Phase.Failed);
-    if (error instanceof RankFailedError || error instanceof CollectiveTimeoutError) return;
+    if (error instanceof RankFailedError || error instanceof CollectiveTimeoutError || error instanceof WatchdogTimeoutError) return;
     const e = error as { name?: string; message?: string };
     const where = this.current ? ` in ${this.current} #${this.seq}` : '';
     this.abort(AbortReason.RankFailed, `rank ${this.rank} failed${where}: ${e?.name ?? 'Error'}: ${e?.message ?? String(error)}`);
@@ -331,8 +342,15 @@ export class Communicator {
     this.current = kind;
     try {
       await this.arrive(seq);
-      this.checkSameCollective(seq);
-      const result = await body(seq);
+      let result: R;
+      try {
+        this.checkSameCollective(seq);
+        result = await body(seq);
+      } catch (err) {
+        // The checks run before any payload is written: a disagreement ends as the chosen backend shows it.
+        if (err instanceof ShapeMismatchError || err instanceof CollectiveMismatchError) throw await this.asBackend(seq, err);
+        throw err;
+      }
       this.counters.collectives++;
       return result;
     } finally {
@@ -409,6 +427,7 @@ export class Communicator {
     const message = this.arena.readMessage();
     const suffix = `\n  (rank ${this.rank} ${doing} and was released; the world is shut down)`;
     if (reason === AbortReason.Timeout) throw new CollectiveTimeoutError(message + suffix);
+    if (reason === AbortReason.Watchdog) throw new WatchdogTimeoutError(message + suffix);
     throw new RankFailedError(message + suffix);
   }
 
@@ -459,6 +478,66 @@ export class Communicator {
     if (this.abort(AbortReason.Timeout, message)) throw new CollectiveTimeoutError(message);
     this.throwIfAborted(`was waiting in ${kind} #${seq}`);
     throw new CollectiveTimeoutError(message);
+  }
+
+  /** What every rank posted for collective `seq` (its header). */
+  private posted(seq: number): PostedCollective[] {
+    const a = this.arena;
+    return this.ranks().map((r) => {
+      const code = Atomics.load(a.ctrl, a.header(seq, r, H_DTYPE));
+      return {
+        rank: r,
+        seq: Atomics.load(a.ctrl, a.header(seq, r, H_SEQ)),
+        kind: kindName(Atomics.load(a.ctrl, a.header(seq, r, H_KIND))),
+        dtype: code ? dtypeFromCode(code) : null,
+        shape: this.postedShape(seq, r),
+        world: this.size,
+      };
+    });
+  }
+
+  /**
+   * The ranks disagree in collective `seq` (`diagnosis` says how): the error this rank raises under the
+   * world's backend behaviour. nccl: nothing is raised until the watchdog's timeout (the world hangs),
+   * then the rank whose watchdog fires first aborts the world with the report.
+   */
+  private async asBackend(seq: number, diagnosis: CollectiveError): Promise<Error> {
+    if (this.backend === 'sandbox') return diagnosis;
+    const posted = this.posted(seq);
+    const doing = `was hanging in ${this.current} #${seq}`;
+    if (this.backend === 'detail') return new CollectiveError('RuntimeError', detailMismatchMessage(posted, this.rank, diagnosis.message));
+    if (this.backend === 'gloo') {
+      const g = glooMismatch(posted, this.rank, diagnosis.message, this.timeoutMs);
+      if (g.kind === 'abort') this.abort(AbortReason.RankFailed, `rank ${this.rank}'s process aborted (${g.name})`);
+      // The others raise once the aborted peer is gone, or at the process group's timeout.
+      else if (g.kind === 'peer-gone') await this.hangFor(this.timeoutMs, () => true);
+      else await this.hangFor(this.timeoutMs, () => false);
+      return new CollectiveError(g.name, g.message);
+    }
+    await this.hangFor(this.watchdogMs, () => false);
+    // "ran for" is the timeout itself, so the output is the same bytes run to run (a real watchdog reports a little more).
+    const message = ncclHangReport(posted, this.watchdogMs, this.watchdogMs, diagnosis.message);
+    if (this.abort(AbortReason.Watchdog, message)) return new WatchdogTimeoutError(message);
+    this.throwIfAborted(doing);
+    return new WatchdogTimeoutError(message);
+  }
+
+  /**
+   * Holds this rank in its collective for `ms` from when it entered, as a real backend hangs; returns early when
+   * the world aborts and `returnOnAbort` says so, else rethrows the world's abort.
+   */
+  private async hangFor(ms: number, returnOnAbort: () => boolean): Promise<void> {
+    const c = this.arena.ctrl;
+    const deadline = this.arena.entered[this.rank]! + ms;
+    for (;;) {
+      if (Atomics.load(c, ABORT) !== 0) {
+        if (returnOnAbort()) return;
+        this.throwIfAborted(`was hanging in ${this.current}`);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await this.sleep(c, ABORT, 0, left);
+    }
   }
 
   /** Every rank posted the same collective kind at the same sequence number, or all raise. */

@@ -4,6 +4,7 @@
 // dynamic` and the browser's <grpo-dynamic>, so both print the same failures.
 import { type DynamicConfig, type RewardModel, streamScriptedAdvice, streamStalled } from '../core/dynamic/index.ts';
 import type { ConsumeResult, PlanSummary } from './programs/dynamic.ts';
+import type { BackendBehaviour } from './backend.ts';
 import { World, WorldFailure } from './world.ts';
 
 export interface RunRecord {
@@ -32,14 +33,21 @@ export function fitError(plan: PlanSummary, rewards: RewardModel, k: number): Pl
   return { ...plan, error: { ...plan.error, message } };
 }
 
+/** How the world shows a collective whose ranks disagree (src/ranks/backend.ts), and NCCL's simulated watchdog. */
+export interface BackendChoice {
+  backend: BackendBehaviour;
+  watchdogMs?: number;
+}
+
 /** One step on a fresh world: collect (the protocol), then consume (stack + gather). */
 export async function runDynamicOnce(
   config: DynamicConfig,
   rewards: RewardModel,
   deviceFix: boolean,
   timeoutMs: number,
+  { backend, watchdogMs }: BackendChoice,
 ): Promise<RunRecord> {
-  const world = await World.start({ size: config.ranks, timeoutMs });
+  const world = await World.start({ size: config.ranks, timeoutMs, backend, ...(watchdogMs !== undefined && { watchdogMs }) });
   try {
     let plans: PlanSummary[];
     try {

@@ -32,6 +32,13 @@ export class CollectiveTimeoutError extends CollectiveError {
   }
 }
 
+/** As NCCL under torch: a collective whose ranks disagree hung until the (simulated) watchdog timed out. */
+export class WatchdogTimeoutError extends CollectiveError {
+  constructor(message: string) {
+    super('WatchdogTimeoutError', message);
+  }
+}
+
 /** Another rank failed; this rank was released from its wait. */
 export class RankFailedError extends CollectiveError {
   constructor(message: string) {

@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import { ConfigError } from '../core/errors.ts';
 import type { WaitMode } from './collectives.ts';
+import type { BackendBehaviour } from './backend.ts';
 import { Rank, type RankProgram } from './rank.ts';
 import * as bench from './programs/bench.ts';
 import * as dynamic from './programs/dynamic.ts';
@@ -25,6 +26,8 @@ export interface RankInit {
   size: number;
   timeoutMs: number;
   waitMode: WaitMode;
+  backend: BackendBehaviour;
+  watchdogMs: number;
   /** Request a GPUDevice for this rank (src/gpu/device.ts). */
   gpu: boolean;
 }
@@ -44,6 +47,8 @@ const api = {
       size: init.size,
       timeoutMs: init.timeoutMs,
       waitMode: init.waitMode,
+      backend: init.backend,
+      watchdogMs: init.watchdogMs,
       device: `sim:${init.rank}`,
     });
     if (init.gpu) {

@@ -2,7 +2,8 @@
 // rank, read metrics, stop. When a step fails on any rank the world reports every rank's
 // error in one WorldFailure and terminates all its workers, so nothing is left running.
 import { ConfigError } from '../core/errors.ts';
-import { Arena, controlBytes, createArenaBuffer, MAX_WORLD, Phase, ST_PHASE } from './arena.ts';
+import { ABORT, ABORT_RANK, Arena, controlBytes, createArenaBuffer, MAX_WORLD, Phase, ST_PHASE } from './arena.ts';
+import { BACKEND_BEHAVIOURS, type BackendBehaviour } from './backend.ts';
 import type { RankMetrics, WaitMode } from './collectives.ts';
 import { describeRanks, groupByLabel, rankList } from './faults.ts';
 import { spawnRankWorker, type RankWorker } from './spawn.ts';
@@ -20,9 +21,16 @@ export interface WorldOptions {
   waitMode?: WaitMode;
   /** Give each rank its own WebGPU device (default false; slow to start, keep it off tests that do not need it). */
   gpu?: boolean;
+  /**
+   * How a collective whose ranks disagree ends (src/ranks/backend.ts): 'nccl' hangs until the timeout (the watchdog),
+   * 'gloo' and 'detail' raise as torch does, 'sandbox' (the default here) raises the sandbox's diagnosis at once.
+   */
+  backend?: BackendBehaviour;
+  /** nccl: how long the ranks hang in a mismatched collective before the simulated watchdog fires (default 2000 ms). */
+  watchdogMs?: number;
 }
 
-const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu'];
+const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu', 'backend', 'watchdogMs'];
 
 /**
  * Which exported rank program to run: a module (`builtin:seeds` or `builtin:bench`, bundled into
@@ -45,10 +53,13 @@ export interface StepProgress {
 
 export class WorldFailure extends Error {
   readonly ranks: RankOutcome[];
-  constructor(message: string, ranks: RankOutcome[]) {
+  /** The rank whose own error caused the failure (not one released because of another). */
+  readonly root: number;
+  constructor(message: string, ranks: RankOutcome[], root: number) {
     super(message);
     this.name = 'WorldFailure';
     this.ranks = ranks;
+    this.root = root;
   }
 }
 
@@ -77,7 +88,13 @@ function validate(options: WorldOptions): Required<Omit<WorldOptions, 'waitMode'
   if (typeof gpu !== 'boolean') throw new ConfigError(`gpu must be true or false, got ${String(gpu)}`);
   const waitMode = options.waitMode ?? (gpu ? 'async' : 'block');
   if (waitMode !== 'block' && waitMode !== 'async') throw new ConfigError(`waitMode must be 'block' or 'async', got '${String(waitMode)}'`);
-  return { size, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode };
+  const backend = options.backend ?? 'sandbox';
+  if (!BACKEND_BEHAVIOURS.includes(backend))
+    throw new ConfigError(`backend must be one of ${BACKEND_BEHAVIOURS.join(', ')}, got '${String(backend)}'`);
+  const watchdogMs = options.watchdogMs ?? 2000;
+  if (!(watchdogMs > 0) || !Number.isFinite(watchdogMs))
+    throw new ConfigError(`watchdogMs must be a positive number of milliseconds, got ${String(watchdogMs)}`);
+  return { size, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode, backend, watchdogMs };
 }
 
 /** The first line of a message without the per-rank "(rank n … was released)" note. */
@@ -127,7 +144,19 @@ export class World {
       // process with a native 'napi_throw' fatal error instead of a catchable one.
       const inits = await Promise.allSettled(
         workers.map((w, rank) =>
-          Promise.race([w.api.init({ buffer, rank, size: o.size, timeoutMs: o.timeoutMs, waitMode: o.waitMode, gpu: o.gpu }), w.crashed]),
+          Promise.race([
+            w.api.init({
+              buffer,
+              rank,
+              size: o.size,
+              timeoutMs: o.timeoutMs,
+              waitMode: o.waitMode,
+              gpu: o.gpu,
+              backend: o.backend,
+              watchdogMs: o.watchdogMs,
+            }),
+            w.crashed,
+          ]),
         ),
       );
       const initFailed = inits.find((s) => s.status === 'rejected');
@@ -217,15 +246,21 @@ export class World {
           message: `did not return within ${this.timeoutMs + 500} ms after the world failed (busy outside any collective); its worker was terminated`,
         },
     );
+    const arena = new Arena(this.buffer, this.size);
+    // The rank that aborted the world (it failed, or its watchdog fired first), when one did.
+    const aborter = Atomics.load(arena.ctrl, ABORT) > 0 ? Atomics.load(arena.ctrl, ABORT_RANK) : -1;
     await this.stop();
-    throw new WorldFailure(this.describeFailure(program.name, final), final);
+    const failures = final.filter((o): o is Extract<RankOutcome, { ok: false }> => !o.ok);
+    // The root cause: the aborting rank, else a rank's own error rather than one saying it was released because of another.
+    const root =
+      failures.find((f) => f.rank === aborter) ??
+      failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ??
+      failures[0]!;
+    throw new WorldFailure(this.describeFailure(program.name, final, root), final, root.rank);
   }
 
-  private describeFailure(name: string, outcomes: RankOutcome[]): string {
+  private describeFailure(name: string, outcomes: RankOutcome[], root: Extract<RankOutcome, { ok: false }>): string {
     const labels = outcomes.map((o) => (o.ok ? 'finished the step' : `${o.name}: ${essence(o.message)}`));
-    const failures = outcomes.filter((o): o is Extract<RankOutcome, { ok: false }> => !o.ok);
-    // The root cause: a rank's own error rather than one saying it was released because of another.
-    const root = failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ?? failures[0]!;
     const lines = groupByLabel(labels).map((g) => `${rankList(g.ranks)}: ${g.label.replace(/\n/g, '\n    ')}`);
     return `world of ${this.size} ranks failed in '${name}' (rank ${root.rank}: ${root.name}); all workers stopped\n  ${lines.join('\n  ')}`;
   }

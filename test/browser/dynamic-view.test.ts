@@ -60,7 +60,7 @@ test('seed-002 step by step: groups valid or flat, pool 48 → 56 → 60 → 62 
     await page.locator('grpo-dynamic button[name="next"]').click();
     const [naive] = await runs(page);
     assert.match(naive!, /check: all 4 worker ranks made identical decisions, the same as the in-page protocol/);
-    assert.match(naive!, /the simulated run failed, as a real one would; every worker is stopped:/);
+    assert.match(naive!, /the simulated run failed; every worker is stopped\. In the sandbox's own words, at once/);
     assert.match(naive!, /ShapeMismatchError: allGather #5: shape mismatch: ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/);
     // Switch to rebalance: 16, 16, 15, 15 and allGatherVariable trains.
     await page.locator('grpo-dynamic button[data-policy="rebalance"]').click();

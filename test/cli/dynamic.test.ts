@@ -21,10 +21,34 @@ test('dynamic --preset seed-002: 48 → 56 → 60 → 62 of 64, naive slice leav
     /rank 0 slice +\[0:16\] +16 samples, 8 groups: 12 from rank 0, 4 from rank 1/,
     /rank 3 slice +\[48:62\] +14 samples, 7 groups: .* ← 14 of 16/,
     /all 4 ranks made identical decisions/,
-    /ranks 0–3: ShapeMismatchError: allGather #\d+: shape mismatch: ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/,
+    // NCCL, the default: the ranks hang in the gather until the simulated watchdog, then its report with the diagnosis.
+    /A collective's mismatch is shown as NCCL would \(imitated: the world hangs until a simulated watchdog fires; no NCCL runs here\)/,
+    /ranks 0–3: WatchdogTimeoutError: as NCCL would behave/,
+    /WorkNCCL\(SeqNum=\d+, OpType=ALLGATHER, NumelIn=14, NumelOut=56, Timeout\(ms\)=2000\) ran for 2000 milliseconds before timing out/,
+    /sandbox diagnosis: allGather #\d+: shape mismatch: ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/,
   ])
     assert.match(res.stdout, line);
   assert.equal(res.stderr, '');
+});
+
+test("dynamic --preset seed-002 --backend-behaviour sandbox|detail: the same failure at once, in the sandbox's words or as DETAIL raises it", () => {
+  const sandbox = cli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'sandbox']);
+  assert.equal(sandbox.status, 1, sandbox.stderr);
+  assert.match(sandbox.stdout, /in the sandbox's own words \(no real backend reports it this way\)/);
+  assert.match(
+    sandbox.stdout,
+    /ranks 0–3: ShapeMismatchError: allGather #\d+: shape mismatch: ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/,
+  );
+  const detail = cli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'detail']);
+  assert.equal(detail.status, 1, detail.stderr);
+  assert.match(detail.stdout, /rank 3: RuntimeError: \(as torch raises it with TORCH_DISTRIBUTED_DEBUG=DETAIL; torch 2\.13\.0 wording/);
+  assert.match(
+    detail.stdout,
+    /Rank 3 is running collective: CollectiveFingerPrint\(SequenceNumber=\d+, OpType=ALLGATHER, TensorShape=\[14, 1\]/,
+  );
+  const bad = cli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'gloo', '--watchdog-ms', '100']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--watchdog-ms is NCCL's watchdog and applies to --backend-behaviour nccl, not 'gloo'/);
 });
 
 test('dynamic --preset seed-004: 56/64, one resample to 64/64, slices [0:16]…[48:64]; device error unfixed, success fixed (exit 0)', () => {

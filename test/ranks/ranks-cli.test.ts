@@ -41,6 +41,28 @@ test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is ex
   assert.match(fixed.stdout, /rank 2: \{"slice":\[32,48\],"shape":\[16,1\],"device":"sim:2","origins":\["sim:2","sim:3"\]\}/);
 });
 
+test('grpo-sandbox ranks --fault shape: NCCL (default) hangs until --watchdog-ms; DETAIL and the sandbox raise at once; each says whose behaviour it shows', () => {
+  const nccl = cli(['ranks', '--fault', 'shape', '--watchdog-ms', '500']);
+  assert.equal(nccl.status, 1, nccl.stderr);
+  assert.match(nccl.stderr, /backend behaviour nccl/);
+  assert.match(nccl.stderr, /Shown as NCCL would \(imitated: the world hangs until a simulated watchdog fires; no NCCL runs here\)/);
+  assert.match(nccl.stderr, /Timeout\(ms\)=500\) ran for 500 milliseconds before timing out/);
+  assert.match(nccl.stderr, /collective_seq_id/);
+  assert.match(nccl.stdout, /^failed: WatchdogTimeoutError on rank \d \(the diagnosis is on stderr\)\n$/);
+  const detail = JSON.parse(cli(['ranks', '--fault', 'shape', '--backend-behaviour', 'detail', '--json']).stdout);
+  assert.equal(detail.backend, 'detail');
+  assert.ok(detail.ranks.every((r: { error: string }) => r.error === 'RuntimeError'));
+  const gloo = cli(['ranks', '--fault', 'shape', '--backend-behaviour', 'gloo']);
+  assert.match(gloo.stdout, /^failed: gloo::EnforceNotMet on rank 3 /);
+  assert.match(
+    gloo.stderr,
+    /ranks 0–2: RuntimeError: \(as gloo behaves \(torch 2\.13\.0 with gloo, reproduced on real processes\), once rank 3's process is gone\)/,
+  );
+  const sandbox = cli(['ranks', '--fault', 'shape', '--backend-behaviour', 'sandbox']);
+  assert.match(sandbox.stderr, /in the sandbox's own words \(no real backend reports it this way\)/);
+  assert.match(sandbox.stdout, /^failed: ShapeMismatchError on rank \d /);
+});
+
 test('grpo-sandbox ranks: bad flags are one line on stderr and exit 2', () => {
   for (const [args, message] of [
     [['--world', '0'], /--world must be between 1 and 256, got 0/],
@@ -51,6 +73,8 @@ test('grpo-sandbox ranks: bad flags are one line on stderr and exit 2', () => {
     [['--fault', 'device', '--world', '1'], /--fault device cannot happen with --world 1/],
     [['--world', '4', '--world', '8'], /--world is given twice/],
     [['--fix'], /--fix applies to --fault shape, deadlock, mismatch or device/],
+    [['--backend-behaviour', 'mpi'], /unknown --backend-behaviour 'mpi'; choose one of nccl, gloo, detail, sandbox/],
+    [['--backend-behaviour', 'detail', '--watchdog-ms', '100'], /--watchdog-ms is NCCL's watchdog and applies to --backend-behaviour nccl/],
   ] as [string[], RegExp][]) {
     const res = cli(['ranks', ...args]);
     assert.equal(res.status, 2, args.join(' '));
@@ -71,7 +95,7 @@ test('grpo-sandbox ranks: stdout is byte-stable (no timings) and --json parses; 
   const out = JSON.parse(j.stdout);
   assert.deepEqual(
     { ...out, ranks: out.ranks.length },
-    { world: 2, fault: 'deadlock', fix: false, ok: false, error: 'CollectiveTimeoutError on rank 0', ranks: 2 },
+    { world: 2, fault: 'deadlock', fix: false, backend: 'nccl', ok: false, error: 'CollectiveTimeoutError on rank 0', ranks: 2 },
   );
 });
 

@@ -2,7 +2,8 @@
 // of each draw marked valid or flat, the pool filling resample by resample, each rank's slice
 // coloured by origin rank — then the trainer's next lines on real rank Web Workers (src/ranks,
 // the same `builtin:dynamic` program `grpo-sandbox dynamic` runs on worker_threads), so the
-// naive policy's shape mismatch and seed-004's device error appear as a real run prints them.
+// naive policy's shape mismatch appears in the sandbox's own words (at once, naming every rank's shape: no real
+// backend reports it so), seed-004's device error as torch prints it.
 // The picture comes from the same protocol run in this thread (labelled as such); the workers'
 // plan is checked against it. The sparsity sweep runs in a worker and is drawn with uPlot.
 // Attributes are named like `grpo-sandbox dynamic`'s flags (and its --sweep flags trials, ps).
@@ -250,7 +251,8 @@ export class GrpoDynamicView extends LitElement {
     const records: RunRecord[] = [];
     try {
       for (const fix of req.fixes) {
-        const run = await runDynamicOnce(req.config, req.rewards, fix, req.timeoutMs);
+        // The sandbox's own diagnosis at once (the CLI's --backend-behaviour shows NCCL's hang, gloo's and DETAIL's errors).
+        const run = await runDynamicOnce(req.config, req.rewards, fix, req.timeoutMs, { backend: 'sandbox' });
         if (token !== this.token) return;
         records.push(run);
       }
@@ -404,7 +406,7 @@ export class GrpoDynamicView extends LitElement {
     const n = req.config.ranks;
     return html`<p class="label">${MSG.workers(n)}</p>
       ${s.records.map((run, i) => {
-        // The run's own failure is printed as a real run prints it (English, as code); the page's lines are in the page's language.
+        // The run's own failure is printed as the ranks raised it (English, as code); the page's lines are in the page's language.
         const lines: (string | TemplateResult)[] = [];
         const printed = (text: string) => html`<code lang="en">${text}</code>`;
         if (s.records.length > 1) lines.push(MSG.runHeader(i + 1, run.deviceFix));

@@ -481,7 +481,8 @@ export const en = {
     stacked: (r: number, shape: number[], device: string, origins: string[], rows: number) =>
       `rank ${r}: stacked [${shape.join(', ')}] on ${device} (slice was on ${origins.join(', ') || 'no device'}); gathered ${corePlural(rows, 'row')}`,
     ok: (n: number) => `ok: the step trained on ${n === 1 ? 'its one rank' : `all ${n} ranks`}`,
-    failedTrain: 'the simulated run failed, as a real one would; every worker is stopped:',
+    failedTrain:
+      "the simulated run failed; every worker is stopped. In the sandbox's own words, at once (a real NCCL run would hang until its watchdog fires):",
     failedGeneration:
       'the simulated run failed in the generation loop, before any slice is taken or the train step runs; every worker is stopped:',
     failedCollect: 'the simulated run failed while collecting, before any slice was taken; every worker is stopped:',
