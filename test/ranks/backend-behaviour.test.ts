@@ -115,7 +115,10 @@ test('nccl: a shape mismatch hangs until the watchdog, then the watchdog lines, 
   assert.match(m, /^as NCCL would behave \(imitated, no NCCL runs here\): NCCL does not compare what the ranks posted/);
   assert.match(
     m,
-    /\[Rank 3\] Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=1, OpType=ALLGATHER, NumelIn=14, NumelOut=56, Timeout\(ms\)=400\) ran for \d+ milliseconds before timing out\./,
+    new RegExp(
+      String.raw`\[Rank 3\] Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=1, OpType=ALLGATHER, NumelIn=14, NumelOut=56, ` +
+        String.raw`Timeout\(ms\)=400\) ran for 400 milliseconds before timing out\.`,
+    ),
   );
   assert.match(m, /ranks 0–2 +1 +ALLGATHER +\[\[16, 1\]\] +\[\[64, 1\]\] +Float +started, never completed/);
   assert.match(m, /rank 3 +1 +ALLGATHER +\[\[14, 1\]\] +\[\[56, 1\]\]/);

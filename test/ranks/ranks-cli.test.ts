@@ -41,7 +41,7 @@ test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is ex
   assert.match(fixed.stdout, /rank 2: \{"slice":\[32,48\],"shape":\[16,1\],"device":"sim:2","origins":\["sim:2","sim:3"\]\}/);
 });
 
-test('grpo-sandbox ranks --fault shape: NCCL (default) hangs until --watchdog-ms; DETAIL and the sandbox raise at once; each says whose behaviour it shows', () => {
+test('ranks --fault shape: NCCL (default) hangs until --watchdog-ms; gloo, DETAIL and the sandbox raise; each says whose behaviour it shows', () => {
   const nccl = cli(['ranks', '--fault', 'shape', '--watchdog-ms', '500']);
   assert.equal(nccl.status, 1, nccl.stderr);
   assert.match(nccl.stderr, /backend behaviour nccl/);

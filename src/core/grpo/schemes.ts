@@ -25,7 +25,9 @@ export const SCHEME_ABOUT: Record<AdvantageScheme, string> = {
   'trl-group': 'TRL scale_rewards="group": rows of view(-1, k), unbiased std per row, eps 1e-4',
   'trl-batch': 'TRL scale_rewards="batch": rows of view(-1, k) for the mean, unbiased std of the whole batch, eps 1e-4',
   'trl-none': 'TRL scale_rewards="none" (Dr. GRPO): r − row mean, no division',
-  verl: 'verl GRPO (norm_adv_by_std_in_grpo=True, the default): group by uid (one per draw of a prompt in the step), unbiased std, eps 1e-6; a lone sample gets mean 0, std 1',
+  verl:
+    'verl GRPO (norm_adv_by_std_in_grpo=True, the default): group by uid (one per draw of a prompt in the step), unbiased std, eps 1e-6; ' +
+    'a lone sample gets mean 0, std 1',
   'verl-no-std': 'verl GRPO with norm_adv_by_std_in_grpo=False (Dr. GRPO): r − uid group mean, no division; a lone sample keeps r',
   dance:
     'DanceGRPO --use_group (its shipped scripts): each rank normalises its own consecutive groups of k, unbiased std, eps 1e-8, no gather',
