@@ -1,5 +1,6 @@
 // The ops as one interface with three implementations: the CPU reference (src/ops/cpu, the
-// definition), the fast CPU backend (src/ops/fast: the same functions, hot ones rewritten) and
+// definition), the fast CPU backend (src/ops/fast: the same functions, hot ones rewritten, dense
+// ones in WebAssembly SIMD) and
 // WebGPU (src/gpu/ops.ts, the shaders). Same arguments, same results; ops that work in place on
 // the CPU (adam, oneHot) write their results back into the caller's arrays on the GPU too. One
 // test suite (test/ops/) runs against all three.

@@ -1,6 +1,7 @@
 // The training run as a rank program (src/ranks): every rank's worker keeps its replica of the
-// parameters and Adam state between calls; the main thread (src/train/run.ts) drives it one step
-// at a time, so progress, Ctrl-C and checkpoints happen between steps. Built into the rank worker
+// parameters and Adam state between calls; the main thread (src/train/run.ts) asks for a few
+// steps per call (the ranks run them back to back, with no round trip to the main thread between
+// them), so progress, Ctrl-C and checkpoints happen between calls. Built into the rank worker
 // as `builtin:train`, so the same code runs in Node, Deno and browser workers.
 import { makeTask, type Task } from '../core/env/task.ts';
 import { cpuBackend, fastBackend, type OpsBackend } from '../ops/backend.ts';
@@ -26,7 +27,7 @@ export interface InitArgs {
   resume?: ReplicaState;
   /** 'webgpu': run the ops on this rank's own GPUDevice. */
   device: 'cpu' | 'webgpu';
-  /** On the CPU: the fast backend (default) or the reference it must equal bit for bit. */
+  /** On the CPU: the fast backend (default) or the reference it matches (within float32 tolerance with SIMD, bit for bit without). */
   cpuOps?: 'fast' | 'reference';
   /** Testing the replica check: this rank nudges one parameter after its first step. */
   divergeRank?: number;
@@ -57,8 +58,8 @@ function current(): Run {
 export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: string }> {
   run?.close();
   const { config } = args;
-  // The CPU path runs the fast backend (src/ops/fast): the reference's results, bit for bit (the
-  // op suite checks it), with the hot loops rewritten.
+  // The CPU path runs the fast backend (src/ops/fast): the reference's results within float32
+  // tolerance (WebAssembly SIMD kernels; bit for bit where SIMD is missing), the hot loops rewritten.
   let ops: OpsBackend = args.cpuOps === 'reference' ? cpuBackend : fastBackend;
   let close = () => {};
   if (args.device === 'webgpu') {
@@ -90,30 +91,40 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
 
 /** Rank `rank`'s prompt ids at layout step `at`; every rank builds the same layout (a pure function). */
 function idsAt(r: Run, at: number, rank: number): readonly number[] {
-  if (!r.layout || at >= r.layout.steps.length) r.layout = layoutCovering(r.config, Math.max(2 * at + 1, r.config.steps));
+  if (!r.layout || at >= r.layout.steps.length) {
+    const steps = r.layout ? Math.max(2 * at + 1, r.config.steps) : Math.max(at + 1, r.config.steps);
+    r.layout = layoutCovering(r.config, steps);
+  }
   return r.layout.steps[at]!.ranks[rank]!;
 }
 
 export type StepResult = StepMetrics & { checksum?: number; dynamic?: DynamicStepMetrics };
 
 /**
- * One training step. Without dynamic sampling `ids[r]` are rank r's prompt ids (the sampler's
- * layout step). With it, `layoutStep` is the shared counter: draw n of the step reads the
- * layout's step layoutStep + n on every rank. Rank 0 returns the metrics (every rank computed
- * the same), the others null.
+ * `count` training steps in a row, without the main thread between them. `layoutStep` is the
+ * sampler's shared counter at the first: a step reads the layout's step layoutStep (rank r its
+ * ids at rank r); dynamic sampling's draw n of a step reads layoutStep + n, and the counter
+ * moves by the step's draws. Rank 0 returns each step's metrics (every rank computed the same),
+ * the others null.
  */
-export async function trainSteps(rank: Rank, args: { ids?: number[][]; layoutStep?: number }): Promise<StepResult | null> {
+export async function trainSteps(rank: Rank, args: { layoutStep: number; count: number }): Promise<StepResult[] | null> {
   const r = current();
-  let metrics: StepResult;
-  if (r.config.dynamicSampling) {
-    const at = args.layoutStep!;
-    metrics = await dynamicTrainStep(rank, r.ops, r.task, r.config, r.state, (draw) => idsAt(r, at + draw, rank.rank), r.deviceFix);
-  } else {
-    metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, args.ids![rank.rank]!);
+  const out: StepResult[] = [];
+  let at = args.layoutStep;
+  for (let i = 0; i < args.count; i++) {
+    let metrics: StepResult;
+    if (r.config.dynamicSampling) {
+      const first = at;
+      metrics = await dynamicTrainStep(rank, r.ops, r.task, r.config, r.state, (draw) => idsAt(r, first + draw, rank.rank), r.deviceFix);
+    } else {
+      metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank));
+    }
+    at += metrics.dynamic?.draws ?? 1;
+    if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;
+    if (r.state.step % r.config.checksumEvery === 0) metrics.checksum = await checkReplicas(rank, r.state);
+    out.push(metrics);
   }
-  if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;
-  if (r.state.step % r.config.checksumEvery === 0) metrics.checksum = await checkReplicas(rank, r.state);
-  return rank.rank === 0 ? metrics : null;
+  return rank.rank === 0 ? out : null;
 }
 
 /** This replica's state after checking that all replicas agree (rank 0 returns it, the others null). */

@@ -10,16 +10,22 @@ import type { InitArgs, ReplicaState, StepResult } from './program.ts';
 
 const program = (name: string) => ({ module: 'builtin:train', name });
 
-/** A step's metrics as the run reports them: the ranks' metrics plus wall time. */
+/** A step's metrics as the run reports them: the ranks' metrics plus wall time (the mean over its call's steps). */
 export type StepRecord = StepResult & { stepMs: number; layoutStep: number };
+
+/** A call to the ranks should take about this long, so progress and Ctrl-C answer a few times a second. */
+const CALL_MS = 100;
+const MAX_STEPS_PER_CALL = 64;
 
 export interface TrainOptions {
   config: TrainConfig;
   /** Continue from this state (its step count says where). */
   resume?: ReplicaState;
   onStep?(record: StepRecord): void;
-  /** Asked before each step: true stops the run at this step boundary. */
+  /** Asked before each call to the ranks: true stops the run at this step boundary. */
   shouldStop?(): boolean;
+  /** Steps the ranks run per call (default: grown from 1 while a call takes under 100 ms). */
+  stepsPerCall?: number;
   /** Called once the ranks are up, with the device they train on ('cpu' or the GPU adapter). */
   onStart?(device: string): void;
   /** One-line notices (the auto backend's fallback). */
@@ -61,7 +67,7 @@ async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Pro
 /** Runs (or resumes) training until `config.steps` steps are done or shouldStop() says stop. */
 export async function train(o: TrainOptions): Promise<TrainResult> {
   const c = o.config;
-  const layout = trainingLayout(c);
+  trainingLayout(c); // a layout the validator refuses is a ConfigError before any worker starts
   const { world, device } = await startWorld(c, o.onNotice ?? (() => {}));
   const metrics: StepRecord[] = [];
   let stopped = false;
@@ -72,18 +78,30 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
     // The sampler's shared counter: one layout step per training step, more when dynamic
     // sampling resamples (each resample reads the next batch of the layout).
     let layoutStep = o.resume?.layoutStep ?? o.resume?.step ?? 0;
-    for (let step = o.resume?.step ?? 0; step < c.steps; step++) {
+    let step = o.resume?.step ?? 0;
+    // Steps per world.run: a call costs a round trip to every worker, so the ranks run several
+    // steps back to back. The count starts at 1, doubles while a call takes under CALL_MS and halves
+    // past twice that, so
+    // progress and Ctrl-C still come a few times a second; stepsPerCall fixes it.
+    let count = 1;
+    while (step < c.steps) {
       if (o.shouldStop?.()) {
         stopped = true;
         break;
       }
+      const n = Math.min(o.stepsPerCall ?? count, c.steps - step);
       const t0 = performance.now();
-      const args = c.dynamicSampling ? { layoutStep } : { ids: layout.steps[step]!.ranks };
-      const [m] = await world.run<StepResult | null>(program('trainSteps'), args);
-      const record: StepRecord = { ...m!, stepMs: performance.now() - t0, layoutStep };
-      layoutStep += m!.dynamic?.draws ?? 1;
-      metrics.push(record);
-      o.onStep?.(record);
+      const [ms] = await world.run<StepResult[] | null>(program('trainSteps'), { layoutStep, count: n });
+      const callMs = performance.now() - t0;
+      for (const m of ms!) {
+        const record: StepRecord = { ...m, stepMs: callMs / n, layoutStep };
+        layoutStep += m.dynamic?.draws ?? 1;
+        step++;
+        metrics.push(record);
+        o.onStep?.(record);
+      }
+      if (callMs < CALL_MS && count < MAX_STEPS_PER_CALL) count *= 2;
+      else if (callMs > 2 * CALL_MS && count > 1) count /= 2;
     }
     const [final] = await world.run<ReplicaState | null>(program('trainCheckpoint'));
     await world.run(program('trainEnd'));

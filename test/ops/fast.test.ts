@@ -5,6 +5,7 @@ import * as cpu from '../../src/ops/cpu/index.ts';
 import * as fast from '../../src/ops/fast/index.ts';
 import { philox4x32 } from '../../src/core/rng/philox.ts';
 import { philoxWord0 } from '../../src/ops/fast/philox.ts';
+import { simdKernel, useSimd } from '../../src/ops/fast/simd.ts';
 import { opsCases } from './cases.ts';
 import { uniform } from './data.ts';
 
@@ -16,10 +17,13 @@ test('fast: exports exactly the reference ops', () => {
   assert.deepEqual(Object.keys(fast).sort(), Object.keys(cpu).sort());
 });
 
-// Stronger than the suite's tolerances: the fast kernels sum in the reference's order in float64,
-// so they give the reference's bits. Shapes cover every remainder of the 2 × 4 tile (rows odd and
-// even, columns 0…3 past a multiple of 4) and a 2048-long sum.
-test('fast: dense, its backward and activationBackward give the reference bits exactly', () => {
+// Stronger than the suite's tolerances: the JS kernel (tiles.ts, where WebAssembly SIMD is
+// missing or turned off) sums in the reference's order in float64, so it gives the reference's
+// bits. Shapes cover every remainder of the 2 × 4 tile (rows odd and even, columns 0…3 past a
+// multiple of 4) and a 2048-long sum. The SIMD kernel (the default where it runs) sums in float32:
+// the op suite above holds it to the same tolerances as WebGPU, and the test below to a tighter bound.
+test('fast: with the JS kernel, dense, its backward and activationBackward give the reference bits exactly', () => {
+  useSimd(false);
   for (const [rows, inDim, outDim] of [
     [1, 1, 1],
     [2, 3, 4],
@@ -43,6 +47,42 @@ test('fast: dense, its backward and activationBackward give the reference bits e
     }
     assert.deepEqual(fast.denseBackwardInput(dz, w, s), cpu.denseBackwardInput(dz, w, s), `dx ${at}`);
     assert.deepEqual(fast.denseBackwardWeight(x, dz, s), cpu.denseBackwardWeight(x, dz, s), `dw, db ${at}`);
+  }
+  useSimd(true);
+});
+
+// The SIMD kernel's stated tolerance: |got − ref| ≤ 2⁻²² · Σ_k |a_k·b_k| per output (float32 sums
+// of K terms in 4 lanes and blocks of 512: a few ulps of the terms' magnitude), over the tile's
+// remainders and sums of 1 to 3000 terms. Where this runtime has no WebAssembly SIMD it says so.
+test('fast: the WebAssembly SIMD kernel is within float32 rounding of the exact sums', (t) => {
+  const k = simdKernel();
+  if (!k) {
+    t.diagnostic('no WebAssembly SIMD in this runtime: the fast ops run the exact JS kernel');
+    return;
+  }
+  t.diagnostic(`kernel: ${k.kind}`);
+  for (const [m, n, K] of [
+    [1, 1, 1],
+    [2, 3, 4],
+    [5, 7, 6],
+    [9, 33, 37],
+    [3, 9, 3000],
+    [64, 32, 513],
+  ] as const) {
+    const a = uniform(m * K, 31),
+      b = uniform(n * K, 32),
+      init = uniform(n, 33);
+    const got = k.dotRows(a, b, m, n, K, new Float32Array(m * n), init);
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < n; j++) {
+        let exact = init[j]!,
+          mag = Math.abs(init[j]!);
+        for (let q = 0; q < K; q++) {
+          exact += a[i * K + q]! * b[j * K + q]!;
+          mag += Math.abs(a[i * K + q]! * b[j * K + q]!);
+        }
+        assert.ok(Math.abs(got[i * n + j]! - exact) <= 2 ** -22 * mag, `${m}×${n}×${K} [${i}, ${j}]: ${got[i * n + j]} vs ${exact}`);
+      }
   }
 });
 

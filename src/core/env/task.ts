@@ -86,21 +86,41 @@ export function makeTask(dims: ControllerDims, seed: number, size = BANK_SIZE): 
  */
 export function latencyToken(task: Task, prompt: number, p: number, out: Float32Array, at: number): void {
   const d = task.dims.dModel;
+  out.set(latencyTokens(task, prompt).subarray((p - 1) * d, p * d), at);
+}
+
+/**
+ * Every insertion's latency token of `prompt` (p = 1…5, dModel values each), computed once per
+ * prompt and kept with the task: the token is a pure function of (prompt, p), and a training step
+ * asks for one per row (p matrix-vector products of dModel², the largest cost of a step at
+ * dModel 32 before it was kept). The chain x ← tanh(x·B) runs in float64 as it always did; each
+ * p's token is that chain's value after p blocks, rounded to float32, so the bits are unchanged.
+ */
+function latencyTokens(task: Task, prompt: number): Float32Array {
+  let cache = latencyCache.get(task);
+  if (!cache) latencyCache.set(task, (cache = []));
+  const have = cache[prompt];
+  if (have) return have;
+  const d = task.dims.dModel;
   const s2 = d + 5;
-  let x = Float64Array.from(task.prompts.stage2Input.subarray(prompt * s2, prompt * s2 + d));
+  const tokens = new Float32Array(INSERTION_POSITIONS.length * d);
+  const x = Float64Array.from(task.prompts.stage2Input.subarray(prompt * s2, prompt * s2 + d));
   const y = new Float64Array(d);
-  for (let step = 0; step < p; step++) {
+  for (let step = 0; step < INSERTION_POSITIONS.length; step++) {
     y.fill(0);
     for (let i = 0; i < d; i++) {
       const xi = x[i]!;
       const row = i * d;
       for (let j = 0; j < d; j++) y[j]! += xi * task.block[row + j]!;
     }
-    for (let j = 0; j < d; j++) y[j] = Math.tanh(y[j]!);
-    x = Float64Array.from(y);
+    for (let j = 0; j < d; j++) x[j] = Math.tanh(y[j]!);
+    tokens.set(x, step * d);
   }
-  for (let j = 0; j < d; j++) out[at + j] = x[j]!;
+  return (cache[prompt] = tokens);
 }
+
+/** Each task's latency tokens by prompt (filled as prompts are drawn; 5 × dModel floats each). */
+const latencyCache = new WeakMap<Task, (Float32Array | undefined)[]>();
 
 /** The Philox stream of the sparse reward's correctness draw (the heads use 0…3). */
 export const CORRECTNESS_STREAM = 4;

@@ -6,7 +6,7 @@ import type { Activation } from '../codes.ts';
 import { activate, activationDerivative } from '../cpu/activation.ts';
 
 /** z[i] = sums[i] rounded to float32, y[i] = act(sums[i]) (the unrounded sum, as src/ops/cpu/dense.ts). */
-export function activateSums(sums: Float64Array, act: Activation, z: Float32Array, y: Float32Array): void {
+export function activateSums(sums: Float64Array | Float32Array, act: Activation, z: Float32Array, y: Float32Array): void {
   // Plain loops: TypedArray.set between float64 and float32 arrays profiled slower than these.
   const n = sums.length;
   if (act === 'identity')

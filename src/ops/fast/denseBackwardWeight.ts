@@ -1,5 +1,6 @@
 import type { DenseShape } from '../cpu/dense.ts';
-import { dotRows, scratch, transpose } from './tiles.ts';
+import { dotRowsF32 } from './simd.ts';
+import { scratch, transpose } from './tiles.ts';
 
 /**
  * dw = xᵀ·dz, db = Σ_rows dz (src/ops/cpu/denseBackwardWeight.ts). x and dz are transposed
@@ -13,7 +14,7 @@ export function denseBackwardWeight(
 ): { dw: Float32Array; db: Float32Array } {
   const xT = transpose(x, s.rows, s.inDim, scratch(1, s.rows * s.inDim));
   const dzT = transpose(dz, s.rows, s.outDim, scratch(2, s.rows * s.outDim));
-  const dw = dotRows(xT, dzT, s.inDim, s.outDim, s.rows, new Float32Array(s.inDim * s.outDim));
+  const dw = dotRowsF32(xT, dzT, s.inDim, s.outDim, s.rows, new Float32Array(s.inDim * s.outDim));
   const db = new Float32Array(s.outDim);
   for (let o = 0; o < s.outDim; o++) {
     let acc = 0;

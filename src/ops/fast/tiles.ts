@@ -1,11 +1,11 @@
-// The one inner kernel of the fast backend: every output is a dot product of a row of `a` with a
+// The JS inner kernel of the fast backend (simd.ts has its WebAssembly SIMD twin, used where it runs): every output is a dot product of a row of `a` with a
 // row of `b`, both contiguous in memory (c = init + a·bᵀ). dense, denseBackwardInput and
 // denseBackwardWeight are this kernel after at most a transpose, so all three run with unit-stride
 // loads and 2 × 4 outputs held in registers (6 loads per 8 multiply-adds instead of 2 per 1; the
 // 2 × 4 tile measured fastest of 2×2, 2×4, 4×4 on the 2-core x86-64 VM with V8).
 //
 // Each output is summed over k in ascending order in float64, starting from init[j] (or 0):
-// exactly the reference's order (src/ops/cpu/dense.ts and its backward twins), so the fast backend
+// exactly the reference's order (src/ops/cpu/dense.ts and its backward twins), so this kernel
 // gives the same bits, not merely close ones.
 
 /**

@@ -1,0 +1,93 @@
+// A small WebAssembly assembler: just enough of the binary format (one memory, functions of i32
+// parameters, the SIMD opcodes the fast kernels use) to write the kernels of simd.ts in
+// TypeScript, with no toolchain and no .wasm file to build or ship. The same bytes load in Node,
+// Deno and browser workers.
+
+/** Unsigned LEB128. */
+export function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+/** Signed LEB128 (i32 constants). */
+export function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+}
+
+const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+
+export const I32 = 0x7f;
+export const F32 = 0x7d;
+export const V128 = 0x7b;
+
+/** The instructions the kernels use, as byte sequences. */
+export const op = {
+  block: [0x02, 0x40],
+  loop: [0x03, 0x40],
+  end: [0x0b],
+  br: (depth: number) => [0x0c, ...uleb(depth)],
+  brIf: (depth: number) => [0x0d, ...uleb(depth)],
+  get: (i: number) => [0x20, ...uleb(i)],
+  set: (i: number) => [0x21, ...uleb(i)],
+  tee: (i: number) => [0x22, ...uleb(i)],
+  i32: (n: number) => [0x41, ...sleb(n)],
+  i32Add: [0x6a],
+  i32Mul: [0x6c],
+  i32Shl: [0x74],
+  i32LtU: [0x49],
+  i32GeU: [0x4f],
+  /** f32.load / f32.store with a byte offset (alignment 4). */
+  f32Load: (offset = 0) => [0x2a, 2, ...uleb(offset)],
+  f32Store: (offset = 0) => [0x38, 2, ...uleb(offset)],
+  f32Add: [0x92],
+  v128Load: (offset = 0) => [0xfd, 0x00, 4, ...uleb(offset)],
+  v128Zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
+  f32x4Extract: (lane: number) => [0xfd, 0x1f, lane],
+  f32x4Add: [0xfd, ...uleb(228)],
+  f32x4Mul: [0xfd, ...uleb(230)],
+  /** relaxed-SIMD f32x4.relaxed_madd: a·b + c, fused where the hardware has FMA. */
+  f32x4RelaxedMadd: [0xfd, ...uleb(0x105)],
+};
+
+export interface WasmFunction {
+  name: string;
+  params: number[];
+  /** Extra locals by type, after the parameters. */
+  locals: [count: number, type: number][];
+  body: number[];
+}
+
+/** A module with one exported memory `mem` (growable) and the given exported functions (no results). */
+export function assemble(functions: WasmFunction[]): Uint8Array<ArrayBuffer> {
+  const types = functions.map((f) => [0x60, ...vec(f.params.map((p) => [p])), 0]);
+  const code = functions.map((f) => {
+    const body = [...vec(f.locals.map(([n, t]) => [...uleb(n), t])), ...f.body, ...op.end];
+    return [...uleb(body.length), ...body];
+  });
+  const bytes = [
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vec(types)),
+    ...section(3, vec(functions.map((_, i) => uleb(i)))),
+    ...section(5, vec([[0x00, ...uleb(1)]])),
+    ...section(7, vec([[...name('mem'), 0x02, 0], ...functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])])),
+    ...section(10, vec(code)),
+  ];
+  return new Uint8Array(bytes);
+}
