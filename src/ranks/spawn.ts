@@ -27,12 +27,20 @@ interface NodeProcessLike {
 }
 const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
 
-/** Starts the worker of `rank`. */
-export async function spawnRankWorker(rank: number): Promise<RankWorker> {
-  return isNode ? spawnNode(rank) : spawnWeb(rank);
+/** Starts the worker of `rank` in a world of `size` ranks. */
+export async function spawnRankWorker(rank: number, size = 1): Promise<RankWorker> {
+  return isNode ? spawnNode(rank, size) : spawnWeb(rank);
 }
 
-async function spawnNode(rank: number): Promise<RankWorker> {
+/**
+ * A Node worker's young generation, MiB. A training step allocates a few MiB of activations; in
+ * a 2 MiB young generation they survived into the old one and every step paid a full
+ * mark-compact (measured: GC was the largest part of a 256 × 8 step after the kernels). Small
+ * worlds get room for a step; worlds of hundreds of ranks keep the small heaps they need.
+ */
+const youngGenerationMb = (size: number) => (size <= 16 ? 32 : 2);
+
+async function spawnNode(rank: number, size: number): Promise<RankWorker> {
   // Variable specifiers keep Vite from bundling Node-only modules into the browser build.
   const threads = 'node:worker_threads';
   const adapter = 'comlink/dist/esm/node-adapter.mjs';
@@ -41,8 +49,11 @@ async function spawnNode(rank: number): Promise<RankWorker> {
   // The bundled plain-JS worker when it can be built (fast, small); else the tsx bootstrap.
   const { rankWorkerBundle } = await import('./node-bundle.ts');
   const entry = (await rankWorkerBundle()) ?? new URL('./rank-worker.node.js', import.meta.url);
-  // Small heaps: a rank holds a few typed arrays; the default young generation alone costs megabytes per worker.
-  const worker = new Worker(entry, { name: `rank ${rank}`, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 256 } });
+  // Small old generations: a rank holds a few typed arrays.
+  const worker = new Worker(entry, {
+    name: `rank ${rank}`,
+    resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(size), maxOldGenerationSizeMb: 256 },
+  });
   live++;
   let ending = false;
   const exited = new Promise<void>((resolve) =>

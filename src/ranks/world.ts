@@ -134,7 +134,7 @@ export class World {
     // The Vulkan loader reads the real process environment, which a Node worker cannot change.
     if (o.gpu) await (await import('../gpu/device.ts')).prepareVulkanEnvironment();
     const buffer = createArenaBuffer(o.size, o.arenaBytes, o.maxArenaBytes);
-    const started = await Promise.allSettled(Array.from({ length: o.size }, (_, r) => spawnRankWorker(r)));
+    const started = await Promise.allSettled(Array.from({ length: o.size }, (_, r) => spawnRankWorker(r, o.size)));
     const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     try {
       const failed = started.find((s) => s.status === 'rejected');

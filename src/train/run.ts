@@ -4,6 +4,7 @@
 // belong to the CLI (src/cli/train.ts).
 import { ConfigError } from '../core/errors.ts';
 import type { Layout } from '../core/layout/types.ts';
+import { makeTask } from '../core/env/task.ts';
 import { World } from '../ranks/world.ts';
 import { layoutCovering, type TrainConfig } from './config.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
@@ -72,7 +73,16 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const metrics: StepRecord[] = [];
   let stopped = false;
   try {
-    const init: InitArgs = { config: c, resume: o.resume, device, divergeRank: o.divergeRank, cpuOps: o.cpuOps, deviceFix: o.deviceFix };
+    const task = makeTask(c.dims, c.seed, c.bankSize);
+    const init: InitArgs = {
+      config: c,
+      task,
+      resume: o.resume,
+      device,
+      divergeRank: o.divergeRank,
+      cpuOps: o.cpuOps,
+      deviceFix: o.deviceFix,
+    };
     const devices = await world.run<{ device: string }>(program('trainInit'), init);
     o.onStart?.(devices[0]!.device);
     // The sampler's shared counter: one layout step per training step, more when dynamic

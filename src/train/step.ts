@@ -1,8 +1,8 @@
 // One GRPO training step as every rank runs it (data parallelism):
 //   generateAndGather: sample and score this rank's rows, all-gather rewards and prompt ids;
 //   trainStep: advantages of the chosen scheme over the gathered batch → this rank's slice →
-//   local loss and gradients → allReduce(mean) of the gradients → the same clip and Adam step on
-//   every rank → metrics reduced over ranks.
+//   local loss and gradients → one allReduce(mean) of the gradients with the metric sums appended
+//   → the same clip and Adam step on every rank.
 // Every rank ends the step with bit-identical parameters; checkReplicas verifies it.
 import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControllerParams, type HeadName } from '../core/env/controller.ts';
 import { scoreSample, type Task } from '../core/env/task.ts';
@@ -288,13 +288,20 @@ export async function optimiseOn(
     }
   }
   const local = await policyBackward(ops, c.dims, state.params, ro, gradLogp);
-  const grads = await rank.allReduce(local, { op: 'mean' });
+  // One all-reduce for the gradients and the step's metric sums (loss, KL, clipped tokens, each
+  // head's entropy) appended to them: the mean over ranks, in float32 like the gradients.
+  const ent = headEntropySums(ro);
+  const metricSums = [loss, klSum, clipped, ...HEAD_LIST.map((h) => ent[h.name])];
+  const payload = new Float32Array(local.length + metricSums.length);
+  payload.set(local);
+  payload.set(metricSums, local.length);
+  const reduced = await rank.allReduce(payload, { op: 'mean' });
+  const grads = reduced.subarray(0, local.length);
+  const sums = Array.from(reduced.subarray(local.length), (mean) => mean * rank.size);
   const clip = await ops.gradNorm(grads, c.maxGradNorm);
   state.step++;
   await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
 
-  const ent = headEntropySums(ro);
-  const sums = await rank.allReduce(Float64Array.from([loss, klSum, clipped, ...HEAD_LIST.map((h) => ent[h.name])]), { op: 'sum' });
   const n = gathered.rewards.length;
   return {
     step: state.step,

@@ -1,0 +1,132 @@
+// `node --import tsx bench/train-profile.ts [ranks ...]`: where `grpo-sandbox train` spends its time.
+// Runs the CLI as a user does (256 prompts × 8 per step, the demo's other settings) under
+// `node --cpu-prof`, which writes one V8 CPU profile per thread (the main thread and every rank's
+// worker), with the rank workers loaded through tsx (GRPO_RANK_WORKER_TSX=1) so each sample names
+// its source file. Sums the samples' self time into the parts of a step and prints one table per
+// rank count. Self time of a sampled thread, not wall time: on a loaded machine it says where the
+// CPU goes, and the ratios between parts hold when wall times do not.
+// Env: PROFILE_STEPS (default 40), PROFILE_PROMPTS (default 256).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The parts of a step, first match wins: [part, file pattern, function pattern]. */
+const PARTS: [string, RegExp, RegExp][] = [
+  ['idle (waiting for messages)', /^$/, /^\(idle\)$/],
+  ['garbage collection', /^$/, /^\(garbage collector\)$/],
+  ['barrier waits (collectives)', /ranks\/collectives\.ts$/, /^(sleep|arrive)$/],
+  ['collectives (copies, checks)', /ranks\/(collectives|arena|dtype|tensor)\.ts$/, /./],
+  ['tanh (forward and backward)', /ops\/fast\/activation\.ts$/, /./],
+  ['dense kernels (WebAssembly SIMD)', /^(wasm:|$)/, /^(dot|wasm-function.*|js-to-wasm.*)$/],
+  ['dense kernels (copies, transposes, JS)', /ops\/(fast\/(simd|tiles|dense|denseBackward\w*)|cpu\/dense\w*)\.ts$/, /./],
+  [
+    'softmax and sampling (Philox)',
+    /ops\/(fast|cpu)\/(maskedSoftmax|categoricalSample|philox|logProbBackward|oneHot|knob3Mask|head)\.ts$|rng\/philox\.ts$/,
+    /./,
+  ],
+  ['latency tokens', /env\/task\.ts$/, /^latencyToken/],
+  [
+    'rewards and optimum fraction',
+    /env\/(task|controller)\.ts$|train\/step\.ts$/,
+    /^(scoreSample|configReward|rewardStats|groupsByPrompt|generateLocal)$/,
+  ],
+  ['advantages', /grpo\/schemes\.ts$|grpo\/advantages/, /./],
+  ['loss', /ops\/(cpu\/(grpoLoss|pairwiseLoss)|loss)\.ts$/, /./],
+  ['Adam and clipping', /ops\/cpu\/(adam|gradNorm)\.ts$/, /./],
+  ['checksums', /train\/step\.ts$/, /^(checksum|checkReplicas)$/],
+  ['step code (policy, step, metrics)', /train\/(step|policy|program|dynamic)\.ts$/, /./],
+  ['task and parameters (world start)', /env\/(task|controller)\.ts$/, /./],
+  ['rank worker messages (world.run round trips)', /comlink|ranks\/(rank-worker|world|spawn)\.ts$|node:internal\/worker/, /./],
+  ['loading (tsx, modules)', /tsx|esbuild|node:internal\/(modules|bootstrap)|esm\/|cjs/, /./],
+];
+
+function partOf(url: string, fn: string): string {
+  for (const [part, file, name] of PARTS) if (file.test(url) && name.test(fn)) return part;
+  return 'other';
+}
+
+/** Self milliseconds by part over the given profiles. */
+function breakdown(files: string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const f of files) {
+    const p = JSON.parse(readFileSync(f, 'utf8')) as Profile;
+    const byId = new Map(p.nodes.map((n) => [n.id, n]));
+    p.samples.forEach((id, i) => {
+      const cf = byId.get(id)!.callFrame;
+      const part = partOf(cf.url, cf.functionName);
+      out.set(part, (out.get(part) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+    });
+  }
+  return out;
+}
+
+function profileRun(
+  ranks: number,
+  prompts: number,
+  steps: number,
+): { workers: Map<string, number>; main: Map<string, number>; wallS: number } {
+  const dir = mkdtempSync(join(os.tmpdir(), 'train-profile-'));
+  const batch = (prompts * 8) / ranks;
+  const t0 = performance.now();
+  execFileSync(
+    process.execPath,
+    [
+      `--cpu-prof`,
+      `--cpu-prof-dir=${dir}`,
+      'bin/grpo-sandbox.js',
+      'train',
+      '--ranks',
+      `${ranks}`,
+      '--batch',
+      `${batch}`,
+      '--steps',
+      `${steps}`,
+      '--json',
+    ],
+    { env: { ...process.env, GRPO_RANK_WORKER_TSX: '1' }, stdio: ['ignore', 'ignore', 'ignore'] },
+  );
+  const wallS = (performance.now() - t0) / 1000;
+  // The main thread's profile is the first written by the process (thread id 0 in the name).
+  const files = readdirSync(dir).map((f) => join(dir, f));
+  const mainFile = files.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  const workers = breakdown(files.filter((f) => !mainFile.includes(f)));
+  const main = breakdown(mainFile);
+  rmSync(dir, { recursive: true, force: true });
+  return { workers, main, wallS };
+}
+
+const ranksList = process.argv.slice(2).map(Number);
+const steps = Number(process.env.PROFILE_STEPS ?? 40);
+const prompts = Number(process.env.PROFILE_PROMPTS ?? 256);
+console.log(
+  `load average before: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
+for (const ranks of ranksList.length ? ranksList : [1, 8]) {
+  const { workers, main, wallS } = profileRun(ranks, prompts, steps);
+  const busy = [...workers].filter(([p]) => !p.startsWith('idle')).reduce((s, [, ms]) => s + ms, 0);
+  console.log(
+    `\n${ranks} rank(s) × ${(prompts * 8) / ranks}, ${steps} steps, wall ${wallS.toFixed(1)} s (whole process), load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
+  console.log(`| part (rank workers, self time) | ms | ms/step | % of busy |\n|---|---|---|---|`);
+  for (const [part, ms] of [...workers].sort((a, b) => b[1] - a[1]))
+    console.log(
+      `| ${part} | ${ms.toFixed(0)} | ${(ms / steps).toFixed(2)} | ${part.startsWith('idle') ? '' : ((100 * ms) / busy).toFixed(1)} |`,
+    );
+  const mainBusy = [...main].filter(([p]) => !p.startsWith('idle')).reduce((s, [, ms]) => s + ms, 0);
+  console.log(`| main thread busy (CLI, world.run, metrics files) | ${mainBusy.toFixed(0)} | ${(mainBusy / steps).toFixed(2)} | |`);
+}
