@@ -1,91 +1,146 @@
 // `npm run bench -- train` (beside train-step.bench.ts): the real training loop, train() of
-// src/train/run.ts, the function `grpo-sandbox train` calls. Per step: the sampler's prompt ids
-// for each rank, each rank's rollout and scoring, the all-gather of rewards and prompt ids, the
-// scheme's advantages, the loss, the all-reduce of the gradients, Adam, and every checksumEvery
-// steps the replica check. train-step.bench.ts times a fixed-bank step with none of the sampler
-// or gathers; this times what a user runs. The demo's settings (flow_grpo's sampler and
-// advantages, DAPO, dModel 32), on the CPU (fast ops), in worker threads as the CLI runs them, at
-// two global batches: the demo's 256 configurations (32 prompts × k=8) and train-step's default
-// 2048 (256 prompts × 8), each as 1 rank and as 8 ranks. ms/step is the mean wall time of the
-// timed steps as the main thread sees it (one world.run per step). BENCH_QUICK=1: fewer steps.
+// src/train/run.ts, the function `grpo-sandbox train` calls, side by side with PyTorch eager in
+// one run. Per step: each rank's prompt ids from the sampler, rollout and scoring, one all-gather
+// of rewards and prompt ids, the scheme's advantages, the loss, one all-reduce of the gradients
+// (with the metric sums), Adam, and every checksumEvery steps the replica check; the ranks run
+// several steps per call to the main thread. The demo's settings (flow_grpo's sampler and
+// advantages, DAPO), in worker threads as the CLI runs them, at three sizes: the demo (32 prompts
+// × 8, dModel 32), 256 × 8 (dModel 32) and 256 × 8 at the seed's dModel 2048 (hidden 256). Rows:
+// the CPU at 1 and 8 ranks (the same global batch), --backend webgpu on 1 rank (whatever adapter
+// Dawn finds: SwiftShader on a machine without a GPU), and PyTorch eager
+// (bench/torch/controller_step.py, the same controller step) at 1 and 2 threads.
+// ms/step: the mean wall time of the timed steps (after the warm-up steps). BENCH_QUICK=1: the
+// first two sizes only, fewer steps.
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../src/core/env/controller.ts';
 import { DEFAULT_TRAIN, type TrainConfig } from '../src/train/config.ts';
 import { train } from '../src/train/run.ts';
+import { findTorch } from './find-torch.ts';
 import { printTable } from './timing.ts';
-
-const RANK_COUNTS = [1, 8];
 
 interface Size {
   /** Prompts per step (× k configurations each). */
   prompts: number;
+  dims: ControllerDims;
   warmup: number;
   timed: number;
+  /** Whether the WebGPU row runs at this size (SwiftShader at dModel 2048 takes minutes). */
+  gpu: boolean;
 }
 
 interface Row {
-  label: string;
-  ranks: number;
-  global: number;
-  startMs: number;
-  msPerStep: number;
-  finalFraction: number;
+  size: string;
+  what: string;
+  msPerStep: number | null;
+  note: string;
 }
 
-/** One train() run of warmup + timed steps; the warmup steps (V8 optimising every worker) are not timed. */
-async function loopRow(size: Size, ranks: number): Promise<Omit<Row, 'label'>> {
+/** One train() run of warmup + timed steps; the warm-up steps (V8 optimising every worker) are not timed. */
+async function trainRow(size: Size, ranks: number, backend: 'cpu' | 'webgpu'): Promise<{ msPerStep: number; note: string }> {
   const global = size.prompts * DEFAULT_TRAIN.k;
   const steps = size.warmup + size.timed;
-  const config: TrainConfig = { ...DEFAULT_TRAIN, backend: 'cpu', ranks, batch: global / ranks, steps };
+  const config: TrainConfig = { ...DEFAULT_TRAIN, backend, ranks, batch: global / ranks, steps, dims: size.dims };
   const t0 = performance.now();
   let startMs = 0;
+  let device = '';
   const result = await train({
     config,
-    onStart: () => {
+    onStart: (d) => {
       startMs = performance.now() - t0;
+      device = d;
     },
   });
   const times = result.metrics.slice(size.warmup).map((m) => m.stepMs);
+  const fraction = result.metrics.at(-1)!.optimumFraction;
   return {
-    ranks,
-    global,
-    startMs,
     msPerStep: times.reduce((sum, t) => sum + t, 0) / times.length,
-    finalFraction: result.metrics.at(-1)!.optimumFraction,
+    note: `start ${startMs.toFixed(0)} ms, ${device}, optimum fraction ${fraction.toFixed(3)}`,
   };
+}
+
+/** PyTorch eager's step at this size (bench/torch/controller_step.py). */
+function torchRow(python: string, size: Size, threads: number): { msPerStep: number; torch: string } {
+  const script = fileURLToPath(new URL('./torch/controller_step.py', import.meta.url));
+  const args = {
+    prompts: size.prompts,
+    k: DEFAULT_TRAIN.k,
+    'd-model': size.dims.dModel,
+    hidden: size.dims.hidden,
+    steps: size.timed,
+    threads,
+  };
+  const run = spawnSync(python, [script, ...Object.entries(args).flatMap(([flag, v]) => [`--${flag}`, String(v)])], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`bench/torch/controller_step.py failed: ${run.stderr.trim()}`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { msPerStep: number; torch: string };
 }
 
 export default async function trainLoopBench(): Promise<void> {
   const quick = Boolean(process.env.BENCH_QUICK);
+  const demoPrompts = (DEFAULT_TRAIN.ranks * DEFAULT_TRAIN.batch) / DEFAULT_TRAIN.k;
   const sizes: Size[] = [
-    { prompts: (DEFAULT_TRAIN.ranks * DEFAULT_TRAIN.batch) / DEFAULT_TRAIN.k, warmup: 5, timed: quick ? 10 : 40 },
-    { prompts: 256, warmup: 3, timed: quick ? 4 : 10 },
+    { prompts: demoPrompts, dims: DEFAULT_DIMS, warmup: 10, timed: quick ? 20 : 60, gpu: true },
+    { prompts: 256, dims: DEFAULT_DIMS, warmup: 5, timed: quick ? 10 : 30, gpu: true },
+    ...(quick ? [] : [{ prompts: 256, dims: SEED_DIMS, warmup: 1, timed: 3, gpu: false }]),
   ];
+  const torch = findTorch();
+  if (!('python' in torch)) console.log(`  PyTorch not measured: ${torch.reason}`);
   const rows: Row[] = [];
+  const add = (row: Row) => {
+    rows.push(row);
+    console.log(`  ${row.size}: ${row.what}: ${row.msPerStep === null ? row.note : `${row.msPerStep.toFixed(1)} ms/step (${row.note})`}`);
+  };
   for (const size of sizes) {
-    const label = `${size.prompts}×${DEFAULT_TRAIN.k} dModel ${DEFAULT_TRAIN.dims.dModel}`;
+    const label = `${size.prompts}×${DEFAULT_TRAIN.k} dModel ${size.dims.dModel}`;
     // Other jobs on the machine skew every row: say how busy it was (1-minute load average).
-    console.log(`  train() loop ${label}: load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
-    for (const ranks of RANK_COUNTS) {
-      const row = { label, ...(await loopRow(size, ranks)) };
-      rows.push(row);
-      console.log(`  train() loop ${label}: ${ranks} rank(s) ${row.msPerStep.toFixed(1)} ms/step`);
+    console.log(`  ${label}: load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
+    for (const ranks of [1, 8]) {
+      const r = await trainRow(size, ranks, 'cpu');
+      add({ size: label, what: `train --backend cpu, ${ranks} rank${ranks > 1 ? 's' : ''}`, ...r });
     }
+    if (size.gpu) {
+      try {
+        const r = await trainRow(size, 1, 'webgpu');
+        add({ size: label, what: 'train --backend webgpu, 1 rank', ...r });
+      } catch (err) {
+        add({
+          size: label,
+          what: 'train --backend webgpu, 1 rank',
+          msPerStep: null,
+          note: `not measured: ${(err as Error).message.split('\n')[0]}`,
+        });
+      }
+    }
+    if ('python' in torch)
+      for (const threads of [1, 2]) {
+        const t = torchRow(torch.python, size, threads);
+        add({
+          size: label,
+          what: `PyTorch ${t.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}`,
+          msPerStep: t.msPerStep,
+          note: 'bench/torch',
+        });
+      }
   }
   console.log(`  load average after: ${os.loadavg()[0]!.toFixed(1)}`);
   console.log('');
   printTable(
-    ['batch', 'loop (src/train/run.ts, CPU fast ops)', 'ms/step', 'steps/s', 'vs 1 rank', 'world start ms', 'optimumFraction at the end'],
+    ['size', 'loop', 'ms/step', 'steps/s', 'vs PyTorch (best threads)', 'vs 1 rank', 'notes'],
     rows.map((r) => {
-      const one = rows.find((o) => o.label === r.label && o.ranks === 1)!.msPerStep;
+      const same = rows.filter((o) => o.size === r.size);
+      const torchBest = Math.min(...same.filter((o) => o.what.startsWith('PyTorch') && o.msPerStep !== null).map((o) => o.msPerStep!));
+      const one = same.find((o) => o.what === 'train --backend cpu, 1 rank')?.msPerStep;
+      const ms = r.msPerStep;
       return [
-        r.label,
-        `train(), ${r.ranks} rank${r.ranks > 1 ? 's' : ''} × ${r.global / r.ranks}`,
-        r.msPerStep.toFixed(1),
-        (1000 / r.msPerStep).toFixed(1),
-        `${(one / r.msPerStep).toFixed(2)}×`,
-        r.startMs.toFixed(0),
-        r.finalFraction.toFixed(3),
+        r.size,
+        r.what,
+        ms === null ? 'n/a' : ms.toFixed(1),
+        ms === null ? 'n/a' : (1000 / ms).toFixed(1),
+        ms === null || !Number.isFinite(torchBest) ? 'n/a' : `${(torchBest / ms).toFixed(2)}×`,
+        ms === null || !one || !r.what.startsWith('train --backend cpu') ? '' : `${(one / ms).toFixed(2)}×`,
+        r.note,
       ];
     }),
   );

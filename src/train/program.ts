@@ -29,6 +29,8 @@ export interface InitArgs {
    * configurations per prompt), 8 × that for the demo's world. Absent: the rank builds it.
    */
   task?: Task;
+  /** The sampler's layout covering the run's steps, built once by the caller likewise (absent: each rank builds it). */
+  layout?: Layout;
   /** Resume from this state instead of the initial parameters. */
   resume?: ReplicaState;
   /** 'webgpu': run the ops on this rank's own GPUDevice. */
@@ -90,7 +92,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     close,
     divergeRank: args.divergeRank,
     deviceFix: args.deviceFix ?? true,
-    layout: null,
+    layout: args.layout ?? null,
   };
   return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }

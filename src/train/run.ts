@@ -68,7 +68,8 @@ async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Pro
 /** Runs (or resumes) training until `config.steps` steps are done or shouldStop() says stop. */
 export async function train(o: TrainOptions): Promise<TrainResult> {
   const c = o.config;
-  trainingLayout(c); // a layout the validator refuses is a ConfigError before any worker starts
+  // Built here once for every rank (a layout the validator refuses is a ConfigError before any worker starts).
+  const layout = trainingLayout(c);
   const { world, device } = await startWorld(c, o.onNotice ?? (() => {}));
   const metrics: StepRecord[] = [];
   let stopped = false;
@@ -77,6 +78,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
     const init: InitArgs = {
       config: c,
       task,
+      layout,
       resume: o.resume,
       device,
       divergeRank: o.divergeRank,
