@@ -1,8 +1,10 @@
 // The fast backend's inner kernel in WebAssembly SIMD: c = a·bᵀ (every output a dot product of a
 // row of a with a row of b, both contiguous), as tiles.ts's dotRows, with float32 lanes:
 //   - 2 × 4 outputs per tile, 8 f32x4 accumulators, each k-step of 4 loads 6 vectors for 8
-//     multiply-adds of 4 lanes (relaxed-SIMD f32x4.relaxed_madd where the runtime validates it,
-//     a multiply and an add otherwise);
+//     multiply-adds of 4 lanes: a multiply and an add by default, so every runtime computes the
+//     same bits (Node and Deno give equal runs); useFma(true) switches to relaxed-SIMD
+//     f32x4.relaxed_madd where the runtime validates it (fused on hardware with FMA, which makes
+//     the bits depend on the hardware and the runtime);
 //   - the sum over k blocked by KC floats (rows of 2 KiB: a tile's rows stay in L1, a block of b
 //     in L2), the partial sums added into c between blocks;
 //   - inputs copied into the module's memory padded with zeros to whole tiles (rows to 2, columns
@@ -197,23 +199,30 @@ export function kernelModule(relaxed: boolean): Uint8Array<ArrayBuffer> {
 }
 
 export interface SimdKernel {
-  /** 'relaxed-simd' (fused multiply-add where the hardware has it) or 'simd'. */
+  /** 'relaxed-simd' (fused multiply-add where the hardware has it; useFma) or 'simd'. */
   kind: 'relaxed-simd' | 'simd';
   /** c[i·n + j] = init[j] + Σ_k a[i·K + k]·b[j·K + k], in float32 (see the file's comment). */
   dotRows(a: Float32Array, b: Float32Array, m: number, n: number, K: number, c: Float32Array, init?: Float32Array | null): Float32Array;
 }
 
-let kernel: SimdKernel | null | undefined;
+const kernels: { fma?: SimdKernel | null; plain?: SimdKernel | null } = {};
+let fma = false;
+
+/** Fused multiply-adds (relaxed SIMD) where the runtime has them: faster, bits that depend on the hardware. */
+export function useFma(on: boolean): void {
+  fma = on;
+}
 
 /** This thread's kernel (compiled on first use), or null where WebAssembly SIMD is unavailable. */
 export function simdKernel(): SimdKernel | null {
-  if (kernel === undefined) kernel = build();
-  return kernel;
+  const key = fma ? 'fma' : 'plain';
+  if (kernels[key] === undefined) kernels[key] = build(fma ? [true, false] : [false]);
+  return kernels[key];
 }
 
-function build(): SimdKernel | null {
+function build(variants: boolean[]): SimdKernel | null {
   if (typeof WebAssembly !== 'object') return null;
-  for (const relaxed of [true, false]) {
+  for (const relaxed of variants) {
     const bytes = kernelModule(relaxed);
     if (!WebAssembly.validate(bytes)) continue;
     const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
