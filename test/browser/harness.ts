@@ -150,10 +150,10 @@ export async function withPage<T>(urlPath: string, fn: (page: Page) => Promise<T
   }
 }
 
-/** Saves a full-page PNG as `test-results/<name>.png` (a test artifact) and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a PNG as `test-results/<name>.png` (a test artifact: the full page, or with fullPage false the window as a reader sees it); returns its path. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(resultsDir, { recursive: true });
   const path = join(resultsDir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }

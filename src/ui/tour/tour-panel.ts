@@ -4,6 +4,9 @@
 // far set there (tour-state.ts). The address bar holds `tour=` and `step=` (pushState per step,
 // so Back steps back); a link to step n opens there at once, as if steps 1…n had run. ← → step,
 // Esc closes. While a tour is open the explorer leaves the address bar to it (url-sync.ts).
+// The panel never covers what its step points at (the step's `target`): it docks at the foot of
+// the window, the page gets that much room below its end, and the page scrolls the target into
+// the free area above the panel (the panel folds to its header first when the target is taller).
 import { LitElement, css, html, nothing } from 'lit';
 import type { ExplorerApp } from '../explorer-app.ts';
 import type { TrainDashboard } from '../train/train-dashboard.ts';
@@ -13,6 +16,22 @@ import { say, TOUR_UI, type Tour, type TourView } from './tours.ts';
 
 /** The pause between a step's text and its action, at speed 1 (ms). */
 export const PAUSE_MS = 1500;
+/** How long a step waits for its target to appear (a run on the rank workers, a training run's result), ms. */
+const TARGET_WAIT_MS = 180_000;
+/** Gap kept between the target and the window's top or the panel (px). */
+const GAP = 8;
+
+/** The first element matching `selector` in `root` or in any shadow root below it. */
+export function deepQuery(root: ParentNode, selector: string): HTMLElement | SVGElement | null {
+  const hit = root.querySelector<HTMLElement | SVGElement>(selector);
+  if (hit) return hit;
+  for (const el of root.querySelectorAll('*')) {
+    if (!el.shadowRoot) continue;
+    const inner = deepQuery(el.shadowRoot, selector);
+    if (inner) return inner;
+  }
+  return null;
+}
 
 const VIEW_TAGS = ['grpo-explorer', ...Object.values(VIEWS).map((v) => v.tag)];
 const tagOf = (view: TourView) => (view === 'explorer' ? 'grpo-explorer' : VIEWS[view]!.tag);
@@ -24,13 +43,29 @@ function speedOf(search: string): number {
 }
 
 export class TourPanel extends LitElement {
-  static override properties = { tour: { state: true }, index: { state: true }, stage: { state: true }, unknown: { state: true } };
+  static override properties = {
+    tour: { state: true },
+    index: { state: true },
+    stage: { state: true },
+    unknown: { state: true },
+    folded: { state: true },
+    placed: { state: true },
+  };
 
   declare tour: Tour | null;
   declare index: number;
   /** 'pause': the text is shown, the action waits; 'done': the action has been applied. */
   declare stage: 'pause' | 'done';
   declare unknown: string | null;
+  /** Only the header and the buttons show (the reader's choice, or a target taller than the room above the panel). */
+  declare folded: boolean;
+  /** Where the step's target is: still awaited, in the free area above the panel ('yes'), or not ('no': taller than the room). */
+  declare placed: 'pending' | 'yes' | 'no';
+  /** Folded by the reader (kept across steps), as against folded for one step's tall target. */
+  private foldedByReader = false;
+  private resize: ResizeObserver | null = null;
+  /** The current step's target, once found. */
+  private target: Element | null = null;
 
   /** Bumped by every step change: a pending action of an older step is dropped. */
   private token = 0;
@@ -41,12 +76,18 @@ export class TourPanel extends LitElement {
   private started = new Set<number>();
 
   static override styles = css`
-    :host { position: fixed; right: 16px; bottom: 16px; z-index: 1000; width: min(460px, calc(100vw - 32px)); font: 14px/1.5 system-ui, sans-serif;
-      color: #1d1d1f; }
-    section { background: #fff; border: 1px solid #4e79a7; border-radius: 10px; box-shadow: 0 6px 24px rgba(0, 0, 0, 0.18); padding: 12px 14px; }
+    /* Docked at the foot of the window, as wide as a line is readable; the page gets the same room below its end (body padding). */
+    :host { position: fixed; left: 0; right: 0; bottom: 0; z-index: 1000; display: flex; justify-content: center; pointer-events: none;
+      font: 14px/1.5 system-ui, sans-serif; color: #1d1d1f; }
+    section { pointer-events: auto; box-sizing: border-box; width: min(880px, calc(100vw - 16px)); margin: 0 8px 8px; max-height: 45vh; overflow: auto;
+      background: #fff; border: 1px solid #4e79a7; border-radius: 10px; box-shadow: 0 6px 24px rgba(0, 0, 0, 0.18); padding: 10px 14px; }
+    header .fold { margin-left: auto; border: 1px solid #bbb; background: #fff; border-radius: 4px; font-size: 12px; cursor: pointer; color: #333; padding: 0 6px; }
+    section.folded h2, section.folded ol, section.folded p.text, section.folded nav .keys { display: none; }
+    section.folded nav { margin-top: 6px; }
+    @media (max-width: 600px) { nav .keys, ol { display: none; } section { padding: 8px 10px; } p.text { min-height: 0; } }
     header { display: flex; align-items: baseline; gap: 8px; font-size: 12px; color: #555; }
     header strong { color: #1f3b5a; text-transform: uppercase; letter-spacing: 0.04em; }
-    header .close { margin-left: auto; border: none; background: none; font-size: 18px; line-height: 1; cursor: pointer; color: #555; padding: 0 4px; }
+    header .close { margin-left: 0; border: none; background: none; font-size: 18px; line-height: 1; cursor: pointer; color: #555; padding: 0 4px; }
     h2 { font-size: 14px; margin: 4px 0 6px; font-weight: 650; }
     p.text { margin: 0 0 10px; min-height: 3em; }
     p.text.pause::after { content: ' …'; color: #4e79a7; }
@@ -66,19 +107,112 @@ export class TourPanel extends LitElement {
     this.index = 0;
     this.stage = 'done';
     this.unknown = null;
+    this.folded = false;
+    this.placed = 'pending';
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('keydown', this.onKey, { capture: true });
     window.addEventListener('popstate', this.onPop);
+    window.addEventListener('resize', this.onResize);
+    this.resize = new ResizeObserver(this.onResize);
+    this.resize.observe(this);
     this.onPop();
+  }
+
+  override firstUpdated(): void {
+    this.resize?.observe(this.renderRoot.querySelector('section')!);
+  }
+
+  override updated(): void {
+    this.reserveRoom();
+  }
+
+  /** The page gets the panel's height of room below its end, so its foot can scroll above the panel. */
+  private reserveRoom(): void {
+    const box = this.renderRoot.querySelector('section')?.getBoundingClientRect();
+    if (box) document.body.style.paddingBottom = `${Math.ceil(box.height) + 2 * GAP}px`;
+  }
+
+  /** The current step's target (the step's `target` inside the view on the page), or null. */
+  findTarget(): Element | null {
+    const step = this.tour?.steps[this.index];
+    const view = this.currentView();
+    if (!step || !view) return null;
+    return view.matches(step.target) ? view : deepQuery(view.shadowRoot ?? view, step.target);
+  }
+
+  /** The target's box and the panel's, as the page shows them now (for tests and for placing). */
+  boxes(): { target: DOMRect | null; panel: DOMRect } {
+    return {
+      target: this.findTarget()?.getBoundingClientRect() ?? null,
+      panel: this.renderRoot.querySelector('section')!.getBoundingClientRect(),
+    };
+  }
+
+  private readonly onResize = () => {
+    this.reserveRoom();
+    if (this.target) this.place(this.target);
+  };
+
+  /**
+   * Scrolls the target into the free area above the panel: left alone when already there; else
+   * its top a little below the window's top. A target taller than the free area folds the panel
+   * to its header first.
+   */
+  private place(target: Element): void {
+    const panel = this.renderRoot.querySelector('section');
+    if (!panel) return;
+    const free = () => panel.getBoundingClientRect().top - GAP;
+    let box = target.getBoundingClientRect();
+    if (box.height > free() - GAP && !this.folded) {
+      this.folded = true;
+      // The fold takes effect on the next render: place again then.
+      void this.updateComplete.then(() => this.place(target));
+      return;
+    }
+    if (box.top < GAP || box.bottom > free()) {
+      window.scrollBy({ top: box.top - GAP, behavior: 'instant' });
+      box = target.getBoundingClientRect();
+    }
+    this.placed = box.top >= 0 && box.bottom <= free() + GAP ? 'yes' : 'no';
+  }
+
+  /** Waits for step `token`'s target to appear (polling, since it may live deep in a view's shadow roots), then places it. */
+  private async awaitTarget(token: number): Promise<void> {
+    this.target = null;
+    this.placed = 'pending';
+    this.folded = this.foldedByReader;
+    const until = performance.now() + TARGET_WAIT_MS;
+    while (token === this.token && performance.now() < until) {
+      const target = this.findTarget();
+      const box = target?.getBoundingClientRect();
+      if (target && box && box.height > 0) {
+        // The view may still be laying out: wait for two frames with the same box.
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        if (token !== this.token) return;
+        const again = target.getBoundingClientRect();
+        if (again.height === box.height && again.top === box.top) {
+          this.target = target;
+          this.resize?.observe(target);
+          await this.updateComplete;
+          this.place(target);
+          return;
+        }
+        continue;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('keydown', this.onKey, { capture: true });
     window.removeEventListener('popstate', this.onPop);
+    window.removeEventListener('resize', this.onResize);
+    this.resize?.disconnect();
+    document.body.style.paddingBottom = '';
     this.token++;
     if (this.timer) clearTimeout(this.timer);
   }
@@ -136,6 +270,9 @@ export class TourPanel extends LitElement {
   private async show(index: number, pause: boolean): Promise<void> {
     const token = ++this.token;
     if (this.timer) clearTimeout(this.timer);
+    if (this.target) this.resize?.unobserve(this.target);
+    this.target = null;
+    this.placed = 'pending';
     this.index = index;
     document.title = `grpo-sandbox · ${say(TOUR_UI.tour)} ${this.tour!.id}`;
     if (pause) {
@@ -146,7 +283,9 @@ export class TourPanel extends LitElement {
       if (token !== this.token) return;
     }
     await this.act(index, pause, token);
-    if (token === this.token) this.stage = 'done';
+    if (token !== this.token) return;
+    this.stage = 'done';
+    await this.awaitTarget(token);
   }
 
   /** The view on the page now (the explorer or one of the views). */
@@ -220,9 +359,14 @@ export class TourPanel extends LitElement {
         <p class="text unknown" role="status">${say(TOUR_UI.unknown(this.unknown ?? ''))}</p></section>`;
     const n = tour.steps.length;
     const last = this.index === n - 1;
+    const fold = html`<button type="button" class="fold" aria-expanded=${!this.folded} title=${say(this.folded ? TOUR_UI.unfold : TOUR_UI.fold)}
+      @click=${() => {
+        this.foldedByReader = !this.folded;
+        this.folded = this.foldedByReader;
+      }}>${this.folded ? '▴' : '▾'}</button>`;
     return html`<section role="region" aria-label=${`${say(TOUR_UI.tour)} ${tour.id}`} data-tour=${tour.id} data-step=${this.index + 1}
-      data-stage=${this.stage}>
-      <header><strong>${say(TOUR_UI.tour)} ${tour.id}</strong><span class="count">${say(TOUR_UI.stepOf(this.index + 1, n))}</span>${close}</header>
+      data-stage=${this.stage} data-placed=${this.placed} class=${this.folded ? 'folded' : ''}>
+      <header><strong>${say(TOUR_UI.tour)} ${tour.id}</strong><span class="count">${say(TOUR_UI.stepOf(this.index + 1, n))}</span>${fold}${close}</header>
       <h2>${say(tour.title)}</h2>
       <ol aria-hidden="true">${tour.steps.map((_, i) => html`<li class=${i <= this.index ? 'done' : ''}></li>`)}</ol>
       <p class="text ${this.stage}" aria-live="polite">${say(tour.steps[this.index]!.text)}${

@@ -35,6 +35,11 @@ export interface TourStep {
    * regroup, …), for the other views their attributes, named like the CLI flags. '' removes one.
    */
   set?: Record<string, string>;
+  /**
+   * What the step points at: a CSS selector matched in the view's element or any shadow root
+   * inside it. The panel scrolls it into the room above itself and never covers it.
+   */
+  target: string;
   /** Starts a run of <grpo-train> with the settings so far (the dashboard's Start button). */
   run?: boolean;
 }
@@ -52,6 +57,7 @@ export const TOURS: Record<string, Tour> = {
     steps: [
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { preset: 'seed-000', phase: 'sample' },
         text: {
           en:
@@ -64,6 +70,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { phase: 'scatter' },
         text: {
           en:
@@ -76,18 +83,21 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { prompt: '13' },
         text: {
           en:
-            'Follow prompt 13: two of its 4 copies sit on rank 3. "One copy per NPU" is only an illustration — a rank can hold anywhere from 0 to ' +
-            'min(k, batch) = 2 copies of a prompt. A rank printing videos.shape sees only its own 2 samples, and that is normal.',
+            'Follow prompt 13: two of its 4 copies sit on rank 3. A diagram with one copy per accelerator (GPU or NPU) is only an illustration — ' +
+            'a rank can hold anywhere from 0 to min(k, batch) = 2 copies of a prompt. A rank printing the shape of its batch (videos.shape) ' +
+            'sees only its own 2 samples, and that is normal.',
           'zh-CN':
-            '跟踪 prompt 13：它的 4 个副本中有两个在 rank 3 上。“每张 NPU 一个副本”只是示意图——一个 rank 上可以有 0 到 min(k, batch) = 2 个' +
-            '同一 prompt 的副本。某个 rank 打印 videos.shape 只看到自己的 2 个样本，这是正常的。',
+            '跟踪 prompt 13：它的 4 个副本中有两个在 rank 3 上。“每个加速卡（GPU 或 NPU）一个副本”的图只是示意——一个 rank 上可以有 0 到 ' +
+            'min(k, batch) = 2 个同一 prompt 的副本。某个 rank 打印自己 batch 的形状（videos.shape）只看到自己的 2 个样本，这是正常的。',
         },
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { phase: 'accumulate' },
         text: {
           en: 'Each rank appends its batches and concatenates them: 2 batches × 2 = 4 samples per rank per epoch, still only its own.',
@@ -96,6 +106,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { phase: 'gather' },
         text: {
           en:
@@ -107,6 +118,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { phase: 'regroup' },
         text: {
           en: "flow_grpo's PerPromptStatTracker regroups the gathered samples by prompt: each group is one prompt's 4 copies, wherever they were generated.",
@@ -116,10 +128,26 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { phase: 'advantages' },
         text: {
-          en: 'Within each group the advantage is computed from the group’s rewards; that is why the copies had to meet first.',
-          'zh-CN': '每组内部用该组的 reward 计算 advantage；这就是副本必须先汇集到一起的原因。',
+          en:
+            'Each sample’s advantage subtracts its group’s mean reward, so the copies had to meet first; it divides by the std of all ' +
+            'gathered rewards (flow_grpo’s global_std), as the caption says.',
+          'zh-CN':
+            '每个样本的 advantage 减去它所在组的平均 reward，所以副本必须先汇集到一起；再除以所有汇集样本 reward 的 std（flow_grpo 的 global_std），与说明文字一致。',
+        },
+      },
+      {
+        view: 'explorer',
+        target: 'grpo-layout-canvas',
+        set: { phase: 'slice' },
+        text: {
+          en:
+            'Back to the ranks: rank r takes gathered[4r, 4r + 4), exactly the 4 samples it generated, now with their advantages. ' +
+            'Each rank trains on its own samples; the groups existed only in the gathered view.',
+          'zh-CN':
+            '切回各个 rank：rank r 取 gathered[4r, 4r + 4)，正是它自己生成的 4 个样本，现在带上了 advantage。每个 rank 用自己的样本训练；组只存在于汇集后的视图中。',
         },
       },
     ],
@@ -130,6 +158,7 @@ export const TOURS: Record<string, Tour> = {
     steps: [
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { preset: 'seed-001', phase: 'sample' },
         text: {
           en:
@@ -142,6 +171,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { phase: 'scatter' },
         text: {
           en: "The ideal layout: each of the 4 ranks holds its own sample's 5 configurations.",
@@ -150,6 +180,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'schedule',
+        target: 'svg.gantt',
         set: { preset: 'seed-001' },
         text: {
           en:
@@ -161,17 +192,19 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'schedule',
+        target: 'table',
         set: { schemes: 'serial-dp,per-rank-serial' },
         text: {
           en:
             'Side by side: serial-dp takes 20T while ranks 1–3 sit idle; each GPU running its own sample (per-rank-serial) takes 5T — ' +
-            'the 4× speed-up the seed names.',
+            'a 4× speed-up (20T / 5T), the one the scenario expects.',
           'zh-CN':
-            '并排比较：serial-dp 需要 20T，rank 1–3 一直空闲；每张 GPU 执行自己的样本（per-rank-serial）只需 5T——正是 seed 中说的 4 倍加速。',
+            '并排比较：serial-dp 需要 20T，rank 1–3 一直空闲；每张 GPU 执行自己的样本（per-rank-serial）只需 5T——4 倍加速（20T / 5T），正是该场景预期的。',
         },
       },
       {
         view: 'schedule',
+        target: 'table',
         set: { schemes: '', alpha: '0.5' },
         text: {
           en:
@@ -183,6 +216,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'schedule',
+        target: 'svg.gantt',
         set: { alpha: '', latency: 'controller' },
         text: {
           en:
@@ -201,6 +235,7 @@ export const TOURS: Record<string, Tour> = {
     steps: [
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { preset: 'seed-002', phase: 'gather' },
         text: {
           en:
@@ -212,14 +247,20 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'svg.dynamic-figure',
         set: { preset: 'seed-002', step: '0' },
         text: {
-          en: 'Dynamic sampling (DAPO-style): a group whose rewards all tie (std = 0) carries no signal and is dropped. Initial batch: 48 of 64 valid.',
-          'zh-CN': '动态采样（DAPO 风格）：reward 全部相同（std = 0）的组没有训练信号，会被丢弃。初始 batch：64 个中 48 个有效。',
+          en:
+            'Dynamic sampling (DAPO-style): a group whose rewards all tie (std = 0) carries no signal and is dropped. Initial batch: 48 of 64 valid. ' +
+            'This view uses groups of k = 2, not 4: whole groups are kept or dropped, and only groups of 2 can add exactly the 2 samples of the last resample.',
+          'zh-CN':
+            '动态采样（DAPO 风格）：reward 全部相同（std = 0）的组没有训练信号，会被丢弃。初始 batch：64 个中 48 个有效。' +
+            '这里的组大小是 k = 2 而不是 4：组总是整体保留或丢弃，只有 2 个一组才能让最后一次重采样恰好增加 2 个样本。',
         },
       },
       {
         view: 'dynamic',
+        target: 'svg.dynamic-figure',
         set: { step: '3' },
         text: {
           en: 'The ranks resample, at most max_resample_times = 3: +8 (56/64), +4 (60/64), +2 (62/64). Still 2 short: Shortage: 2/64.',
@@ -228,6 +269,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'svg.dynamic-figure',
         set: { step: '4' },
         text: {
           en:
@@ -239,6 +281,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'pre.run',
         set: { step: '5' },
         text: {
           en:
@@ -250,6 +293,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'pre.run.success',
         set: { policy: 'fallback' },
         text: {
           en:
@@ -260,6 +304,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'svg.dynamic-figure',
         set: { policy: 'rebalance' },
         text: {
           en:
@@ -278,6 +323,7 @@ export const TOURS: Record<string, Tour> = {
     steps: [
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { preset: 'seed-003', phase: 'sample' },
         text: {
           en:
@@ -290,6 +336,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { phase: 'advantages' },
         text: {
           en:
@@ -301,6 +348,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'train',
+        target: 'form',
         set: { preset: 'seed-003', steps: '30', backend: 'cpu' },
         text: {
           en:
@@ -312,6 +360,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'train',
+        target: '#chart-optimum',
         run: true,
         text: {
           en: 'Start: the rank trains in a Web Worker while the page draws reward, % of the optimum, loss, KL, entropy per head, zero-std and clip fractions.',
@@ -321,6 +370,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'train',
+        target: 'table.policy',
         text: {
           en:
             'When the run ends, the learned policy per latency budget is set against the optimum. The standard GRPO losses are one ' +
@@ -336,6 +386,7 @@ export const TOURS: Record<string, Tour> = {
     steps: [
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { preset: 'seed-004', phase: 'slice' },
         text: {
           en: 'seed-004: 4 ranks × 16 samples, a global pool of 64 sliced back to the ranks as [0:16] [16:32] [32:48] [48:64].',
@@ -344,14 +395,20 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'svg.dynamic-figure',
         set: { preset: 'seed-004', step: '0', 'device-fix': 'off' },
         text: {
-          en: 'Dynamic sampling across ranks: every rank fetches, generates and scores together. Initial batch: 56 of 64 valid.',
-          'zh-CN': '跨 rank 的动态采样：所有 rank 一起取数据、生成、打分。初始 batch：64 个中 56 个有效。',
+          en:
+            'Dynamic sampling across ranks: every rank fetches, generates and scores together. Initial batch: 56 of 64 valid. ' +
+            'This view uses groups of k = 8, not 4, so each rank’s slice of 16 holds the 2 groups the scenario describes.',
+          'zh-CN':
+            '跨 rank 的动态采样：所有 rank 一起取数据、生成、打分。初始 batch：64 个中 56 个有效。' +
+            '这里的组大小是 k = 8 而不是 4，这样每个 rank 的 16 个样本正好是场景中描述的 2 个组。',
         },
       },
       {
         view: 'dynamic',
+        target: 'svg.dynamic-figure',
         set: { step: '1' },
         text: {
           en: 'One resample adds 8, all generated on rank 1: global_pool = 64/64. The synchronisation works.',
@@ -360,6 +417,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'svg.dynamic-figure',
         set: { step: '2' },
         text: {
           en:
@@ -371,6 +429,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'pre.run.failure',
         set: { step: '3' },
         text: {
           en:
@@ -382,13 +441,14 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'dynamic',
+        target: 'pre.run.success',
         set: { 'device-fix': 'on' },
         text: {
           en:
-            'The fix (V4): move every tensor to the current rank’s device before stacking (.to(device), a no-op when already there). Every rank ' +
+            'The fix (the fourth in the scenario’s history of fixes): move every tensor to the current rank’s device before stacking (.to(device), a no-op when already there). Every rank ' +
             'stacks [16, 1] and the step trains.',
           'zh-CN':
-            '修复（V4）：stack 之前把每个张量移到当前 rank 的设备上（.to(device)，已在该设备上时不做任何事）。每个 rank 都得到 [16, 1]，训练步顺利执行。',
+            '修复（该场景修复历史中的第四个）：stack 之前把每个张量移到当前 rank 的设备上（.to(device)，已在该设备上时不做任何事）。每个 rank 都得到 [16, 1]，训练步顺利执行。',
         },
       },
     ],
@@ -407,6 +467,8 @@ export const TOUR_UI = {
   close: { en: 'close the tour (Esc)', 'zh-CN': '关闭导览（Esc）' },
   end: { en: 'End of the tour.', 'zh-CN': '导览结束。' },
   keys: { en: '← → step, Esc closes', 'zh-CN': '← → 切换步骤，Esc 关闭' },
+  fold: { en: 'fold the tour to its header', 'zh-CN': '把导览收起到标题栏' },
+  unfold: { en: "show the step's text", 'zh-CN': '显示这一步的说明' },
   unknown: (name: string): Words => ({
     en: `There is no tour “${name}”; the tours are ${tourNames.join(', ')}.`,
     'zh-CN': `没有名为“${name}”的导览；可用的导览：${tourNames.join('、')}。`,

@@ -1,0 +1,77 @@
+// The tour panel never hides what its step points at: every step of every tour, at a phone
+// (390×844), a tablet (768×1024) and a laptop (1280×800), is screenshotted as the reader sees it
+// (test-results/tour-<id>-<width>-<step>.png) and fails when the panel's box intersects the box
+// of the step's target (its `target` selector, found in the live view). The tours are walked with
+// the panel's next button, as a reader would; speed=8 shortens the pauses.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { TOURS, tourNames } from '../../src/ui/tour/tours.ts';
+import { screenshot, withPage } from './harness.ts';
+
+const SIZES = [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 800 },
+];
+
+interface Box {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+const intersects = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Waits for step `n` to be shown, its action applied and its target placed; returns both boxes. */
+async function placedBoxes(page: Page, n: number): Promise<{ target: Box | null; panel: Box; placed: string }> {
+  // A training run's result table appears only when the run ends: minutes on a loaded machine.
+  await page
+    .locator(`grpo-tour-panel section[data-step="${n}"][data-stage="done"]:not([data-placed="pending"])`)
+    .waitFor({ timeout: 240_000 });
+  return page.evaluate(() => {
+    const panel = document.querySelector('grpo-tour-panel') as unknown as {
+      boxes(): { target: DOMRect | null; panel: DOMRect };
+      shadowRoot: ShadowRoot;
+    };
+    const { target, panel: p } = panel.boxes();
+    const plain = (r: DOMRect) => ({ top: r.top, bottom: r.bottom, left: r.left, right: r.right });
+    return {
+      target: target ? plain(target) : null,
+      panel: plain(p),
+      placed: panel.shadowRoot.querySelector('section')!.dataset.placed!,
+    };
+  });
+}
+
+for (const id of tourNames) {
+  test(`tour ${id}: at 390, 768 and 1280 px the panel never covers the step's target`, async () => {
+    const tour = TOURS[id]!;
+    for (const viewport of SIZES) {
+      await withPage(
+        `/?tour=${id}&speed=8`,
+        async (page) => {
+          for (let n = 1; n <= tour.steps.length; n++) {
+            const { target, panel, placed } = await placedBoxes(page, n);
+            await screenshot(page, `tour-${id}-${viewport.width}-${n}`, { fullPage: false });
+            const where = `${id} step ${n} at ${viewport.width}×${viewport.height}`;
+            assert.ok(target, `${where}: the target ${tour.steps[n - 1]!.target} is on the page`);
+            assert.equal(
+              placed,
+              'yes',
+              `${where}: the target is in the free area (target ${JSON.stringify(target)}, panel ${JSON.stringify(panel)})`,
+            );
+            assert.ok(target.bottom > 0 && target.top < viewport.height, `${where}: the target is in the window ${JSON.stringify(target)}`);
+            assert.ok(
+              !intersects(target, panel),
+              `${where}: the panel ${JSON.stringify(panel)} covers the target ${JSON.stringify(target)}`,
+            );
+            if (n < tour.steps.length) await page.locator('grpo-tour-panel button.next').click();
+          }
+        },
+        { viewport },
+      );
+    }
+  });
+}
