@@ -22,7 +22,7 @@ import { deriveView, type ExplorerView } from './explorer-model.ts';
 import { parseState, stateToSearch, type ExplorerState } from './url-state.ts';
 import { caption, phaseIds, phaseTitles, type PhaseId } from './story.ts';
 import { quizFor, type Quiz } from './quiz.ts';
-import { StoryController } from './story-controller.ts';
+import { readingMs, StoryController } from './story-controller.ts';
 import { KeyboardController } from './keyboard-controller.ts';
 import { UrlSync } from './url-sync.ts';
 import type { FollowPatch } from './follow-panel.ts';
@@ -128,6 +128,7 @@ export class ExplorerApp extends LitElement {
     // Predict, then reveal: with quiz=1 a phase with a question waits in its caption (tiles not yet
     // moved) until the answer is revealed, whether it was reached by stepping, playing or a jump.
     this.story.holdCaption = (phase) => this.openQuiz(phaseIds[phase]!) !== null;
+    this.story.captionMs = (phase) => readingMs(caption(phaseIds[phase]!, this.view.caption));
     this.story.speed = this.state.speed;
     const motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
     this.story.reducedMotion = motion?.matches ?? false;

@@ -7,8 +7,21 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 export type StoryStage = 'idle' | 'caption' | 'move' | 'dwell';
 
-/** Milliseconds at speed 1. */
+/** Milliseconds at speed 1. While playing, a caption stays at least its reading time (readingMs) before the tiles move. */
 export const timing = { caption: 900, move: 1500, dwell: 1000 };
+
+/** Reading pace: 200 words a minute (300 ms a word); a CJK character counts as two thirds of a word (about 300 characters a minute). */
+export const READING = { msPerWord: 300, msPerCjk: 200 };
+
+/** How long `text` takes to read at the READING pace (ms). */
+export function readingMs(text: string): number {
+  const cjk = text.match(/[\u3000-\u9fff\uff00-\uffef]/g)?.length ?? 0;
+  const words = text
+    .replace(/[\u3000-\u9fff\uff00-\uffef]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => /\w/.test(w)).length;
+  return words * READING.msPerWord + cjk * READING.msPerCjk;
+}
 
 export class StoryController implements ReactiveController {
   phase = 0;
@@ -19,6 +32,8 @@ export class StoryController implements ReactiveController {
   speed = 1;
   /** While this returns true for the phase, the caption stage waits (a quiz question is open: predict, then reveal). */
   holdCaption: (phase: number) => boolean = () => false;
+  /** The reading time of the phase's caption (ms at speed 1): while playing, the tiles wait at least that long. */
+  captionMs: (phase: number) => number = () => 0;
   /** prefers-reduced-motion: tiles jump to their places instead of moving (the caption still comes first). */
   reducedMotion = false;
   /** requestAnimationFrame deltas (ms) recorded while tiles move. */
@@ -100,6 +115,11 @@ export class StoryController implements ReactiveController {
     else this.play();
   }
 
+  /** The caption's pause at speed 1: a step shows its text briefly; Play waits the caption's reading time. */
+  captionWait(): number {
+    return this.playing ? Math.max(timing.caption, this.captionMs(this.phase)) : timing.caption;
+  }
+
   private setStage(stage: StoryStage): void {
     this.stage = stage;
     this.stageStart = performance.now();
@@ -121,7 +141,7 @@ export class StoryController implements ReactiveController {
     const scale = 1 / this.speed;
     if (this.stage === 'caption' && this.holdCaption(this.phase)) {
       this.stageStart = now; // the pause after the answer is the caption's full time again
-    } else if (this.stage === 'caption' && elapsed >= timing.caption * scale) {
+    } else if (this.stage === 'caption' && elapsed >= this.captionWait() * scale) {
       if (this.reducedMotion) {
         this.progress = 1;
         if (this.phase >= this.phaseCount - 1) this.playing = false;
