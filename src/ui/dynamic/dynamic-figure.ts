@@ -1,7 +1,8 @@
 // The picture of <grpo-dynamic> at one step, as one SVG (the element's figure()): the draw's
 // gathered groups per rank marked valid or flat, the pool filling towards its target coloured by
-// origin rank (this draw's additions outlined), and, from the slicing step on, each rank's slice
-// coloured by the rank each sample came from.
+// origin rank (this draw's additions outlined) with a key to those colours, and, from the slicing
+// step on, each rank's slice coloured by the rank each sample came from (a size off the target in
+// the error colour only where it breaks the next gather: the naive slicing).
 import { section } from '../i18n/index.ts';
 import { html, svg, type TemplateResult } from 'lit';
 import type { Sample, StepPlan } from '../../core/dynamic/index.ts';
@@ -70,7 +71,16 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
   parts.push(
     svg`<text x=${LEFT - 6} y=${y + 13} text-anchor="end" class="pool-label" data-pool=${upTo.pool}>${upTo.pool}/${target}</text>`,
   );
-  y += 40;
+  y += 24;
+  // The key to the colours of the pool and the slices: one swatch per rank.
+  parts.push(
+    svg`<g class="origin-key"><text x=${LEFT} y=${y + 10}>${FIG_MSG.originKey}</text>${Array.from(
+      { length: ranks },
+      (_, r) => svg`<rect x=${LEFT + 300 + r * 76} y=${y} width="12" height="12" fill=${rankColour(r)}></rect>
+      <text x=${LEFT + 316 + r * 76} y=${y + 10}>${FIG_MSG.rank(r)}</text>`,
+    )}</g>`,
+  );
+  y += 34;
 
   if (showSlices) {
     parts.push(svg`<text x="0" y=${y - 6} class="title">${FIG_MSG.slices}</text>`);
@@ -79,9 +89,13 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
       y += 24;
     }
     const cell = (W - LEFT - 160) / Math.max(1, plan.localTarget, ...plan.slices.map((s) => s.samples.length));
+    // Unequal slices are the bug only under the naive slicing (the next gather breaks); rebalance makes them on purpose.
+    const broken = plan.policy === 'naive';
+    const uneven = plan.slices.some((s) => s.samples.length !== plan.localTarget);
     plan.slices.forEach((s, r) => {
       const top = y + r * rowH;
       const short = s.samples.length !== plan.localTarget;
+      const mark = short ? (broken ? 'short' : 'uneven') : '';
       parts.push(svg`<g class="slice" data-rank=${s.rank} data-size=${s.samples.length}>
         <text x=${LEFT - 6} y=${top + 14} text-anchor="end" fill=${rankColour(s.rank)} class="rank">${FIG_MSG.rank(s.rank)}</text>
         <rect class="target" x=${LEFT} y=${top + 2} width=${plan.localTarget * cell} height=${rowH - 4}></rect>
@@ -92,7 +106,7 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
           ) => svg`<rect x=${LEFT + i * cell} y=${top + 2} width=${Math.max(0.5, cell - 0.5)} height=${rowH - 4} fill=${rankColour(x.origin)}>
             <title>${x.id}: ${FIG_MSG.origin(x.origin)}</title></rect>`,
         )}
-        <text x=${LEFT + Math.max(plan.localTarget, s.samples.length) * cell + 8} y=${top + 14} class=${short ? 'short' : ''}>${FIG_MSG.slice(
+        <text x=${LEFT + Math.max(plan.localTarget, s.samples.length) * cell + 8} y=${top + 14} class=${mark}>${FIG_MSG.slice(
           s.from,
           s.to,
           s.source,
@@ -100,6 +114,10 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
       </g>`);
     });
     y += plan.slices.length * rowH + 10;
+    if (uneven && !broken) {
+      parts.push(svg`<text x=${LEFT} y=${y + 6} class="by-design">${FIG_MSG.byDesign}</text>`);
+      y += 18;
+    }
   }
   const height = y + 6;
   return html`<svg class="dynamic-figure" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width=${W} height=${height} role="img"
@@ -108,7 +126,7 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
       text { font: 12px system-ui, sans-serif; fill: #222; } .title { font-weight: 600; } .rank { font-weight: 600; }
       .group.valid rect { fill: #2e7d32; } .group.valid text { fill: #fff; } .group.flat rect { fill: #d5d5d5; } .group.flat text { fill: #555; }
       .target { fill: none; stroke: #999; stroke-dasharray: 3 2; } .added { fill: none; stroke: #000; stroke-width: 2; }
-      .short { fill: #b00020; font-weight: 700; } .note { fill: #b00020; }
+      .short { fill: #b00020; font-weight: 700; } .uneven { font-weight: 700; } .by-design { fill: #555; } .note { fill: #b00020; }
     </style>
     ${parts}
   </svg>`;

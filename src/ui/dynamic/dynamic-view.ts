@@ -70,7 +70,11 @@ export class GrpoDynamicView extends LitElement {
     playing: { state: true },
     ranksState: { state: true },
     sweepState: { state: true },
+    figureOnly: { type: Boolean, attribute: 'figure' },
   };
+
+  /** `figure`: the picture and its stage slider only (an article's figure: no settings, no runs on rank workers, no sweep). */
+  declare figureOnly: boolean;
 
   declare preset: string | null;
   declare policy: string | null;
@@ -116,7 +120,9 @@ export class GrpoDynamicView extends LitElement {
       .about { color: #444; font-size: 13px; max-width: 1000px; }
       .controls { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
       .controls input[type='range'] { width: 220px; }
-      .figure svg { width: 100%; max-width: 1000px; height: auto; }
+      /* On a narrow screen the figure keeps a readable size and scrolls sideways instead of shrinking its 12 px labels to 5 px. */
+      .figure { overflow-x: auto; }
+      .figure svg { width: 100%; min-width: 720px; max-width: 1000px; height: auto; }
       pre { background: #f6f6f6; padding: 8px 10px; overflow-x: auto; font-size: 12px; white-space: pre-wrap; }
       pre.failure { background: #fff0f0; border-left: 3px solid #b00020; }
       pre.success { background: #f0fff0; border-left: 3px solid #2e7d32; }
@@ -236,6 +242,7 @@ export class GrpoDynamicView extends LitElement {
 
   /** The train step on real rank workers, once per device-fix setting; says what is missing when the page cannot. */
   private async runOnRanks(req: DynamicRequest, trace: StepTrace, token: number): Promise<void> {
+    if (this.figureOnly) return;
     // Under the embed's lazy loader (data-grpo-lazy="waiting") no worker starts before the view scrolls near.
     if (this.dataset.grpoLazy === 'waiting') {
       this.pendingRun = () => void this.runOnRanks(req, trace, token);
@@ -442,9 +449,22 @@ export class GrpoDynamicView extends LitElement {
       : '';
     const sw = this.sweepState;
     // A preset's story from the catalogue (zh-CN translates it), else the core's own words.
-    const about = req?.presetInfo
+    const story = req?.presetInfo
       ? ((req.preset ? MSG.presetAbout[req.preset] : undefined) ?? coreOriginal(req.presetInfo.description))
       : null;
+    // The story is told with the preset's own policy: with another one selected it says so.
+    const own = req?.presetInfo?.config.policy;
+    const about =
+      story !== null && own !== undefined && req!.config.policy !== own
+        ? html`${MSG.presetOtherPolicy(req!.preset ?? '', own)}${story}`
+        : story;
+    if (this.figureOnly)
+      return t && req && !this.error
+        ? html`<div class="controls"><input type="range" name="step" min="0" max=${last} .value=${String(step)}
+              @input=${(e: Event) => this.setStep(Number((e.target as HTMLInputElement).value))} aria-label=${MSG.stepOf(step, last + 1, what)} />
+            <span class="step-label" aria-live="polite">${MSG.stepOf(step, last + 1, what)}</span></div>
+            <div class="figure">${dynamicSvg(t, step)}</div>`
+        : html`${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}`;
     return html`<h2>${MSG.title}</h2>
       ${this.form(req)}
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}

@@ -461,7 +461,9 @@ export const en = {
     next: 'next ▶',
     play: 'play',
     pause: 'pause',
-    stepOf: (i: number, n: number, what: string) => `step ${i + 1} of ${n}: ${what}`,
+    stepOf: (i: number, n: number, what: string) => `stage ${i + 1} of ${n} of the training step: ${what}`,
+    /** The preset's story when another policy is selected: it is the preset's policy's story. */
+    presetOtherPolicy: (preset: string, own: string) => `${preset} as the scenario tells it, with its own policy (${own}): `,
     slicesStep: 'each rank takes its slice',
     trainStep: 'the train step: stack the slice, gather it',
     inPage: 'Picture: the protocol run in this page (one thread, W concurrent copies meeting in each gather; src/core/dynamic).',
@@ -534,6 +536,8 @@ export const en = {
     attributes: 'Some attributes could not be read:',
     stale: 'Showing the last valid layout.',
     open: 'open in the explorer ↗',
+    next: (phase: string) => `next: ${phase} ▶`,
+    again: '↺ from the start',
     regrouped: (label: string) => `regrouped ${label}`,
   },
   exportControl: {
@@ -559,6 +563,8 @@ export const en = {
     slice: (from: number | null, to: number | null, source: string) => (from === null ? `(${source})` : `[${from}:${to}]`),
     size: (n: number, of: number) => (n === of ? `${n}` : `${n} of ${of}`),
     origin: (r: number) => `from rank ${r}`,
+    originKey: 'colour = the rank that generated the sample:',
+    byDesign: 'sizes differ by one by design',
     noSlices: 'no slice is taken: the framework raised in its generation loop',
     initial: 'initial batch',
     round: (d: number) => `round ${d}`,
