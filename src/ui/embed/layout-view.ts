@@ -30,7 +30,10 @@ import './export-control.ts';
 
 const MSG = section('embed');
 
-/** The attributes read (the explorer's URL keys); `autoplay` plays the story once started. */
+/**
+ * The attributes read (the explorer's URL keys); `autoplay` plays the story once started; `figure`
+ * shows an article's figure: the caption, the picture and one button (the next phase), no settings or export.
+ */
 export const layoutAttributes = [
   'preset',
   ...LAYOUT_SETTINGS.map((s) => s.param),
@@ -50,7 +53,7 @@ export class GrpoLayout extends LitElement {
   static override properties = { started: { state: true }, state: { state: true } };
   static override get observedAttributes(): string[] {
     // biome-ignore lint/complexity/noThisInStatic: Lit's getter must run for this class (it finalises its properties)
-    return [...super.observedAttributes, ...layoutAttributes, 'autoplay'];
+    return [...super.observedAttributes, ...layoutAttributes, 'autoplay', 'figure'];
   }
 
   declare started: boolean;
@@ -75,6 +78,8 @@ export class GrpoLayout extends LitElement {
     figure { margin: 0; min-width: 0; }
     figcaption { font-size: 12px; font-weight: 600; color: #333; margin-bottom: 4px; }
     .compare-text { margin: 0 0 8px; font-size: 14px; border-left: 3px solid #b07aa1; padding-left: 8px; }
+    footer button.next { font: inherit; font-size: 13px; border: 1px solid #4e79a7; background: #fff; color: #1f3b5a; border-radius: 4px;
+      padding: 4px 12px; cursor: pointer; }
     footer { display: flex; flex-wrap: wrap; gap: 8px; justify-content: space-between; align-items: center; margin-top: 8px; font-size: 12px; }
   `;
 
@@ -194,6 +199,8 @@ export class GrpoLayout extends LitElement {
     const v = this.view;
     const phase = phaseIds[this.story.phase]!;
     const scored = this.story.phase >= phaseIds.indexOf('advantages');
+    const figureOnly = this.hasAttribute('figure');
+    const last = this.story.phase === phaseIds.length - 1;
     const canvas = (method: ExplorerState['regroup'], rows: ExplorerView['rows'], advantages: ExplorerView['advantages']) =>
       html`<grpo-layout-canvas .gather=${v.gather} .rows=${rows} .ranks=${v.layout.config.ranks} .method=${method} .colours=${v.colours}
         .rewards=${v.rewards} .advantages=${advantages} .highlight=${s.prompt} @prompt-select=${this.onSelect}></grpo-layout-canvas>`;
@@ -204,8 +211,12 @@ export class GrpoLayout extends LitElement {
           : nothing
       }
       ${v.error ? html`<p class="stale" role="status"><strong>${MSG.stale}</strong> ${pageWords(v.error.message)}</p>` : nothing}
-      <grpo-story-controls .phase=${this.story.phase} .playing=${this.story.playing} .speed=${this.story.speed} .hiddenParts=${new Set()}
-        @story=${this.onStory} @speed=${(e: CustomEvent<number>) => (this.story.speed = e.detail)}></grpo-story-controls>
+      ${
+        figureOnly
+          ? nothing
+          : html`<grpo-story-controls .phase=${this.story.phase} .playing=${this.story.playing} .speed=${this.story.speed} .hiddenParts=${new Set()}
+        @story=${this.onStory} @speed=${(e: CustomEvent<number>) => (this.story.speed = e.detail)}></grpo-story-controls>`
+      }
       <p class="caption" aria-live="polite" data-phase=${phase}>
         <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}</strong>
         ${caption(phase, v.caption)}
@@ -222,7 +233,13 @@ export class GrpoLayout extends LitElement {
         }
       </div>
       <footer>
-        <grpo-figure-export .target=${this} .name=${`grpo-${this.localName.slice(5)}-${phase}`}></grpo-figure-export>
+        ${
+          figureOnly
+            ? html`<button type="button" class="next" @click=${() => (last ? this.story.jump(0) : this.story.forward())}>${
+                last ? MSG.again : MSG.next(phaseTitles[phaseIds[this.story.phase + 1]!])
+              }</button>`
+            : html`<grpo-figure-export .target=${this} .name=${`grpo-${this.localName.slice(5)}-${phase}`}></grpo-figure-export>`
+        }
         <a href=${this.explorerLink()} target="_blank" rel="noopener">${MSG.open}</a>
       </footer>`;
   }

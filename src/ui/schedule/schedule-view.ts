@@ -39,6 +39,7 @@ export class GrpoScheduleView extends LitElement {
     request: { state: true },
     error: { state: true },
     hovered: { state: true },
+    figureOnly: { type: Boolean, attribute: 'figure' },
     run: { state: true },
     busy: { state: true },
   };
@@ -59,6 +60,8 @@ export class GrpoScheduleView extends LitElement {
   declare request: ScheduleRequest | null;
   declare error: string | null;
   declare hovered: string;
+  /** `figure`: the Gantt charts, their headline and key only (an article's figure). */
+  declare figureOnly: boolean;
   declare run: TrainedRun | null;
   declare busy: boolean;
 
@@ -267,6 +270,13 @@ export class GrpoScheduleView extends LitElement {
     const req = this.request;
     const shown = r && req ? r.schemes.filter((s) => req.schemes.includes(s.scheme)) : [];
     const intro = req ? schedulePresets[req.preset]?.description : undefined;
+    // `figure`: an article's figure, the Gantt charts with their headline and key (no settings, no table).
+    if (this.figureOnly)
+      return r && !this.error
+        ? html`<p class="headline">${MSG.explain.headline(headlineFacts(r))}</p>${this.legend(r)}
+            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown)}</div>
+            <p class="readout" aria-live="polite">${this.hovered || MSG.hoverHint}</p>`
+        : html`${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}`;
     return html`<h2>${MSG.title}</h2>
       ${this.form()}
       ${this.busy ? html`<p class="busy">${MSG.computing}</p>` : nothing}
