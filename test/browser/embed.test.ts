@@ -1,9 +1,9 @@
 // The embeddable library as a teacher uses it: `npm run build`'s dist/grpo-sandbox.js and
 // public/embed.html, served by a plain static file server — once without cross-origin
 // isolation (any web page), once with COOP/COEP, once framed by another page. Every component
-// in the build loads and draws with no page error; views start only when scrolled near and
-// pause off screen; the page says precisely what isolation is missing; the figure export's
-// PNG and SVG are valid files of the chosen size.
+// in the build loads; the article's figures draw with no page error, each with at most one
+// control, start only when scrolled near and pause off screen; ?lang=zh-CN shows the article and
+// its figures in Chinese; the figure export's PNG and SVG are valid files of the chosen size.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -14,7 +14,6 @@ import type { AddressInfo } from 'node:net';
 import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, root } from './harness.ts';
-import { MSG } from '../../src/ui/isolation.ts';
 
 const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.css': 'text/css' };
 const isolationHeaders = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
@@ -195,6 +194,7 @@ test('isolated, framed, and in Chinese: the article draws with no page error', a
 
   const zh = await open(`${await serve(false)}/embed.html?lang=zh-CN`);
   assert.equal(await zh.page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  // innerText: the heading as shown (the English half is hidden).
   assert.equal(await zh.page.locator('h1').innerText(), '一个 prompt 的 k 个副本去了哪里');
   assert.equal(await zh.page.locator('article p[lang="en"]').first().isVisible(), false);
   await zh.page.waitForFunction(built, 'grpo-layout');
