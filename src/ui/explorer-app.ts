@@ -209,6 +209,7 @@ export class ExplorerApp extends LitElement {
           : html`<header>
         <h1>grpo-sandbox <span>${T.subtitle}</span></h1>
         <grpo-lang-switch></grpo-lang-switch>
+        <grpo-tour-menu></grpo-tour-menu>
         <button class="share" @click=${this.copyLink} title=${T.copyLinkTitle}>${T.copyLink}</button>
       </header>`
       }
@@ -298,8 +299,7 @@ export class ExplorerApp extends LitElement {
       </div>${
         s.embed
           ? nothing
-          : html`<p class="to-views"><a href=${lang() === 'en' ? '?view=train' : `?view=train&lang=${lang()}`}>${T.toViews}</a>
-        <grpo-tour-menu></grpo-tour-menu></p>`
+          : html`<p class="to-views"><a href=${lang() === 'en' ? '?view=train' : `?view=train&lang=${lang()}`}>${T.toViews}</a></p>`
       }`;
   }
 

@@ -4,6 +4,7 @@
 // before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
 import './i18n/lang-switch.ts';
 import { LANG_EVENT, M } from './i18n/index.ts';
+import { lang, withLang } from './i18n/lang.ts';
 
 /** Each view: its element and its module (a dynamic import, a separate chunk in the build). */
 export const VIEWS: Record<string, { tag: string; load: () => Promise<unknown> }> = {
@@ -31,10 +32,19 @@ export function routeView(): boolean {
   const explorer = document.querySelector('grpo-explorer');
   if (explorer) explorer.replaceWith(el);
   else document.body.prepend(el);
-  // The page's language switch above the view (the explorer has its own in its header).
-  const languages = document.createElement('grpo-lang-switch');
-  languages.className = 'page-lang';
-  el.before(languages);
+  // Above the view: a link back to the explorer and the page's language switch (the explorer has its own in its header).
+  const nav = document.createElement('nav');
+  nav.className = 'page-nav';
+  const back = document.createElement('a');
+  back.className = 'to-explorer';
+  const backWords = () => {
+    back.textContent = M().lang.toExplorer;
+    back.href = withLang('', lang()) || location.pathname;
+  };
+  backWords();
+  window.addEventListener(LANG_EVENT, backWords);
+  nav.append(back, document.createElement('grpo-lang-switch'));
+  el.before(nav);
   // The tab's title in the page's language, again after each switch.
   const title = () => {
     document.title = `grpo-sandbox · ${M().lang.viewTitles[view] ?? view}`;

@@ -33,6 +33,7 @@ export const en = {
     original: 'original text: ',
     /** The tab's title: the explorer's (as index.html has it), and each view's (as the `view` URL value names it). */
     pageTitle: 'grpo-sandbox · where the k copies go',
+    toExplorer: '← the explorer: where the k copies go',
     viewTitles: { train: 'train', schedule: 'schedule', dynamic: 'dynamic' } as Record<string, string>,
   },
   explorer: {

@@ -19,6 +19,7 @@ export const zhCN: Catalogue = {
     unknown: (raw: string) => `链接中的“lang=${raw}”不是本页支持的语言（en、zh-CN）；改用英文显示。`,
     original: '英文原文：',
     pageTitle: 'grpo-sandbox · k 个副本去了哪里',
+    toExplorer: '← 返回探索页：k 个副本去了哪里',
     viewTitles: { train: '训练', schedule: '执行调度', dynamic: '动态采样' },
   },
   explorer: {

@@ -1,6 +1,5 @@
 // <grpo-tour-menu>: the explorer's "tours" menu, one link per guided tour (`?tour=seed-000` …),
-// keeping the page's language. It sits after the explorer's picture and settings, so Play still
-// leads the tab order. Only the tours' titles load with it; the panel that plays a tour
+// keeping the page's language. It sits in the explorer's header, above the fold. Only the tours' titles load with it; the panel that plays a tour
 // (tour-panel.ts) loads when a link opens one (tour-route.ts).
 import { LitElement, css, html } from 'lit';
 import { say, TOUR_UI, TOURS, tourNames } from './tours.ts';
@@ -20,9 +19,9 @@ export class TourMenu extends LitElement {
     summary::-webkit-details-marker { display: none; }
     summary::after { content: ' ▾'; color: #666; }
     summary:focus-visible { outline: 2px solid #4e79a7; outline-offset: 1px; }
-    /* The menu sits under the explorer's picture, at the foot of the page: it opens upwards. */
-    ul { position: absolute; left: 0; bottom: 100%; z-index: 20; margin: 0 0 4px; padding: 6px 0; list-style: none; background: #fff; border: 1px solid #ccc;
-      border-radius: 6px; box-shadow: 0 4px 16px rgba(0, 0, 0, 0.15); min-width: 320px; }
+    /* The menu sits in the explorer's header, above the fold: it opens downwards. */
+    ul { position: absolute; left: 0; top: 100%; z-index: 20; margin: 4px 0 0; padding: 6px 0; list-style: none; background: #fff; border: 1px solid #ccc;
+      border-radius: 6px; box-shadow: 0 4px 16px rgba(0, 0, 0, 0.15); min-width: min(320px, calc(100vw - 40px)); }
     li a { display: block; padding: 4px 12px; color: #1f3b5a; text-decoration: none; }
     li a:hover, li a:focus-visible { background: #eef3f9; }
     li a strong { font-variant-numeric: tabular-nums; margin-right: 6px; }

@@ -204,7 +204,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'schedule',
-        target: 'table',
+        target: 'tr[data-scheme="per-rank-batched"]',
         set: { schemes: '', alpha: '0.5' },
         text: {
           en:
