@@ -36,10 +36,10 @@ async function placedBoxes(page: Page, n: number): Promise<{ target: Box | null;
       shadowRoot: ShadowRoot;
     };
     const { target, panel: p } = panel.boxes();
-    const plain = (r: DOMRect) => ({ top: r.top, bottom: r.bottom, left: r.left, right: r.right });
+    // Plain objects (a DOMRect does not cross to Node); no helper function (tsx would name it with a helper the page lacks).
     return {
-      target: target ? plain(target) : null,
-      panel: plain(p),
+      target: target ? { top: target.top, bottom: target.bottom, left: target.left, right: target.right } : null,
+      panel: { top: p.top, bottom: p.bottom, left: p.left, right: p.right },
       placed: panel.shadowRoot.querySelector('section')!.dataset.placed!,
     };
   });
