@@ -6,7 +6,8 @@
 // Esc closes. While a tour is open the explorer leaves the address bar to it (url-sync.ts).
 // The panel never covers what its step points at (the step's `target`): it docks at the foot of
 // the window, the page gets that much room below its end, and the page scrolls the target into
-// the free area above the panel (the panel folds to its header first when the target is taller).
+// the free area above the panel (the panel folds to its header first when the target is taller,
+// and docks beside it, in the page's margin, when even that is not enough).
 import { LitElement, css, html, nothing } from 'lit';
 import type { ExplorerApp } from '../explorer-app.ts';
 import type { TrainDashboard } from '../train/train-dashboard.ts';
@@ -20,6 +21,8 @@ export const PAUSE_MS = 1500;
 const TARGET_WAIT_MS = 180_000;
 /** Gap kept between the target and the window's top or the panel (px). */
 const GAP = 8;
+/** The narrowest the panel docks beside a target (px). */
+const SIDE_MIN = 240;
 
 /** The first element matching `selector` in `root` or in any shadow root below it. */
 export function deepQuery(root: ParentNode, selector: string): HTMLElement | SVGElement | null {
@@ -50,6 +53,7 @@ export class TourPanel extends LitElement {
     unknown: { state: true },
     folded: { state: true },
     placed: { state: true },
+    dock: { reflect: true },
   };
 
   declare tour: Tour | null;
@@ -61,6 +65,8 @@ export class TourPanel extends LitElement {
   declare folded: boolean;
   /** Where the step's target is: still awaited, in the free area above the panel ('yes'), or not ('no': taller than the room). */
   declare placed: 'pending' | 'yes' | 'no';
+  /** Where the panel sits: at the window's foot, or beside a target too tall for the room above it (in the page's margin beside it). */
+  declare dock: 'bottom' | 'left' | 'right';
   /** Folded by the reader (kept across steps), as against folded for one step's tall target. */
   private foldedByReader = false;
   private resize: ResizeObserver | null = null;
@@ -81,6 +87,9 @@ export class TourPanel extends LitElement {
       font: 14px/1.5 system-ui, sans-serif; color: #1d1d1f; }
     section { pointer-events: auto; box-sizing: border-box; width: min(880px, calc(100vw - 16px)); margin: 0 8px 8px; max-height: 45vh; overflow: auto;
       background: #fff; border: 1px solid #4e79a7; border-radius: 10px; box-shadow: 0 6px 24px rgba(0, 0, 0, 0.18); padding: 10px 14px; }
+    :host([dock='left']) { justify-content: flex-start; }
+    :host([dock='right']) { justify-content: flex-end; }
+    :host([dock='left']) section, :host([dock='right']) section { width: var(--tour-width); max-height: 70vh; }
     header .fold { margin-left: auto; border: 1px solid #bbb; background: #fff; border-radius: 4px; font-size: 12px; cursor: pointer; color: #333; padding: 0 6px; }
     section.folded h2, section.folded ol, section.folded p.text, section.folded nav .keys { display: none; }
     section.folded nav { margin-top: 6px; }
@@ -109,6 +118,7 @@ export class TourPanel extends LitElement {
     this.unknown = null;
     this.folded = false;
     this.placed = 'pending';
+    this.dock = 'bottom';
   }
 
   override connectedCallback(): void {
@@ -164,13 +174,36 @@ export class TourPanel extends LitElement {
   private place(target: Element): void {
     const panel = this.renderRoot.querySelector('section');
     if (!panel) return;
-    const free = () => panel.getBoundingClientRect().top - GAP;
     let box = target.getBoundingClientRect();
-    if (box.height > free() - GAP && !this.folded) {
-      this.folded = true;
-      // The fold takes effect on the next render: place again then.
-      void this.updateComplete.then(() => this.place(target));
+    if (this.dock !== 'bottom') {
+      // Beside the target: its top near the window's top; the panel is out of its way sideways.
+      if (box.top < GAP || box.top > innerHeight / 3) {
+        window.scrollBy({ top: box.top - GAP, behavior: 'instant' });
+        box = target.getBoundingClientRect();
+      }
+      const p = panel.getBoundingClientRect();
+      this.placed = box.right <= p.left || box.left >= p.right ? 'yes' : 'no';
       return;
+    }
+    const free = () => panel.getBoundingClientRect().top - GAP;
+    if (box.height > free() - GAP) {
+      if (!this.folded) {
+        this.folded = true;
+        // The fold takes effect on the next render: place again then.
+        void this.updateComplete.then(() => this.place(target));
+        return;
+      }
+      // Taller than the room above even the folded panel: dock beside it, where the page leaves a margin wide enough.
+      const width = document.documentElement.clientWidth;
+      const left = box.left - 2 * GAP;
+      const right = width - box.right - 2 * GAP;
+      if (Math.max(left, right) >= SIDE_MIN) {
+        this.dock = left >= right ? 'left' : 'right';
+        this.style.setProperty('--tour-width', `${Math.floor(Math.min(460, Math.max(left, right)))}px`);
+        this.folded = this.foldedByReader;
+        void this.updateComplete.then(() => this.place(target));
+        return;
+      }
     }
     if (box.top < GAP || box.bottom > free()) {
       window.scrollBy({ top: box.top - GAP, behavior: 'instant' });
@@ -183,6 +216,7 @@ export class TourPanel extends LitElement {
   private async awaitTarget(token: number): Promise<void> {
     this.target = null;
     this.placed = 'pending';
+    this.dock = 'bottom';
     this.folded = this.foldedByReader;
     const until = performance.now() + TARGET_WAIT_MS;
     while (token === this.token && performance.now() < until) {
