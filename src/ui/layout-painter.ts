@@ -77,6 +77,9 @@ export interface Frame {
   cursor: number | null;
 }
 
+/** A system-ui character's average width in ems (an estimate: the painter also draws into a context that cannot measure text). */
+const LABEL_EM = 0.55;
+
 /** Paints `f` into `ctx` (already scaled to CSS pixels), over a cleared `width` × `height` area. */
 export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: number, height: number): void {
   ctx.clearRect(0, 0, width, height);
@@ -189,13 +192,15 @@ export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: numbe
     if (l.kind === 'row' && rowCount++ % rowEvery !== 0) continue;
     ctx.textBaseline = 'middle';
     ctx.textAlign = l.align;
-    ctx.font =
-      l.kind === 'header'
-        ? `600 ${Math.max(11, Math.min(14, cell * 0.4))}px system-ui, sans-serif`
-        : `${Math.max(10, Math.min(13, cell * 0.36))}px system-ui, sans-serif`;
     ctx.fillStyle = l.kind === 'flag' ? '#c0282d' : l.kind === 'header' ? '#333' : '#555';
     const lx = grid.px(l.x) - (l.align === 'right' ? 4 : 0);
-    ctx.fillText(l.text, lx, grid.py(l.y), l.align === 'right' ? Math.max(20, lx - 2) : undefined);
+    // The room the label has inside the picture: a label never runs past its edge (it was cut off on a phone and in the compare pair).
+    const room = Math.max(20, l.align === 'right' ? lx - 2 : l.align === 'left' ? width - lx - 2 : 2 * Math.min(lx, width - lx) - 4);
+    let px = l.kind === 'header' ? Math.max(11, Math.min(14, cell * 0.4)) : Math.max(10, Math.min(13, cell * 0.36));
+    // Smaller type first (down to 9 px, by an estimate of the text's width), then the text is squeezed into the room.
+    while (px > 9 && l.text.length * px * LABEL_EM > room) px -= 1;
+    ctx.font = `${l.kind === 'header' ? '600 ' : ''}${px}px system-ui, sans-serif`;
+    ctx.fillText(l.text, lx, grid.py(l.y), room);
   }
   ctx.globalAlpha = 1;
 }

@@ -76,6 +76,8 @@ export class GrpoScheduleView extends LitElement {
     form { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; margin-bottom: 10px; font-size: 12px; }
     label { display: flex; flex-direction: column; gap: 2px; color: #444; }
     input, select { font: inherit; font-size: 13px; width: 7.5em; }
+    /* A select is as wide as its longest option (a fixed width cut "controller task" to "controller ta"). */
+    select { width: auto; max-width: 100%; }
     input[type='file'] { width: 16em; }
     .headline, .caption, .conclusion { max-width: 1100px; }
     .headline { color: #333; }
