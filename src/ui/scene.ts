@@ -3,7 +3,11 @@
 // samples (rank, step, slot, gathered order) and the regrouped rows. Nothing here decides
 // which sample goes where in the training run — it only lays out what the core says.
 import type { Gather, RegroupMethod, RegroupRow } from '../core/layout/types.ts';
+import { section } from './i18n/index.ts';
 import { phaseIds, type PhaseId } from './story.ts';
+
+/** The picture's headings and row labels (the en/zh catalogues' `scene` section). */
+const S = section('scene');
 
 export interface SceneLabel {
   /** Position in tile units; y is the row's centre line. */
@@ -103,7 +107,7 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
         ph.x[i] = gridCol[p]! + (j % width[p]!);
         ph.y[i] = 1 + Math.floor(j / width[p]!);
       });
-      ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: `step ${steps[p]}`, align: 'center', kind: 'header' });
+      ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: S.step(steps[p]!), align: 'center', kind: 'header' });
     });
   }
   // scatter: rank r, slot s of each step's block.
@@ -114,8 +118,8 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
       ph.x[i] = gridCol[p]! + s.slot;
       ph.y[i] = 1 + s.rank;
     });
-    steps.forEach((s, p) => ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: `step ${s}`, align: 'center', kind: 'header' }));
-    for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
+    steps.forEach((s, p) => ph.labels.push({ x: gridCol[p]! + width[p]! / 2, y: 0.5, text: S.step(s), align: 'center', kind: 'header' }));
+    for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: S.rank(r), align: 'right', kind: 'row' });
   }
   // accumulate: each rank's batches concatenated in step order.
   {
@@ -128,11 +132,11 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
     ph.labels.push({
       x: 0,
       y: 0.5,
-      text: `each rank: ${steps.length} step${steps.length === 1 ? '' : 's'} concatenated = ${perRank} samples`,
+      text: S.concatenated(steps.length, perRank),
       align: 'left',
       kind: 'header',
     });
-    for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
+    for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: S.rank(r), align: 'right', kind: 'row' });
   }
   // gather: one rank-major line, wrapped at whole ranks when it does not fit.
   const lineWidth = n <= budget ? n : perRank <= budget ? Math.floor(budget / perRank) * perRank : budget;
@@ -150,14 +154,13 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
         const line = Math.floor(start / lineWidth);
         ph.boxes.push({ row: -1, x: start % lineWidth, y: 1 + line, w: perRank, h: 1, mixed: false, offSize: false });
         if (lineWidth === n)
-          ph.labels.push({ x: (start % lineWidth) + perRank / 2, y: 0.5, text: `rank ${r}`, align: 'center', kind: 'header' });
+          ph.labels.push({ x: (start % lineWidth) + perRank / 2, y: 0.5, text: S.rank(r), align: 'center', kind: 'header' });
         else if (start % lineWidth === 0) {
           const last = Math.min(ranks - 1, r + ranksPerLine - 1);
           ph.labels.push({ x: -0.3, y: 1.5 + line, text: last === r ? `rank ${r}` : `ranks ${r}–${last}`, align: 'right', kind: 'row' });
         }
       }
-      if (lineWidth !== n)
-        ph.labels.push({ x: 0, y: 0.5, text: `gathered order, rank-major: #0 … #${n - 1} (reading order)`, align: 'left', kind: 'header' });
+      if (lineWidth !== n) ph.labels.push({ x: 0, y: 0.5, text: S.gathered(n), align: 'left', kind: 'header' });
     }
   }
   // regroup and advantages: one row per group when few, else a grid of group cells.
@@ -184,20 +187,20 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
           ph.labels.push({
             x: widest + 0.6,
             y: by + 0.5,
-            text: `✗ mixes ${[...new Set(row.promptIds)].map((p) => `P${p}`).join(' ')}`,
+            text: S.mixes([...new Set(row.promptIds)].map((p) => `P${p}`).join(' ')),
             align: 'left',
             kind: 'flag',
           });
         else if (row.offSize)
-          ph.labels.push({ x: widest + 0.6, y: by + 0.5, text: `size ${row.members.length} ≠ k`, align: 'left', kind: 'flag' });
+          ph.labels.push({ x: widest + 0.6, y: by + 0.5, text: S.size(row.members.length), align: 'left', kind: 'flag' });
       }
     });
-    ph.labels.push({ x: 0, y: 0.5, text: `${rows.length} groups`, align: 'left', kind: 'header' });
+    ph.labels.push({ x: 0, y: 0.5, text: S.groups(rows.length), align: 'left', kind: 'header' });
     phases.advantages.x.set(ph.x);
     phases.advantages.y.set(ph.y);
     phases.advantages.boxes = ph.boxes;
     phases.advantages.labels = ph.labels.filter((l) => l.kind !== 'header');
-    phases.advantages.labels.push({ x: 0, y: 0.5, text: 'advantage: blue < 0 < orange', align: 'left', kind: 'header' });
+    phases.advantages.labels.push({ x: 0, y: 0.5, text: S.advantage, align: 'left', kind: 'header' });
   }
   // slice: rank r takes gathered[r·n, (r+1)·n): back to the accumulate rows.
   {
@@ -206,8 +209,8 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
       ph.x[i] = i % perRank;
       ph.y[i] = 1 + Math.floor(i / perRank);
     }
-    ph.labels.push({ x: 0, y: 0.5, text: `rank r ← gathered[r·${perRank}, (r+1)·${perRank})`, align: 'left', kind: 'header' });
-    for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: `rank ${r}`, align: 'right', kind: 'row' });
+    ph.labels.push({ x: 0, y: 0.5, text: S.slice(perRank), align: 'left', kind: 'header' });
+    for (let r = 0; r < ranks; r++) ph.labels.push({ x: -0.3, y: 1.5 + r, text: S.rank(r), align: 'right', kind: 'row' });
   }
 
   let cols = 1,

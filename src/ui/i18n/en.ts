@@ -552,6 +552,17 @@ export const en = {
     size: 'A figure size is a whole number of pixels from 16 to 8192 on each side.',
     png: 'The browser could not encode the PNG.',
   },
+  scene: {
+    step: (s: number) => `step ${s}`,
+    rank: (r: number) => `rank ${r}`,
+    concatenated: (steps: number, perRank: number) => `each rank: ${steps} step${steps === 1 ? '' : 's'} concatenated = ${perRank} samples`,
+    gathered: (n: number) => `gathered order, rank-major: #0 … #${n - 1} (reading order)`,
+    mixes: (prompts: string) => `✗ mixes ${prompts}`,
+    size: (n: number) => `size ${n} ≠ k`,
+    groups: (n: number) => `${n} groups`,
+    advantage: 'advantage: blue < 0 < orange',
+    slice: (perRank: number) => `rank r ← gathered[r·${perRank}, (r+1)·${perRank})`,
+  },
   dynamicFig: {
     groups: (label: string) => `${label}: every rank's groups, gathered (valid: rewards differ; flat: all tie)`,
     rank: (r: number) => `rank ${r}`,

@@ -567,6 +567,17 @@ export const zhCN: Catalogue = {
     size: '图的尺寸是每边 16 到 8192 之间的整数像素。',
     png: '浏览器无法编码 PNG。',
   },
+  scene: {
+    step: (s: number) => `第 ${s} 步`,
+    rank: (r: number) => `rank ${r}`,
+    concatenated: (steps: number, perRank: number) => `每个 rank：${steps} 步拼接 = ${perRank} 个样本`,
+    gathered: (n: number) => `汇集顺序，rank-major：#0 … #${n - 1}（阅读顺序）`,
+    mixes: (prompts: string) => `✗ 混合了 ${prompts}`,
+    size: (n: number) => `大小 ${n} ≠ k`,
+    groups: (n: number) => `${n} 个组`,
+    advantage: 'advantage：蓝 < 0 < 橙',
+    slice: (perRank: number) => `rank r ← gathered[r·${perRank}, (r+1)·${perRank})`,
+  },
   dynamicFig: {
     groups: (label: string) => `${label}：各 rank 的组，已汇集（有效：reward 不全相同；打平：全部相同）`,
     rank: (r: number) => `rank ${r}`,
