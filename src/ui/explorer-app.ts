@@ -64,6 +64,7 @@ export class ExplorerApp extends LitElement {
     header { display: flex; align-items: baseline; gap: 16px; flex-wrap: wrap; margin-bottom: 10px; }
     h1 { font-size: 19px; margin: 0; font-weight: 650; }
     h1 span { color: #595959; font-weight: 400; }
+    header button.projector + button.share { margin-left: 8px; }
     header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px
       10px; cursor: pointer; }
     /* main comes first in the page (Play and the picture lead the tab order and narrow screens);
@@ -210,6 +211,8 @@ export class ExplorerApp extends LitElement {
         <h1>grpo-sandbox <span>${T.subtitle}</span></h1>
         <grpo-lang-switch></grpo-lang-switch>
         <grpo-tour-menu></grpo-tour-menu>
+        <button class="projector" aria-pressed=${String(s.zoom > 1)} title=${T.projectorTitle}
+          @click=${() => this.setState({ zoom: s.zoom > 1 ? 1 : 2 })}>${T.projector}</button>
         <button class="share" @click=${this.copyLink} title=${T.copyLinkTitle}>${T.copyLink}</button>
       </header>`
       }
@@ -252,7 +255,7 @@ export class ExplorerApp extends LitElement {
               <figure>
                 ${v.compare ? html`<figcaption>${regroupLabel(s.regroup)}</figcaption>` : nothing}
                 <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
-                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt}
+                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt} .zoom=${s.zoom}
                   @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
               </figure>
               ${
@@ -260,7 +263,7 @@ export class ExplorerApp extends LitElement {
                   ? html`<figure class="compared">
                 <figcaption>${regroupLabel(v.compare.regroup)}</figcaption>
                 <grpo-layout-canvas .gather=${v.gather} .rows=${v.compare.rows} .ranks=${v.layout.config.ranks} .method=${v.compare.regroup}
-                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.compare.advantages} .highlight=${s.prompt}
+                  .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.compare.advantages} .highlight=${s.prompt} .zoom=${s.zoom}
                   @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
               </figure>`
                   : nothing

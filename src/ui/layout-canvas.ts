@@ -12,6 +12,7 @@ import { advantageShade, Grid, groupIndices, MARGIN_LEFT, MARGIN_RIGHT, paintFra
 import { phaseIds, phaseTitles } from './story.ts';
 import { lang, M } from './i18n/index.ts';
 
+/** The largest tile at zoom 1 (CSS px); `zoom` multiplies it, for a projector. */
 const MAX_CELL = 46;
 const MIN_CELL = 4;
 /** Tallest drawing in CSS px: tiles shrink (down to MIN_CELL) so many rows still fit a few screens. */
@@ -41,6 +42,7 @@ export class LayoutCanvas extends LitElement {
     rewards: { attribute: false },
     advantages: { attribute: false },
     highlight: { attribute: false },
+    zoom: { type: Number },
   };
 
   declare gather: Gather | null;
@@ -52,6 +54,8 @@ export class LayoutCanvas extends LitElement {
   declare advantages: readonly number[] | null;
   /** The selected prompt id (highlighted everywhere), or null. */
   declare highlight: number | null;
+  /** Picture size for a projector: tiles up to zoom × MAX_CELL (1 = normal). */
+  declare zoom: number;
 
   /** Milliseconds spent in each draw (for the frame-time measurement). */
   readonly drawTimes: number[] = [];
@@ -125,7 +129,8 @@ export class LayoutCanvas extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
-    if (changed.has('gather') || changed.has('rows') || changed.has('ranks') || changed.has('method')) this.rebuild();
+    if (changed.has('gather') || changed.has('rows') || changed.has('ranks') || changed.has('method') || changed.has('zoom'))
+      this.rebuild();
     else this.draw();
   }
 
@@ -222,7 +227,7 @@ export class LayoutCanvas extends LitElement {
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
     const gridCols = [...stepWidths.values()].reduce((a, b) => a + b, 0) + stepWidths.size - 1;
     const avail = Math.max(100, this.cssWidth - MARGIN_LEFT - MARGIN_RIGHT);
-    let cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(avail / Math.max(1, gridCols))));
+    let cell = Math.max(MIN_CELL, Math.min(Math.round(MAX_CELL * (this.zoom || 1)), Math.floor(avail / Math.max(1, gridCols))));
     // Fit in both directions: when the tallest phase would not fit MAX_HEIGHT, smaller tiles (and
     // so more of them per wrapped line) until it does or the tiles reach their smallest size.
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -26,6 +26,8 @@ export interface ExplorerState {
   scale: ScaleRewards;
   /** Animation speed factor (1 = normal). */
   speed: number;
+  /** Picture size (`zoom=`): tiles up to this many times their usual largest size, for a projector (1 = normal). */
+  zoom: number;
   /** The highlighted prompt id, or null. */
   prompt: number | null;
   embed: boolean;
@@ -57,6 +59,8 @@ export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'u
 export const rewardSources: readonly RewardSource[] = ['random', 'model'];
 export const scaleOptions: readonly ScaleRewards[] = ['group', 'batch', 'none'];
 export const speeds = [0.25, 0.5, 1, 2, 4] as const;
+/** The picture sizes `zoom=` takes (the header's projector button toggles 1 and 2). */
+export const zooms = [1, 1.5, 2, 3] as const;
 
 /** `value` when it is one of `allowed`; otherwise `fallback`, with a notice when the link gave something else. */
 function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T, param: string, notices: string[]): T {
@@ -106,6 +110,9 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
   const speed = num(p.get('speed'));
   const speedOk = speed !== null && speed > 0 && speed <= 8;
   if (p.get('speed') !== null && !speedOk) notices.push(M().notices.speed(p.get('speed')!));
+  const zoom = num(p.get('zoom'));
+  const zoomOk = zoom !== null && (zooms as readonly number[]).includes(zoom);
+  if (p.get('zoom') !== null && !zoomOk) notices.push(M().notices.zoom(p.get('zoom')!, zooms.join(', ')));
   const prompt = num(p.get('prompt'));
   const promptOk = prompt !== null && Number.isInteger(prompt) && prompt >= 0;
   if (p.get('prompt') !== null && !promptOk) notices.push(M().notices.prompt(p.get('prompt')!));
@@ -124,6 +131,7 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     rewards: pick(p.get('rewards'), rewardSources, 'random', 'rewards', notices),
     scale: pick(p.get('scale'), scaleOptions, 'group', 'scale', notices),
     speed: speedOk ? speed : 1,
+    zoom: zoomOk ? zoom : 1,
     prompt: promptOk ? prompt : null,
     embed: p.has('embed') && p.get('embed') !== '0' && p.get('embed') !== 'false',
     hidden,
@@ -144,6 +152,7 @@ export function stateToSearch(s: ExplorerState): string {
   p.set('rewards', s.rewards);
   p.set('scale', s.scale);
   p.set('speed', String(s.speed));
+  if (s.zoom !== 1) p.set('zoom', String(s.zoom));
   if (s.prompt !== null) p.set('prompt', String(s.prompt));
   if (s.embed) p.set('embed', '1');
   for (const name of [...s.hidden].sort()) p.set(`${name}_hide`, 'true');

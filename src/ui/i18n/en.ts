@@ -39,6 +39,8 @@ export const en = {
   explorer: {
     subtitle: '· where the k copies of a prompt go, and how they meet again',
     copyLink: 'copy link',
+    projector: '⤢ projector',
+    projectorTitle: 'tiles twice as large, for a projector or the back of a room (zoom=2 in the link)',
     copyLinkTitle: 'copy a link to exactly this view',
     linkCopied: 'link copied',
     copyAddressBar: 'copy the address bar',
@@ -62,6 +64,7 @@ export const en = {
     notPreset: (name: string, presets: string) => `“preset=${name}” in the link is not a preset (${presets}); starting from the default.`,
     notNumber: (param: string, raw: string, stays: string) => `“${param}=${raw}” in the link is not a number; ${param} stays ${stays}.`,
     speed: (raw: string) => `“speed=${raw}” in the link is not a speed between 0 and 8; playing at 1×.`,
+    zoom: (raw: string, valid: string) => `“zoom=${raw}” in the link is not a picture size (${valid}); showing 1×.`,
     prompt: (raw: string) => `“prompt=${raw}” in the link is not a prompt id (0, 1, 2, …); nothing is highlighted.`,
     gather: (raw: string) => `“gather=${raw}” in the link is not a gather number; following the first gather.`,
   },

@@ -24,6 +24,8 @@ export const zhCN: Catalogue = {
   },
   explorer: {
     subtitle: '· 一个 prompt 的 k 个副本去了哪里，又如何重新相聚',
+    projector: '⤢ 投影模式',
+    projectorTitle: '方块放大一倍，适合投影或教室后排观看（链接中的 zoom=2）',
     copyLink: '复制链接',
     copyLinkTitle: '复制指向当前视图的链接',
     linkCopied: '链接已复制',
@@ -48,6 +50,7 @@ export const zhCN: Catalogue = {
     notPreset: (name: string, presets: string) => `链接中的“preset=${name}”不是预设（${presets}）；从默认设置开始。`,
     notNumber: (param: string, raw: string, stays: string) => `链接中的“${param}=${raw}”不是数字；${param} 保持为 ${stays}。`,
     speed: (raw: string) => `链接中的“speed=${raw}”不是 0 到 8 之间的速度；按 1× 播放。`,
+    zoom: (raw: string, valid: string) => `链接中的“zoom=${raw}”不是可用的图片大小（${valid}）；按 1× 显示。`,
     prompt: (raw: string) => `链接中的“prompt=${raw}”不是 prompt id（0、1、2……）；不高亮任何 prompt。`,
     gather: (raw: string) => `链接中的“gather=${raw}”不是 gather 编号；跟踪第一次 gather。`,
   },
