@@ -81,7 +81,9 @@ export class GrpoScheduleView extends LitElement {
     input[type='file'] { width: 16em; }
     .headline, .caption, .conclusion { max-width: 1100px; }
     .headline { color: #333; }
-    .chart svg { width: 100%; height: auto; max-width: 1400px; }
+    /* On a narrow screen the charts and the table keep a readable size and scroll sideways (the page itself never does). */
+    .chart, .table-scroll { overflow-x: auto; }
+    .chart svg { width: 100%; height: auto; min-width: 720px; max-width: 1400px; }
     .readout { min-height: 1.4em; font: 12px ui-monospace, monospace; color: #333; }
     .legend { font-size: 12px; color: #444; }
     .legend span { display: inline-block; margin-right: 12px; }
@@ -255,7 +257,7 @@ export class GrpoScheduleView extends LitElement {
             .slice(0, 6)
             .map((x, i) => `r${i} ${pct(x)}`)
             .join(' · ')} … (min ${pct(Math.min(...xs))}, max ${pct(Math.max(...xs))})`;
-    return html`<table>
+    return html`<div class="table-scroll"><table>
       <thead><tr>${[MSG.scheme, MSG.makespan, MSG.speedup, MSG.idle, MSG.launches, MSG.peak].map((h) => html`<th>${h}</th>`)}</tr></thead>
       <tbody>${shown.map(
         (s) => html`<tr data-scheme=${s.scheme}>
@@ -264,7 +266,7 @@ export class GrpoScheduleView extends LitElement {
           <td class="launches">${s.launches}</td><td class="peak">${s.peakBatch}</td>
         </tr>`,
       )}</tbody>
-    </table>`;
+    </table></div>`;
   }
 
   override render() {
