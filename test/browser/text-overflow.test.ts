@@ -36,8 +36,8 @@ const CLIPPED = `(() => {
       if (el.localName === 'select') {
         const option = el.selectedOptions[0] ? el.selectedOptions[0].textContent : '';
         measure.font = style.font;
-        // The arrow and the padding take about 28 px.
-        const need = measure.measureText(option).width + 28;
+        // The arrow and the padding take about 20 px (an auto-sized select leaves exactly that).
+        const need = measure.measureText(option).width + 20;
         if (need > el.clientWidth + 1) out.push('select “' + option + '”: needs ' + Math.ceil(need) + ' px, has ' + el.clientWidth);
         continue;
       }
