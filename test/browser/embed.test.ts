@@ -72,7 +72,8 @@ async function open(url: string): Promise<{ page: Page; errors: string[] }> {
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
-  await page.goto(url, { waitUntil: 'load' });
+  // A loaded 2-core machine can take more than the default 30 s to load a page (as the harness notes).
+  await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
   return { page, errors };
 }
 
