@@ -40,7 +40,8 @@ export function resolveFramework(layout: Layout, options: Pick<StepsOptions, 'fr
     }
   } else {
     spec = Object.hasOwn(FRAMEWORKS, options.framework) ? FRAMEWORKS[options.framework]! : null;
-    if (!spec) throw new ConfigError(`unknown --framework '${String(options.framework).slice(0, 40)}'; frameworks: ${FRAMEWORK_NAMES.join(', ')}`);
+    if (!spec)
+      throw new ConfigError(`unknown --framework '${String(options.framework).slice(0, 40)}'; frameworks: ${FRAMEWORK_NAMES.join(', ')}`);
     if (!spec.accepts(sampler)) {
       const ok = FRAMEWORK_NAMES.filter((n) => FRAMEWORKS[n]!.accepts(sampler));
       throw new ConfigError(
@@ -72,7 +73,9 @@ function microBatchOf(layout: Layout, spec: FrameworkSpec, given: number | undef
     throw new ConfigError(
       `verl splits each rank's ${block} samples per step into mini-batches of micro-batch × GA = ${given ?? `${block}/${ga}`} × ${ga} samples, ` +
         `which must divide ${block}` +
-        (fits.length ? `; --micro-batch ${fits.slice(0, 4).join(' or ')}` : `; no micro-batch fits GA ${ga}: use a --gradient-accumulation-steps dividing ${block}`),
+        (fits.length
+          ? `; --micro-batch ${fits.slice(0, 4).join(' or ')}`
+          : `; no micro-batch fits GA ${ga}: use a --gradient-accumulation-steps dividing ${block}`),
     );
   }
   return m;
@@ -89,6 +92,9 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
   const total = offsets.length ? offsets.at(-1)! + layout.steps.at(-1)!.ranks.flat().length : 0;
   const diffusion = spec.schedule === 'flow-grpo';
   const given = options.lengths;
+  if (diffusion && given?.length) {
+    throw new ConfigError(`${spec.name}'s loss is a per-sample mean (no tokens): leave --lengths out`);
+  }
   const lengths = diffusion ? [1] : given?.length ? given : seededLengths(c.seed, Math.max(1, total), maxLength);
   const tokensOf = (completion: number) => lengths[completion % lengths.length]!;
   // Prompt id of each completion, in completion order (layout step, rank-major, slot).
@@ -168,7 +174,15 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
       });
     }
     const updateScale = rows.reduce((n, r) => n + r.weight * r.tokens, 0);
-    steps.push({ index: w.applied ? index++ : -1, epoch: w.epoch, microSteps: w.size, applied: w.applied, rows, microBatches, updateScale });
+    steps.push({
+      index: w.applied ? index++ : -1,
+      epoch: w.epoch,
+      microSteps: w.size,
+      applied: w.applied,
+      rows,
+      microBatches,
+      updateScale,
+    });
   });
 
   const report: StepsReport = {

@@ -8,16 +8,15 @@ const differs = (a: number, b: number) => Math.abs(a - b) > TOLERANCE * Math.max
 
 /** Why the per-completion weights differ, for each loss. */
 const CAUSE: Record<string, string> = {
-  grpo:
-    'grpo averages each completion over its own tokens first, so a token weighs 1/(its completion’s length × B × GA × W): short completions’ tokens weigh more than long ones’.',
+  grpo: 'grpo averages each completion over its own tokens first, so a token weighs 1/(its completion’s length × B × GA × W): short completions’ tokens weigh more than long ones’.',
   'seq-mean-token-mean': 'seq-mean-token-mean averages each sequence over its own tokens first: short sequences’ tokens weigh more.',
-  bnpo:
-    'bnpo divides by the tokens of each rank’s own micro-batch, so a token in a micro-batch with fewer tokens weighs more: which completions share a micro-batch (the order across ranks and micro-steps) changes the update.',
+  bnpo: 'bnpo divides by the tokens of each rank’s own micro-batch, so a token in a micro-batch with fewer tokens weighs more: which completions share a micro-batch (the order across ranks and micro-steps) changes the update.',
   'token-mean':
     'token-mean divides by the tokens of the micro-batch it sees; where that is one rank’s micro-batch, a token in a micro-batch with fewer tokens weighs more.',
   dr_grpo: 'dr_grpo divides by the constant B × max_completion_length × GA, not by the tokens present.',
   dapo: 'dapo divides by a token count of a generation batch or window, which differs from this optimizer step’s own tokens when the two spans differ.',
-  'seq-mean-token-sum': 'seq-mean-token-sum sums each sequence’s tokens and averages over sequences: every token of every sequence weighs the same, whatever the total.',
+  'seq-mean-token-sum':
+    'seq-mean-token-sum sums each sequence’s tokens and averages over sequences: every token of every sequence weighs the same, whatever the total.',
   'seq-mean-token-sum-norm': 'seq-mean-token-sum-norm divides by a constant length, not by the tokens present.',
   'sample-mean': 'the diffusion loss is a mean over each training batch, so every sample weighs 1/(B × GA × W).',
 };
@@ -72,7 +71,9 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
         `completion ${lowest.completion}, ${lowest.tokens} tokens on rank ${lowest.rank}). ${CAUSE[report.loss] ?? ''}`,
     );
   } else if (ratios.length) {
-    findings.push(`Per completion: every token of a step weighs the same (${fmt(rlo)} × the global token mean's). ${CAUSE[report.loss] ?? ''}`);
+    findings.push(
+      `Per completion: every token of a step weighs the same (${fmt(rlo)} × the global token mean's). ${CAUSE[report.loss] ?? ''}`,
+    );
   }
 
   // 3. Short accumulation windows that still step.
@@ -126,7 +127,9 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
         'Only bnpo’s weights depend on it.',
     );
   } else if (schedule === 'flow-grpo') {
-    notes.push('flow_grpo reshuffles each rank’s epoch of samples per inner epoch (torch.randperm on the device generator); rows keep the block’s order.');
+    notes.push(
+      'flow_grpo reshuffles each rank’s epoch of samples per inner epoch (torch.randperm on the device generator); rows keep the block’s order.',
+    );
   } else {
     notes.push('verl splits each rank’s block in order (update_policy: data.split, no shuffle).');
   }

@@ -55,7 +55,10 @@ function perMicroBatch(loss: string, c: NormaliserContext): Normaliser | null {
   const B = c.rows.length;
   const T = sum(c.rows);
   if (loss === 'grpo') {
-    return { perToken: (i) => 1 / (Math.max(1, c.rows[i]!) * B * c.window), text: `each completion's token mean / (B ${B} × GA ${c.window})` };
+    return {
+      perToken: (i) => 1 / (Math.max(1, c.rows[i]!) * B * c.window),
+      text: `each completion's token mean / (B ${B} × GA ${c.window})`,
+    };
   }
   if (loss === 'bnpo') return constant(1 / (Math.max(1, T) * c.window), `Σ tokens / (micro-batch tokens ${T} × GA ${c.window})`);
   if (loss === 'dr_grpo') {
@@ -85,10 +88,7 @@ const trl113: FrameworkSpec = {
     if (loss !== 'dapo') unknownLoss(this.name, loss);
     // num_items_in_batch spans the generation batch; rescaled to one accumulation window.
     const n = (Math.max(1, c.generationTokens) / c.ranks) * (c.window / c.stepsPerGeneration);
-    return constant(
-      1 / n,
-      `Σ tokens / (N_gen ${c.generationTokens} / W ${c.ranks} × GA ${c.window} / spg ${c.stepsPerGeneration})`,
-    );
+    return constant(1 / n, `Σ tokens / (N_gen ${c.generationTokens} / W ${c.ranks} × GA ${c.window} / spg ${c.stepsPerGeneration})`);
   },
 };
 

@@ -76,7 +76,8 @@ function chunks<T>(xs: readonly T[], size: number): T[][] {
 export function planMicroSteps(layout: Layout, schedule: Schedule, microBatch: number, order: BlockOrder = () => undefined): Plan {
   const c = layout.config;
   const offsets = completionOffsets(layout);
-  const block = (s: number, r: number) => layout.steps[s]!.ranks[r]!.map((_, slot) => offsets[s]! + r * layout.steps[s]!.ranks[0]!.length + slot);
+  const block = (s: number, r: number) =>
+    layout.steps[s]!.ranks[r]!.map((_, slot) => offsets[s]! + r * layout.steps[s]!.ranks[0]!.length + slot);
   const microSteps: MicroStepPlan[] = [];
   const windows: WindowPlan[] = [];
   const W = c.ranks;
@@ -111,7 +112,14 @@ export function planMicroSteps(layout: Layout, schedule: Schedule, microBatch: n
       for (let pass = 0; pass < c.numIterations; pass++) {
         const perRank = blocks.map((b, r) => chunks(ordered(b, order(steps[0]!, pass, r, b.length)), b.length / steps.length));
         for (let chunk = 0; chunk < steps.length; chunk++) {
-          microSteps.push({ epoch, generation: steps[0]!, generationSteps: steps, pass, perRank: perRank.map((p) => p[chunk]!), window: -1 });
+          microSteps.push({
+            epoch,
+            generation: steps[0]!,
+            generationSteps: steps,
+            pass,
+            perRank: perRank.map((p) => p[chunk]!),
+            window: -1,
+          });
         }
       }
     }
@@ -133,7 +141,14 @@ export function planMicroSteps(layout: Layout, schedule: Schedule, microBatch: n
       for (let start = 0; start < perRank[0]!.length; start += ga) {
         const size = Math.min(ga, perRank[0]!.length - start);
         for (let chunk = start; chunk < start + size; chunk++) {
-          microSteps.push({ epoch, generation: s, generationSteps: [s], pass, perRank: perRank.map((p) => p[chunk]!), window: windows.length });
+          microSteps.push({
+            epoch,
+            generation: s,
+            generationSteps: [s],
+            pass,
+            perRank: perRank.map((p) => p[chunk]!),
+            window: windows.length,
+          });
         }
         windows.push({ epoch, size, applied: true });
       }
