@@ -144,6 +144,8 @@ const msSwiftAfter: FrameworkSpec = {
   },
 };
 
+/** agg_loss's seq-mean-token-mean divides each sequence by (its tokens + 1e-8). */
+const VERL_EPS = 1e-8;
 const VERL_LOSSES = ['token-mean', 'seq-mean-token-sum', 'seq-mean-token-mean', 'seq-mean-token-sum-norm'] as const;
 /** verl trains on its own layouts and on any sampler that is not TRL's or DanceGRPO's (a rank's block of each step). */
 const verlAccepts = (s: SamplerName) => s !== 'trl' && s !== 'dance-grpo';
@@ -159,13 +161,14 @@ const verlLegacy: FrameworkSpec = {
   defaultLoss: 'token-mean',
   accepts: verlAccepts,
   normaliser(loss, c) {
-    const B = c.rows.length;
+    // agg_loss's global_batch_size defaults to the micro-batch's sequences with at least one token.
+    const B = Math.max(1, c.rows.filter((n) => n > 0).length);
     const T = sum(c.rows);
     const ga = c.ga;
     if (loss === 'token-mean') return constant(1 / (Math.max(1, T) * ga), `Σ tokens / micro-batch tokens ${T} × 1/GA ${ga}`);
     if (loss === 'seq-mean-token-sum') return constant(1 / (B * ga), `Σ tokens / micro-batch sequences ${B} × 1/GA ${ga}`);
     if (loss === 'seq-mean-token-mean') {
-      return { perToken: (i) => 1 / (Math.max(1, c.rows[i]!) * B * ga), text: `each sequence's token mean / sequences ${B} × 1/GA ${ga}` };
+      return { perToken: (i) => 1 / ((c.rows[i]! + VERL_EPS) * B * ga), text: `each sequence's token mean / sequences ${B} × 1/GA ${ga}` };
     }
     if (loss === 'seq-mean-token-sum-norm') {
       return constant(1 / (c.maxLength * ga), `Σ tokens / response length ${c.maxLength} × 1/GA ${ga}`);
@@ -188,7 +191,7 @@ const verlEngine: FrameworkSpec = {
     if (loss === 'seq-mean-token-sum') return constant(W / S, `Σ tokens / global_batch_size ${S} × dp ${W}`);
     if (loss === 'seq-mean-token-mean') {
       return {
-        perToken: (i) => W / (Math.max(1, c.rows[i]!) * S),
+        perToken: (i) => W / ((c.rows[i]! + VERL_EPS) * S),
         text: `each sequence's token mean / global_batch_size ${S} × dp ${W}`,
       };
     }
