@@ -29,6 +29,36 @@ const MAX_ROWS = 2_000_000;
 const losses = () =>
   [...new Set(FRAMEWORK_NAMES.map((n) => `${n}: ${FRAMEWORKS[n]!.losses.join(', ')} (default ${FRAMEWORKS[n]!.defaultLoss})`))].join('; ');
 
+const FLAG_HELP_LINES: [string, string][] = [
+  [
+    '--framework NAME',
+    `the framework version whose code is modelled: ${FRAMEWORK_NAMES.join(', ')}; default: the sampler's (trl → trl-1.13.0; ` +
+      'flow-grpo, flow-grpo-lcm, contiguous, group-distributed → flow_grpo-ac4c86e; others → verl-b178a3c)',
+  ],
+  ['--loss TYPE', ''],
+  [
+    '--lengths FILE',
+    'completion token counts, in completion order (layout step, rank-major, slot), as a JSON array or numbers separated by spaces; ' +
+      'repeated when shorter than the run; default: seeded from --seed',
+  ],
+  [
+    '--max-completion-length L',
+    "TRL's max_completion_length (dr_grpo's constant) / verl's padded response length (seq-mean-token-sum-norm); default 512",
+  ],
+  [
+    '--micro-batch M',
+    "verl's ppo_micro_batch_size_per_gpu: samples per rank per micro-step; a mini-batch (one optimizer step) is M × GA; " +
+      "default: the rank's block / GA",
+  ],
+  ['--show N', 'optimizer steps printed in the table (default 3; --json has all)'],
+  [
+    '--json',
+    'one JSON object: framework, loss, config, findings, notes and steps[] with microBatches[] and completions[] ' +
+      '(rank, microStep, policyVersion, tokens, weight, intendedWeight)',
+  ],
+];
+const FLAG_HELP_TEXT = () => FLAG_HELP_LINES.map(([flag, text]) => helpLine(flag, flag === '--loss TYPE' ? losses() : text)).join('');
+
 const help = () => `usage: grpo-sandbox steps [--preset NAME] [layout flags] [--framework NAME] [--loss TYPE] [--lengths FILE] [--json]
 
 For every optimizer step: each rank's micro-batches (which completions, in which order), the policy
@@ -37,7 +67,7 @@ each micro-batch's loss normaliser as the framework version computes it, and the
 completion's tokens in the applied update (after DDP's mean over ranks) against the global token
 mean over the step. Findings follow the table, one paragraph each.
 
-${layoutFlagsHelp()}${helpLine('--framework NAME', `the framework version whose code is modelled: ${FRAMEWORK_NAMES.join(', ')}; default: the sampler's (trl → trl-1.13.0; flow-grpo, flow-grpo-lcm, contiguous, group-distributed → flow_grpo-ac4c86e; others → verl-b178a3c)`)}${helpLine('--loss TYPE', losses())}${helpLine('--lengths FILE', 'completion token counts, in completion order (layout step, rank-major, slot), as a JSON array or numbers separated by spaces; repeated when shorter than the run; default: seeded from --seed')}${helpLine('--max-completion-length L', "TRL's max_completion_length (dr_grpo's constant) / verl's padded response length (seq-mean-token-sum-norm); default 512")}${helpLine('--micro-batch M', "verl's ppo_micro_batch_size_per_gpu: samples per rank per micro-step; a mini-batch (one optimizer step) is M × GA; default: the rank's block / GA")}${helpLine('--show N', 'optimizer steps printed in the table (default 3; --json has all)')}${helpLine('--json', 'one JSON object: framework, loss, config, findings, notes and steps[] with microBatches[] and completions[] (rank, microStep, policyVersion, tokens, weight, intendedWeight)')}
+${layoutFlagsHelp()}${FLAG_HELP_TEXT()}
 The frameworks shuffle micro-batches with generators the seed does not fix (TRL's shuffle_sequence_dict,
 flow_grpo's per-inner-epoch randperm): rows keep each rank's block order, and the output says so.
 `;
