@@ -139,7 +139,7 @@ const FLAGS: Record<string, FlagTable> = {
     values: [
       ...SAMPLERS,
       'trl-1.13.0',
-      'trl-1.10.0.dev0',
+      'trl-1.9.0',
       'ms-swift-efd0a54',
       'verl-b178a3c',
       'flow_grpo-ac4c86e',

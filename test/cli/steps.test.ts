@@ -32,14 +32,14 @@ const TRL_5619 = [
 ];
 
 test('text: the framework named, a line per rank’s micro-batch, findings and notes', async () => {
-  const r = await run([...TRL_5619, '--framework', 'trl-1.10.0.dev0']);
+  const r = await run([...TRL_5619, '--framework', 'trl-1.9.0']);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /trained by trl-1\.10\.0\.dev0, loss dapo/);
+  assert.match(r.stdout, /trained by trl-1\.9\.0, loss dapo/);
   assert.match(r.stdout, /optimizer step 0 \(epoch 0, 2 micro-step\(s\)/);
   assert.match(r.stdout, /Σ tokens \/ \(N_gen \d+ \/ W 2\)/);
   assert.match(r.stdout, /Findings\n- Update size: .*\n/);
   assert.match(r.stdout, /TRL #5619/);
-  assert.match(r.stdout, /pinned to trl at f2cd577/);
+  assert.match(r.stdout, /pinned to trl 1\.9\.0 \(tag v1\.9\.0, 35def3e/);
   assert.match(r.stdout, /0→1 off/);
 });
 

@@ -49,7 +49,7 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
   if (scales.length && (differs(lo, 1) || differs(hi, 1))) {
     const same = !differs(lo, hi);
     let cause = '';
-    if (report.loss === 'dapo' && report.framework.name === 'trl-1.10.0.dev0') {
+    if (report.loss === 'dapo' && report.framework.name === 'trl-1.9.0') {
       cause =
         ` It divides every micro-step by the generation batch's tokens (N_gen / W) while ${c.gradientAccumulationSteps} micro-steps ` +
         `accumulate and a generation batch spans steps_per_generation ${c.stepsPerGeneration}: the update is scaled by about GA / spg = ` +

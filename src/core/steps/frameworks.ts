@@ -94,11 +94,12 @@ const trl113: FrameworkSpec = {
 
 const trlBefore: FrameworkSpec = {
   ...trl113,
-  name: 'trl-1.10.0.dev0',
+  name: 'trl-1.9.0',
   pinnedTo:
-    'trl at f2cd577 (VERSION 1.10.0.dev0), trl/trainer/grpo_trainer.py _compute_loss: dapo divides by num_items_in_batch / num_processes ' +
-    'only, before the rescale by GA / steps_per_generation that PR #6024 added (present in 1.13.0)',
-  checkedBy: 'run for grpo/bnpo/dr_grpo (same code as 1.13.0); dapo: transcription of the older branch',
+    'trl 1.9.0 (tag v1.9.0, 35def3e; main at f2cd577 still has the same code), trl/trainer/grpo_trainer.py _compute_loss: dapo divides ' +
+    'by num_items_in_batch / num_processes only, without the rescale by GA / steps_per_generation that PR #6024 added (in 1.13.0)',
+  checkedBy:
+    'grpo/bnpo/dr_grpo: v1.9.0 reads as 1.13.0, which the fixture runs; dapo: transcription of v1.9.0 (not installed here, not run)',
   normaliser(loss, c) {
     const own = perMicroBatch(loss, c);
     if (own) return own;

@@ -47,7 +47,7 @@ test('TRL dapo: 1.13.0 is the global token mean when spg = GA; before PR #6024 t
   for (const step of eq.steps) for (const row of step.rows) assert.ok(close(row.weight, row.intendedWeight));
   const cfg = trl({ stepsPerGeneration: 4, datasetSize: 16 });
   const fixed = buildSteps(buildLayout(cfg), { framework: 'trl-1.13.0', loss: 'dapo', lengths });
-  const old = buildSteps(buildLayout(cfg), { framework: 'trl-1.10.0.dev0', loss: 'dapo', lengths });
+  const old = buildSteps(buildLayout(cfg), { framework: 'trl-1.9.0', loss: 'dapo', lengths });
   fixed.steps.forEach((s, i) => s.rows.forEach((row, j) => assert.ok(close(old.steps[i]!.rows[j]!.weight / row.weight, 2 / 4))));
   assert.match(old.findings.join(' '), /GA \/ spg = 0\.5/);
 });
@@ -155,7 +155,7 @@ test('mistakes are one ConfigError naming the alternatives', () => {
   refuses(() => buildSteps(layout, { framework: 'trl-9' }), /unknown --framework 'trl-9'; frameworks: trl-1\.13\.0/);
   refuses(
     () => buildSteps(layout, { framework: 'verl-b178a3c' }),
-    /does not train --sampler trl's layout; for trl: trl-1\.13\.0, trl-1\.10\.0\.dev0/,
+    /does not train --sampler trl's layout; for trl: trl-1\.13\.0, trl-1\.9\.0/,
   );
   refuses(() => buildSteps(layout, { loss: 'token-mean' }), /--loss token-mean is not one of trl-1\.13\.0's: grpo, bnpo, dr_grpo, dapo/);
   refuses(() => buildSteps(layout, { microBatch: 2 }), /--micro-batch is verl's/);
