@@ -123,8 +123,11 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
 
   const steps: OptimizerStep[] = [];
   let index = 0;
+  // Micro-step indices of each window, in one pass.
+  const byWindow: number[][] = plan.windows.map(() => []);
+  plan.microSteps.forEach((m, i) => byWindow[m.window]!.push(i));
   plan.windows.forEach((w, wi) => {
-    const ids = plan.microSteps.flatMap((m, i) => (m.window === wi ? [i] : []));
+    const ids = byWindow[wi]!;
     const windowTokens = ids.reduce((n, i) => n + plan.microSteps[i]!.perRank.flat().reduce((a, id) => a + tokensOf(id), 0), 0);
     const windowSequences = ids.reduce((n, i) => n + plan.microSteps[i]!.perRank.flat().length, 0);
     const rows: StepRow[] = [];
