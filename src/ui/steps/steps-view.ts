@@ -19,7 +19,11 @@ export const MSG = section('steps');
 /** The element's attributes: the layout settings by URL key, then the steps options. */
 export const STEPS_ATTRIBUTES = [...LAYOUT_SETTINGS.map((s) => s.param), 'framework', 'loss', 'lengths', 'max-len'] as const;
 
-const prop = (a: string) => a.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+/**
+ * Property name of an attribute, prefixed so that none shadows an HTMLElement member (the URL key
+ * `dataset` would otherwise replace the element's own `dataset`): `max-len` → `optMaxLen`.
+ */
+const prop = (a: string) => `opt${a.replace(/(^|-)(\w)/g, (_, _d: string, c: string) => c.toUpperCase())}`;
 
 export class GrpoStepsView extends LitElement {
   static override properties = {
@@ -98,6 +102,10 @@ export class GrpoStepsView extends LitElement {
   private set(name: string, value: string): void {
     (this as unknown as Record<string, string>)[prop(name)] = value;
   }
+
+  /** Embedding (embed/lazy.ts): the report is computed from the attributes as they change; nothing runs in the background. */
+  start(): void {}
+  pause(): void {}
 
   /** The timeline as drawn (the figure export takes it). */
   figure(): SVGSVGElement | null {
