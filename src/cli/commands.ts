@@ -22,4 +22,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   schedule: async () => (await import('./schedule.ts')).default,
   dynamic: async () => (await import('./dynamic.ts')).default,
   diff: async () => (await import('./diff.ts')).default,
+  steps: async () => (await import('./steps.ts')).default,
 };

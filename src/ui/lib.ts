@@ -8,12 +8,13 @@ import './embed/layout-view.ts';
 import './train/train-dashboard.ts';
 import './schedule/schedule-view.ts';
 import './dynamic/dynamic-view.ts';
+import './steps/steps-view.ts';
 
 // The built file sits next to the explorer's index.html; under the dev server this module is /src/ui/lib.ts.
 setExplorerBase(new URL(import.meta.url.includes('/src/ui/') ? '/' : './', import.meta.url).href);
 
 /** The elements of this bundle (the ones whose files exist when it was built). */
-export const elements = ['grpo-layout', 'grpo-compare', 'grpo-train', 'grpo-schedule', 'grpo-dynamic'] as const;
+export const elements = ['grpo-layout', 'grpo-compare', 'grpo-train', 'grpo-schedule', 'grpo-dynamic', 'grpo-steps'] as const;
 
 watchTags(elements);
 

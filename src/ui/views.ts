@@ -1,4 +1,4 @@
-// Which view the page shows: `?view=train|schedule|dynamic` replaces the explorer's element with
+// Which view the page shows: `?view=train|schedule|dynamic|steps` replaces the explorer's element with
 // that view's element (its attributes from the other URL keys) and loads the view's module on
 // demand, so the explorer's first picture never pays for the dashboards. Imported by main.ts
 // before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
@@ -11,6 +11,7 @@ export const VIEWS: Record<string, { tag: string; load: () => Promise<unknown> }
   train: { tag: 'grpo-train', load: () => import('./train/train-dashboard.ts') },
   schedule: { tag: 'grpo-schedule', load: () => import('./schedule/schedule-view.ts') },
   dynamic: { tag: 'grpo-dynamic', load: () => import('./dynamic/dynamic-view.ts') },
+  steps: { tag: 'grpo-steps', load: () => import('./steps/steps-view.ts') },
 };
 
 /** The view a URL asks for, or null for the explorer (no `view`, or one this page does not have). */

@@ -22,6 +22,7 @@ const optional: Record<string, string> = {
   'grpo-train': 'src/ui/train/train-dashboard.ts',
   'grpo-schedule': 'src/ui/schedule/schedule-view.ts',
   'grpo-dynamic': 'src/ui/dynamic/dynamic-view.ts',
+  'grpo-steps': 'src/ui/steps/steps-view.ts',
 };
 const present = ['grpo-layout', 'grpo-compare', ...Object.keys(optional).filter((tag) => existsSync(join(root, optional[tag]!)))];
 
@@ -80,7 +81,7 @@ async function open(url: string): Promise<{ page: Page; errors: string[] }> {
 /** The lazy state of every grpo element on the page, by tag (and id). */
 const lazyStates = (page: Page) =>
   page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('grpo-layout, grpo-compare, grpo-train, grpo-schedule, grpo-dynamic')].map(
+    [...document.querySelectorAll<HTMLElement>('grpo-layout, grpo-compare, grpo-train, grpo-schedule, grpo-dynamic, grpo-steps')].map(
       (e) => `${e.localName}${e.id ? `#${e.id}` : ''}:${e.dataset.grpoLazy ?? 'unwatched'}`,
     ),
   );

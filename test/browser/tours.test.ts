@@ -115,6 +115,12 @@ const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
       await waitText(page, 'grpo-train', '#last', /^step \d+: reward -?\d+\.\d{4}, \d+\.\d% of optimum$/);
     },
   },
+  'trl-5619': {
+    1: async (page) => assert.deepEqual(await updates(page), ['step 0 ×0.53', 'step 1 ×0.47', 'step 2 ×0.49', 'step 3 ×0.51']),
+    2: async (page) => assert.deepEqual(await updates(page), ['step 0 ×1.00', 'step 1 ×1.00', 'step 2 ×1.00', 'step 3 ×1.00']),
+    3: async (page) => assert.deepEqual(await updates(page), ['step 0 ×1.06', 'step 1 ×0.94', 'step 2 ×0.98', 'step 3 ×1.02']),
+    4: async (page) => assert.deepEqual(await updates(page), ['step 0 ×1.00', 'step 1 ×1.00', 'step 2 ×1.00', 'step 3 ×1.00']),
+  },
   'seed-004': {
     2: async (page) => {
       await page.locator('grpo-dynamic svg.dynamic-figure').waitFor();
@@ -138,6 +144,12 @@ const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
   },
 };
 
+/** The update size over the token mean's that <grpo-steps> labels each optimizer step with. */
+async function updates(page: Page): Promise<string[]> {
+  await page.locator('grpo-steps svg.steps-figure').waitFor();
+  return page.locator('grpo-steps svg.steps-figure text.update').allTextContents();
+}
+
 /** Runs tour `id` from its first step to its last with the next button, checking each step. */
 async function runTour(page: Page, id: string): Promise<void> {
   const tour = TOURS[id]!;
@@ -147,7 +159,7 @@ async function runTour(page: Page, id: string): Promise<void> {
     const step = tour.steps[n - 1]!;
     assert.equal(await panelText(page), n === tour.steps.length ? `${step.text.en} ${TOUR_UI.end.en}` : step.text.en);
     const tags = await page.evaluate(() =>
-      ['grpo-explorer', 'grpo-schedule', 'grpo-dynamic', 'grpo-train'].filter((t) => document.querySelector(t)),
+      ['grpo-explorer', 'grpo-schedule', 'grpo-dynamic', 'grpo-train', 'grpo-steps'].filter((t) => document.querySelector(t)),
     );
     const tag = step.view === 'explorer' ? 'grpo-explorer' : `grpo-${step.view}`;
     assert.deepEqual(tags, [tag], `step ${n} shows ${tag} alone`);

@@ -134,6 +134,24 @@ const FLAGS: Record<string, FlagTable> = {
     ],
     booleans: ['json', 'help'],
   },
+  steps: {
+    names: [...LAYOUT_NAMES, 'framework', 'loss', 'lengths', 'max-completion-length', 'micro-batch', 'show'],
+    values: [
+      ...SAMPLERS,
+      'trl-1.13.0',
+      'trl-1.9.0',
+      'ms-swift-efd0a54',
+      'verl-b178a3c',
+      'flow_grpo-ac4c86e',
+      'dapo',
+      'bnpo',
+      'token-mean',
+      'seq-mean-token-sum-norm',
+      'package.json',
+      '/nonexistent',
+    ],
+    booleans: ['json', 'help'],
+  },
   ranks: {
     names: ['world', 'fault', 'timeout-ms'],
     values: ['none', 'shape', 'deadlock', 'mismatch', 'device', 'throw', '300'],
@@ -307,6 +325,23 @@ test(`fuzz in-process: ${IN_PROCESS_CALLS} seeded calls of every command through
     const stdin = stdinFor(command, r);
     const io = memoryIo(stdin);
     const what = `#${i} ${JSON.stringify(args)}${stdin === undefined ? '' : ` stdin ${JSON.stringify(stdin.slice(0, 80))}`}`;
+    const t0 = performance.now();
+    let status: number;
+    try {
+      status = await main(args, io);
+    } catch (err) {
+      assert.fail(`${what}: threw ${(err as Error).stack}`);
+    }
+    checkResult(what, { status, stdout: io.stdout, stderr: io.stderr }, performance.now() - t0, BOUND_MS);
+  }
+});
+
+test('fuzz in-process: 80 seeded calls of steps (its own draws, so the other commands keep theirs)', async () => {
+  const r = rng(SEED + 3);
+  for (let i = 0; i < 80; i++) {
+    const args = ['steps', ...flagSet('steps', r)];
+    const io = memoryIo();
+    const what = `#${i} ${JSON.stringify(args)}`;
     const t0 = performance.now();
     let status: number;
     try {

@@ -7,8 +7,8 @@ import { TOURS, tourNames } from '../../src/ui/tour/tours.ts';
 import { presetNames } from '../../src/core/presets.ts';
 import { phaseIds } from '../../src/ui/story.ts';
 
-test('one tour per scenario, 4 to 8 steps each, every text in English and Simplified Chinese', () => {
-  assert.deepEqual(tourNames, presetNames);
+test('one tour per scenario (and tours of known bugs), 4 to 8 steps each, every text in English and Simplified Chinese', () => {
+  for (const preset of presetNames) assert.ok(tourNames.includes(preset), `no tour for ${preset}`);
   for (const id of tourNames) {
     const tour = TOURS[id]!;
     assert.equal(tour.id, id);

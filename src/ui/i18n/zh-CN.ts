@@ -20,7 +20,7 @@ export const zhCN: Catalogue = {
     original: '英文原文：',
     pageTitle: 'grpo-sandbox · k 个副本去了哪里',
     toExplorer: '← 返回探索页：k 个副本去了哪里',
-    viewTitles: { train: '训练', schedule: '执行调度', dynamic: '动态采样' },
+    viewTitles: { train: '训练', schedule: '执行调度', dynamic: '动态采样', steps: '优化步' },
   },
   explorer: {
     subtitle: '· 一个 prompt 的 k 个副本去了哪里，又如何重新相聚',
@@ -549,6 +549,32 @@ export const zhCN: Catalogue = {
       '此视图需要 SharedArrayBuffer，但本页没有跨源隔离：请以响应头 Cross-Origin-Opener-Policy: same-origin 和 ' +
       'Cross-Origin-Embedder-Policy: require-corp 提供页面（之后它从其他站点加载的每个脚本和图片都需要 Cross-Origin-Resource-Policy 或 CORS）。',
     noSab: '此视图需要 SharedArrayBuffer，但即使页面已跨源隔离，这个浏览器也不提供它；请试试最新的 Chrome、Edge、Firefox 或 Safari。',
+  },
+  steps: {
+    title: '一个优化步看到什么：micro-batch、策略版本与每个 completion 的权重',
+    framework: '框架',
+    loss: 'loss',
+    ranks: 'ranks',
+    batch: 'batch',
+    ga: '梯度累积',
+    spg: '每次生成的步数',
+    iters: '迭代次数 (μ)',
+    meta: (framework: string, loss: string) => `${framework}，loss ${loss}：`,
+    legend:
+      '每个 rank 一行，每个 micro-step 一个方块（颜色：生成其 completion 的策略版本；斜线：off-policy 训练）。' +
+      '柱高：每个 completion 的权重 ÷ 全局逐词元均值的权重（虚线 = 1）。悬停方块可见其归一化方式。',
+    more: (n: number) => `… 另有 ${n} 个 optimizer step（grpo-sandbox steps --json 给出全部）。`,
+    findings: '发现（英文原文）',
+    error: (m: string) => `无法显示这些 step：${m}`,
+    figure: {
+      rank: (r: number) => `rank ${r}`,
+      step: (i: number) => `step ${i}`,
+      neverApplied: '从未应用',
+      block: (micro: number, rank: number, policy: number, train: number, normaliser: string) =>
+        `micro-step ${micro}，rank ${rank}：由 policy ${policy} 生成，在 ${train} 训练；归一化 ${normaliser}`,
+      bar: (completion: number, tokens: number, ratio: string) =>
+        `completion ${completion}：${tokens} 个 token，权重为 token 均值的 ${ratio} 倍`,
+    },
   },
   embed: {
     waiting: '滚动到布局图时才会绘制它。',

@@ -24,7 +24,7 @@ export function say(w: Words): string {
 }
 
 /** The views a step can drive: the explorer, or one of the views `?view=` routes to (views.ts). */
-export type TourView = 'explorer' | 'schedule' | 'dynamic' | 'train';
+export type TourView = 'explorer' | 'schedule' | 'dynamic' | 'train' | 'steps';
 
 export interface TourStep {
   text: Words;
@@ -449,6 +449,63 @@ export const TOURS: Record<string, Tour> = {
             'stacks [16, 1] and the step trains.',
           'zh-CN':
             '修复（该场景修复历史中的第四个）：stack 之前把每个张量移到当前 rank 的设备上（.to(device)，已在该设备上时不做任何事）。每个 rank 都得到 [16, 1]，训练步顺利执行。',
+        },
+      },
+    ],
+  },
+  'trl-5619': {
+    id: 'trl-5619',
+    title: { en: 'TRL #5619: dapo’s update size and steps_per_generation', 'zh-CN': 'TRL #5619：dapo 的更新大小与 steps_per_generation' },
+    steps: [
+      {
+        view: 'steps',
+        set: { sampler: 'trl', ranks: '2', batch: '2', k: '2', dataset: '16', ga: '2', spg: '4', framework: 'trl-1.9.0', loss: 'dapo' },
+        text: {
+          en:
+            'TRL 1.9.0, loss dapo: 2 ranks × 2 completions per micro-step, gradient_accumulation_steps 2, so every optimizer step ' +
+            'trains on 8 completions. With steps_per_generation 4, a generation batch spans two optimizer steps, and dapo divides every ' +
+            'micro-step by the tokens of the whole generation batch: each update is about half the global token mean’s (GA / spg = 0.5).',
+          'zh-CN':
+            'TRL 1.9.0，loss dapo：2 个 rank × 每个 micro-step 2 个 completion，gradient_accumulation_steps 2，每个 optimizer step ' +
+            '训练 8 个 completion。steps_per_generation 4 时一个 generation batch 跨两个 optimizer step，而 dapo 用整个 generation batch ' +
+            '的 token 数去除每个 micro-step：每次更新约为全局 token 均值的一半（GA / spg = 0.5）。',
+        },
+      },
+      {
+        view: 'steps',
+        set: { spg: '2' },
+        text: {
+          en:
+            'The same 8 completions per optimizer step, now with steps_per_generation 2 = GA: the generation batch is the accumulation ' +
+            'window, and every update has exactly the token mean’s size (× 1). Same global batch, a different learning rate: TRL #5619.',
+          'zh-CN':
+            '每个 optimizer step 同样是 8 个 completion，但 steps_per_generation 2 = GA：generation batch 就是累积窗口，每次更新正好是 ' +
+            'token 均值的大小（× 1）。全局 batch 相同，学习率却不同：这就是 TRL #5619。',
+        },
+      },
+      {
+        view: 'steps',
+        set: { spg: '4', framework: 'trl-1.13.0' },
+        text: {
+          en:
+            'TRL 1.13.0 (PR #6024) rescales the normaliser by GA / steps_per_generation: with steps_per_generation 4 the updates are back ' +
+            'at the token mean’s size, within a few per cent (each half of the generation batch has its own token count; the fix assumes ' +
+            'they are equal).',
+          'zh-CN':
+            'TRL 1.13.0（PR #6024）把归一化因子乘以 GA / steps_per_generation：steps_per_generation 4 时更新回到 token 均值的大小，' +
+            '相差几个百分点以内（generation batch 的两半 token 数各不相同，修复假设它们相等）。',
+        },
+      },
+      {
+        view: 'steps',
+        set: { spg: '2' },
+        text: {
+          en:
+            'And with steps_per_generation 2 nothing changed: × 1 as before. Hatched blocks (steps_per_generation 4) are micro-steps ' +
+            'trained one optimizer step after their completions were generated: off-policy, whatever the loss.',
+          'zh-CN':
+            'steps_per_generation 2 时没有变化：仍是 × 1。斜线方块（steps_per_generation 4 时）是在 completion 生成之后又过了一个 ' +
+            'optimizer step 才训练的 micro-step：无论哪种 loss，它们都是 off-policy。',
         },
       },
     ],

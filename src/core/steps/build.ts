@@ -1,0 +1,210 @@
+// The optimizer steps of a layout under one framework version and loss: every rank's
+// micro-batches, the policy that generated them and each completion's applied weight against the
+// global token mean over the step.
+import { ConfigError } from '../errors.ts';
+import type { Layout } from '../layout/types.ts';
+import { FRAMEWORK_NAMES, FRAMEWORKS, defaultFramework, type FrameworkSpec } from './frameworks.ts';
+import { stepsFindings } from './findings.ts';
+import { seededLengths } from './lengths.ts';
+import { completionOffsets, planMicroSteps, type BlockOrder } from './schedule.ts';
+import type { MicroBatch, OptimizerStep, StepRow, StepsReport } from './types.ts';
+
+export interface StepsOptions {
+  /** Framework version name (FRAMEWORK_NAMES); default: the sampler's framework. */
+  framework?: string;
+  /** Loss type; default: the framework's default. */
+  loss?: string;
+  /** Completion token counts in completion order, used cyclically; default: seeded from the layout's seed. */
+  lengths?: readonly number[];
+  lengthsSource?: string;
+  /** TRL max_completion_length / verl's padded response length (dr_grpo, seq-mean-token-sum-norm). */
+  maxCompletionLength?: number;
+  /** verl: ppo_micro_batch_size_per_gpu (samples per rank per micro-step); default: the rank's block / GA. */
+  microBatch?: number;
+  /** The shuffles the real run drew (fixtures); default: none. */
+  order?: BlockOrder;
+}
+
+/** Framework and loss for a layout, checked: a ConfigError names the valid alternatives. */
+export function resolveFramework(layout: Layout, options: Pick<StepsOptions, 'framework' | 'loss'>): { spec: FrameworkSpec; loss: string } {
+  const sampler = layout.sampler;
+  let spec: FrameworkSpec | null;
+  if (options.framework === undefined) {
+    spec = defaultFramework(sampler);
+    if (!spec) {
+      throw new ConfigError(
+        `steps does not model --sampler ${sampler}'s loss normalisation (not transcribed); samplers: trl, flow-grpo, flow-grpo-lcm, contiguous, ` +
+          `group-distributed (and verl's)`,
+        [{ sampler: 'trl' }],
+      );
+    }
+  } else {
+    spec = Object.hasOwn(FRAMEWORKS, options.framework) ? FRAMEWORKS[options.framework]! : null;
+    if (!spec)
+      throw new ConfigError(`unknown --framework '${String(options.framework).slice(0, 40)}'; frameworks: ${FRAMEWORK_NAMES.join(', ')}`);
+    if (!spec.accepts(sampler)) {
+      const ok = FRAMEWORK_NAMES.filter((n) => FRAMEWORKS[n]!.accepts(sampler));
+      throw new ConfigError(
+        `--framework ${spec.name} does not train --sampler ${sampler}'s layout; for ${sampler}: ${ok.join(', ') || 'none'}`,
+      );
+    }
+  }
+  const loss = options.loss ?? spec.defaultLoss;
+  if (!spec.losses.includes(loss)) {
+    throw new ConfigError(`--loss ${String(loss).slice(0, 40)} is not one of ${spec.name}'s: ${spec.losses.join(', ')}`);
+  }
+  return { spec, loss };
+}
+
+/** Samples per rank per micro-step, checked against the framework's rules. */
+function microBatchOf(layout: Layout, spec: FrameworkSpec, given: number | undefined): number {
+  const c = layout.config;
+  const block = layout.steps[0]?.ranks[0]?.length ?? c.batch;
+  if (spec.schedule !== 'verl') {
+    if (given !== undefined) {
+      throw new ConfigError(`--micro-batch is verl's ppo_micro_batch_size_per_gpu; ${spec.name}'s micro-batch is --batch (leave it out)`);
+    }
+    return c.batch;
+  }
+  const ga = c.gradientAccumulationSteps;
+  const m = given ?? block / ga;
+  if (!Number.isInteger(m) || m < 1 || block % (m * ga) !== 0) {
+    const fits = [...Array(block).keys()].map((i) => i + 1).filter((x) => block % (x * ga) === 0);
+    throw new ConfigError(
+      `verl splits each rank's ${block} samples per step into mini-batches of micro-batch × GA = ${given ?? `${block}/${ga}`} × ${ga} samples, ` +
+        `which must divide ${block}` +
+        (fits.length
+          ? `; --micro-batch ${fits.slice(0, 4).join(' or ')}`
+          : `; no micro-batch fits GA ${ga}: use a --gradient-accumulation-steps dividing ${block}`),
+    );
+  }
+  return m;
+}
+
+/** Every optimizer step of `layout`, with each completion's applied and intended weight. */
+export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsReport {
+  const { spec, loss } = resolveFramework(layout, options);
+  const c = layout.config;
+  const maxLength = options.maxCompletionLength ?? 512;
+  const microBatch = microBatchOf(layout, spec, options.microBatch);
+  const plan = planMicroSteps(layout, spec.schedule, microBatch, options.order);
+  const offsets = completionOffsets(layout);
+  const total = offsets.length ? offsets.at(-1)! + layout.steps.at(-1)!.ranks.flat().length : 0;
+  const diffusion = spec.schedule === 'flow-grpo';
+  const given = options.lengths;
+  if (diffusion && given?.length) {
+    throw new ConfigError(`${spec.name}'s loss is a per-sample mean (no tokens): leave --lengths out`);
+  }
+  const lengths = diffusion ? [1] : given?.length ? given : seededLengths(c.seed, Math.max(1, total), maxLength);
+  const tokensOf = (completion: number) => lengths[completion % lengths.length]!;
+  // Prompt id of each completion, in completion order (layout step, rank-major, slot).
+  const promptIds = layout.steps.flatMap((step) => step.ranks.flat());
+  const promptOf = (completion: number) => promptIds[completion]!;
+  // Completion tokens of each layout step, every rank.
+  const stepTokens = layout.steps.map((step, s) => {
+    let t = 0;
+    for (let i = 0; i < step.ranks.flat().length; i++) t += tokensOf(offsets[s]! + i);
+    return t;
+  });
+  const generationTokens = (steps: number[]) => steps.reduce((n, s) => n + stepTokens[s]!, 0);
+
+  // Policy versions: optimizer steps completed before each micro-step; a generation is sampled before its first micro-step.
+  const versionBefore: number[] = [];
+  let done = 0;
+  plan.microSteps.forEach((m, i) => {
+    versionBefore.push(done);
+    const next = plan.microSteps[i + 1];
+    if ((!next || next.window !== m.window) && plan.windows[m.window]!.applied) done++;
+  });
+  const generatedAt = new Map<number, number>();
+  plan.microSteps.forEach((m, i) => {
+    if (!generatedAt.has(m.generation)) generatedAt.set(m.generation, versionBefore[i]!);
+  });
+
+  const steps: OptimizerStep[] = [];
+  let index = 0;
+  // Micro-step indices of each window, in one pass.
+  const byWindow: number[][] = plan.windows.map(() => []);
+  plan.microSteps.forEach((m, i) => byWindow[m.window]!.push(i));
+  plan.windows.forEach((w, wi) => {
+    const ids = byWindow[wi]!;
+    const windowTokens = ids.reduce((n, i) => n + plan.microSteps[i]!.perRank.flat().reduce((a, id) => a + tokensOf(id), 0), 0);
+    const windowSequences = ids.reduce((n, i) => n + plan.microSteps[i]!.perRank.flat().length, 0);
+    const rows: StepRow[] = [];
+    const microBatches: MicroBatch[] = [];
+    for (const i of ids) {
+      const m = plan.microSteps[i]!;
+      const nGen = spec.schedule === 'trl' ? generationTokens(m.generationSteps) : 0;
+      m.perRank.forEach((completions, rank) => {
+        const tokens = completions.map(tokensOf);
+        const norm = spec.normaliser(loss, {
+          ranks: c.ranks,
+          rows: tokens,
+          window: w.size,
+          ga: c.gradientAccumulationSteps,
+          stepsPerGeneration: c.stepsPerGeneration,
+          generationTokens: nGen,
+          windowTokens,
+          windowSequences,
+          maxLength,
+        });
+        const first = rows.length;
+        completions.forEach((completion, position) => {
+          rows.push({
+            completion,
+            promptId: promptOf(completion),
+            rank,
+            microStep: i,
+            position,
+            policyVersion: generatedAt.get(m.generation)!,
+            trainVersion: versionBefore[i]!,
+            tokens: tokens[position]!,
+            // DDP / FSDP / accelerate average the gradient over the ranks.
+            weight: w.applied ? norm.perToken(position) / c.ranks : 0,
+            intendedWeight: windowTokens > 0 ? 1 / windowTokens : 0,
+          });
+        });
+        microBatches.push({
+          rank,
+          microStep: i,
+          generation: m.generation,
+          pass: m.pass,
+          policyVersion: generatedAt.get(m.generation)!,
+          trainVersion: versionBefore[i]!,
+          rows: completions.map((_, p) => first + p),
+          normaliser: norm.text,
+        });
+      });
+    }
+    const updateScale = rows.reduce((n, r) => n + r.weight * r.tokens, 0);
+    steps.push({
+      index: w.applied ? index++ : -1,
+      epoch: w.epoch,
+      microSteps: w.size,
+      applied: w.applied,
+      rows,
+      microBatches,
+      updateScale,
+    });
+  });
+
+  const report: StepsReport = {
+    config: c,
+    framework: { name: spec.name, pinnedTo: spec.pinnedTo, checkedBy: spec.checkedBy },
+    loss,
+    microBatch: plan.microBatch,
+    maxCompletionLength: maxLength,
+    lengthsSource: diffusion
+      ? 'one unit per sample (a diffusion loss is a per-sample mean at each timestep; the timesteps cancel)'
+      : given?.length
+        ? `${options.lengthsSource ?? 'given'}: ${given.length} length(s), used in completion order${given.length < total ? ', repeated' : ''}`
+        : `seeded: uniform in [${Math.max(1, Math.floor(maxLength / 8))}, ${maxLength}] from MT19937(seed ${c.seed})`,
+    steps,
+    findings: [],
+    notes: [],
+  };
+  const { findings, notes } = stepsFindings(report, spec.schedule);
+  report.findings = findings;
+  report.notes = notes;
+  return report;
+}

@@ -1,0 +1,6 @@
+// What one optimizer step sees (`grpo-sandbox steps`, the steps view).
+export { buildSteps, resolveFramework, type StepsOptions } from './build.ts';
+export { FRAMEWORKS, FRAMEWORK_NAMES, defaultFramework, type FrameworkSpec, type NormaliserContext } from './frameworks.ts';
+export { parseLengths, seededLengths } from './lengths.ts';
+export { planMicroSteps, completionOffsets, type BlockOrder } from './schedule.ts';
+export type { MicroBatch, OptimizerStep, StepRow, StepsReport, FrameworkVersion } from './types.ts';

@@ -1,0 +1,78 @@
+// What one optimizer step sees: the micro-batches each rank trains on, the policy that generated
+// them, and the weight each completion's tokens get in the applied update. Pure data (JSON).
+import type { LayoutConfig } from '../layout/types.ts';
+
+/** One completion as trained in one micro-step (a completion reused by num_iterations appears once per pass). */
+export interface StepRow {
+  /** Index of the completion over the run: layout step by layout step, rank-major, slot order. */
+  completion: number;
+  promptId: number;
+  rank: number;
+  /** Index of the micro-step over the run (every rank runs micro-step i at the same time). */
+  microStep: number;
+  /** Position of the completion in its rank's micro-batch. */
+  position: number;
+  /** Optimizer steps taken before the completion was generated (sampled). */
+  policyVersion: number;
+  /** Optimizer steps taken before the micro-step that trains on it: > policyVersion means off-policy (ratio ≠ 1). */
+  trainVersion: number;
+  /** Completion tokens (loss-mask sum); 1 per sample for the diffusion trainers. */
+  tokens: number;
+  /** The factor multiplying d(per-token loss) of each of its tokens in the applied update (after DDP's mean over ranks). */
+  weight: number;
+  /** 1 / (tokens of every row of the optimizer step, all ranks): the global token mean over the step. */
+  intendedWeight: number;
+}
+
+/** One micro-step on one rank: its normaliser as the framework computes it. */
+export interface MicroBatch {
+  rank: number;
+  microStep: number;
+  /** Layout step (generation batch) its completions come from; flow_grpo: the epoch's first layout step. */
+  generation: number;
+  /** Which pass over the generation batch (num_iterations, inner epochs, ppo_epochs), from 0. */
+  pass: number;
+  policyVersion: number;
+  trainVersion: number;
+  /** Rows of this micro-batch, in order (indices into OptimizerStep.rows). */
+  rows: number[];
+  /** The normaliser in words with its numbers, e.g. "Σ tokens / (N_gen 812 / W 2 × GA 2 / spg 4)". */
+  normaliser: string;
+}
+
+export interface OptimizerStep {
+  /** Index over the run; -1 for trailing micro-steps whose gradients are never applied. */
+  index: number;
+  epoch: number;
+  /** Micro-steps accumulated into this update (the last window of an epoch may be short). */
+  microSteps: number;
+  applied: boolean;
+  rows: StepRow[];
+  microBatches: MicroBatch[];
+  /** Σ weight × tokens over the rows: 1 when the update has the size of the global token mean. */
+  updateScale: number;
+}
+
+/** One framework's code as checked, named in every output. */
+export interface FrameworkVersion {
+  name: string;
+  /** The code it was read from: package version or repository at a commit, with the file. */
+  pinnedTo: string;
+  /** 'run' where fixtures from its real code check the model, 'transcription' where only the text was read. */
+  checkedBy: string;
+}
+
+export interface StepsReport {
+  config: LayoutConfig;
+  framework: FrameworkVersion;
+  loss: string;
+  /** Samples per rank per micro-step. */
+  microBatch: number;
+  maxCompletionLength: number;
+  lengthsSource: string;
+  steps: OptimizerStep[];
+  /** One paragraph per finding, plain language with the run's numbers. */
+  findings: string[];
+  /** What the model does not reproduce (shuffles from an unseeded generator, …). */
+  notes: string[];
+}
