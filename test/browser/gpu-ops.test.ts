@@ -1,5 +1,5 @@
-// The kernels on Chromium's own WebGPU (SwiftShader here): shaders fetched by URL from the Vite
-// dev server, results compared with the CPU reference in the same page (test/browser/gpu-ops.page.ts).
+// The kernels on Chromium's own WebGPU (SwiftShader here): shaders fetched by URL from the
+// production build (the test app, app-build.ts), results compared with the CPU reference in the same page (test/browser/gpu-ops.page.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import process from 'node:process';
