@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The whole test suite, as `npm test` and .ci/run run it:
+// The whole test suite, as `npm test` and .ci/run run it (test/README.md has the timings):
 //   1. format and lint (biome ci), typecheck (tsc --noEmit) and the import rules of
-//      docs/architecture.md (dependency-cruiser, .dependency-cruiser.cjs);
-//   2. every test/**/*.test.ts under Node's test runner (through tsx);
-//   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and
+//      docs/architecture.md (dependency-cruiser, .dependency-cruiser.cjs), side by side, while the
+//      browser tests' app is built: two `vite build`s, one static server with COOP/COEP and one
+//      Chromium that every browser test file connects to (test/browser/shared-app.ts);
+//   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time;
+//   3. the same files under Deno (`deno test --parallel`), except browser tests (test/browser/) and
 //      files named *.node.test.ts, which say in their first lines why they are Node-only.
-// Extra arguments select files by substring: `npm test -- rng layout` (and skip step 1).
+// Extra arguments select files by substring: `npm test -- rng layout` (and skip the checks of step 1).
 // GRPO_TEST_DIR (default `test`) is where test files are looked for (the runner's own test
 // points it at test/fixtures/runner).
 // Prints one closing line `total: N passed, N failed, N skipped` and exits non-zero on any
@@ -148,7 +150,7 @@ if (all.length > 0) {
 }
 await app?.close();
 if (denoFiles.length > 0 && process.env.GRPO_SKIP_DENO !== '1') {
-  await run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', ...denoFiles], {
+  await run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', '--parallel', ...denoFiles], {
     live: true,
     parse: (out) => {
       const m = /(\d+) passed[^|]*\|\s*(\d+) failed(?:[^|]*\|\s*(\d+) ignored)?/.exec(plain(out));
