@@ -2,7 +2,8 @@
 // once per test file when a file runs alone):
 // - the site exactly as `npm run build` makes it (static-build and embed tests check that artifact);
 // - the test app: the same config plus the test pages (test/browser/pages/*.html) and, as extra
-//   entries, every module a test imports in the page by its source path (`import('/src/ranks/spawn.ts')`).
+//   entries, every module a test loads in the page by its source path (`import('/src/ranks/spawn.ts')`,
+//   or a module URL given to the rank workers).
 //   Each such entry is emitted under its source path, so `/src/ranks/spawn.ts` is a URL of the
 //   build, and the app's own chunks import that same file: the test and the page share one module
 //   instance (one list of live rank workers, one custom-element registry).
@@ -20,11 +21,12 @@ function files(dir: string, suffix: string): string[] {
   );
 }
 
-/** Source paths (`src/ranks/spawn.ts`) that browser tests and benches import in the page. */
+/** Source paths (`src/ranks/spawn.ts`) that browser tests and benches load in the page or its workers, as quoted absolute paths. */
 export function inPageModules(): string[] {
   const found = new Set<string>();
   for (const file of [...files(join(root, 'test/browser'), '.ts'), ...files(join(root, 'bench'), '.ts')]) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/import\(\s*'\/((?:src|test)\/[^']+\.ts)'/g)) found.add(m[1]!);
+    // `import('/src/ranks/spawn.ts')`, and also module URLs handed to workers (`new URL('/test/ranks/programs.ts', …)`).
+    for (const m of readFileSync(file, 'utf8').matchAll(/'\/((?:src|test)\/[^'\s]+\.ts)'/g)) found.add(m[1]!);
   }
   return [...found].sort();
 }
