@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { builtSite, launchBrowser, root } from './harness.ts';
-import { firstView, tiles } from './explorer-page.ts';
+import { tiles } from './explorer-page.ts';
 
 let dev: ViteDevServer;
 let devUrl = '';
@@ -58,7 +58,7 @@ test('npm start: the explorer draws seed-000 from the dev server, cross-origin i
     page.on('pageerror', (e) => errors.push(e.message));
     // The dev server compiles modules on first request: loading time is not what this checks.
     await page.goto(`${devUrl}/?preset=seed-000&phase=gather`, { timeout: 120_000 });
-    await firstView(page);
+    await page.waitForFunction(() => window.grpoFirstViewMs !== undefined, undefined, { timeout: 120_000 });
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
     assert.equal((await tiles(page)).length, 32);
     assert.deepEqual(errors, []);
