@@ -1,20 +1,23 @@
 #!/usr/bin/env node
-// The whole test suite, as `npm test` and .ci/run run it:
+// The whole test suite, as `npm test` and .ci/run run it (test/README.md has the timings):
 //   1. format and lint (biome ci), typecheck (tsc --noEmit) and the import rules of
-//      docs/architecture.md (dependency-cruiser, .dependency-cruiser.cjs);
-//   2. every test/**/*.test.ts under Node's test runner (through tsx);
-//   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and
+//      docs/architecture.md (dependency-cruiser, .dependency-cruiser.cjs), side by side, while the
+//      browser tests' app is built: two `vite build`s, one static server with COOP/COEP and one
+//      Chromium that every browser test file connects to (test/browser/shared-app.ts);
+//   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time;
+//   3. the same files under Deno (`deno test --parallel`), except browser tests (test/browser/) and
 //      files named *.node.test.ts, which say in their first lines why they are Node-only.
-// Extra arguments select files by substring: `npm test -- rng layout` (and skip step 1).
+// Extra arguments select files by substring: `npm test -- rng layout` (and skip the checks of step 1).
 // GRPO_TEST_DIR (default `test`) is where test files are looked for (the runner's own test
 // points it at test/fixtures/runner).
 // Prints one closing line `total: N passed, N failed, N skipped` and exits non-zero on any
 // failure. A skipped test is never counted as passed; under CI=true any skip fails the run
 // (the GPU tests skip only where no WebGPU adapter exists, and CI must have one).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
@@ -33,29 +36,47 @@ function findTests(dir) {
 
 const testDir = process.env.GRPO_TEST_DIR ?? 'test';
 const all = findTests(join(root, testDir)).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
-const denoFiles = all.filter((f) => !f.startsWith(`${testDir}/browser/`) && !f.endsWith('.node.test.ts'));
+const isBrowser = (f) => f.startsWith(`${testDir}/browser/`);
+const denoFiles = all.filter((f) => !isBrowser(f) && !f.endsWith('.node.test.ts'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let ok = true;
+const started = performance.now();
+const seconds = (from) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 
-/** Runs one step; `parse` reads its counts from stdout; `clean` trims what is printed. */
-function run(label, cmd, args, { parse, clean = (s) => s, stderr = 'inherit' } = {}) {
-  process.stdout.write(`\n=== ${label}\n`);
-  const res = spawnSync(cmd, args, {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', stderr],
-    env: { ...process.env, NO_COLOR: '1' },
-    maxBuffer: 1 << 28,
+/**
+ * Runs one step; `parse` reads its counts from stdout; `clean` trims what is printed. A `live`
+ * step prints as it goes; the others print when done (the static checks run side by side).
+ */
+async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live = false } = {}) {
+  const t0 = performance.now();
+  if (live) process.stdout.write(`\n=== ${label}\n`);
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+  let stdout = '';
+  let output = '';
+  const collect = (stream, onData) =>
+    stream.setEncoding('utf8').on('data', (d) => {
+      onData(d);
+      if (live) process.stdout.write(d);
+      else output += d;
+    });
+  collect(child.stdout, (d) => {
+    stdout += d;
   });
-  process.stdout.write(clean(`${res.stdout ?? ''}${res.stderr ?? ''}`));
-  if (res.error) process.stdout.write(`${label}: could not start ${cmd}: ${res.error.message}\n`);
-  const counts = parse ? parse(res.stdout ?? '') : null;
+  collect(child.stderr, () => {});
+  const [status, error] = await new Promise((resolve) => {
+    child.on('error', (err) => resolve([null, err]));
+    child.on('close', (code) => resolve([code, null]));
+  });
+  if (!live) process.stdout.write(`\n=== ${label}\n${clean(output)}`);
+  if (error) process.stdout.write(`${label}: could not start ${cmd}: ${error.message}\n`);
+  process.stdout.write(`=== ${label}: ${seconds(t0)}\n`);
+  const counts = parse ? parse(stdout) : null;
   if (counts) {
     totals.passed += counts.passed;
     totals.failed += counts.failed;
     totals.skipped += counts.skipped;
   }
-  if (res.status !== 0) {
+  if (status !== 0) {
     ok = false;
     if (!counts || counts.failed === 0) totals.failed += 1;
   }
@@ -65,30 +86,58 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes from Deno output
 const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
-if (filters.length === 0) {
-  run('format and lint (biome)', bin('biome'), ['ci', '--reporter=github']);
-  run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
-  // dependency-cruiser needs Node ≥ 22 (Deno provides a newer Node API) and parses TypeScript with
-  // @swc/core; its notice that TypeScript 7 has no compiler API for it yet is dropped.
-  run(
-    'import rules (dependency-cruiser)',
-    bin('deno'),
-    [
-      'run',
-      '-A',
-      'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs',
-      '--config',
-      '.dependency-cruiser.cjs',
-      '--output-type',
-      'err',
-      'src',
-    ],
-    { stderr: 'pipe', clean: (s) => plain(s).replace(/\n‼ missing-tsc-transpiler:[\s\S]*?stable\.\n/, '\n') },
-  );
+/** Format and lint (biome ci), typecheck (tsc) and the import rules (dependency-cruiser), side by side. */
+function staticChecks() {
+  return Promise.all([
+    run('format and lint (biome)', bin('biome'), ['ci', '--reporter=github']),
+    run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+    // dependency-cruiser needs Node ≥ 22 (Deno provides a newer Node API) and parses TypeScript with
+    // @swc/core; its notice that TypeScript 7 has no compiler API for it yet is dropped.
+    run(
+      'import rules (dependency-cruiser)',
+      bin('deno'),
+      [
+        'run',
+        '-A',
+        'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs',
+        '--config',
+        '.dependency-cruiser.cjs',
+        '--output-type',
+        'err',
+        'src',
+      ],
+      { clean: (s) => plain(s).replace(/\n‼ missing-tsc-transpiler:[\s\S]*?stable\.\n/, '\n') },
+    ),
+  ]);
 }
 
+/**
+ * Browser tests share one production build, one static server and one Chromium
+ * (test/browser/shared-app.ts), started here while the static checks run; the harness in each
+ * test file connects to them through the environment. Null when no browser test is selected.
+ */
+async function sharedBrowserApp() {
+  if (!all.some(isBrowser) || process.env.GRPO_TEST_APP_URL) return null;
+  const t0 = performance.now();
+  try {
+    const { startSharedApp } = await tsImport('../test/browser/shared-app.ts', import.meta.url);
+    const app = await startSharedApp();
+    process.stdout.write(`\n=== browser tests' app: two vite builds, static server, Chromium: ${seconds(t0)}\n`);
+    return app;
+  } catch (err) {
+    process.stdout.write(`\n=== browser tests' app could not start: ${err.stack ?? err}\n`);
+    ok = false;
+    totals.failed += 1;
+    return null;
+  }
+}
+
+const [app] = await Promise.all([sharedBrowserApp(), filters.length === 0 ? staticChecks() : null]);
+
 if (all.length > 0) {
-  run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], {
+  await run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], {
+    env: app?.env,
+    live: true,
     parse: (out) => {
       const num = (word) => {
         const m = new RegExp(`^\\S*\\s*${word} (\\d+)$`, 'm').exec(out);
@@ -99,8 +148,10 @@ if (all.length > 0) {
     },
   });
 }
+await app?.close();
 if (denoFiles.length > 0 && process.env.GRPO_SKIP_DENO !== '1') {
-  run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', ...denoFiles], {
+  await run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', '--parallel', ...denoFiles], {
+    live: true,
     parse: (out) => {
       const m = /(\d+) passed[^|]*\|\s*(\d+) failed(?:[^|]*\|\s*(\d+) ignored)?/.exec(plain(out));
       return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : null;
@@ -114,5 +165,6 @@ if (process.env.CI === 'true' && totals.skipped > 0) {
     `\nCI=true: ${totals.skipped} test(s) skipped; in CI every test must run (a GPU test skips only without an adapter)\n`,
   );
 }
+process.stdout.write(`\nall steps: ${seconds(started)}\n`);
 process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(ok ? 0 : 1);

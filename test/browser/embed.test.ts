@@ -6,17 +6,13 @@
 // its figures in Chinese; the figure export's PNG and SVG are valid files of the chosen size.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { build } from 'vite';
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, root } from './harness.ts';
+import { builtSite, downloaded, launchBrowser, root } from './harness.ts';
+import { serveDir, type StaticServer } from './static-server.ts';
+import { MSG } from '../../src/ui/isolation.ts';
 
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.css': 'text/css' };
-const isolationHeaders = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 /** The components the library can hold, and the file each comes from (present or not in this checkout). */
 const optional: Record<string, string> = {
   'grpo-train': 'src/ui/train/train-dashboard.ts',
@@ -28,42 +24,25 @@ const present = ['grpo-layout', 'grpo-compare', ...Object.keys(optional).filter(
 
 let outDir = '';
 let browser: Browser;
-const servers: Server[] = [];
+const servers: StaticServer[] = [];
 
 /** A static server over the build; `isolated` sends COOP/COEP. `/frame.html` frames embed.html. */
 async function serve(isolated: boolean): Promise<string> {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    if (path === '/frame.html') {
-      res.writeHead(200, { 'Content-Type': 'text/html', ...(isolated ? isolationHeaders : {}) });
-      res.end(
-        '<!doctype html><title>course</title><link rel="icon" href="data:,"><iframe id="f" src="/embed.html" width="1000" height="800"></iframe>',
-      );
-      return;
-    }
-    const file = join(outDir, path);
-    if (!file.startsWith(outDir) || !existsSync(file) || statSync(file).isDirectory()) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...(isolated ? isolationHeaders : {}) });
-    res.end(readFileSync(file));
-  });
+  const frame =
+    '<!doctype html><title>course</title><link rel="icon" href="data:,"><iframe id="f" src="/embed.html" width="1000" height="800"></iframe>';
+  const server = await serveDir(outDir, { isolated, pages: { '/frame.html': frame } });
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
-  return `http://localhost:${(server.address() as AddressInfo).port}`;
+  return server.url;
 }
 
 before(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'grpo-embed-'));
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  // `npm run build`'s output, built once per run by the test runner (or now, when this file runs alone).
+  outDir = await builtSite();
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  rmSync(outDir, { recursive: true, force: true });
+  await Promise.all(servers.map((s) => s.close()));
 });
 
 async function open(url: string): Promise<{ page: Page; errors: string[] }> {
@@ -258,9 +237,9 @@ test('figure export: the buttons save a PNG and an SVG of the chosen size', asyn
     await control.locator('input.height').dispatchEvent('change');
     const [png] = await Promise.all([page.waitForEvent('download'), control.locator('button.png').click()]);
     assert.match(png.suggestedFilename(), /-640x360\.png$/);
-    assert.deepEqual(pngSize(readFileSync((await png.path())!)), { width: 640, height: 360 });
+    assert.deepEqual(pngSize(await downloaded(png)), { width: 640, height: 360 });
     const [svg] = await Promise.all([page.waitForEvent('download'), control.locator('button.svg').click()]);
-    const parsed = await parseSvg(page, readFileSync((await svg.path())!, 'utf8'));
+    const parsed = await parseSvg(page, (await downloaded(svg)).toString('utf8'));
     assert.equal(parsed.error, null);
     assert.deepEqual([parsed.root, parsed.width, parsed.height], ['svg', '640', '360']);
     // Native vectors, one rect per tile (and per picture), not a bitmap wrapped in SVG.

@@ -1,5 +1,5 @@
 // Helpers the explorer's browser tests share: reach into the page's <grpo-explorer> and ask the
-// core (imported by the page from the dev server) for the expected answers.
+// core (imported by the page from the test build, app-build.ts) for the expected answers.
 import type { Page } from 'playwright-core';
 import type { TileRect } from '../../src/ui/layout-canvas.ts';
 

@@ -1,4 +1,4 @@
-// Runs inside Chromium (served by Vite): a few ops on Chromium's own WebGPU and on the CPU
+// Runs inside Chromium (an entry of the test build, app-build.ts): a few ops on Chromium's own WebGPU and on the CPU
 // reference in the same page, returning the largest differences for test/browser/gpu-ops.test.ts.
 // The same ops, shapes and keys as test/ops/cases.ts; no node: imports here (browser code).
 import { requestGpuDevice } from '../../src/gpu/device.ts';

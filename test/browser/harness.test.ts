@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withPage } from './harness.ts';
 
-test('the dev server sends COOP/COEP, so the page is cross-origin isolated and has SharedArrayBuffer', async () => {
+test('the app server sends COOP/COEP, so the page is cross-origin isolated and has SharedArrayBuffer', async () => {
   await withPage('/', async (page) => {
     const r = await page.evaluate(() => ({ isolated: globalThis.crossOriginIsolated, sab: typeof SharedArrayBuffer }));
     assert.deepEqual(r, { isolated: true, sab: 'function' });
@@ -23,7 +23,7 @@ test('headless Chromium has a WebGPU adapter (SwiftShader) on the localhost page
   });
 });
 
-test('the page can import a core module from the dev server (TypeScript served as-is)', async () => {
+test('the page can import a core module by its source path (an entry of the test build)', async () => {
   await withPage('/', async (page) => {
     const name = await page.evaluate(async () => {
       const mod = await import('/src/core/errors.ts' as string);

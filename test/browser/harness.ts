@@ -1,36 +1,28 @@
-// Shared harness for every browser test: a real Vite server over the repository and a real
-// headless Debian Chromium (WebGPU through SwiftShader), driven by playwright-core.
-// One server and one browser per test file (started on first use, closed after the file's
-// last test), a fresh page per `withPage` call. Other folders' browser tests use it too:
-// keep this API stable (serveApp, launchBrowser, withPage, screenshot, chromiumPath).
+// Shared harness for every browser test: the production build of the app (app-build.ts) served by
+// a plain static server with COOP/COEP, and a real headless Debian Chromium (WebGPU through
+// SwiftShader), driven by playwright-core. A fresh browser context per `withPage` call.
+// Under the test runner (scripts/test.js) one build, one server and one browser serve every test
+// file: the runner starts them (shared-app.ts) and passes their addresses in GRPO_TEST_APP_URL,
+// GRPO_TEST_BROWSER and GRPO_TEST_SITE. A file run alone (`node --import tsx --test file`) builds
+// and starts its own on first use and closes them after its last test.
+// Other folders' browser tests use it too: keep this API stable (serveApp, launchBrowser, withPage,
+// screenshot, chromiumPath).
 import { after } from 'node:test';
-import { mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { chromium, type Browser, type Download, type Page } from 'playwright-core';
+import { buildSite, buildTestApp } from './app-build.ts';
+import { launchChromium } from './chromium.ts';
+import { serveDir } from './static-server.ts';
 
-/** Repository root (the Vite root: `/` is index.html, `/src/...` serves the TypeScript sources). */
+export { chromiumArgs, chromiumPath } from './chromium.ts';
+
+/** Repository root (`/src/...` paths in tests name its sources; the test build serves them under those paths). */
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Where screenshots and other artifacts go (gitignored; CI keeps it). */
 export const resultsDir = join(root, 'test-results');
-/** Debian's Chromium, as `.ci/run` installs it; override with GRPO_CHROMIUM. */
-export const chromiumPath = process.env.GRPO_CHROMIUM ?? '/usr/bin/chromium';
-
-/** Flags that give headless Chromium a WebGPU adapter without a GPU (docs/runtimes.md). */
-export const chromiumArgs = [
-  '--enable-unsafe-webgpu',
-  '--use-webgpu-adapter=swiftshader',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-angle=swiftshader',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export interface AppServer {
   /** Base URL without a trailing slash, e.g. `http://localhost:41234`. */
@@ -38,59 +30,51 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
+/** A temporary directory, removed when this process exits. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /**
- * Starts the Vite dev server over the repository on a free port of localhost (a secure
- * context, so WebGPU and, with the config's COOP/COEP headers, SharedArrayBuffer work).
+ * The test app (the production build plus the test pages and in-page modules, app-build.ts) on a
+ * localhost port with COOP/COEP, so pages are cross-origin isolated (SharedArrayBuffer) and a
+ * secure context (WebGPU). `/` is index.html, `/src/...ts` the modules tests import in the page.
  */
 export async function serveApp(): Promise<AppServer> {
-  // A private dep-optimizer cache: test files run in parallel and must not share node_modules/.vite.
-  const cacheDir = mkdtempSync(join(tmpdir(), 'grpo-vite-'));
-  const server: ViteDevServer = await createServer({
-    root,
-    configFile: join(root, 'vite.config.ts'),
-    cacheDir,
-    logLevel: 'error',
-    clearScreen: false,
-    // No HMR and no file watching: tests load pages, they do not edit them.
-    server: { host: 'localhost', port: 0, strictPort: true, hmr: false, watch: null },
-    // No dependency discovery at run time: a late discovery reloads the page mid-test.
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('vite server has no TCP address');
-  return {
-    url: `http://localhost:${address.port}`,
-    async close() {
-      await server.close();
-      rmSync(cacheDir, { recursive: true, force: true });
-    },
-  };
+  const shared = process.env.GRPO_TEST_APP_URL;
+  if (shared) return { url: shared, close: async () => {} };
+  const dir = tempDir('grpo-app-');
+  await buildTestApp(dir);
+  return serveDir(dir, { isolated: true, spaFallback: true });
 }
 
-/** Launches headless Chromium with the WebGPU/SwiftShader flags and a fresh temporary profile. */
+/** The directory of `npm run build`'s output (the runner's, or built now), for tests of that artifact. */
+export function builtSite(): Promise<string> {
+  const shared = process.env.GRPO_TEST_SITE;
+  if (shared) return Promise.resolve(shared);
+  site ??= (async () => {
+    const dir = tempDir('grpo-dist-');
+    await buildSite(dir);
+    return dir;
+  })();
+  return site;
+}
+let site: Promise<string> | null = null;
+
+/**
+ * Headless Chromium with the WebGPU/SwiftShader flags: the runner's shared browser (closing it
+ * closes this connection's contexts and pages) or, run alone, a fresh one with a temporary profile.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}: install Debian's chromium (apt-get install chromium, as .ci/run does) or set GRPO_CHROMIUM`,
-    );
-  }
-  // A writable XDG_RUNTIME_DIR silences harmless Mesa/Vulkan warnings.
-  const runtimeDir = mkdtempSync(join(tmpdir(), 'grpo-xdg-'));
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: chromiumArgs,
-    env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir },
-  });
+  const shared = process.env.GRPO_TEST_BROWSER;
+  return shared ? chromium.connect(shared) : launchChromium();
 }
-
-/** Console errors of Vite's dev client (its HMR WebSocket), which are not the page's. */
-const devServerNoise = /^\[vite\]|WebSocket connection to 'ws:\/\/localhost/;
 
 let shared: Promise<{ server: AppServer; browser: Browser }> | null = null;
 
-/** The file's shared server and browser, started on first use. */
+/** The file's server and browser, on first use. */
 export function session(): Promise<{ server: AppServer; browser: Browser }> {
   shared ??= (async () => {
     const [server, browser] = await Promise.all([serveApp(), launchBrowser()]);
@@ -99,7 +83,7 @@ export function session(): Promise<{ server: AppServer; browser: Browser }> {
   return shared;
 }
 
-/** Closes the shared server and browser (registered to run after the file's last test). */
+/** Closes the file's server and browser (registered to run after the file's last test). */
 export async function closeSession(): Promise<void> {
   if (!shared) return;
   const s = shared;
@@ -120,8 +104,8 @@ export interface PageOptions {
 }
 
 /**
- * Opens `urlPath` (e.g. `/?preset=seed-000` or `/test/browser/pages/x.html`) in a fresh page
- * of the shared browser, runs `fn`, closes the page. Fails if the page threw or logged an error.
+ * Opens `urlPath` (e.g. `/?preset=seed-000` or `/test/browser/pages/x.html`) in a page of a fresh
+ * browser context, runs `fn`, closes the context. Fails if the page threw or logged an error.
  */
 export async function withPage<T>(urlPath: string, fn: (page: Page) => Promise<T>, options: PageOptions = {}): Promise<T> {
   const { server, browser } = await session();
@@ -133,14 +117,10 @@ export async function withPage<T>(urlPath: string, fn: (page: Page) => Promise<T
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
   page.on('console', (msg) => {
-    // The dev server's own client may complain about its WebSocket (e.g. when a test re-routes
-    // requests); that is the test server's plumbing, not the page under test.
-    if (msg.type() === 'error' && !devServerNoise.test(msg.text())) errors.push(`console.error: ${msg.text()}`);
+    if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
   });
   try {
-    // Vite's dev server compiles modules on first request; on a loaded 2-core machine the first
-    // page of a test file can take more than Playwright's default 30 s to load (seen in the full
-    // suite: the ranks page timed out at 30 s). Loading time is not what these tests check.
+    // Loading time is not what these tests check: on a loaded 2-core machine a first load can be slow.
     await page.goto(server.url + urlPath, { waitUntil: 'load', timeout: 120_000 });
     const result = await fn(page);
     if (errors.length > 0 && !options.allowErrors) throw new Error(`page errors at ${urlPath}:\n${errors.join('\n')}`);
@@ -156,4 +136,11 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   const path = join(resultsDir, `${name}.png`);
   await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
+}
+
+/** A download's bytes (read through Playwright's stream: the shared browser is remote, so `download.path()` is not available). */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -4,10 +4,9 @@
 // fallback notice and the missing-isolation message appear when they should. Steps/s and the
 // longest main-thread task while training are measured and printed (not asserted: a shared VM).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { withPage } from './harness.ts';
+import { downloaded, withPage } from './harness.ts';
 
 /** 4 ranks × 16 samples, k = 4: `grpo-sandbox train` with these flags ends at 92.9% of the optimum (random: 73.6%). */
 const RUN = 'ranks=4&batch=16&k=4&sampler=trl&steps=40&seed=0&backend=cpu';
@@ -94,7 +93,7 @@ const plain = (r: Record<string, unknown>) => {
 
 async function download(page: Page, button: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`grpo-train ${button}`).click()]);
-  return readFileSync((await file.path())!, 'utf8');
+  return (await downloaded(file)).toString('utf8');
 }
 
 test('a short run in the page reaches the set fraction of the optimum; exports and the link reproduce it (every step)', async () => {
@@ -250,7 +249,7 @@ test('a bad setting is refused inline in the words of the CLI check, before any 
 test('backend auto without a WebGPU adapter trains on the CPU and says so in a visible notice', async () => {
   const r = await withPage('/?view=train&ranks=2&batch=8&k=4&sampler=trl&steps=3&backend=auto', async (page) => {
     // The rank workers get no navigator.gpu (as in a browser without WebGPU); the page keeps its own.
-    await page.route(/\/src\/ranks\/rank-worker\.ts\?/, async (route) => {
+    await page.route(/\/assets\/rank-worker-[\w-]+\.js$/, async (route) => {
       const response = await route.fetch();
       const body = `Object.defineProperty(WorkerNavigator.prototype, 'gpu', { get: () => undefined, configurable: true });\n${await response.text()}`;
       await route.fulfill({ response, body });
@@ -330,12 +329,12 @@ test('?view= routes the page: train, schedule and dynamic replace the explorer, 
       const link = await page.evaluate(
         () => document.querySelector('grpo-explorer')?.shadowRoot?.querySelector('a[href="?view=train"]')?.textContent ?? null,
       );
-      // Which view modules the page fetched (the dev server serves each source file on its own).
+      // Which view chunks the page fetched (the build names each view's chunk after its module).
       const modules = await page.evaluate(() =>
         performance
           .getEntriesByType('resource')
-          .map((e) => new URL(e.name).pathname)
-          .filter((p) => /\/src\/ui\/(train\/train-dashboard|schedule\/schedule-view|dynamic\/dynamic-view)\.ts$/.test(p)),
+          .map((e) => /\/(train-dashboard|schedule-view|dynamic-view)-[\w-]+\.js$/.exec(new URL(e.name).pathname)?.[1])
+          .filter((name) => name !== undefined),
       );
       return { tags, ranks, link, modules };
     });
@@ -346,7 +345,7 @@ test('?view= routes the page: train, schedule and dynamic replace the explorer, 
   const trainView = await shown('/?view=train&ranks=3');
   assert.deepEqual(trainView.tags, ['grpo-train']);
   assert.equal(trainView.ranks, '3', 'URL keys become the attributes');
-  assert.deepEqual(trainView.modules, ['/src/ui/train/train-dashboard.ts']);
+  assert.deepEqual(trainView.modules, ['train-dashboard']);
   assert.deepEqual((await shown('/?view=schedule')).tags, ['grpo-schedule']);
   assert.deepEqual((await shown('/?view=dynamic')).tags, ['grpo-dynamic']);
   assert.deepEqual((await shown('/?view=nothing-like-it')).tags, ['grpo-explorer'], 'an unknown view shows the explorer');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 const fixture = (name: string) => `test/fixtures/bridge/${name}.jsonl`;
 const dir = mkdtempSync(join(tmpdir(), 'grpo-diff-'));
@@ -296,6 +296,6 @@ test('Deno prints what Node prints (a diagnosis and a bad log)', () => {
     ['diff', '--log', fixture('flow-grpo-prefetch')],
     ['diff', '--log', logFile('{"step":0}\n')],
   ]) {
-    assert.deepEqual(runCliDeno(args), runCli(args));
+    assert.deepEqual(runCliDeno(args), runCliNode(args));
   }
 });

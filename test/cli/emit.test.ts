@@ -2,7 +2,7 @@
 // (The TRL names are also checked against the real GRPOConfig by `npm run test:bridge`.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 const emit = (...args: string[]) => runCli(['layout', ...args]);
 
@@ -74,5 +74,5 @@ test('--emit with an unknown framework: exit 2, one line; --json gives the same 
     ['layout', '--emit', 'trl'],
     ['layout', '--emit', 'nope'],
   ])
-    assert.deepEqual(runCliDeno(args), runCli(args));
+    assert.deepEqual(runCliDeno(args), runCliNode(args));
 });

@@ -1,7 +1,7 @@
 // `grpo-sandbox layout` as a user runs it: exit codes, the JSON shape, the text report, Node = Deno.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 import { Mt19937, randperm } from '../../src/core/rng/index.ts';
 
 test('--json prints exactly one object {sampler, config, steps, stats} for seed-000', () => {
@@ -146,7 +146,7 @@ test('Deno prints the same JSON and the same text as Node for seed-000', () => {
     ['layout', '--preset', 'seed-000'],
     ['layout', '--preset', 'seed-002', '--json', '--epochs', '2'],
   ]) {
-    const node = runCli(args);
+    const node = runCliNode(args);
     const deno = runCliDeno(args);
     assert.equal(deno.status, 0, deno.stderr);
     assert.equal(deno.stdout, node.stdout, args.join(' '));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 test('--preset seed-001 tells 20T vs 5T as Gantt charts, a legend and a table', () => {
   const res = runCli(['schedule', '--preset', 'seed-001']);
@@ -224,7 +224,7 @@ test('Node and Deno print the same bytes (text and a controller run as JSON)', (
     ['schedule', '--latency', 'controller', '--batch', '6', '--ranks', '3', '--alpha', '0.4', '--max-batch', '3', '--json'],
     ['schedule', '--ranks', '0'],
   ]) {
-    const node = runCli(args);
+    const node = runCliNode(args);
     const deno = runCliDeno(args);
     assert.equal(deno.status, node.status, args.join(' '));
     assert.equal(deno.stdout, node.stdout, args.join(' '));

@@ -9,8 +9,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `grpo-sandbox ...args` as a user would (node bin/grpo-sandbox.js), optionally with stdin. */
+/**
+ * Runs `grpo-sandbox ...args` as a user would, optionally with stdin, on the runtime that runs the
+ * test: `node bin/grpo-sandbox.js` under Node, `deno run -A src/cli/bin.ts` under Deno. So the
+ * Deno pass of `npm test` checks Deno's CLI with the same assertions (parity) instead of
+ * repeating the Node pass's Node processes.
+ */
 export function runCli(args: string[], input?: string): CliResult {
+  return 'Deno' in globalThis ? runCliDeno(args, input) : runCliNode(args, input);
+}
+
+/** Runs the CLI under Node (`node bin/grpo-sandbox.js ...args`) whatever runs the test. */
+export function runCliNode(args: string[], input?: string): CliResult {
   const res = spawnSync('node', ['bin/grpo-sandbox.js', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 28 });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }

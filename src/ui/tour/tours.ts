@@ -459,6 +459,7 @@ export const TOURS: Record<string, Tour> = {
     steps: [
       {
         view: 'steps',
+        target: '.figure',
         set: { sampler: 'trl', ranks: '2', batch: '2', k: '2', dataset: '16', ga: '2', spg: '4', framework: 'trl-1.9.0', loss: 'dapo' },
         text: {
           en:
@@ -473,6 +474,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'steps',
+        target: '.figure',
         set: { spg: '2' },
         text: {
           en:
@@ -485,6 +487,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'steps',
+        target: '.figure',
         set: { spg: '4', framework: 'trl-1.13.0' },
         text: {
           en:
@@ -498,6 +501,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'steps',
+        target: '.figure',
         set: { spg: '2' },
         text: {
           en:

@@ -1,0 +1,88 @@
+// `npm start` and `npm run preview`: every other browser test loads the production build
+// (harness.ts), so this file is what checks Vite's own servers with vite.config.ts: both send the
+// COOP/COEP headers, the dev server maps /grpo-sandbox.js to the library's source (so
+// public/embed.html works under `npm start`), and the explorer draws from the dev server's
+// on-demand compilation, cross-origin isolated. One dev server, for this file only.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
+import { builtSite, launchBrowser, root } from './harness.ts';
+import { tiles } from './explorer-page.ts';
+
+let dev: ViteDevServer;
+let devUrl = '';
+const cacheDir = mkdtempSync(join(tmpdir(), 'grpo-vite-'));
+
+before(async () => {
+  dev = await createServer({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    cacheDir,
+    logLevel: 'error',
+    clearScreen: false,
+    server: { host: 'localhost', port: 0, strictPort: true, hmr: false, watch: null },
+    // No dependency discovery at run time: a late discovery reloads the page mid-test.
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  await dev.listen();
+  const address = dev.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('vite server has no TCP address');
+  devUrl = `http://localhost:${address.port}`;
+});
+after(async () => {
+  await dev?.close();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+const isolated = (res: Response) => [res.headers.get('cross-origin-opener-policy'), res.headers.get('cross-origin-embedder-policy')];
+
+test('npm start: the dev server sends COOP/COEP and serves the library source at /grpo-sandbox.js', async () => {
+  const page = await fetch(`${devUrl}/?preset=seed-000`);
+  assert.equal(page.status, 200);
+  assert.deepEqual(isolated(page), ['same-origin', 'require-corp']);
+  const lib = await fetch(`${devUrl}/grpo-sandbox.js`);
+  assert.equal(lib.status, 200);
+  assert.match(lib.headers.get('content-type') ?? '', /javascript/);
+  assert.match(await lib.text(), /setExplorerBase/);
+});
+
+test('npm start: the explorer draws seed-000 from the dev server, cross-origin isolated', async () => {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The dev server compiles modules on first request: loading time is not what this checks.
+    await page.goto(`${devUrl}/?preset=seed-000&phase=gather`, { timeout: 120_000 });
+    await page.waitForFunction(() => window.grpoFirstViewMs !== undefined, undefined, { timeout: 120_000 });
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    assert.equal((await tiles(page)).length, 32);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('npm run preview: the preview server sends COOP/COEP over the build', async () => {
+  const server: PreviewServer = await preview({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'error',
+    build: { outDir: await builtSite() },
+    preview: { host: 'localhost', port: 0, strictPort: true, open: false },
+  });
+  try {
+    const url = server.resolvedUrls?.local[0];
+    assert.ok(url, 'the preview server has a local URL');
+    const page = await fetch(`${url}?preset=seed-000`);
+    assert.equal(page.status, 200);
+    assert.deepEqual(isolated(page), ['same-origin', 'require-corp']);
+    assert.match(await page.text(), /<grpo-explorer|<script type="module"/);
+  } finally {
+    await server.close();
+  }
+});
