@@ -75,6 +75,11 @@ export function loaderText(config: LayoutConfig): string {
   return `${dl} ${config.acceleratePrepare === 1 ? 'through accelerator.prepare' : 'not prepared by accelerate'}`;
 }
 
+/** The loader settings as one parenthesis of the notes: "(num_workers=1, prefetch_factor=2, accelerator.prepare: yes)". */
+function loaderParens(config: LayoutConfig): string {
+  return `(num_workers=${config.numWorkers}, prefetch_factor=${config.prefetchFactor}, accelerator.prepare: ${config.acceleratePrepare === 1 ? 'yes' : 'no'})`;
+}
+
 /** What the 'once' loop's loader does to the draws, in plain words (flow-grpo's notes). */
 function scatterLoaderNote(config: LayoutConfig): string {
   const L = lookAhead({ ...config, acceleratePrepare: config.acceleratePrepare === 1 });
@@ -82,20 +87,14 @@ function scatterLoaderNote(config: LayoutConfig): string {
   if (L === 0) {
     return (
       `Before batch i of epoch e the training loop calls set_epoch(e × ${N} + i), so the generator is reseeded with seed + ` +
-      `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch (the idealised ` +
-      `loop: ${loaderText(config)}, the loop reads each batch as set_epoch seeds it).`
+      `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`
     );
   }
-  const parts = [
-    config.numWorkers > 0 ? `the worker${config.numWorkers > 1 ? 's' : ''} prefetch ${config.numWorkers}×${config.prefetchFactor}` : '',
-    config.acceleratePrepare === 1 ? `accelerate's DataLoaderShard looks 1 ahead` : '',
-  ].filter(Boolean);
   return (
-    `The loop calls set_epoch(e × ${N} + i) before each batch, but through ${loaderText(config)} with one iterator made before ` +
-    `the loop, ${L} index batch(es) are drawn before the set_epoch call meant for them (${parts.join(', ')}): steps 0–${L} all ` +
-    `receive set_epoch(0)'s batch, and step t ≥ ${L} receives the batch set_epoch(t − ${L}) seeds. Batches repeat within an ` +
-    `epoch, so PerPromptStatTracker sees groups of 2k (or more) copies of one prompt. --num-workers 0 --accelerate-prepare 0 ` +
-    `shows the idealised loop.`
+    `The loop calls set_epoch(e × ${N} + i) before each batch, but the loader ${loaderParens(config)} made one iterator before ` +
+    `the loop and draws ${L} index batch(es) before the set_epoch call meant for them: steps 0–${L} all receive set_epoch(0)'s ` +
+    `batch and step t ≥ ${L} the batch set_epoch(t − ${L}) seeds, so PerPromptStatTracker sees groups of 2k or more copies of a ` +
+    `prompt. --num-workers 0 --accelerate-prepare 0 shows the idealised loop.`
   );
 }
 
@@ -221,17 +220,16 @@ export const flowGrpoLcm: SamplerSpec = {
 
 /** What the 'epoch' loop's loader does (the lcm script makes a new iterator after set_epoch(epoch) every epoch). */
 function lcmLoaderNote(config: LayoutConfig): string {
-  const loader = loaderText(config);
   if (config.acceleratePrepare !== 1) {
     return (
-      `As train_sd3.py (74db691) runs it: set_epoch(epoch), then a new iterator over ${loader} each epoch, so whatever the ` +
-      `workers prefetch comes from this epoch's pass and is dropped with the iterator: the layout is the sampler's own.`
+      `As train_sd3.py (74db691) runs it: set_epoch(epoch), then a new iterator over the loader ${loaderParens(config)} each ` +
+      `epoch, so whatever the workers prefetch comes from this epoch's pass and is dropped with the iterator: the layout is the sampler's own.`
     );
   }
   return config.ranks > 1
-    ? `With ${loader} (not what the script does), BatchSamplerShard takes ${config.ranks} of the sampler's batches per step and ` +
+    ? `With accelerator.prepare (not what the script does), BatchSamplerShard takes ${config.ranks} of the sampler's batches per step and ` +
         `keeps the rank's: rank r gets its slice of window (step × ${config.ranks} + r) mod ${config.batchesPerEpoch}, so the ranks ` +
         `of one step hold slices of different windows.`
-    : `With ${loader} (not what the script does), DataLoaderShard calls set_epoch(0) on the sampler whenever a new iterator ` +
-        `starts, so every epoch repeats pass 0.`;
+    : `With accelerator.prepare (not what the script does), DataLoaderShard calls set_epoch(0) on the sampler whenever a new ` +
+        `iterator starts, so every epoch repeats pass 0.`;
 }
