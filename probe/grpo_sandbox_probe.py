@@ -24,8 +24,10 @@ flow_grpo / DanceGRPO: their datasets return no index (flow_grpo's TextPromptDat
 sampler that draws the indices, before the loop starts iterating the DataLoader. Neither has a
 __version__: pass the commit of your checkout (`git rev-parse --short HEAD`) as version=.
     from grpo_sandbox_probe import Probe
-    # flow_grpo (scripts/train_sd3.py), after train_sampler and train_dataloader are built:
-    Probe.flow_grpo("run.jsonl", train_sampler, config, version="<commit>").watch(train_sampler)
+    # flow_grpo (scripts/train_sd3.py), after accelerator.prepare(...) has wrapped train_dataloader:
+    Probe.flow_grpo("run.jsonl", train_sampler, config, version="<commit>", dataloader=train_dataloader).watch(train_dataloader)
+    (dataloader= logs the loader the layout depends on: num_workers, prefetch_factor, whether accelerate prepared it;
+    watching the prepared DataLoader records what each rank's loader yields, BatchSamplerShard included)
     # DanceGRPO (fastvideo/train_grpo_flux.py), after sampler and train_dataloader are built:
     Probe.dance_grpo("run.jsonl", sampler, args, version="<commit>").watch(train_dataloader)
 watch() records each batch the moment the sampler hands it to the DataLoader, so the log holds what the
@@ -127,9 +129,10 @@ class Probe:
         return batch_sampler
 
     @classmethod
-    def flow_grpo(cls, path, sampler, config, version="unknown"):
+    def flow_grpo(cls, path, sampler, config, version="unknown", dataloader=None):
         """flow_grpo: reads the DistributedKRepeatSampler and config.sample.* (the scatter sampler; diff
-        a run of the lcm one with --sampler flow-grpo-lcm). version: your checkout's commit."""
+        a run of the lcm one with --sampler flow-grpo-lcm). version: your checkout's commit. dataloader: the
+        train DataLoader (after accelerator.prepare, if the script prepares it), for the loader settings."""
         read = {
             "config.sample.train_batch_size": sampler.batch_size,
             "config.sample.num_image_per_prompt": sampler.k,
@@ -151,6 +154,15 @@ class Probe:
             "numIterations": read["config.train.num_inner_epochs"],
             "gradientAccumulationSteps": read["config.train.gradient_accumulation_steps"],
         }
+        if dataloader is not None:
+            # accelerate's prepared loaders (DataLoaderShard, ...) live in accelerate.data_loader and proxy num_workers.
+            prepared = type(dataloader).__module__.startswith("accelerate")
+            workers = int(getattr(dataloader, "num_workers", 0) or 0)
+            prefetch = getattr(dataloader, "prefetch_factor", None)
+            read.update({"DataLoader.num_workers": workers, "DataLoader.prefetch_factor": prefetch, "accelerator.prepare": prepared})
+            settings.update({"numWorkers": workers, "acceleratePrepare": 1 if prepared else 0})
+            if prefetch is not None:
+                settings["prefetchFactor"] = int(prefetch)
         return cls(path, "flow_grpo", version, settings, read)
 
     @classmethod

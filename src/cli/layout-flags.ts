@@ -11,6 +11,7 @@ import {
   samplerNames,
   trlStepsPerGeneration,
   validateConfig,
+  withSamplerDefaults,
 } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, type LayoutSetting } from '../core/settings.ts';
 import { choiceFlag, intFlag, ownEntry, quote, type FlagSpec } from './flags.ts';
@@ -95,6 +96,8 @@ export function layoutConfigFromFlags(values: Record<string, unknown>): { config
     (config as unknown as Record<string, unknown>)[s.field] = v;
     if (s.kind === 'int' && s.field !== 'seed') given.push(s.field);
   }
+  // A chosen sampler brings its published script's values for the settings only it reads (flow_grpo's loader).
+  if (values.sampler !== undefined) Object.assign(config, withSamplerDefaults(config, given));
   const generationBatchSize = intFlag(values['generation-batch-size'], 'generation-batch-size', 1);
   if (generationBatchSize !== undefined) given.push('generationBatchSize');
   const refused = checkGivenSettings(config.sampler, given, { generationBatchSize: ['trl'] });

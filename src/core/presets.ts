@@ -11,7 +11,17 @@ export interface Preset {
   config: LayoutConfig;
 }
 
-const base = { epochs: 1, seed: 42, stepsPerGeneration: 1, numIterations: 1, gradientAccumulationSteps: 1 } as const;
+// The loader settings are flow_grpo's published ones (scripts/train_sd3.py at ac4c86e); the other samplers refuse them.
+const base = {
+  epochs: 1,
+  seed: 42,
+  stepsPerGeneration: 1,
+  numIterations: 1,
+  gradientAccumulationSteps: 1,
+  numWorkers: 1,
+  prefetchFactor: 2,
+  acceleratePrepare: 1,
+} as const;
 
 export const presets: Record<string, Preset> = {
   'seed-000': {

@@ -106,6 +106,36 @@ const ENTRIES: Entry[] = [
     label: 'grad. accumulation',
     hint: 'gradient_accumulation_steps: micro-steps (DanceGRPO: samples) per optimizer step (step counts)',
   },
+  {
+    field: 'numWorkers',
+    metavar: 'N',
+    param: 'workers',
+    label: 'loader workers',
+    hint:
+      'flow_grpo: DataLoader num_workers between the sampler and the loop (its scripts: 1); the workers draw index batches ' +
+      'ahead of set_epoch; 0 = the loop reads the sampler itself',
+    min: 0,
+    max: 64,
+  },
+  {
+    field: 'prefetchFactor',
+    metavar: 'P',
+    param: 'prefetch',
+    label: 'prefetch factor',
+    hint: 'flow_grpo: DataLoader prefetch_factor, index batches each worker draws ahead (torch’s default 2; unused with --num-workers 0)',
+    max: 64,
+  },
+  {
+    field: 'acceleratePrepare',
+    metavar: '0|1',
+    param: 'prepare',
+    label: 'accelerate prepare',
+    hint:
+      'flow_grpo: 1 = the train DataLoader goes through accelerator.prepare (one batch looked ahead; with several ranks ' +
+      'BatchSamplerShard keeps every W-th batch), as train_sd3.py at ac4c86e; 0 = not prepared (the lcm script, 74db691)',
+    min: 0,
+    max: 1,
+  },
 ];
 
 /** Every layout setting, in display order. */

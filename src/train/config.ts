@@ -119,6 +119,10 @@ export function layoutConfigOf(c: TrainConfig, epochs = 1): LayoutConfig {
     stepsPerGeneration: 1,
     numIterations: 1,
     gradientAccumulationSteps: 1,
+    // The sandbox's trainer reads the sampler's batches itself, with no DataLoader in between (flow_grpo's idealised loop).
+    numWorkers: 0,
+    prefetchFactor: 2,
+    acceleratePrepare: 0,
   };
 }
 

@@ -5,7 +5,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ConfigError } from '../core/errors.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
-import { samplers } from '../core/samplers/index.ts';
+import { samplers, withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
 import { pageMessage, withCode } from './page-text.ts';
 import { lang, M } from './i18n/index.ts';
@@ -142,7 +142,8 @@ export class ConfigPanel extends LitElement {
   };
 
   private onSampler = (ev: Event) => {
-    this.emit({ ...this.config, sampler: (ev.target as HTMLSelectElement).value as SamplerName }, null);
+    // The chosen sampler's script values for the settings only it reads (flow_grpo's loader).
+    this.emit(withSamplerDefaults({ ...this.config, sampler: (ev.target as HTMLSelectElement).value as SamplerName }), null);
   };
 
   private onNumber = (ev: Event) => {

@@ -16,7 +16,8 @@ import { regroupMethods } from '../core/layout/regroup.ts';
 import { toyRewards } from '../core/grpo/toy-rewards.ts';
 import type { CopyPlace, Gather, Layout, LayoutConfig, RegroupRow } from '../core/layout/types.ts';
 import type { ExplorerState } from './url-state.ts';
-import type { CaptionContext } from './story.ts';
+import type { CaptionContext, GatherLoader } from './story.ts';
+import { loaderFacts } from '../core/samplers/loader-facts.ts';
 import { promptColours } from './palette.ts';
 import { advantageErrorWords } from './page-text.ts';
 import { M } from './i18n/index.ts';
@@ -134,6 +135,26 @@ export function whatIf(sampler: LayoutConfig['sampler'], regroup: ExplorerState[
   return M().model.whatIf(label, fw.framework, M().core.does[sampler] ?? fw.does);
 }
 
+/** What flow_grpo's loader did to the steps of one gather (the core's loaderFacts, restricted to them). */
+function gatherLoader(layout: Layout, stepIndices: readonly number[]): GatherLoader | null {
+  const facts = loaderFacts(layout);
+  if (!facts) return null;
+  const inGather = new Set(stepIndices);
+  const N = layout.config.batchesPerEpoch;
+  const epochs = new Set(stepIndices.map((t) => Math.floor(t / N)));
+  return {
+    numWorkers: layout.config.numWorkers,
+    prefetchFactor: layout.config.prefetchFactor,
+    acceleratePrepare: layout.config.acceleratePrepare === 1,
+    lookAhead: facts.lookAhead,
+    idealised: facts.idealised,
+    repeats: facts.repeats
+      .filter((r) => inGather.has(r.step) && inGather.has(r.sameAs))
+      .map((r) => ({ step: r.step % N, sameAs: r.sameAs % N })),
+    bigGroups: facts.bigGroups.filter((g) => epochs.has(g.epoch)).length,
+  };
+}
+
 /** Reads everything the explorer draws for `state`; `fallback` is the last config that was valid. */
 export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaultConfig): ExplorerView {
   // Checked before anything is built: an invalid or oversized configuration shows the last valid layout.
@@ -167,6 +188,7 @@ export function deriveView(state: ExplorerState, fallback: LayoutConfig = defaul
     rewards: state.rewards,
     scale: state.scale,
     whatIf: whatIf(layout.config.sampler, state.regroup),
+    loader: gatherLoader(layout, gather.stepIndices),
   };
   return {
     layout,

@@ -37,6 +37,34 @@ export interface CaptionContext {
   scale: ScaleRewards;
   /** When the regrouping is not the sampler's framework's: what that framework does instead. */
   whatIf: string | null;
+  /** flow_grpo's loader in this gather (the core's loaderFacts), or null for samplers without one. */
+  loader: GatherLoader | null;
+}
+
+/** What flow_grpo's published loader did to the followed gather. */
+export interface GatherLoader {
+  numWorkers: number;
+  prefetchFactor: number;
+  acceleratePrepare: boolean;
+  /** Index batches drawn ahead of their set_epoch call. */
+  lookAhead: number;
+  /** The layout is the idealised loop's (the loop reads each batch as set_epoch seeds it). */
+  idealised: boolean;
+  /** Steps of this gather (within the epoch) that receive an earlier step's batch. */
+  repeats: { step: number; sameAs: number }[];
+  /** Prompt groups of this gather with more than k samples. */
+  bigGroups: number;
+}
+
+/** What the loader did, for the sample caption (flow_grpo only). */
+function loaderOutcome(c: CaptionContext): string {
+  const L = c.loader;
+  if (!L) return '';
+  const S = M().story;
+  if (L.idealised) return L.lookAhead === 0 ? S.loaderIdeal : '';
+  const pairs = L.repeats.map((r) => S.loaderPair(r.step, r.sameAs)).join(lang() === 'en' ? ', ' : '，');
+  const text = S.loaderText(L.numWorkers, L.prefetchFactor, L.acceleratePrepare);
+  return pairs ? S.loaderRepeats(text, L.lookAhead, pairs, L.bigGroups, c.config.k) : S.loaderShifted(text, L.lookAhead);
 }
 
 function advantageText(regroup: RegroupMethod, scale: ScaleRewards): string {
@@ -90,7 +118,7 @@ export function caption(phase: PhaseId, c: CaptionContext): string {
   const B = perStep / W;
   switch (phase) {
     case 'sample':
-      return S.sample(k, W, B, perStep, sampleOutcome(c), c.steps);
+      return S.sample(k, W, B, perStep, sampleOutcome(c), c.steps) + loaderOutcome(c);
     case 'scatter':
       return S.scatter(B, scatterOutcome(c));
     case 'accumulate':

@@ -5,6 +5,7 @@ import type { LayoutConfig, RegroupMethod, SamplerName } from '../core/layout/ty
 import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
+import { withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { phaseIds, type PhaseId } from './story.ts';
 import { lang, M } from './i18n/index.ts';
@@ -104,6 +105,11 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
       (config as unknown as Record<string, unknown>)[field] = n;
     }
     if (config[field] !== base[field]) overridden = true;
+  }
+  // A sampler other than the base's brings its script's loader values, unless the link gives them.
+  if (config.sampler !== base.sampler) {
+    const given = LAYOUT_SETTINGS.filter((s) => p.get(s.param) !== null).map((s) => s.field);
+    Object.assign(config, withSamplerDefaults(config, given));
   }
   const hidden = new Set<string>();
   for (const [key, value] of p) if (key.endsWith('_hide') && value !== 'false') hidden.add(key.slice(0, -'_hide'.length));

@@ -1,17 +1,22 @@
 """flow_grpo's sampling loop under torchrun, probe attached.
 
 DistributedKRepeatSampler is flow_grpo's scatter sampler (scripts/train_sd3.py before commit 74db691,
-transcribed line for line as in scripts/golden/make_fixtures.py). The loop is train_sd3.py's:
-    train_dataloader = DataLoader(train_dataset, batch_sampler=train_sampler, num_workers=..., collate_fn=...)
+transcribed line for line as in scripts/golden/make_fixtures.py; scripts/golden/flow_grpo_loader.py runs
+the class itself from a checkout). The loop is train_sd3.py's (ac4c86e):
+    train_dataloader = DataLoader(train_dataset, batch_sampler=train_sampler, num_workers=1, collate_fn=...)
+    ... = accelerator.prepare(..., train_dataloader, ...)
     train_iter = iter(train_dataloader)
     for epoch ...: for i in range(config.sample.num_batches_per_epoch):
         train_sampler.set_epoch(epoch * config.sample.num_batches_per_epoch + i)
         prompts, prompt_metadata = next(train_iter)
-Variants: identical (num_workers=0); wrong-seed (the run seeds its sampler with 43; the test diffs
-it against the sandbox's --seed 42); prefetch (num_workers=1: the
-DataLoader draws index batches ahead of set_epoch, and the probe also logs the two it drew but the
-loop never reached); no-set-epoch (the set_epoch line left out).
-The dataset returns no index, as flow_grpo's TextPromptDataset: the probe watches train_sampler (README).
+Variants: identical (the loader as the script builds it: one worker, accelerator.prepare on the two gloo
+ranks); wrong-seed (the run seeds its sampler with 43; the test diffs it against --seed 42); prefetch
+(one worker, not prepared); idealised (num_workers=0, not prepared: the loop that reads each batch as
+set_epoch seeds it); no-set-epoch (the set_epoch line left out, num_workers=0).
+The dataset returns no index, as flow_grpo's TextPromptDataset: the probe watches the (prepared) loader's
+batch sampler, so each record is what that rank's loader yielded, prefetched batches the loop never
+reached included (README). The probe is told the loader (dataloader=) except in no-set-epoch, whose log
+has no loader settings, as a probe attached the older way.
 """
 import types
 
@@ -20,7 +25,10 @@ from torch.utils.data import DataLoader, Dataset
 
 from common import Probe
 
-VARIANTS = ["identical", "wrong-seed", "prefetch", "no-set-epoch"]
+VARIANTS = ["identical", "wrong-seed", "prefetch", "idealised", "no-set-epoch"]
+
+# (num_workers, accelerator.prepare) per variant; train_sd3.py at ac4c86e: (1, True).
+LOADER = {"identical": (1, True), "wrong-seed": (1, True), "prefetch": (1, False), "idealised": (0, False), "no-set-epoch": (0, False)}
 
 
 class DistributedKRepeatSampler:
@@ -83,12 +91,21 @@ def run(variant, log, rank, world):
         dataset=train_dataset, batch_size=config.sample.train_batch_size, k=config.sample.num_image_per_prompt,
         num_replicas=world, rank=rank, seed=seed,
     )
+    workers, prepare = LOADER[variant]
     train_dataloader = DataLoader(
-        train_dataset, batch_sampler=train_sampler, num_workers=1 if variant == "prefetch" else 0,
-        collate_fn=PromptDataset.collate_fn,
+        train_dataset, batch_sampler=train_sampler, num_workers=workers, collate_fn=PromptDataset.collate_fn,
     )
+    if prepare:
+        from accelerate import Accelerator
+
+        # Accelerator() joins the gloo process group run_all.py started; prepare wraps the batch sampler in
+        # BatchSamplerShard (two processes) and the loader in DataLoaderShard.
+        train_dataloader = Accelerator(cpu=True).prepare(train_dataloader)
     # The README's line for flow_grpo (no version: this is a transcription, not a checkout with a commit).
-    Probe.flow_grpo(log, train_sampler, config).watch(train_sampler)
+    if variant == "no-set-epoch":
+        Probe.flow_grpo(log, train_sampler, config).watch(train_dataloader)
+    else:
+        Probe.flow_grpo(log, train_sampler, config, dataloader=train_dataloader).watch(train_dataloader)
     train_iter = iter(train_dataloader)
     nb = config.sample.num_batches_per_epoch
     for epoch in range(config.num_epochs):

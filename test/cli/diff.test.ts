@@ -18,8 +18,9 @@ function logFile(text: string): string {
   writeFileSync(path, text);
   return path;
 }
-// The real log, its lines in a fixed order (the ranks' appends interleave at random): both headers, then step-major records.
-const goodLines = readFileSync(fixture('flow-grpo-identical'), 'utf8')
+// A real log (the idealised loop: 6 steps, no batch drawn ahead), its lines in a fixed order (the ranks' appends
+// interleave at random): both headers, then step-major records.
+const goodLines = readFileSync(fixture('flow-grpo-idealised'), 'utf8')
   .trimEnd()
   .split('\n')
   .map((l) => JSON.parse(l))
@@ -180,8 +181,13 @@ test('the seeded divergences: exit 1, first divergence and the diagnosis of each
     ['trl-wrong-seed', ['--seed', '42'], /no step matches: a different seed/],
     ['dance-grpo-wrong-seed', ['--seed', '42'], /no step matches: a different seed/],
     ['flow-grpo-wrong-seed', ['--seed', '42'], /no step matches: a different seed/],
-    ['flow-grpo-prefetch', [], /found step s holds expected step s−2 .*prefetches/],
-    ['flow-grpo-no-set-epoch', [], /every step from 1 on repeats step 0's batch/],
+    // The probe logged these runs' loaders; flags replace them with another loader to show the diagnosis.
+    ['flow-grpo-prefetch', ['--accelerate-prepare', '1'], /found step s holds expected step s\+1: the run's loader drew 1 fewer/],
+    ['flow-grpo-idealised', ['--num-workers', '1', '--accelerate-prepare', '1'], /found step s holds expected step s\+3/],
+    ['flow-grpo-identical', ['--num-workers', '0', '--accelerate-prepare', '0'], /found step s holds expected step s−3 .*3 more/],
+    // Logged without its loader: predicted with the published one, whose steps 0–3 hold set_epoch(0)'s batch anyway.
+    ['flow-grpo-no-set-epoch', [], /every step from 4 on repeats step 3's batch/],
+    ['flow-grpo-no-set-epoch', ['--num-workers', '0', '--accelerate-prepare', '0'], /every step from 1 on repeats step 0's batch/],
   ];
   for (const [name, flags, diagnosis] of expect) {
     const res = runCli(['diff', '--log', fixture(name), ...flags]);
@@ -195,13 +201,15 @@ test('without the --seed override the wrong-seed run is identical to its own log
   assert.equal(runCli(['diff', '--log', fixture('trl-wrong-seed')]).status, 0);
 });
 
-test('the first divergence is exact: step 1, rank 0 of the missing-set_epoch run (--json)', () => {
+test('the first divergence is exact: step 4, rank 0 of the missing-set_epoch run under the published loader (--json)', () => {
   const res = runCli(['diff', '--log', fixture('flow-grpo-no-set-epoch'), '--json']);
   assert.equal(res.status, 1);
   const out = JSON.parse(res.stdout);
   assert.equal(out.identical, false);
-  assert.equal(out.matchingSteps, 1);
-  assert.deepEqual(out.first, { step: 1, epoch: 0, stepInEpoch: 1, rank: 0, expected: [16, 13, 8], found: [18, 18, 14] });
+  assert.equal(out.matchingSteps, 4);
+  assert.deepEqual(out.first, { step: 4, epoch: 1, stepInEpoch: 1, rank: 0, expected: [16, 13, 8], found: [18, 18, 14] });
+  assert.equal(out.config.numWorkers, 1);
+  assert.equal(out.config.acceleratePrepare, 1);
 });
 
 test('ranks swapped: same prompts per step, placed differently', () => {

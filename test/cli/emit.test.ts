@@ -33,7 +33,14 @@ test('--emit flow-grpo: config.sample.* / config.train.* and the sampler seed to
     res.stdout,
     /^# check: The train_sd3\.py of those versions builds DistributedKRepeatSampler\(\.\.\., seed=42\), not config\.seed: set that argument to 42\.$/m,
   );
-  assert.match(res.stdout, /num_workers=1/);
+  // The loader lines the layout assumes, as train_sd3.py (ac4c86e) builds them.
+  assert.match(
+    res.stdout,
+    /^DataLoader\(batch_sampler=train_sampler, num_workers=…\) = 1 {3}# --num-workers 1: as train_sd3\.py at ac4c86e builds it$/m,
+  );
+  assert.match(res.stdout, /^accelerator\.prepare\(\.\.\., train_dataloader, \.\.\.\) = True {3}# --accelerate-prepare 1: as /m);
+  const ideal = emit('--preset', 'seed-000', '--num-workers', '0', '--accelerate-prepare', '0', '--emit', 'flow-grpo');
+  assert.match(ideal.stdout, /num_workers=…\) = 0 {3}# --num-workers 0: train_sd3\.py at ac4c86e has 1; edit the script to match$/m);
 });
 
 test('--emit verl: nested YAML keys, each section once; the layout and batches-per-epoch reported as not expressible', () => {

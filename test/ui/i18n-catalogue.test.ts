@@ -270,6 +270,9 @@ test('core ConfigErrors the explorer settings reach: every clause translated in 
     'stepsPerGeneration',
     'numIterations',
     'gradientAccumulationSteps',
+    'numWorkers',
+    'prefetchFactor',
+    'acceleratePrepare',
   ];
   const values = [0, 1, 2, 3, 5, 7, 1e9, -1, 1.5, Number.NaN];
   const untranslated = new Map<string, string>();

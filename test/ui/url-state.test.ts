@@ -15,6 +15,9 @@ const defaults: LayoutConfig = {
   stepsPerGeneration: 1,
   numIterations: 1,
   gradientAccumulationSteps: 1,
+  numWorkers: 1,
+  prefetchFactor: 2,
+  acceleratePrepare: 1,
 };
 const presets = { 'seed-000': { config: defaults }, 'seed-002': { config: { ...defaults, sampler: 'trl' as const, ranks: 4, batch: 16 } } };
 

@@ -3,7 +3,7 @@
 // of a divergence from its pattern (docs/architecture.md, "bridge").
 import { ConfigError } from '../errors.ts';
 import type { Layout, LayoutConfig } from '../layout/types.ts';
-import { buildLayout, defaultConfig, samplers, validateConfig } from '../samplers/index.ts';
+import { buildLayout, defaultConfig, samplers, validateConfig, withSamplerDefaults } from '../samplers/index.ts';
 import type { ProbeLog, ProbeRecord } from './probe-log.ts';
 import { versionNote } from './versions.ts';
 
@@ -55,9 +55,13 @@ export interface DiffResult {
  * could not read, then the overrides; in both, enough epochs to cover every logged step.
  */
 export function predictedConfig(log: ProbeLog, prediction: Prediction = {}): LayoutConfig {
+  // Settings the probe did not log (flow_grpo's loader, without dataloader=) are the published script's for that sampler.
   const config = prediction.config
     ? { ...prediction.config }
-    : ({ ...defaultConfig, epochs: 1, ...log.header.settings, ...prediction.overrides } as LayoutConfig);
+    : withSamplerDefaults({ ...defaultConfig, epochs: 1, ...log.header.settings, ...prediction.overrides } as LayoutConfig, [
+        ...Object.keys(log.header.settings),
+        ...Object.keys(prediction.overrides ?? {}),
+      ]);
   const err = validateConfig(config);
   if (err) {
     // With flags over the logged settings the bad value may be the user's, not the run's: say both.
@@ -105,16 +109,38 @@ function diagnose(expected: number[][][], found: number[][][], perEpoch: number,
         `(set_epoch missing, or called with the same value each epoch)`
       );
     }
-    // A constant lag for most steps: the loader drew those index batches ahead of set_epoch.
+  }
+  // A constant lag for most steps: the run's loader drew index batches further ahead of set_epoch than the
+  // prediction's (found step s holds expected step s − lag), or less far (a later expected step).
+  const lagOf = divergent.map((s) => {
+    for (let d = 1; d <= s || s + d < expected.length; d++) {
+      if (d <= s && sameStep(found[s]!, expected[s - d]!)) return d;
+      if (s + d < expected.length && sameStep(found[s]!, expected[s + d]!)) return -d;
+    }
+    return 0;
+  });
+  // A loader that draws L batches ahead repeats the first batch in steps 0…L: a lag changes how many
+  // leading steps repeat (another seed shifts the passes too, since each pass is seeded seed + epoch, but
+  // keeps the repeats). The last steps of a run behind the prediction hold batches the prediction places
+  // past the log, so only the steps whose match was found vote.
+  const lead = (steps: number[][][]) => {
+    let n = 1;
+    while (n < steps.length && sameStep(steps[n]!, steps[0]!)) n++;
+    return n;
+  };
+  const leadShift = lead(found) - lead(expected);
+  if (leadShift !== 0 && lagOf.some((d) => d !== 0)) {
     const lags = new Map<number, number>();
-    divergent.forEach((s, i) => lags.set(s - earlier[i]!, (lags.get(s - earlier[i]!) ?? 0) + 1));
+    for (const d of lagOf) if (d !== 0) lags.set(d, (lags.get(d) ?? 0) + 1);
     const [lag, count] = [...lags].sort((a, b) => b[1] - a[1])[0]!;
-    if (count * 2 >= divergent.length) {
-      return (
-        `found step s holds expected step s−${lag} (shifted by ${lag} batch(es), the first steps repeated): a DataLoader that prefetches ` +
-        `(num_workers > 0) drew index batches before set_epoch took effect; use num_workers=0 for the sampler, or set the epoch ` +
-        `before the loader's iterator draws`
-      );
+    if (lag === leadShift && count * 2 >= lagOf.filter((d) => d !== 0).length) {
+      const loader = '(--num-workers, --prefetch-factor, --accelerate-prepare: the probe logs them when given dataloader=)';
+      return lag > 0
+        ? `found step s holds expected step s−${lag} (shifted by ${lag} batch(es), the first steps repeated): the run's loader drew ` +
+            `${lag} more index batch(es) ahead of set_epoch than the prediction's ${loader}; a DataLoader that prefetches ` +
+            `(num_workers > 0) or accelerate's look-ahead draws before set_epoch takes effect`
+        : `found step s holds expected step s+${-lag}: the run's loader drew ${-lag} fewer index batch(es) ahead of set_epoch than ` +
+            `the prediction's ${loader}`;
     }
   }
   if (divergent.every((s) => same(sorted(expected[s]!), sorted(found[s]!)))) {

@@ -76,6 +76,13 @@ function trl(c: LayoutConfig): Emitted {
   };
 }
 
+/** ": as scripts/train_sd3.py builds it" when the value is the published script's, else a warning that it is not. */
+function loaderOrigin(c: LayoutConfig, field: 'numWorkers' | 'prefetchFactor' | 'acceleratePrepare'): string {
+  const published = samplers[c.sampler]?.defaults?.[field] ?? samplers['flow-grpo'].defaults![field];
+  const script = c.sampler === 'flow-grpo-lcm' ? 'train_sd3.py at 74db691' : 'train_sd3.py at ac4c86e';
+  return c[field] === published ? `: as ${script} builds it` : `: ${script} has ${published}; edit the script to match`;
+}
+
 function flowGrpo(c: LayoutConfig): Emitted {
   const lcm = c.sampler === 'flow-grpo-lcm';
   return {
@@ -93,6 +100,24 @@ function flowGrpo(c: LayoutConfig): Emitted {
         `--gradient-accumulation-steps ${c.gradientAccumulationSteps}`,
       ),
       v('config.seed', c.seed, `--seed ${c.seed}`),
+      // Not config values: the script's own lines between the sampler and the loop, which the layout assumes.
+      v(
+        'DataLoader(batch_sampler=train_sampler, num_workers=…)',
+        c.numWorkers,
+        `--num-workers ${c.numWorkers}${loaderOrigin(c, 'numWorkers')}`,
+      ),
+      v(
+        'DataLoader(..., prefetch_factor=…)',
+        c.numWorkers > 0 ? c.prefetchFactor : 'None',
+        c.numWorkers > 0
+          ? `--prefetch-factor ${c.prefetchFactor}${loaderOrigin(c, 'prefetchFactor')}`
+          : 'torch refuses a prefetch_factor with num_workers=0',
+      ),
+      v(
+        'accelerator.prepare(..., train_dataloader, ...)',
+        c.acceleratePrepare === 1,
+        `--accelerate-prepare ${c.acceleratePrepare}${loaderOrigin(c, 'acceleratePrepare')}`,
+      ),
     ],
     launch: `accelerate launch --num_processes ${c.ranks} scripts/train_sd3.py --config config/grpo.py:...   # --ranks ${c.ranks}`,
     cannotExpress: [
@@ -103,8 +128,11 @@ function flowGrpo(c: LayoutConfig): Emitted {
     ],
     notes: [
       `The train_sd3.py of those versions builds DistributedKRepeatSampler(..., seed=42), not config.seed: set that argument to ${c.seed}.`,
-      `They also build the DataLoader with num_workers=1, which draws index batches before set_epoch (grpo-sandbox diff reports ` +
-        `"shifted by 2 batch(es)"); use num_workers=0 for the layout shown here.`,
+      lcm
+        ? `The layout assumes the loop of train_sd3.py at 74db691: set_epoch(epoch), then a new iter(train_dataloader) every epoch.`
+        : `The layout assumes the loop of train_sd3.py at ac4c86e: train_iter = iter(train_dataloader) once before the loop, ` +
+          `set_epoch(epoch × num_batches_per_epoch + i) before each next(train_iter); the loader lines above decide which batch ` +
+          `each next() gets (--num-workers 0 --accelerate-prepare 0 is the loop that reads each batch as set_epoch seeds it).`,
     ],
   };
 }

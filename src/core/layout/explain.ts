@@ -1,4 +1,5 @@
 // seed-000's explanation, in plain words, for any layout: the counts, where copies go, where they meet.
+import { loaderSentences } from '../samplers/loader-facts.ts';
 import type { LayoutStats } from './stats.ts';
 import type { Layout } from './types.ts';
 
@@ -64,6 +65,8 @@ export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
         `is where the ${k} copies of each prompt meet.`,
     );
   }
+  // flow_grpo: what the published script's loader does, beside the loop the seed-000 document assumes.
+  lines.push(...loaderSentences(layout));
   const twice = stats.promptsDrawnTwice;
   if (twice.length > 0) {
     const shown = twice

@@ -26,6 +26,12 @@ export interface LayoutConfig {
   numIterations: number;
   /** gradient_accumulation_steps: micro-steps (TRL, flow_grpo) or samples (DanceGRPO) per optimizer step. */
   gradientAccumulationSteps: number;
+  /** flow_grpo's loader: DataLoader num_workers between the sampler and the loop (src/core/samplers/loader.ts). */
+  numWorkers: number;
+  /** flow_grpo's loader: DataLoader prefetch_factor (index batches each worker draws ahead). */
+  prefetchFactor: number;
+  /** flow_grpo's loader: 1 when the train DataLoader goes through accelerator.prepare, 0 when not. */
+  acceleratePrepare: number;
 }
 
 /** How often the trainer steps, counted as the framework's own training loop counts (per process). */

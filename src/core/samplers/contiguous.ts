@@ -8,6 +8,7 @@ import { distributedSamplerAllRanks } from './distributed-sampler.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
 import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
+import { loaderSettingsIgnored } from './loader.ts';
 
 /** Full batches one epoch holds: per-rank prompts ceil(D/W), in batches of batch/k, the incomplete last one dropped. */
 export function batchesInEpoch(config: LayoutConfig): number {
@@ -62,7 +63,7 @@ export const contiguous: SamplerSpec = {
     return null;
   },
   effective: (config) => ({ ...config }),
-  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  ignores: { ...loaderSettingsIgnored, stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
   counts: (config) => flowGrpoLoopCounts(config, "counted with flow_grpo's training loop (assumed for Flow-Factory's samplers)"),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * c.datasetSize,

@@ -14,6 +14,7 @@ import { distributedSamplerIndices } from './distributed-sampler.ts';
 import { DANCE_GRPO_VERSION } from './framework-errors.ts';
 import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
+import { loaderSettingsIgnored } from './loader.ts';
 
 export const danceGrpo: SamplerSpec = {
   name: 'dance-grpo',
@@ -52,6 +53,7 @@ export const danceGrpo: SamplerSpec = {
   // One epoch here = one pass over the DataLoader: every full batch of train_batch_size prompts.
   effective: (config) => ({ ...config, batchesPerEpoch: batchesInEpoch(config) }),
   ignores: {
+    ...loaderSettingsIgnored,
     batchesPerEpoch: 'a DanceGRPO pass is the whole DataLoader (len = per-rank prompts // train_batch_size); --epochs counts passes',
     stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)',
     numIterations: 'DanceGRPO trains each sample once (no num_iterations / inner epochs)',

@@ -10,6 +10,7 @@ import { Mt19937, randperm } from '../rng/index.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
 import { FLOW_GRPO_VERSION, flowGrpoSays, withFrameworkSays } from './framework-errors.ts';
 import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
+import { lookAhead, receivedDraws, type LoaderModel } from './loader.ts';
 import type { SamplerSpec } from './spec.ts';
 
 /** One reseeded pass: `g.manual_seed(seed + epochArg)`, m prompts × k copies shuffled, cut into `batches` windows of W·B. */
@@ -34,6 +35,67 @@ function scatterPass(config: LayoutConfig, epochArg: number, m: number, batches:
     out.push(window);
   }
   return out;
+}
+
+/**
+ * The steps the published loop receives: each rank's next() returns the draw the loader model
+ * says (loader.ts), and a draw is the rank's slice of window `pos` of the pass seeded seed + epoch.
+ */
+function loaderSteps(config: LayoutConfig, m: number, passLength: number, loop: LoaderModel['loop']): LayoutStep[] {
+  const received = receivedDraws({
+    numWorkers: config.numWorkers,
+    prefetchFactor: config.prefetchFactor,
+    acceleratePrepare: config.acceleratePrepare === 1,
+    ranks: config.ranks,
+    loop,
+    passLength,
+    epochs: config.epochs,
+    batchesPerEpoch: config.batchesPerEpoch,
+  });
+  const passes = new Map<number, number[][][]>();
+  const pass = (epoch: number) => {
+    let p = passes.get(epoch);
+    if (!p) passes.set(epoch, (p = scatterPass(config, epoch, m, passLength)));
+    return p;
+  };
+  const N = config.batchesPerEpoch;
+  return received.map((draws, t) => ({
+    epoch: Math.floor(t / N),
+    step: t % N,
+    ranks: draws.map((d, r) => pass(d.epoch)[d.pos]![r]!),
+  }));
+}
+
+/** The loader settings in flow_grpo's words, e.g. "DataLoader(num_workers=1, prefetch_factor=2) through accelerator.prepare". */
+export function loaderText(config: LayoutConfig): string {
+  const dl =
+    config.numWorkers > 0
+      ? `DataLoader(num_workers=${config.numWorkers}, prefetch_factor=${config.prefetchFactor})`
+      : 'DataLoader(num_workers=0)';
+  return `${dl} ${config.acceleratePrepare === 1 ? 'through accelerator.prepare' : 'not prepared by accelerate'}`;
+}
+
+/** The loader settings as one parenthesis of the notes: "(num_workers=1, prefetch_factor=2, accelerator.prepare: yes)". */
+function loaderParens(config: LayoutConfig): string {
+  return `(num_workers=${config.numWorkers}, prefetch_factor=${config.prefetchFactor}, accelerator.prepare: ${config.acceleratePrepare === 1 ? 'yes' : 'no'})`;
+}
+
+/** What the 'once' loop's loader does to the draws, in plain words (flow-grpo's notes). */
+function scatterLoaderNote(config: LayoutConfig): string {
+  const L = lookAhead({ ...config, acceleratePrepare: config.acceleratePrepare === 1 });
+  const N = config.batchesPerEpoch;
+  if (L === 0) {
+    return (
+      `Before batch i of epoch e the training loop calls set_epoch(e × ${N} + i), so the generator is reseeded with seed + ` +
+      `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`
+    );
+  }
+  return (
+    `The loop calls set_epoch(e × ${N} + i) before each batch, but the loader ${loaderParens(config)} made one iterator before ` +
+    `the loop and draws ${L} index batch(es) before the set_epoch call meant for them: steps 0–${L} all receive set_epoch(0)'s ` +
+    `batch and step t ≥ ${L} the batch set_epoch(t − ${L}) seeds, so PerPromptStatTracker sees groups of 2k or more copies of a ` +
+    `prompt. --num-workers 0 --accelerate-prepare 0 shows the idealised loop.`
+  );
 }
 
 export const flowGrpo: SamplerSpec = {
@@ -85,27 +147,15 @@ export const flowGrpo: SamplerSpec = {
   },
   effective: (config) => ({ ...config }),
   ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  // scripts/train_sd3.py at ac4c86e: DataLoader(batch_sampler=train_sampler, num_workers=1), accelerator.prepare(... train_dataloader ...).
+  defaults: { numWorkers: 1, prefetchFactor: 2, acceleratePrepare: 1 },
   counts: (config) => flowGrpoLoopCounts(config, 'flow_grpo'),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * c.batchesPerEpoch * (c.datasetSize + c.ranks * c.batch),
-  steps(config) {
-    const m = (config.ranks * config.batch) / config.k;
-    const steps: LayoutStep[] = [];
-    for (let epoch = 0; epoch < config.epochs; epoch++) {
-      for (let i = 0; i < config.batchesPerEpoch; i++) {
-        // The sampler is rebuilt from seed + epoch on every pass; the loop's set_epoch makes each batch its own pass.
-        const [ranks] = scatterPass(config, epoch * config.batchesPerEpoch + i, m, 1);
-        steps.push({ epoch, step: i, ranks: ranks! });
-      }
-    }
-    return steps;
-  },
-  notes(config) {
-    return [
-      `Before batch i of epoch e the training loop calls set_epoch(e × ${config.batchesPerEpoch} + i), so the generator is reseeded with seed + ` +
-        `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`,
-    ];
-  },
+  // Each pass is one batch, reseeded from seed + the sampler's epoch when it starts; the loop's
+  // set_epoch(epoch × N + i) means each batch to be its own pass, the loader decides which it gets.
+  steps: (config) => loaderSteps(config, (config.ranks * config.batch) / config.k, 1, 'once'),
+  notes: (config) => [scatterLoaderNote(config)],
 };
 
 /** Prompts per epoch of the lcm variant: the least m with m·k ≥ batchesPerEpoch·W·B, rounded up to a multiple of W·B / gcd(k, W·B). */
@@ -150,24 +200,36 @@ export const flowGrpoLcm: SamplerSpec = {
     return { ...config, batchesPerEpoch: (m * config.k) / (config.ranks * config.batch) };
   },
   ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  // scripts/train_sd3.py at 74db691: DataLoader(batch_sampler=train_sampler, num_workers=1), not prepared.
+  defaults: { numWorkers: 1, prefetchFactor: 2, acceleratePrepare: 0 },
   counts: (config) => flowGrpoLoopCounts(config, 'flow_grpo (lcm sampler)'),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * (c.datasetSize + c.batchesPerEpoch * c.ranks * c.batch),
-  steps(config) {
-    const m = lcmPromptsPerEpoch(config);
-    const steps: LayoutStep[] = [];
-    for (let epoch = 0; epoch < config.epochs; epoch++) {
-      const windows = scatterPass(config, epoch, m, config.batchesPerEpoch);
-      windows.forEach((ranks, step) => steps.push({ epoch, step, ranks }));
-    }
-    return steps;
-  },
+  // The script (74db691) calls set_epoch(epoch) and makes a new iterator every epoch, so a fresh pass starts each epoch.
+  steps: (config) => loaderSteps(config, lcmPromptsPerEpoch(config), config.batchesPerEpoch, 'epoch'),
   notes(config) {
     const m = lcmPromptsPerEpoch(config);
     return [
       `One permutation per epoch (generator seeded seed + epoch): m=${m} prompts × k=${config.k} = ${m * config.k} samples, cut into ` +
         `${config.batchesPerEpoch} batches of ranks×batch=${config.ranks * config.batch}; a group may straddle two batches, but each prompt ` +
         `appears k times per epoch.`,
+      lcmLoaderNote(config),
     ];
   },
 };
+
+/** What the 'epoch' loop's loader does (the lcm script makes a new iterator after set_epoch(epoch) every epoch). */
+function lcmLoaderNote(config: LayoutConfig): string {
+  if (config.acceleratePrepare !== 1) {
+    return (
+      `As train_sd3.py (74db691) runs it: set_epoch(epoch), then a new iterator over the loader ${loaderParens(config)} each ` +
+      `epoch, so whatever the workers prefetch comes from this epoch's pass and is dropped with the iterator: the layout is the sampler's own.`
+    );
+  }
+  return config.ranks > 1
+    ? `With accelerator.prepare (not what the script does), BatchSamplerShard takes ${config.ranks} of the sampler's batches per step and ` +
+        `keeps the rank's: rank r gets its slice of window (step × ${config.ranks} + r) mod ${config.batchesPerEpoch}, so the ranks ` +
+        `of one step hold slices of different windows.`
+    : `With accelerator.prepare (not what the script does), DataLoaderShard calls set_epoch(0) on the sampler whenever a new ` +
+        `iterator starts, so every epoch repeats pass 0.`;
+}

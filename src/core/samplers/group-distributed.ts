@@ -6,6 +6,7 @@ import { Mt19937, randperm } from '../rng/index.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
 import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
+import { loaderSettingsIgnored } from './loader.ts';
 
 /** Prompts per epoch: batchesPerEpoch × W·B / k (Flow-Factory's unique_sample_num for this many batches). */
 function promptsPerEpoch(config: LayoutConfig): number {
@@ -59,7 +60,7 @@ export const groupDistributed: SamplerSpec = {
     return null;
   },
   effective: (config) => ({ ...config }),
-  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  ignores: { ...loaderSettingsIgnored, stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
   counts: (config) => flowGrpoLoopCounts(config, "counted with flow_grpo's training loop (assumed for Flow-Factory's samplers)"),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * (c.datasetSize + promptsPerEpoch(c)),

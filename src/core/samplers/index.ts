@@ -16,6 +16,7 @@ export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArg
 export { TRL_VERSION, trlSays, flowGrpoSays } from './framework-errors.ts';
 export { distributedSamplerIndices } from './distributed-sampler.ts';
 export { lcmBatchesStep, lcmPromptsPerEpoch } from './flow-grpo.ts';
+export { lookAhead, receivedDraws, type Draw, type LoaderModel } from './loader.ts';
 import { lcmBatchesStep } from './flow-grpo.ts';
 
 /** Every sampler by name. */
@@ -77,12 +78,35 @@ function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
   return withFixes(tooBig, fixes);
 }
 
+/** The loader settings flow_grpo's published script uses, for samplers without defaults of their own. */
+const LOADER_DEFAULTS = { numWorkers: 1, prefetchFactor: 2, acceleratePrepare: 1 } as const;
+
 /**
- * Settings added after configurations were first saved (URLs, JSON, objects built by older code)
- * take the value that means "as before": gradient_accumulation_steps 1.
+ * Settings added after configurations were first saved (URLs, JSON, objects built by older code):
+ * gradient_accumulation_steps 1 ("as before"); the loader settings as the sampler's published
+ * script sets them (the layout a real run gets, not the idealised loop older versions showed).
  */
 function withDefaults(c: LayoutConfig): LayoutConfig {
-  return c.gradientAccumulationSteps === undefined ? { ...c, gradientAccumulationSteps: 1 } : c;
+  const missing = (['gradientAccumulationSteps', 'numWorkers', 'prefetchFactor', 'acceleratePrepare'] as const).filter(
+    (f) => c[f] === undefined,
+  );
+  if (missing.length === 0) return c;
+  const fill: Partial<LayoutConfig> = { gradientAccumulationSteps: 1, ...LOADER_DEFAULTS, ...samplerDefaults(c.sampler) };
+  return { ...c, ...Object.fromEntries(missing.map((f) => [f, fill[f]])) };
+}
+
+function samplerDefaults(sampler: SamplerName): Partial<LayoutConfig> {
+  return (Object.hasOwn(samplers, sampler) ? samplers[sampler].defaults : undefined) ?? {};
+}
+
+/**
+ * `config` with its sampler's published values for the settings only that sampler reads (flow_grpo's
+ * loader), except those in `given`: what choosing a sampler (CLI --sampler, the panel, a link) does.
+ */
+export function withSamplerDefaults(config: LayoutConfig, given: Iterable<string> = []): LayoutConfig {
+  const keep = new Set(given);
+  const defaults = Object.entries(samplerDefaults(config.sampler)).filter(([f]) => !keep.has(f));
+  return defaults.length ? ({ ...config, ...Object.fromEntries(defaults) } as LayoutConfig) : config;
 }
 
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
@@ -99,6 +123,9 @@ function canonical(c: LayoutConfig): LayoutConfig {
     stepsPerGeneration,
     numIterations,
     gradientAccumulationSteps,
+    numWorkers,
+    prefetchFactor,
+    acceleratePrepare,
   } = c;
   return {
     sampler,
@@ -112,6 +139,9 @@ function canonical(c: LayoutConfig): LayoutConfig {
     stepsPerGeneration,
     numIterations,
     gradientAccumulationSteps,
+    numWorkers,
+    prefetchFactor,
+    acceleratePrepare,
   };
 }
 

@@ -29,6 +29,11 @@ export interface SamplerSpec {
    * explicitly is refused (see `checkGivenSettings`) instead of having it silently ignored.
    */
   ignores: Partial<Record<keyof LayoutConfig, string>>;
+  /**
+   * The values its framework's published script gives settings only this sampler reads (flow_grpo's
+   * loader): taken when the sampler is chosen without them, and by configurations that lack them.
+   */
+  defaults?: Partial<LayoutConfig>;
   /** Generation batches, micro-steps and optimizer steps as the framework's loop counts them, for a valid effective config. */
   counts(config: LayoutConfig): TrainingCounts;
   /** Plain-language remarks about the run (reseeding, padding, TRL's reused batches). */

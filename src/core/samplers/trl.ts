@@ -7,6 +7,7 @@ import { trlCounts } from './counts.ts';
 import { TRL_VERSION, trlSays, withFrameworkSays } from './framework-errors.ts';
 import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
+import { loaderSettingsIgnored } from './loader.ts';
 
 /**
  * One pass (one epoch) of TRL's RepeatSampler over `datasetSize` items: randperm from `gen`
@@ -99,6 +100,7 @@ export const trl: SamplerSpec = {
     return { ...config, batchesPerEpoch: Math.floor(config.datasetSize / trlSizes(config).promptsPerGeneration) };
   },
   ignores: {
+    ...loaderSettingsIgnored,
     batchesPerEpoch: 'TRL derives it: an epoch is every full generation batch RepeatSampler cuts from the dataset (change --dataset-size)',
   },
   counts: trlCounts,

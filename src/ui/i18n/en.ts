@@ -86,6 +86,20 @@ export const en = {
     advUid: 'verl: (r − mean of the uid) / (unbiased std + 1e-6); a lone sample gets mean 0, std 1',
     advLocal: "DanceGRPO: (r − mean of the rank's group) / (unbiased std + 1e-8), computed on each rank",
     sampleSame: (draws: number, k: number) => `, ${plural(draws, 'prompt')} × ${k} copies each step`,
+    loaderIdeal:
+      ' The loop reads each batch as its set_epoch call seeds it: the idealised loop the seed-000 document assumes (flow_grpo’s ' +
+      'published script reads the sampler through a prefetching DataLoader and accelerate: the loader settings show it).',
+    loaderPair: (step: number, sameAs: number) => `step ${step} gets step ${sameAs}’s batch`,
+    loaderText: (workers: number, prefetch: number, prepared: boolean) =>
+      `DataLoader(num_workers=${workers}${workers > 0 ? `, prefetch_factor=${prefetch}` : ''}) ` +
+      (prepared ? 'through accelerator.prepare' : 'not prepared by accelerate'),
+    loaderRepeats: (loader: string, ahead: number, pairs: string, big: number, k: number) =>
+      ` As flow_grpo’s published script runs it (${loader}), ${plural(ahead, 'index batch', 'index batches')} are drawn before ` +
+      `their set_epoch call: here ${pairs}, so ${plural(big, 'prompt group')} ${big === 1 ? 'holds' : 'hold'} ${2 * k} or more ` +
+      `samples in PerPromptStatTracker. The seed-000 document expected a new draw every step.`,
+    loaderShifted: (loader: string, ahead: number) =>
+      ` As flow_grpo’s published script runs it (${loader}), each step receives the batch set_epoch(t − ${ahead}) seeds, not ` +
+      `its own, as the seed-000 document expected.`,
     sampleVaried: (draws: string, k: number) => `; the steps hold ${draws} prompts × ${k} copies`,
     sampleAcross: (step: number, draws: number, across: number, groups: number) =>
       `; step ${step} holds copies of ${plural(draws, 'prompt')}, and ${across} of the gather's ` +

@@ -64,6 +64,48 @@ const P: [RegExp, (...m: string[]) => string][] = [
   ],
   [
     re(
+      /^The loop calls set_epoch\(e × (\d+) \+ i\) before each batch, but the loader \(num_workers=(\d+), prefetch_factor=(\d+),/,
+      / accelerator\.prepare: (yes|no)\) made one iterator before the loop and draws (\d+) index batch\(es\) before the set_epoch/,
+      / call meant for them: steps 0–\d+ all receive set_epoch\(0\)'s batch and step t ≥ \d+ the batch set_epoch\(t − \d+\) seeds,/,
+      / so PerPromptStatTracker sees groups of 2k or more copies of a prompt\. --num-workers 0 --accelerate-prepare 0 shows the/,
+      / idealised loop\.$/,
+    ),
+    (n, workers, prefetch, prepared, ahead) =>
+      `训练循环在每个 batch 之前调用 set_epoch(e × ${n} + i)，但数据加载器（num_workers=${workers}，prefetch_factor=${prefetch}，` +
+      `${prepared === 'yes' ? '经过' : '未经过'} accelerator.prepare）在循环开始前就建好了迭代器，并在对应的 set_epoch 调用之前抽取 ${ahead} 个索引 batch：` +
+      `step 0–${ahead} 都收到 set_epoch(0) 的 batch，step t ≥ ${ahead} 收到 set_epoch(t − ${ahead}) 生成的 batch，` +
+      '所以 PerPromptStatTracker 会看到含 2k 个或更多副本的 prompt 组。`--num-workers 0 --accelerate-prepare 0` 显示理想循环。',
+  ],
+  [
+    re(
+      /^As train_sd3\.py \(74db691\) runs it: set_epoch\(epoch\), then a new iterator over the loader \(num_workers=(\d+),/,
+      / prefetch_factor=(\d+), accelerator\.prepare: no\) each epoch, so whatever the workers prefetch comes from this epoch's/,
+      / pass and is dropped with the iterator: the layout is the sampler's own\.$/,
+    ),
+    (workers, prefetch) =>
+      `按 train_sd3.py（74db691）的运行方式：先 set_epoch(epoch)，再在每个 epoch 为数据加载器（num_workers=${workers}，` +
+      `prefetch_factor=${prefetch}，未经过 accelerator.prepare）新建迭代器，所以 worker 预取的都来自本 epoch 的那一轮，并随迭代器一起丢弃：布局就是 sampler 自己的。`,
+  ],
+  [
+    re(
+      /^With accelerator\.prepare \(not what the script does\), BatchSamplerShard takes (\d+) of the sampler's batches per/,
+      / step and keeps the rank's: rank r gets its slice of window \(step × \d+ \+ r\) mod (\d+), so the ranks of one step hold/,
+      / slices of different windows\.$/,
+    ),
+    (W, N) =>
+      `经过 accelerator.prepare（脚本并不这样做）时，BatchSamplerShard 每个 step 从 sampler 取 ${W} 个 batch，只留下本 rank 的那个：` +
+      `rank r 得到第 ((step × ${W} + r) 除以 ${N} 的余数) 个窗口中自己的切片，所以同一 step 的各 rank 持有不同窗口的切片。`,
+  ],
+  [
+    re(
+      /^With accelerator\.prepare \(not what the script does\), DataLoaderShard calls set_epoch\(0\) on the sampler whenever a/,
+      / new iterator starts, so every epoch repeats pass 0\.$/,
+    ),
+    () =>
+      '经过 accelerator.prepare（脚本并不这样做）时，DataLoaderShard 每次新建迭代器都对 sampler 调用 set_epoch(0)，所以每个 epoch 都重复第 0 轮。',
+  ],
+  [
+    re(
       /^One permutation per epoch \(generator seeded seed \+ epoch\): m=(\d+) prompts × k=(\d+) = (\d+)/,
       / samples, cut into (\d+) batches of ranks×batch=(\d+); a group may straddle two batches, but each/,
       / prompt appears k times per epoch\.$/,

@@ -71,6 +71,19 @@ export const zhCN: Catalogue = {
     advUid: 'verl：(r − 该 uid 的均值) / (无偏 std + 1e-6)；单独一个样本的均值记为 0、std 记为 1',
     advLocal: 'DanceGRPO：(r − 该 rank 上组的均值) / (无偏 std + 1e-8)，在每个 rank 上计算',
     sampleSame: (draws: number, k: number) => `，每个 step ${draws} 个 prompt × ${k} 个副本`,
+    loaderIdeal:
+      '训练循环按每次 set_epoch 的种子读取每个 batch：这是 seed-000 文档所假设的理想循环（flow_grpo 发布的脚本通过会预取的 ' +
+      'DataLoader 和 accelerator.prepare 读取 sampler：数据加载设置可以展示这一点）。',
+    loaderPair: (step: number, sameAs: number) => `step ${step} 拿到 step ${sameAs} 的 batch`,
+    loaderText: (workers: number, prefetch: number, prepared: boolean) =>
+      `DataLoader(num_workers=${workers}${workers > 0 ? `, prefetch_factor=${prefetch}` : ''})，` +
+      (prepared ? '经过 accelerator.prepare' : '未经 accelerate 的 prepare'),
+    loaderRepeats: (loader: string, ahead: number, pairs: string, big: number, k: number) =>
+      `按 flow_grpo 发布的脚本运行（${loader}），有 ${ahead} 个索引 batch 在其 set_epoch 调用之前就被抽取：这里${pairs}，` +
+      `所以 PerPromptStatTracker 中有 ${big} 个 prompt 组含 ${2 * k} 个或更多样本。seed-000 文档预期的是每个 step 都重新抽取。`,
+    loaderShifted: (loader: string, ahead: number) =>
+      `按 flow_grpo 发布的脚本运行（${loader}），每个 step 收到的是 set_epoch(t − ${ahead}) 所生成的 batch，` +
+      `而不是 seed-000 文档预期的它自己的那个。`,
     sampleVaried: (draws: string, k: number) => `；各 step 分别持有 ${draws} 个 prompt × ${k} 个副本`,
     sampleAcross: (step: number, draws: number, across: number, groups: number) =>
       `；step ${step} 持有 ${draws} 个 prompt 的副本，而该 gather 的 ${groups} 个组中有 ${across} 个的副本分布在多个 step 中，所以一个 step 并不持有完整的组`,
@@ -163,6 +176,22 @@ export const zhCN: Catalogue = {
       spg: { label: '每次生成的 step 数', hint: 'TRL steps_per_generation；默认等于 --gradient-accumulation-steps，与 TRL 相同' },
       iters: { label: '迭代次数（μ）', hint: 'TRL num_iterations / flow_grpo num_inner_epochs（计入 step 数）' },
       ga: { label: '梯度累积', hint: 'gradient_accumulation_steps：每个优化器 step 的微步数（DanceGRPO：样本数）（计入 step 数）' },
+      workers: {
+        label: 'DataLoader 的 worker 数',
+        hint:
+          'flow_grpo：采样器与训练循环之间 DataLoader 的 num_workers（其脚本为 1）；worker 会在 set_epoch 生效之前预取索引 batch；' +
+          '0 = 训练循环直接读采样器',
+      },
+      prefetch: {
+        label: '预取因子',
+        hint: 'flow_grpo：DataLoader 的 prefetch_factor，每个 worker 预先抽取的索引 batch 数（PyTorch 默认 2；--num-workers 0 时不用）',
+      },
+      prepare: {
+        label: 'accelerator.prepare',
+        hint:
+          'flow_grpo：1 = 训练 DataLoader 经过 accelerator.prepare（多看一个 batch；多个 rank 时 BatchSamplerShard 每 W 个 batch 取一个），' +
+          '与 ac4c86e 的 train_sd3.py 相同；0 = 不经过 accelerator.prepare（flow-grpo-lcm 的脚本，74db691）',
+      },
     },
     presets: {
       'seed-000':

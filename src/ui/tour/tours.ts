@@ -74,11 +74,16 @@ export const TOURS: Record<string, Tour> = {
         set: { phase: 'scatter' },
         text: {
           en:
-            "The 16 samples are scattered over the 8 ranks, 2 each, in the order of the seed's permutation (set_epoch reseeds it before every batch). " +
-            'Copies of one prompt land on different ranks.',
+            "The 16 samples are scattered over the 8 ranks, 2 each, in the order of the seed's permutation; copies of one prompt land on " +
+            'different ranks. The seed document expects set_epoch(epoch × 2 + i) to make every batch a new draw, but the real script ' +
+            '(train_sd3.py) reads the sampler through DataLoader(num_workers=1) prepared by accelerate, one iterator made before the loop: ' +
+            '3 index batches are drawn before their set_epoch call, so batches 0 and 1 of epoch 0 are the same draw (steps 0–3 all get ' +
+            'set_epoch(0)’s batch). That is what a real run of this configuration gets.',
           'zh-CN':
-            '16 个样本按该 seed 的随机排列分到 8 个 rank 上，每个 rank 2 个（每个 batch 之前 set_epoch 都会重新设定随机种子）。' +
-            '同一个 prompt 的副本落在不同的 rank 上。',
+            '16 个样本按该 seed 的随机排列分到 8 个 rank 上，每个 rank 2 个；同一个 prompt 的副本落在不同的 rank 上。seed 文档预期' +
+            ' set_epoch(epoch × 2 + i) 让每个 batch 都是新的抽取，但真实脚本（train_sd3.py）通过经过 accelerator.prepare 的 ' +
+            'DataLoader(num_workers=1) 读取 sampler，迭代器在循环之前就已建好：有 3 个索引 batch 在对应的 set_epoch 调用之前就被抽取，' +
+            '所以 epoch 0 的第 0 个和第 1 个 batch 是同一次抽取（step 0–3 都拿到 set_epoch(0) 的 batch）。这才是这个配置真实运行时得到的结果。',
         },
       },
       {
@@ -110,10 +115,11 @@ export const TOURS: Record<string, Tour> = {
         set: { phase: 'gather' },
         text: {
           en:
-            'accelerator.gather brings the 32 samples of the epoch together in rank-major order. Only now do the 4 copies of each of the ' +
-            '8 prompt draws meet.',
+            'accelerator.gather brings the 32 samples of the epoch together in rank-major order. Only now do the copies of each prompt ' +
+            'meet: here 4 prompts, each drawn twice (8 copies), where the document expected 8 prompts × 4 copies.',
           'zh-CN':
-            'accelerator.gather 按 rank 顺序（rank-major）把这个 epoch 的 32 个样本汇集到一起。直到这时，8 次 prompt 抽取中每个 prompt 的 4 个副本才相遇。',
+            'accelerator.gather 按 rank 顺序（rank-major）把这个 epoch 的 32 个样本汇集到一起。直到这时，每个 prompt 的副本才相遇：' +
+            '这里是 4 个 prompt，每个被抽到两次（8 个副本），而文档预期的是 8 个 prompt × 4 个副本。',
         },
       },
       {
@@ -121,9 +127,25 @@ export const TOURS: Record<string, Tour> = {
         target: 'grpo-layout-canvas',
         set: { phase: 'regroup' },
         text: {
-          en: "flow_grpo's PerPromptStatTracker regroups the gathered samples by prompt: each group is one prompt's 4 copies, wherever they were generated.",
+          en:
+            "flow_grpo's PerPromptStatTracker regroups the gathered samples by prompt, wherever they were generated: in the real run each " +
+            'group holds 8 samples (2k), because the same batch came twice.',
           'zh-CN':
-            'flow_grpo 的 PerPromptStatTracker 按 prompt 把汇集后的样本重新分组：每组是一个 prompt 的 4 个副本，不管它们在哪个 rank 上生成。',
+            'flow_grpo 的 PerPromptStatTracker 按 prompt 把汇集后的样本重新分组，不管它们在哪个 rank 上生成：在真实运行中每组有 8 个样本（2k），' +
+            '因为同一个 batch 来了两次。',
+        },
+      },
+      {
+        view: 'explorer',
+        set: { workers: '0', prepare: '0' },
+        text: {
+          en:
+            'The loop the document assumes — num_workers 0 and no accelerator.prepare, so each batch is drawn after its set_epoch call: ' +
+            'the epoch holds 8 different prompts and every group has exactly 4 copies. The “loader workers” and “accelerate prepare” ' +
+            'settings switch between the two.',
+          'zh-CN':
+            '文档所假设的循环——num_workers 为 0，且不经过 accelerator.prepare，于是每个 batch 都在它的 set_epoch 调用之后才抽取：' +
+            '这个 epoch 有 8 个不同的 prompt，每组恰好 4 个副本。“DataLoader 的 worker 数”和“accelerator.prepare”两个设置可以在两者之间切换。',
         },
       },
       {

@@ -52,6 +52,9 @@ function ours(c: Case['input']): LayoutConfig | ConfigError {
       stepsPerGeneration,
       numIterations: c.mu ?? 1,
       gradientAccumulationSteps: c.ga,
+      numWorkers: 1,
+      prefetchFactor: 2,
+      acceleratePrepare: 1,
     };
     return validateConfig(config) ?? config;
   } catch (err) {

@@ -4,7 +4,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Layout, LayoutConfig, SamplerName } from '../../../src/core/layout/types.ts';
 import { Mt19937, randperm } from '../../../src/core/rng/index.ts';
-import { buildLayout, defaultConfig, distributedSamplerIndices, samplerNames, validateConfig } from '../../../src/core/samplers/index.ts';
+import {
+  buildLayout,
+  checkGivenSettings,
+  defaultConfig,
+  distributedSamplerIndices,
+  samplerNames,
+  validateConfig,
+  withSamplerDefaults,
+} from '../../../src/core/samplers/index.ts';
 
 /** Random valid configurations for `sampler`, from a fixed test seed. */
 function randomConfigs(sampler: SamplerName, count: number): LayoutConfig[] {
@@ -37,6 +45,10 @@ function randomConfigs(sampler: SamplerName, count: number): LayoutConfig[] {
       stepsPerGeneration: sampler === 'trl' ? pick(1, 3) : 1,
       numIterations: sampler === 'trl' ? pick(1, 2) : 1,
       gradientAccumulationSteps: pick(1, 3),
+      // The sampler classes on their own: the loop reads them directly (golden-flow-grpo-loader.test.ts checks the loader).
+      numWorkers: 0,
+      prefetchFactor: 2,
+      acceleratePrepare: 0,
     };
     if (validateConfig(config) === null) out.push(config);
   }
@@ -190,7 +202,8 @@ test('group-distributed: all ranks identical, k/ranks copies each, steps group-c
 
 test('every sampler: same seed same layout, another seed or epoch a different one', () => {
   const base: Record<SamplerName, Partial<LayoutConfig>> = {
-    'flow-grpo': {},
+    // flow_grpo's sampler read directly; under the shipped loader seed-000's epoch 1 repeats epoch 0 (tested below).
+    'flow-grpo': { numWorkers: 0, acceleratePrepare: 0 },
     'flow-grpo-lcm': { k: 3 },
     trl: { batchesPerEpoch: 1 },
     contiguous: { batch: 4 },
@@ -210,8 +223,8 @@ test('every sampler: same seed same layout, another seed or epoch a different on
   }
 });
 
-test('seed-000 with seed 42: the first batch is randperm(32, seed 42)[:4], each 4 times', () => {
-  const layout = buildLayout(defaultConfig);
+test('seed-000 with seed 42, idealised loop: the first batch is randperm(32, seed 42)[:4], each 4 times', () => {
+  const layout = buildLayout({ ...defaultConfig, numWorkers: 0, acceleratePrepare: 0 });
   const first4 = Array.from(randperm(32, new Mt19937(42))).slice(0, 4);
   assert.deepEqual(
     [...new Set(layout.steps[0]!.ranks.flat())].sort((a, b) => a - b),
@@ -222,5 +235,28 @@ test('seed-000 with seed 42: the first batch is randperm(32, seed 42)[:4], each 
   assert.deepEqual(
     [...new Set(layout.steps[1]!.ranks.flat())].sort((a, b) => a - b),
     [...second4].sort((a, b) => a - b),
+  );
+});
+
+test('seed-000 as the published script runs it: steps 0–3 receive set_epoch(0)’s batch, so epoch 1 repeats epoch 0', () => {
+  const shipped = buildLayout({ ...defaultConfig, epochs: 3 });
+  const ideal = buildLayout({ ...defaultConfig, epochs: 3, numWorkers: 0, acceleratePrepare: 0 });
+  for (let s = 0; s < 4; s++) assert.deepEqual(shipped.steps[s]!.ranks, ideal.steps[0]!.ranks);
+  assert.deepEqual(shipped.steps[4]!.ranks, ideal.steps[1]!.ranks);
+  assert.deepEqual(shipped.steps[5]!.ranks, ideal.steps[2]!.ranks);
+});
+
+test('the loader settings: refused by samplers that do not model them, taken from the sampler chosen', () => {
+  assert.match(checkGivenSettings('trl', ['numWorkers'])!.message, /--sampler trl does not use --num-workers: .*flow_grpo/);
+  assert.equal(checkGivenSettings('flow-grpo', ['numWorkers', 'prefetchFactor', 'acceleratePrepare']), null);
+  assert.equal(withSamplerDefaults({ ...defaultConfig, sampler: 'flow-grpo-lcm' }).acceleratePrepare, 0);
+  assert.equal(withSamplerDefaults({ ...defaultConfig, sampler: 'flow-grpo-lcm' }, ['acceleratePrepare']).acceleratePrepare, 1);
+  const old = { ...defaultConfig } as Partial<LayoutConfig>;
+  delete old.numWorkers;
+  delete old.acceleratePrepare;
+  assert.deepEqual(
+    buildLayout(old as LayoutConfig).steps,
+    buildLayout(defaultConfig).steps,
+    'a config without them gets the published loader',
   );
 });
