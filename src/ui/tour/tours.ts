@@ -137,6 +137,7 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'explorer',
+        target: 'grpo-layout-canvas',
         set: { workers: '0', prepare: '0' },
         text: {
           en:

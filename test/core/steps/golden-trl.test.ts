@@ -58,6 +58,9 @@ function model(c: TrlCase, framework: string, loss = c.loss): { report: StepsRep
     stepsPerGeneration: c.spg,
     numIterations: c.mu,
     gradientAccumulationSteps: c.ga,
+    numWorkers: 0,
+    prefetchFactor: 2,
+    acceleratePrepare: 0,
   };
   const layout = buildLayout(config);
   const offsets = completionOffsets(layout);

@@ -43,6 +43,9 @@ for (const c of golden.cases) {
         stepsPerGeneration: 1,
         numIterations: 1,
         gradientAccumulationSteps: c.ga,
+        numWorkers: 0,
+        prefetchFactor: 2,
+        acceleratePrepare: 0,
       });
       // Completion order is rank-major within the step, then micro-batch, then row: the fixture's nesting.
       const lengths = c.lengths.flat(2);

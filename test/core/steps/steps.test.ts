@@ -19,6 +19,9 @@ const trl = (over: Partial<LayoutConfig> = {}): LayoutConfig => ({
   stepsPerGeneration: 2,
   numIterations: 1,
   gradientAccumulationSteps: 2,
+  numWorkers: 0,
+  prefetchFactor: 2,
+  acceleratePrepare: 0,
   ...over,
 });
 const lengths = [10, 20, 30, 40, 50, 60, 70, 80];
