@@ -7,7 +7,8 @@ import { TOURS, tourNames } from '../../src/ui/tour/tours.ts';
 import { presetNames } from '../../src/core/presets.ts';
 import { phaseIds } from '../../src/ui/story.ts';
 
-test('one tour per scenario (and tours of known bugs), 4 to 9 steps each (seed-000 walks all seven phases plus the loader and the slice back), every text in English and Simplified Chinese', () => {
+// seed-000 has 9 steps: all seven phases, the loader and the slice back.
+test('one tour per scenario (and tours of known bugs), 4 to 9 steps each, every text in English and Simplified Chinese', () => {
   for (const preset of presetNames) assert.ok(tourNames.includes(preset), `no tour for ${preset}`);
   for (const id of tourNames) {
     const tour = TOURS[id]!;

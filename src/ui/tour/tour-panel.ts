@@ -90,7 +90,8 @@ export class TourPanel extends LitElement {
     :host([dock='left']) { justify-content: flex-start; }
     :host([dock='right']) { justify-content: flex-end; }
     :host([dock='left']) section, :host([dock='right']) section { width: var(--tour-width); max-height: 70vh; }
-    header .fold { margin-left: auto; border: 1px solid #bbb; background: #fff; border-radius: 4px; font-size: 12px; cursor: pointer; color: #333; padding: 0 6px; }
+    header .fold { margin-left: auto; border: 1px solid #bbb; background: #fff; border-radius: 4px; font-size: 12px; cursor: pointer;
+      color: #333; padding: 0 6px; }
     section.folded h2, section.folded ol, section.folded p.text, section.folded nav .keys { display: none; }
     section.folded nav { margin-top: 6px; }
     @media (max-width: 600px) { nav .keys, ol { display: none; } section { padding: 8px 10px; } p.text { min-height: 0; } }

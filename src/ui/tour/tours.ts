@@ -468,7 +468,8 @@ export const TOURS: Record<string, Tour> = {
         set: { 'device-fix': 'on' },
         text: {
           en:
-            'The fix (the fourth in the scenario’s history of fixes): move every tensor to the current rank’s device before stacking (.to(device), a no-op when already there). Every rank ' +
+            'The fix (the fourth in the scenario’s history of fixes): move every tensor to the current rank’s device before stacking ' +
+            '(.to(device), a no-op when already there). Every rank ' +
             'stacks [16, 1] and the step trains.',
           'zh-CN':
             '修复（该场景修复历史中的第四个）：stack 之前把每个张量移到当前 rank 的设备上（.to(device)，已在该设备上时不做任何事）。每个 rank 都得到 [16, 1]，训练步顺利执行。',
