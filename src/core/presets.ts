@@ -11,7 +11,17 @@ export interface Preset {
   config: LayoutConfig;
 }
 
-const base = { epochs: 1, seed: 42, stepsPerGeneration: 1, numIterations: 1, gradientAccumulationSteps: 1 } as const;
+const base = {
+  epochs: 1,
+  seed: 42,
+  stepsPerGeneration: 1,
+  numIterations: 1,
+  gradientAccumulationSteps: 1,
+  balanceBatch: true,
+  ppoMiniBatchSize: 0,
+  ppoMicroBatchSizePerGpu: 0,
+  dataloaderNumWorkers: 8,
+} as const;
 
 export const presets: Record<string, Preset> = {
   'seed-000': {

@@ -95,6 +95,8 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     if (raw === null) continue;
     if (kind === 'sampler') {
       (config as unknown as Record<string, unknown>)[field] = raw as SamplerName;
+    } else if (kind === 'bool') {
+      (config as unknown as Record<string, unknown>)[field] = raw === 'true' || raw === '1';
     } else {
       const n = num(raw);
       if (n === null) {

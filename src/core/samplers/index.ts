@@ -10,10 +10,12 @@ import { flagName } from '../settings.ts';
 import { checkCommon, checkSize, fixesText, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { trl } from './trl.ts';
+import { verl } from './verl.ts';
 
 export type { SamplerSpec } from './spec.ts';
 export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from './trl.ts';
-export { TRL_VERSION, trlSays, flowGrpoSays } from './framework-errors.ts';
+export { TRL_VERSION, trlSays, flowGrpoSays, VERL_VERSION, verlSays } from './framework-errors.ts';
+export { verlSizes, SYNTHETIC_SEQLEN, MAX_SEQLEN, VERL_ONLY_FIELDS } from './verl.ts';
 export { distributedSamplerIndices } from './distributed-sampler.ts';
 export { lcmBatchesStep, lcmPromptsPerEpoch } from './flow-grpo.ts';
 import { lcmBatchesStep } from './flow-grpo.ts';
@@ -26,6 +28,7 @@ export const samplers: Record<SamplerName, SamplerSpec> = {
   contiguous,
   'dance-grpo': danceGrpo,
   'group-distributed': groupDistributed,
+  verl,
 };
 
 /** The sampler names, in display order. */
@@ -77,12 +80,22 @@ function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
   return withFixes(tooBig, fixes);
 }
 
+/** The value that means "as before" for each setting added after configurations were first saved. */
+const ADDED_SETTINGS: Partial<LayoutConfig> = {
+  gradientAccumulationSteps: 1,
+  balanceBatch: true,
+  ppoMiniBatchSize: 0,
+  ppoMicroBatchSizePerGpu: 0,
+  dataloaderNumWorkers: 8,
+};
+
 /**
  * Settings added after configurations were first saved (URLs, JSON, objects built by older code)
- * take the value that means "as before": gradient_accumulation_steps 1.
+ * take the value that means "as before" (gradient_accumulation_steps 1; verl's balance_batch true).
  */
 function withDefaults(c: LayoutConfig): LayoutConfig {
-  return c.gradientAccumulationSteps === undefined ? { ...c, gradientAccumulationSteps: 1 } : c;
+  const missing = Object.entries(ADDED_SETTINGS).filter(([field]) => c[field as keyof LayoutConfig] === undefined);
+  return missing.length ? ({ ...Object.fromEntries(missing), ...c } as LayoutConfig) : c;
 }
 
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
@@ -99,6 +112,11 @@ function canonical(c: LayoutConfig): LayoutConfig {
     stepsPerGeneration,
     numIterations,
     gradientAccumulationSteps,
+    balanceBatch,
+    ppoMiniBatchSize,
+    ppoMicroBatchSizePerGpu,
+    dataloaderNumWorkers,
+    seqlens,
   } = c;
   return {
     sampler,
@@ -112,6 +130,11 @@ function canonical(c: LayoutConfig): LayoutConfig {
     stepsPerGeneration,
     numIterations,
     gradientAccumulationSteps,
+    balanceBatch,
+    ppoMiniBatchSize,
+    ppoMicroBatchSizePerGpu,
+    dataloaderNumWorkers,
+    ...(seqlens ? { seqlens } : {}),
   };
 }
 

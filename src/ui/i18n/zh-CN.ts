@@ -193,6 +193,7 @@ export const zhCN: Catalogue = {
       'flow-grpo-lcm': '汇集整个 epoch，并用它的 PerPromptStatTracker 按 prompt 分组',
       trl: '汇集每个生成 batch，并用 rewards.view(-1, k) 分组',
       'dance-grpo': '把全部 k 个副本放在一个 rank 上并就地归一化，无需 gather',
+      verl: '在 driver 上持有整个 batch，按 repeat 之前每个 prompt 得到的 uid 分组（compute_grpo_outcome_advantage）',
       contiguous: '把全部 k 个副本放在一个 rank 上，所以每个 rank 无需 gather 就能组成自己的组',
       'group-distributed':
         '把每个 prompt 的副本分散到各 rank，所以组在 gather 之后才形成（这里按抽取分组：本沙盒所依据的文档没有记录它的确切分组方式）',
