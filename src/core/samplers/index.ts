@@ -15,7 +15,7 @@ import { verl } from './verl.ts';
 export type { SamplerSpec } from './spec.ts';
 export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from './trl.ts';
 export { TRL_VERSION, trlSays, flowGrpoSays, VERL_VERSION, verlSays } from './framework-errors.ts';
-export { verlSizes, SYNTHETIC_SEQLEN, MAX_SEQLEN, VERL_ONLY_FIELDS } from './verl.ts';
+export { verlSizes, SYNTHETIC_SEQLEN, MAX_SEQLEN, VERL_ONLY_FIELDS, TORCH_DEFAULT_SEED } from './verl.ts';
 export { distributedSamplerIndices } from './distributed-sampler.ts';
 export { lcmBatchesStep, lcmPromptsPerEpoch } from './flow-grpo.ts';
 import { lcmBatchesStep } from './flow-grpo.ts';

@@ -20,6 +20,9 @@ import { balanceBatchOrder } from './verl-balance.ts';
 /** The layout settings only the verl sampler reads; every other sampler refuses them when given. */
 export const VERL_ONLY_FIELDS = ['balanceBatch', 'ppoMiniBatchSize', 'ppoMicroBatchSizePerGpu', 'dataloaderNumWorkers'] as const;
 
+/** torch.Generator()'s seed when nothing seeds it: what verl's data.seed null leaves the RandomSampler with. */
+export const TORCH_DEFAULT_SEED = 67280421310721;
+
 /** The synthetic token counts when none are measured: torch.randint(LOW, HIGH, (samples,), generator seeded with --seed), per step. */
 export const SYNTHETIC_SEQLEN = { low: 64, high: 1025 } as const;
 
@@ -199,7 +202,7 @@ export const verl: SamplerSpec = {
           ? `with dataloader_num_workers=${c.dataloaderNumWorkers ?? 8}, torchdata's StatefulDataLoader builds each epoch's sampler ` +
             `iterator twice, so epoch e uses randperm number 2e+1 and the even ones are drawn and thrown away (0 workers: randperm e). `
           : `epoch e uses the next randperm(${c.datasetSize}) from it. `) +
-        `data.seed null leaves torch.Generator() at its default seed 67280421310721, so every such run draws the same order.`,
+        `data.seed null leaves torch.Generator() at its default seed ${TORCH_DEFAULT_SEED}, so every such run draws the same order.`,
       `drop_last: ${c.datasetSize - stepsPerEpoch * trainBatchSize} prompt(s) at the end of each epoch's permutation are never drawn.`,
       (c.balanceBatch ?? true)
         ? `balance_batch=true: _balance_batch reorders each step by token workload (24576·len + len²), so the ${c.k} copies of a prompt ` +
