@@ -145,7 +145,8 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
 export function stateToSearch(s: ExplorerState): string {
   const p = new URLSearchParams();
   if (s.preset) p.set('preset', s.preset);
-  for (const { field, param } of LAYOUT_SETTINGS) p.set(param, String(s.config[field]));
+  // A setting absent from the config (verl's, in a config saved before them) stays absent from the link.
+  for (const { field, param } of LAYOUT_SETTINGS) if (s.config[field] !== undefined) p.set(param, String(s.config[field]));
   p.set('phase', s.phase);
   p.set('gather', String(s.gather));
   p.set('regroup', s.regroup);

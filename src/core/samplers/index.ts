@@ -130,11 +130,10 @@ function canonical(c: LayoutConfig): LayoutConfig {
     stepsPerGeneration,
     numIterations,
     gradientAccumulationSteps,
-    balanceBatch,
-    ppoMiniBatchSize,
-    ppoMicroBatchSizePerGpu,
-    dataloaderNumWorkers,
-    ...(seqlens ? { seqlens } : {}),
+    // verl's own settings only in verl's config: the other samplers' JSON stays as it was.
+    ...(sampler === 'verl'
+      ? { balanceBatch, ppoMiniBatchSize, ppoMicroBatchSizePerGpu, dataloaderNumWorkers, ...(seqlens ? { seqlens } : {}) }
+      : {}),
   };
 }
 
