@@ -134,6 +134,40 @@ def run_layout(verl, case):
     return {"config": case, "steps": steps, "error": error, "len(dataloader)": len(loader)}
 
 
+def probe_log(verl, case, path, probe_dir):
+    """Runs the sandbox's probe (probe/grpo_sandbox_probe.py, Probe.verl) on verl's fit-loop skeleton:
+    the real StatefulDataLoader and create_rl_sampler, _balance_batch exec'd from the checkout and
+    bound to the stand-in trainer, each step's batch carrying the synthetic token counts."""
+    import types
+
+    from omegaconf import OmegaConf
+
+    sys.path.insert(0, probe_dir)
+    from grpo_sandbox_probe import Probe
+
+    D, P, n, W = case["datasetSize"], case["trainBatchSize"], case["n"], case["ranks"]
+    cfg = OmegaConf.create({
+        "data": {"train_batch_size": P, "shuffle": True, "seed": case["seed"], "sampler": None, "dataloader_num_workers": case["numWorkers"]},
+        "actor_rollout_ref": {"rollout": {"n": n}, "actor": {"ppo_mini_batch_size": P, "ppo_micro_batch_size_per_gpu": P * n // W, "ppo_epochs": 1}},
+        "trainer": {"n_gpus_per_node": W, "nnodes": 1, "balance_batch": case["balanceBatch"], "total_epochs": case["epochs"]},
+    })
+    trainer = Trainer(W, cfg)
+    trainer.train_dataset = list(range(D))
+    sampler = verl["create_rl_sampler"](cfg.data, trainer.train_dataset)
+    trainer.train_dataloader = StatefulDataLoader(trainer.train_dataset, batch_size=P, num_workers=case["numWorkers"], drop_last=True,
+                                                  collate_fn=lambda xs: xs, sampler=sampler)
+    trainer._balance_batch = types.MethodType(verl["_balance_batch"], trainer)
+    if os.path.exists(path):
+        os.remove(path)
+    Probe.verl(path, trainer, version=case["version"])
+    lengths_gen = torch.Generator().manual_seed(TORCH_DEFAULT_SEED if case["seed"] is None else case["seed"])
+    for _ in range(case["epochs"]):  # RayPPOTrainer.fit: for epoch … for batch_dict in self.train_dataloader
+        for ids in trainer.train_dataloader:
+            seqlens = torch.randint(SEQLEN_LOW, SEQLEN_HIGH, (len(ids) * n,), generator=lengths_gen).tolist()
+            if cfg.trainer.balance_batch:
+                trainer._balance_batch(Batch(seqlens), metrics={})
+
+
 def run_emit(verl, case):
     """verl's validate_config and FSDPActorConfig on an emitted config; the error text or 'ok'."""
     from omegaconf import OmegaConf
@@ -187,6 +221,15 @@ def main():
             "Optional": Optional, "Any": Any,
         })
         emits = [run_emit(verl_cfg, c) for c in json.load(open(emit_file))]
+    probe_dir = os.path.join(os.path.dirname(__file__), "..", "..", "probe")
+    bridge = os.path.join(os.path.dirname(out), "bridge")
+    for name, case in [
+        ("verl-identical", {"datasetSize": 40, "trainBatchSize": 4, "n": 4, "ranks": 4, "epochs": 2, "seed": 42, "balanceBatch": True,
+                            "numWorkers": 2, "version": commit[:7]}),
+        ("verl-unbalanced", {"datasetSize": 30, "trainBatchSize": 6, "n": 2, "ranks": 4, "epochs": 2, "seed": None, "balanceBatch": False,
+                             "numWorkers": 0, "version": commit[:7]}),
+    ]:
+        probe_log(verl, case, os.path.join(bridge, f"{name}.jsonl"), probe_dir)
     doc = {
         "source": {"verl": commit, "torch": torch.__version__, "torchdata": torchdata.__version__,
                    "files": ["verl/trainer/main_ppo.py", "verl/utils/seqlen_balancing.py", "verl/trainer/ppo/ray_trainer.py",
