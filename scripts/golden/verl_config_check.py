@@ -20,10 +20,12 @@ from omegaconf import OmegaConf, DictConfig, ListConfig, MISSING
 checkout = sys.argv[1]
 def src(path, names=None, cls_names=None, g=None):
     tree = ast.parse(open(os.path.join(checkout, path)).read())
-    keep = [n for n in tree.body if (isinstance(n, ast.FunctionDef) and names and n.name in names) or (isinstance(n, ast.ClassDef) and cls_names and n.name in cls_names)]
+    keep = [n for n in tree.body
+            if (isinstance(n, ast.FunctionDef) and names and n.name in names) or (isinstance(n, ast.ClassDef) and cls_names and n.name in cls_names)]
     exec(compile(ast.Module(body=keep, type_ignores=[]), path, "exec"), g)
     return g
-g = {"collections": collections, "dataclass": dataclass, "field": field, "fields": fields, "FrozenInstanceError": FrozenInstanceError, "Any": Any, "Optional": Optional, "MISSING": MISSING, "__name__": "verl_exec"}
+g = {"collections": collections, "dataclass": dataclass, "field": field, "fields": fields, "FrozenInstanceError": FrozenInstanceError,
+     "Any": Any, "Optional": Optional, "MISSING": MISSING, "__name__": "verl_exec"}
 src("verl/base_config.py", cls_names=["BaseConfig"], g=g)
 for stub in ["CheckpointConfig", "ProfilerConfig", "FSDPEngineConfig", "McoreEngineConfig", "HFModelConfig", "OptimizerConfig"]:
     g[stub] = dataclass(type(stub, (g["BaseConfig"],), {}))
@@ -33,7 +35,8 @@ names = {f.name for f in fields(FSDPActorConfig)}
 def omega_conf_to_dataclass(cfg):  # stand-in for hydra.instantiate(_target_=FSDPActorConfig): the scalar fields
     d = OmegaConf.to_container(cfg, resolve=True)
     return FSDPActorConfig(**{k: v for k, v in d.items() if k in names and not isinstance(v, dict) and k != "_target_"})
-v = {"DictConfig": DictConfig, "ListConfig": ListConfig, "OmegaConf": OmegaConf, "is_dataclass": is_dataclass, "Optional": Optional, "Any": Any, "__name__": "verl_exec"}
+v = {"DictConfig": DictConfig, "ListConfig": ListConfig, "OmegaConf": OmegaConf, "is_dataclass": is_dataclass, "Optional": Optional,
+     "Any": Any, "__name__": "verl_exec"}
 src("verl/utils/config.py", names=["validate_config"], g=v)
 v["omega_conf_to_dataclass"] = omega_conf_to_dataclass
 base = OmegaConf.load(os.path.join(checkout, "verl/trainer/config/_generated_ppo_trainer.yaml"))

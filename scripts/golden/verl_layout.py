@@ -183,11 +183,13 @@ def run_emit(verl, case):
 def main():
     checkout = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "golden-verl.json")
-    commit = subprocess.run(["git", "-C", checkout, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip() or os.environ.get("VERL_COMMIT", "unknown")
+    commit = subprocess.run(["git", "-C", checkout, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = commit or os.environ.get("VERL_COMMIT", "unknown")
     sb = os.path.join(checkout, "verl/utils/seqlen_balancing.py")
     verl = load_functions(sb, ["calculate_workload", "karmarkar_karp", "get_seqlen_balanced_partitions", "log_seqlen_unbalance"])
     verl.update(load_functions(os.path.join(checkout, "verl/trainer/main_ppo.py"), ["create_rl_sampler"]))
-    verl.update(load_functions(os.path.join(checkout, "verl/trainer/ppo/ray_trainer.py"), ["_balance_batch"], {**verl, "DataProto": Batch}, cls="RayPPOTrainer"))
+    trainer_py = os.path.join(checkout, "verl/trainer/ppo/ray_trainer.py")
+    verl.update(load_functions(trainer_py, ["_balance_batch"], {**verl, "DataProto": Batch}, cls="RayPPOTrainer"))
     layouts = [dict(c, numWorkers=c.get("numWorkers", 0)) for c in [
         {"datasetSize": 40, "trainBatchSize": 4, "n": 4, "ranks": 4, "epochs": 2, "seed": 42, "balanceBatch": True},
         {"datasetSize": 40, "trainBatchSize": 4, "n": 4, "ranks": 4, "epochs": 2, "seed": 42, "balanceBatch": False},

@@ -25,7 +25,8 @@ const P: [RegExp, (...m: string[]) => string][] = [
     (seed, workers, d, dflt) =>
       `RandomSampler 的生成器只设一次种子（data.seed=${seed}）；` +
       (workers
-        ? `dataloader_num_workers=${workers} 时，torchdata.StatefulDataLoader 每个 epoch 会建两次 sampler 迭代器，所以第 e 个 epoch 用第 2e+1 次排列，偶数序号的被抽出后丢弃（0 个 worker 时用第 e 次）。`
+        ? `dataloader_num_workers=${workers} 时，torchdata.StatefulDataLoader 每个 epoch 会建两次 sampler 迭代器，` +
+          '所以第 e 个 epoch 用第 2e+1 次排列，偶数序号的被抽出后丢弃（0 个 worker 时用第 e 次）。'
         : `第 e 个 epoch 用它的下一个 randperm(${d})。`) +
       `data.seed 未设置时 torch.Generator() 保持默认种子 ${dflt}，所以每次这样的运行抽到的顺序都一样。`,
   ],
@@ -39,10 +40,14 @@ const P: [RegExp, (...m: string[]) => string][] = [
       /scatter across ranks by length; advantages still group by uid on the driver, but mini-batches mix prompts\.$/,
     ),
     (k) =>
-      `balance_batch=true：_balance_batch 按词元工作量（24576·长度 + 长度²）重排每个 step，所以一个 prompt 的 ${k} 个副本按长度散布到各 rank；advantage 仍在驱动进程上按 uid 分组，但 mini-batch 会混合不同的 prompt。`,
+      `balance_batch=true：_balance_batch 按词元工作量（24576·长度 + 长度²）重排每个 step，所以一个 prompt 的 ${k} 个副本按长度散布到各 rank；` +
+      'advantage 仍在驱动进程上按 uid 分组，但 mini-batch 会混合不同的 prompt。',
   ],
   [
-    /^balance_batch=false: samples stay in generation order, so each prompt's (\d+) copies are consecutive(?: and on one rank\.|; (\d+) per rank is not a multiple of k, so some groups straddle two ranks\.)$/,
+    new RegExp(
+      "^balance_batch=false: samples stay in generation order, so each prompt's (\\d+) copies are consecutive" +
+        '(?: and on one rank\\.|; (\\d+) per rank is not a multiple of k, so some groups straddle two ranks\\.)$',
+    ),
     (k, per) =>
       `balance_batch=false：样本保持生成顺序，所以每个 prompt 的 ${k} 个副本是连续的` +
       (per ? `；每个 rank ${per} 个不是 k 的倍数，所以有些组跨两个 rank。` : '，并且在同一个 rank 上。'),
