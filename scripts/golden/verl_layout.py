@@ -15,8 +15,8 @@ package itself is not imported, since its __init__ pulls ray, tensordict and the
 - verl/trainer/ppo/ray_trainer.py RayPPOTrainer._balance_batch, called with a stand-in `self`
   (its _get_dp_size returns the world size; no PrefixGrouper) and a stand-in batch holding the
   attention mask and a reorder() that records the index;
-- verl/utils/config.py validate_config and verl/workers/config/actor.py FSDPActorConfig on the
-  config `grpo-sandbox layout --emit verl` prints (the `emit` cases).
+- the sandbox's probe (probe/grpo_sandbox_probe.py, Probe.verl) on that loop: test/fixtures/bridge/verl-*.jsonl.
+(verl's config validation of `--emit verl` is scripts/golden/verl_config_check.py.)
 Transcribed (one line each, named): the StatefulDataLoader(batch_size=data.train_batch_size, num_workers,
 drop_last=True, sampler=...) of RayPPOTrainer._create_dataloader; DataProto.repeat(n, interleave=True)
 is np.repeat(ids, n); the dispatch is DataProto.chunk(world size), equal contiguous chunks.
@@ -31,8 +31,6 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import is_dataclass  # noqa: F401  (validate_config's module globals)
-from typing import Any, Optional  # noqa: F401
 
 import numpy as np
 import torch
@@ -168,18 +166,6 @@ def probe_log(verl, case, path, probe_dir):
                 trainer._balance_batch(Batch(seqlens), metrics={})
 
 
-def run_emit(verl, case):
-    """verl's validate_config and FSDPActorConfig on an emitted config; the error text or 'ok'."""
-    from omegaconf import OmegaConf
-
-    cfg = OmegaConf.create(case["config"])
-    try:
-        verl["validate_config"](cfg, use_reference_policy=case["useReferencePolicy"], use_critic=False)
-        return {"case": case, "result": "ok"}
-    except (AssertionError, ValueError) as e:
-        return {"case": case, "result": f"{type(e).__name__}: {e}"}
-
-
 def main():
     checkout = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "golden-verl.json")
@@ -210,19 +196,6 @@ def main():
     ]]
     results = [run_layout(verl, c) for c in layouts]
 
-    actor_path = os.path.join(checkout, "verl/workers/config/actor.py")
-    cfg_path = os.path.join(checkout, "verl/utils/config.py")
-    emits = []
-    emit_file = os.environ.get("VERL_EMIT_CASES")
-    if emit_file:
-        sys.path.insert(0, checkout)
-        from omegaconf import DictConfig, ListConfig, OmegaConf  # noqa: F401
-
-        verl_cfg = load_functions(cfg_path, ["validate_config", "omega_conf_to_dataclass"], {
-            "DictConfig": DictConfig, "ListConfig": ListConfig, "OmegaConf": OmegaConf, "is_dataclass": is_dataclass,
-            "Optional": Optional, "Any": Any,
-        })
-        emits = [run_emit(verl_cfg, c) for c in json.load(open(emit_file))]
     probe_dir = os.path.join(os.path.dirname(__file__), "..", "..", "probe")
     bridge = os.path.join(os.path.dirname(out), "bridge")
     for name, case in [
@@ -235,16 +208,15 @@ def main():
     doc = {
         "source": {"verl": commit, "torch": torch.__version__, "torchdata": torchdata.__version__,
                    "files": ["verl/trainer/main_ppo.py", "verl/utils/seqlen_balancing.py", "verl/trainer/ppo/ray_trainer.py",
-                             "verl/utils/config.py", "verl/workers/config/actor.py"]},
+                             ]},
         "syntheticSeqlens": {"low": SEQLEN_LOW, "high": SEQLEN_HIGH},
         "torchDefaultSeed": TORCH_DEFAULT_SEED,
         "layouts": results,
-        "emit": emits,
     }
     with open(out, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
-    print(f"wrote {out}: {len(results)} layouts, {len(emits)} emit checks (verl {commit})")
+    print(f"wrote {out}: {len(results)} layouts (verl {commit})")
 
 
 if __name__ == "__main__":
