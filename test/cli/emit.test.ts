@@ -48,7 +48,7 @@ test('--emit verl: nested YAML keys, each section once; GRPO, the mini/micro bat
   for (const section of ['data', 'algorithm', 'actor_rollout_ref', 'trainer'])
     assert.equal(res.stdout.match(new RegExp(`^${section}:$`, 'gm'))?.length, 1);
   assert.equal(res.stdout.match(/^ {2}rollout:$/gm)?.length, 1);
-  assert.match(res.stdout, /not expressible in verl \(\d\):[^]*--sampler flow-grpo: verl does not use that sampler/);
+  assert.match(res.stdout, /not expressible in verl \(\d\):[\s\S]*--sampler flow-grpo: verl does not use that sampler/);
 });
 
 test("--emit verl = the configs verl's own validate_config and FSDPActorConfig accepted (golden-verl-config.json)", () => {
