@@ -28,6 +28,8 @@ __version__: pass the commit of your checkout (`git rev-parse --short HEAD`) as 
     Probe.flow_grpo("run.jsonl", train_sampler, config, version="<commit>", dataloader=train_dataloader).watch(train_dataloader)
     (dataloader= logs the loader the layout depends on: num_workers, prefetch_factor, whether accelerate prepared it;
     watching the prepared DataLoader records what each rank's loader yields, BatchSamplerShard included)
+    # verl (verl/trainer/ppo/ray_trainer.py), on the driver, after RayPPOTrainer built its dataloader:
+    Probe.verl("run.jsonl", trainer, version="<commit>")          # before trainer.fit()
     # DanceGRPO (fastvideo/train_grpo_flux.py), after sampler and train_dataloader are built:
     Probe.dance_grpo("run.jsonl", sampler, args, version="<commit>").watch(train_dataloader)
 watch() records each batch the moment the sampler hands it to the DataLoader, so the log holds what the
@@ -190,6 +192,106 @@ class Probe:
         probe = cls(path, "DanceGRPO", version, settings, read)
         probe.repeat = args.num_generations
         return probe
+
+    @classmethod
+    def verl(cls, path, trainer, version="unknown", ranks=None):
+        """verl (RayPPOTrainer, on the driver): call after the trainer built its dataloader (after
+        _create_dataloader), before fit(). Reads the config; watches the StatefulDataLoader's batch
+        sampler (each step's prompt ids) and wraps trainer._balance_batch to read the reorder index,
+        then logs what each data-parallel rank gets: the ids repeated rollout.n times (interleave),
+        in the balanced order, cut into equal contiguous chunks. ranks: the DP size (default
+        trainer.n_gpus_per_node × nnodes, i.e. no tensor/sequence parallelism). version: the commit."""
+        cfg = trainer.config
+        n = cfg.actor_rollout_ref.rollout.n
+        prompts = cfg.data.get("gen_batch_size", cfg.data.train_batch_size)
+        ranks = ranks or cfg.trainer.n_gpus_per_node * cfg.trainer.nnodes
+        seed = cfg.data.get("seed")
+        actor = cfg.actor_rollout_ref.actor
+        read = {
+            "data.train_batch_size": cfg.data.train_batch_size,
+            "actor_rollout_ref.rollout.n": n,
+            "data.seed": seed,
+            "data.dataloader_num_workers": cfg.data.get("dataloader_num_workers", 8),
+            "trainer.balance_batch": bool(cfg.trainer.balance_batch),
+            "dp size": ranks,
+            "len(train_dataset)": len(trainer.train_dataset),
+        }
+        settings = {
+            "sampler": "verl",
+            "ranks": ranks,
+            "batch": prompts * n // ranks,
+            "k": n,
+            "datasetSize": len(trainer.train_dataset),
+            # data.seed null leaves torch.Generator() at its default seed.
+            "seed": 67280421310721 if seed is None else int(seed),
+            "epochs": cfg.trainer.total_epochs,
+            "numIterations": actor.get("ppo_epochs", 1),
+            "ppoMiniBatchSize": actor.get("ppo_mini_batch_size", 0),
+            "ppoMicroBatchSizePerGpu": actor.get("ppo_micro_batch_size_per_gpu") or 0,
+            "balanceBatch": bool(cfg.trainer.balance_batch),
+            "dataloaderNumWorkers": read["data.dataloader_num_workers"],
+        }
+        probe = cls(path, "verl", version, settings, read)
+        probe._verl_drawn, probe._verl_steps, probe._verl_n, probe._verl_ranks = [], 0, n, ranks
+        probe._watch_verl_loader(trainer.train_dataloader, emit_now=not settings["balanceBatch"])
+        if settings["balanceBatch"]:
+            balance = trainer._balance_batch
+
+            def _balance_batch(batch, *args, **kwargs):
+                seen = {}
+                reorder = batch.reorder
+
+                def recording_reorder(idx):
+                    seen["order"] = [int(i) for i in idx.tolist()]
+                    return reorder(idx)
+
+                batch.reorder = recording_reorder
+                try:
+                    return balance(batch, *args, **kwargs)
+                finally:
+                    del batch.reorder
+                    probe._verl_emit(seen["order"])
+
+            trainer._balance_batch = _balance_batch
+        return probe
+
+    def _watch_verl_loader(self, loader, emit_now):
+        """Keeps each batch of prompt ids the loader's batch sampler yields (FIFO: workers draw ahead).
+        Its __iter__ stays eager (torchdata builds and drops iterators; each build draws a permutation)."""
+        batch_sampler = loader.batch_sampler
+        probe, base = self, type(batch_sampler)
+
+        class Recording:
+            def __init__(self, inner):
+                self.inner = inner
+
+            def __iter__(self):
+                return self
+
+            def __next__(self):
+                ids = [int(i) for i in next(self.inner)]
+                probe._verl_drawn.append(ids)
+                if emit_now:
+                    probe._verl_emit(list(range(len(ids) * probe._verl_n)))
+                return ids
+
+            def state_dict(self):
+                return self.inner.state_dict()
+
+            def load_state_dict(self, state):
+                return self.inner.load_state_dict(state)
+
+        batch_sampler.__class__ = type(f"Probed{base.__name__}", (base,), {"__iter__": lambda obj: Recording(base.__iter__(obj))})
+
+    def _verl_emit(self, order):
+        ids = self._verl_drawn.pop(0)
+        repeated = [i for i in ids for _ in range(self._verl_n)]  # DataProto.repeat(n, interleave=True)
+        per = len(repeated) // self._verl_ranks
+        for r in range(self._verl_ranks):  # DataProto.chunk(dp size): equal contiguous chunks
+            self.rank = r
+            self.record(self._verl_steps, [repeated[j] for j in order[r * per:(r + 1) * per]])
+        self.rank = 0
+        self._verl_steps += 1
 
     @classmethod
     def trl(cls, path, args, dataset_size, world_size):

@@ -61,7 +61,12 @@ function overridesFrom(values: Record<string, unknown>): Partial<LayoutConfig> {
   for (const s of LAYOUT_SETTINGS) {
     const v = values[s.flag];
     if (v === undefined) continue;
-    out[s.field] = s.kind === 'sampler' ? choiceFlag<SamplerName>(String(v), s.flag, samplerNames) : intFlag(v, s.flag, s.min, s.max);
+    out[s.field] =
+      s.kind === 'sampler'
+        ? choiceFlag<SamplerName>(String(v), s.flag, samplerNames)
+        : s.kind === 'bool'
+          ? choiceFlag(String(v), s.flag, ['true', 'false']) === 'true'
+          : intFlag(v, s.flag, s.min, s.max);
   }
   return out as Partial<LayoutConfig>;
 }

@@ -10,7 +10,7 @@ import {
   type Layout,
   type LayoutStats,
 } from '../core/layout/index.ts';
-import { samplers } from '../core/samplers/index.ts';
+import { samplers, VERL_ONLY_FIELDS } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 
 /** Appends `lines` to `out` one by one (`out.push(...lines)` overflows the call stack on long reports). */
@@ -49,6 +49,8 @@ function seedNote(layout: Layout, stepIndex: number): string {
       return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
     case 'trl':
       return stepIndex === 0 ? `; RepeatSampler seeded ${config.seed} once` : '';
+    case 'verl':
+      return step.step === 0 ? `; randperm ${step.epoch} from the RandomSampler's generator, seeded ${config.seed} once` : '';
     case 'dance-grpo':
       return step.step === 0 ? `; set_epoch(0) → ${plus(0)} again for pass ${step.epoch}` : '';
     default:
@@ -63,9 +65,13 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   const out: string[] = [];
   // Only the settings this sampler reads (the others are refused when given).
   const ignored = samplers[layout.sampler].ignores;
-  const settings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int' && (!(s.field in ignored) || s.field === 'batchesPerEpoch')).map(
-    (s) => `${s.flag}=${config[s.field]}`,
-  );
+  const readsVerl = layout.sampler === 'verl';
+  const settings = LAYOUT_SETTINGS.filter(
+    (s) =>
+      s.kind !== 'sampler' &&
+      (!(s.field in ignored) || s.field === 'batchesPerEpoch') &&
+      (readsVerl || !(VERL_ONLY_FIELDS as readonly string[]).includes(s.field)),
+  ).map((s) => `${s.flag}=${config[s.field]}`);
   out.push(`${layout.sampler}: ${samplers[layout.sampler].title}${presetName ? `  [preset ${presetName}]` : ''}`);
   out.push(`settings: ${settings.join(' ')}`);
   for (const note of layout.notes) out.push(`note: ${note}`);

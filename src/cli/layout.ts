@@ -67,7 +67,13 @@ const layoutCommand: Command = {
     const layout = buildLayout(config);
     const stats = layoutStats(layout);
     if (json) {
-      const steps = layout.steps.map(({ epoch, step, ranks }) => ({ epoch, step, ranks }));
+      // verl's steps also carry each sample's token count (generation order) and the balanced dispatch order.
+      const steps = layout.steps.map(({ epoch, step, ranks, seqlens, order }) => ({
+        epoch,
+        step,
+        ranks,
+        ...(seqlens ? { seqlens, order } : {}),
+      }));
       io.out(`${JSON.stringify({ sampler: layout.sampler, config: layout.config, steps, stats })}\n`);
     } else {
       io.out(renderLayout(layout, stats, preset));

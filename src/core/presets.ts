@@ -21,6 +21,10 @@ const base = {
   numWorkers: 1,
   prefetchFactor: 2,
   acceleratePrepare: 1,
+  balanceBatch: true,
+  ppoMiniBatchSize: 0,
+  ppoMicroBatchSizePerGpu: 0,
+  dataloaderNumWorkers: 8,
 } as const;
 
 export const presets: Record<string, Preset> = {

@@ -8,8 +8,8 @@
 // (src/core/samplers/rules.ts) checks for every caller.
 import type { LayoutConfig } from './layout/types.ts';
 
-/** How a setting's value is read: one of the sampler names, or a whole number in [min, max]. */
-export type SettingKind = 'sampler' | 'int';
+/** How a setting's value is read: one of the sampler names, a whole number in [min, max], or true/false. */
+export type SettingKind = 'sampler' | 'int' | 'bool';
 
 export interface LayoutSetting {
   field: keyof LayoutConfig;
@@ -97,7 +97,7 @@ const ENTRIES: Entry[] = [
     metavar: 'MU',
     param: 'iters',
     label: 'iterations (μ)',
-    hint: 'TRL num_iterations / flow_grpo num_inner_epochs (step counts)',
+    hint: 'TRL num_iterations / flow_grpo num_inner_epochs / verl actor.ppo_epochs (step counts)',
   },
   {
     field: 'gradientAccumulationSteps',
@@ -135,6 +135,43 @@ const ENTRIES: Entry[] = [
       'BatchSamplerShard keeps every W-th batch), as train_sd3.py at ac4c86e; 0 = not prepared (the lcm script, 74db691)',
     min: 0,
     max: 1,
+  },
+  {
+    field: 'balanceBatch',
+    metavar: 'BOOL',
+    param: 'balance',
+    label: 'balance batch',
+    hint: 'verl trainer.balance_batch: reorder each step by token workload across ranks (true|false, verl’s default true)',
+    kind: 'bool',
+    min: 0,
+    max: 1,
+  },
+  {
+    field: 'ppoMiniBatchSize',
+    metavar: 'M',
+    param: 'mini',
+    label: 'PPO mini-batch (prompts)',
+    hint: 'verl actor.ppo_mini_batch_size in prompts; 0 = data.train_batch_size (step counts)',
+    min: 0,
+  },
+  {
+    field: 'ppoMicroBatchSizePerGpu',
+    metavar: 'U',
+    param: 'micro',
+    label: 'PPO micro-batch per GPU',
+    hint: 'verl actor.ppo_micro_batch_size_per_gpu in samples; 0 = the whole per-rank mini-batch (step counts)',
+    min: 0,
+  },
+  {
+    field: 'dataloaderNumWorkers',
+    metavar: 'N',
+    param: 'dlworkers',
+    label: 'dataloader workers',
+    hint:
+      'verl data.dataloader_num_workers (verl’s default 8); with any worker, torchdata’s StatefulDataLoader draws two ' +
+      'permutations per epoch and uses the second',
+    min: 0,
+    max: 1024,
   },
 ];
 

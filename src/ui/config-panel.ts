@@ -5,14 +5,18 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ConfigError } from '../core/errors.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
-import { samplers, withSamplerDefaults } from '../core/samplers/index.ts';
+import { samplers, VERL_ONLY_FIELDS, withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
 import { pageMessage, withCode } from './page-text.ts';
 import { lang, M } from './i18n/index.ts';
 import { coreOriginal, settingHint, settingLabel, suggestionWords } from './i18n/core-errors.ts';
 
 /** The numeric settings, in the table's order (the sampler has its own select). */
-const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int');
+const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int' || s.kind === 'bool');
+
+/** verl's own settings are shown only while the verl sampler is chosen. */
+const shownFor = (sampler: LayoutConfig['sampler'], field: string) =>
+  sampler === 'verl' || !(VERL_ONLY_FIELDS as readonly string[]).includes(field);
 
 export class ConfigPanel extends LitElement {
   static override properties = {
@@ -95,8 +99,16 @@ export class ConfigPanel extends LitElement {
           </select></label>`
         }
         ${numberSettings
-          .filter((s) => !hide(s.param))
+          .filter((s) => !hide(s.param) && shownFor(c.sampler, s.field))
           .map((s) => {
+            if (s.kind === 'bool') {
+              return html`
+          <label title=${settingHint(s)}>
+            <span>${settingLabel(s)}<small>${settingHint(s)}</small></span>
+            <input id=${s.param} name=${s.field} type="checkbox" aria-label=${settingLabel(s)}
+              .checked=${c[s.field] !== false} @change=${this.onBool} />
+          </label>`;
+            }
             const value = c[s.field] as number;
             return html`
           <label class=${s.field in (samplers[c.sampler]?.ignores ?? {}) ? 'muted' : ''} title=${settingHint(s)}>
@@ -144,6 +156,11 @@ export class ConfigPanel extends LitElement {
   private onSampler = (ev: Event) => {
     // The chosen sampler's script values for the settings only it reads (flow_grpo's loader).
     this.emit(withSamplerDefaults({ ...this.config, sampler: (ev.target as HTMLSelectElement).value as SamplerName }), null);
+  };
+
+  private onBool = (ev: Event) => {
+    const input = ev.target as HTMLInputElement;
+    this.emit({ ...this.config, [input.name]: input.checked } as LayoutConfig, null);
   };
 
   private onNumber = (ev: Event) => {

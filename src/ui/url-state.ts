@@ -96,6 +96,8 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     if (raw === null) continue;
     if (kind === 'sampler') {
       (config as unknown as Record<string, unknown>)[field] = raw as SamplerName;
+    } else if (kind === 'bool') {
+      (config as unknown as Record<string, unknown>)[field] = raw === 'true' || raw === '1';
     } else {
       const n = num(raw);
       if (n === null) {
@@ -149,7 +151,8 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
 export function stateToSearch(s: ExplorerState): string {
   const p = new URLSearchParams();
   if (s.preset) p.set('preset', s.preset);
-  for (const { field, param } of LAYOUT_SETTINGS) p.set(param, String(s.config[field]));
+  // A setting absent from the config (verl's, in a config saved before them) stays absent from the link.
+  for (const { field, param } of LAYOUT_SETTINGS) if (s.config[field] !== undefined) p.set(param, String(s.config[field]));
   p.set('phase', s.phase);
   p.set('gather', String(s.gather));
   p.set('regroup', s.regroup);

@@ -52,6 +52,26 @@ test('the real identical runs of all three frameworks: exit 0, identical; only t
   }
 });
 
+test("verl: logs of verl's fit-loop skeleton (the real StatefulDataLoader, _balance_batch exec'd from b178a3c) are identical", () => {
+  for (const name of ['verl-identical', 'verl-unbalanced']) {
+    const res = runCli(['diff', '--log', fixture(name)]);
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(
+      res.stdout,
+      /^identical: every logged step matches the sandbox's layout \(\d+ step\(s\) × 4 rank\(s\), --sampler verl/m,
+      name,
+    );
+    assert.equal(res.stdout.trimEnd().split('\n').length, 1, res.stdout);
+  }
+  // Predicted without balancing or without dataloader workers, the same run no longer matches; the setting is named.
+  const unbalanced = runCli(['diff', '--log', fixture('verl-identical'), '--balance-batch', 'false']);
+  assert.match(unbalanced.stdout, /^note: balanceBatch: the run read true, the prediction uses false$/m);
+  assert.doesNotMatch(unbalanced.stdout, /^identical/m);
+  const noWorkers = runCli(['diff', '--log', fixture('verl-identical'), '--dataloader-num-workers', '0']);
+  assert.match(noWorkers.stdout, /^note: dataloaderNumWorkers: the run read 2, the prediction uses 0$/m);
+  assert.match(noWorkers.stdout, /^diverged at step 0 /m);
+});
+
 // flow-grpo-*.jsonl: 2 ranks × 3 per rank, k 2, 3 batches per epoch, 20 prompts; seed-000 is 8 × 2, k 4, 2 per epoch, 32 prompts.
 const asFlowRun = ['--ranks', '2', '--batch', '3', '--k', '2', '--batches-per-epoch', '3', '--dataset-size', '20'];
 

@@ -1,5 +1,6 @@
 // `grpo-sandbox layout --emit`: each framework's names, every value's origin, what cannot be expressed.
 // (The TRL names are also checked against the real GRPOConfig by `npm run test:bridge`.)
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
@@ -43,14 +44,35 @@ test('--emit flow-grpo: config.sample.* / config.train.* and the sampler seed to
   assert.match(ideal.stdout, /num_workers=…\) = 0 {3}# --num-workers 0: train_sd3\.py at ac4c86e has 1; edit the script to match$/m);
 });
 
-test('--emit verl: nested YAML keys, each section once; the layout and batches-per-epoch reported as not expressible', () => {
+test('--emit verl: nested YAML keys, each section once; GRPO, the mini/micro batches and the KL loss stated; seed-000 uses another sampler', () => {
   const res = emit('--preset', 'seed-000', '--emit', 'verl');
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stdout, /^data:\n {2}train_batch_size: 4 {3}# ranks×batch\/k = 8×2\/4/m);
   assert.match(res.stdout, /^actor_rollout_ref:\n {2}rollout:\n {4}n: 4 /m);
-  assert.match(res.stdout, /^algorithm:\n {2}filter_groups:\n {4}enable: false/m);
-  assert.equal(res.stdout.match(/^data:$/gm)?.length, 1);
-  assert.match(res.stdout, /not expressible in verl \(\d\):\n# {3}- the layout itself/);
+  assert.match(res.stdout, /^algorithm:\n {2}adv_estimator: grpo {3}# /m);
+  assert.match(res.stdout, /^ {4}ppo_mini_batch_size: 4 {3}# /m);
+  assert.match(res.stdout, /^ {4}use_kl_loss: true {3}# /m);
+  for (const section of ['data', 'algorithm', 'actor_rollout_ref', 'trainer'])
+    assert.equal(res.stdout.match(new RegExp(`^${section}:$`, 'gm'))?.length, 1);
+  assert.equal(res.stdout.match(/^ {2}rollout:$/gm)?.length, 1);
+  assert.match(res.stdout, /not expressible in verl \(\d\):[\s\S]*--sampler flow-grpo: verl does not use that sampler/);
+});
+
+test("--emit verl = the configs verl's own validate_config and FSDPActorConfig accepted (golden-verl-config.json)", () => {
+  const golden = JSON.parse(readFileSync(new URL('../fixtures/golden-verl-config.json', import.meta.url), 'utf8')) as {
+    source: { verl: string };
+    cases: { args: string[]; values: unknown[]; result: string; withoutMiniBatch: string }[];
+  };
+  assert.equal(golden.source.verl, 'b178a3cd56f58b2d502255daba591e92833930a7');
+  assert.ok(golden.cases.length >= 4);
+  for (const c of golden.cases) {
+    assert.equal(c.result, 'ok', c.args.join(' '));
+    // Without ppo_mini_batch_size, verl's default 256 is refused: the emitted value is needed.
+    assert.match(c.withoutMiniBatch, /^ValueError: train_batch_size \(\d+\) must be >= actor\.ppo_mini_batch_size \(256\)$/);
+    const res = emit(...c.args, '--emit', 'verl', '--json');
+    assert.equal(res.status, 0, res.stderr);
+    assert.deepEqual(JSON.parse(res.stdout).values, c.values, c.args.join(' '));
+  }
 });
 
 test('--emit dance-grpo: argparse flags in prompts, max_train_steps from passes; a batch DanceGRPO cannot take is reported', () => {

@@ -162,18 +162,19 @@ test('Deno prints the same JSON and the same text as Node for seed-000', () => {
 
 test('every setting of the table is a documented layout flag that sets its field', async () => {
   const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
-  const { samplerNames, samplers } = await import('../../src/core/samplers/index.ts');
+  const { samplerNames, samplers, VERL_ONLY_FIELDS } = await import('../../src/core/samplers/index.ts');
   const { configFromFlags } = await import('../../src/cli/layout.ts');
   const help = runCli(['layout', '--help']).stdout.replace(/\n +/g, ' ');
   for (const s of LAYOUT_SETTINGS) {
     assert.ok(help.includes(`--${s.flag} ${s.metavar}`), `--help lists --${s.flag}`);
     assert.ok(help.includes(s.hint), `--help gives the hint of --${s.flag}`);
     // A sampler that reads the setting (the others refuse it).
-    const sampler = samplerNames.find((n) => !(s.field in samplers[n].ignores))!;
-    const value = s.kind === 'sampler' ? 'contiguous' : String(Math.min(3, s.max));
+    const verlOnly = (VERL_ONLY_FIELDS as readonly string[]).includes(s.field);
+    const sampler = verlOnly ? 'verl' : samplerNames.find((n) => !(s.field in samplers[n].ignores))!;
+    const value = s.kind === 'sampler' ? 'contiguous' : s.kind === 'bool' ? 'false' : String(Math.min(3, s.max));
     const args = s.kind === 'sampler' ? [`--${s.flag}`, value] : ['--sampler', sampler, `--${s.flag}`, value];
     const got = configFromFlags(args).config as unknown as Record<string, unknown>;
-    assert.equal(got[s.field], s.kind === 'sampler' ? value : Number(value), `--${s.flag} sets ${s.field}`);
+    assert.equal(got[s.field], s.kind === 'sampler' ? value : s.kind === 'bool' ? false : Number(value), `--${s.flag} sets ${s.field}`);
   }
   assert.throws(() => configFromFlags(['--ranks', '0']), /--ranks must be between 1 and/);
 });

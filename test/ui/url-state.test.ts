@@ -66,6 +66,7 @@ test('every setting of the table round-trips through its URL key', async () => {
   const changed: Record<string, unknown> = { ...defaults, sampler: 'trl' };
   LAYOUT_SETTINGS.forEach((s, i) => {
     if (s.kind === 'int') changed[s.field] = 100 + i;
+    if (s.kind === 'bool') changed[s.field] = false;
   });
   const search = LAYOUT_SETTINGS.map((s) => `${s.param}=${changed[s.field]}`).join('&');
   assert.deepEqual(parseState(`?${search}`, defaults, presets).config, changed);

@@ -45,6 +45,8 @@ function readSettings(raw: unknown, line: number): ProbeHeader['settings'] {
     if (s.kind === 'int') {
       const ok = typeof value === 'number' && Number.isSafeInteger(value) && value >= s.min && value <= s.max;
       if (!ok) throw bad(line, `field 'settings.${key}' = ${shown(value)} must be an integer in [${s.min}, ${s.max}]`);
+    } else if (s.kind === 'bool') {
+      if (typeof value !== 'boolean') throw bad(line, `field 'settings.${key}' = ${shown(value)} must be true or false`);
     } else if (typeof value !== 'string') throw bad(line, `field 'settings.${key}' must be a sampler name`);
     out[key] = value;
   }

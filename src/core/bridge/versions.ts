@@ -1,7 +1,7 @@
 // The framework version a probe log names, against the version the sandbox's sampler for that
 // framework was read from (src/core/samplers/framework-errors.ts): `diff` prints a note when they
 // differ, because another version may lay data out differently and the diff would then blame the run.
-import { DANCE_GRPO_VERSION, FLOW_GRPO_VERSION, TRL_VERSION } from '../samplers/framework-errors.ts';
+import { DANCE_GRPO_VERSION, FLOW_GRPO_VERSION, TRL_VERSION, VERL_VERSION } from '../samplers/framework-errors.ts';
 
 export interface VersionCheck {
   /** The framework as the probe names it (trl, flow_grpo, DanceGRPO). */
@@ -31,6 +31,18 @@ export function versionNote(name: string, version: string): VersionCheck {
       version,
       modelled: TRL_VERSION,
       note: `framework_version: ${logged("TRL's version")}; the sandbox's trl sampler models TRL ${TRL_VERSION}`,
+    };
+  }
+  if (name === 'verl') {
+    // verl has __version__, but the data path changes between commits: the user passes the commit.
+    const modelled = COMMIT.exec(VERL_VERSION)![0].toLowerCase();
+    const commit = COMMIT.exec(version)?.[0].toLowerCase();
+    if (commit && sameCommit(commit, modelled)) return { name, version, modelled: VERL_VERSION };
+    return {
+      name,
+      version,
+      modelled: VERL_VERSION,
+      note: `framework_version: ${logged('which verl commit it ran')}; the sandbox's verl sampler models ${VERL_VERSION}`,
     };
   }
   if (name === 'DanceGRPO') {

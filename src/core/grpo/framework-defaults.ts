@@ -40,6 +40,12 @@ export const frameworkDefaults: Readonly<Record<SamplerName, FrameworkDefault>> 
     scale: 'group',
     does: 'keeps all k copies on one rank, so each rank can form its groups without a gather',
   },
+  verl: {
+    framework: 'verl',
+    regroup: 'uid',
+    scale: 'group',
+    does: 'holds the whole batch on the driver, groups by the uid each prompt got before repeat (compute_grpo_outcome_advantage)',
+  },
   'group-distributed': {
     framework: 'Flow-Factory (GroupDistributedSampler)',
     regroup: 'uid',

@@ -2,7 +2,7 @@
 // of it. Pure data (JSON-serialisable), no behaviour, so the CLI, the UI and workers share it.
 
 /** The sampling schemes the sandbox reproduces (`docs/frameworks.md`). */
-export type SamplerName = 'flow-grpo' | 'flow-grpo-lcm' | 'trl' | 'contiguous' | 'group-distributed' | 'dance-grpo';
+export type SamplerName = 'flow-grpo' | 'flow-grpo-lcm' | 'trl' | 'contiguous' | 'group-distributed' | 'dance-grpo' | 'verl';
 
 /** Every sampler takes the same shape of configuration; settings a sampler ignores are kept as given. */
 export interface LayoutConfig {
@@ -22,7 +22,7 @@ export interface LayoutConfig {
   seed: number;
   /** TRL only: steps_per_generation (defaults to gradient_accumulation_steps). */
   stepsPerGeneration: number;
-  /** TRL's num_iterations (μ) / flow_grpo's train.num_inner_epochs: optimisation passes over one generation batch. */
+  /** TRL's num_iterations (μ) / flow_grpo's train.num_inner_epochs / verl's actor.ppo_epochs: optimisation passes over one generation batch. */
   numIterations: number;
   /** gradient_accumulation_steps: micro-steps (TRL, flow_grpo) or samples (DanceGRPO) per optimizer step. */
   gradientAccumulationSteps: number;
@@ -32,6 +32,22 @@ export interface LayoutConfig {
   prefetchFactor: number;
   /** flow_grpo's loader: 1 when the train DataLoader goes through accelerator.prepare, 0 when not. */
   acceleratePrepare: number;
+  /** verl only (absent = its default): trainer.balance_batch, reorder each step's samples by token workload across the ranks (verl's default true). */
+  balanceBatch?: boolean;
+  /** verl only: actor.ppo_mini_batch_size in prompts; 0 = data.train_batch_size (one mini-batch per step). */
+  ppoMiniBatchSize?: number;
+  /** verl only: actor.ppo_micro_batch_size_per_gpu in samples; 0 = the normalised mini-batch (one micro-batch each). */
+  ppoMicroBatchSizePerGpu?: number;
+  /**
+   * verl only: data.dataloader_num_workers (verl's default 8). With workers, torchdata's StatefulDataLoader
+   * builds each epoch's sampler iterator twice, so the RandomSampler draws two permutations and uses the second.
+   */
+  dataloaderNumWorkers?: number;
+  /**
+   * verl only: measured token counts (prompt + response, the attention mask's sum), one per sample in
+   * generation order (after repeat, before balancing), step after step; absent = the seeded synthetic ones.
+   */
+  seqlens?: number[];
 }
 
 /** How often the trainer steps, counted as the framework's own training loop counts (per process). */
@@ -59,6 +75,10 @@ export interface LayoutStep {
   step: number;
   /** ranks[r][slot] = dataset (prompt) id rank r receives in that slot, in order. */
   ranks: number[][];
+  /** verl: each sample's token count in generation order (after repeat(n, interleave=True), before balancing). */
+  seqlens?: number[];
+  /** verl: the dispatch order, generation indices rank-major (rank r holds the r-th contiguous chunk); identity without balancing. */
+  order?: number[];
 }
 
 /** A sampler's complete output for a configuration. */

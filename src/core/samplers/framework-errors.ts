@@ -33,3 +33,28 @@ export const flowGrpoSays = {
   kDoesNotDivide: (k: number, numReplicas: number, batchSize: number) =>
     `AssertionError: k can not divide n*b, k${k}-num_replicas${numReplicas}-batch_size${batchSize}`,
 };
+
+/** verl commit whose data path (main_ppo.py, ray_trainer.py, seqlen_balancing.py, protocol.py) the verl sampler reproduces. */
+export const VERL_VERSION = 'verl b178a3c';
+
+/** verl's own messages, word for word (VERL_VERSION); where each is raised is named. */
+export const verlSays = {
+  /** verl/utils/config.py validate_config, at startup: the step's samples must split over the GPUs. */
+  notDivisibleByGpus: (realTrainBatchSize: number, minimalBsz: number) =>
+    `AssertionError: real_train_batch_size (${realTrainBatchSize}) must be divisible by minimal possible batch size (${minimalBsz})`,
+  /** verl/utils/seqlen_balancing.py karmarkar_karp, in _balance_batch (balance_batch true). */
+  balanceNotDivisible: (samples: number, ranks: number) => `AssertionError: ${samples} % ${ranks} != 0`,
+  /** verl/protocol.py DataProto.chunk, at dispatch (balance_batch false). */
+  chunkNotEqual: (samples: number, ranks: number) =>
+    `AssertionError: only support equal chunk. Got size of DataProto ${samples} and chunk ${ranks}.`,
+  /** verl/workers/config/actor.py ActorConfig.validate. */
+  miniAboveTrainBatch: (trainBatchSize: number, mini: number) =>
+    `ValueError: train_batch_size (${trainBatchSize}) must be >= actor.ppo_mini_batch_size (${mini})`,
+  /** verl/workers/fsdp_workers.py ActorRolloutRefWorker.__init__ (the normalisation by rollout.n and the DP size). */
+  miniZeroAfterNormalisation: (normalised: number) =>
+    `AssertionError: ppo_mini_batch_size ${normalised} should be larger than 0 after normalization`,
+  microDoesNotDivide: (normalised: number, micro: number) =>
+    `AssertionError: normalized ppo_mini_batch_size ${normalised} should be divisible by ppo_micro_batch_size_per_gpu ${micro}`,
+  /** verl/trainer/ppo/ray_trainer.py _create_dataloader. */
+  emptyDataloader: () => `AssertionError: Train dataloader is empty!`,
+};

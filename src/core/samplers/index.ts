@@ -10,10 +10,12 @@ import { flagName } from '../settings.ts';
 import { checkCommon, checkSize, fixesText, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { trl } from './trl.ts';
+import { verl } from './verl.ts';
 
 export type { SamplerSpec } from './spec.ts';
 export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from './trl.ts';
-export { TRL_VERSION, trlSays, flowGrpoSays } from './framework-errors.ts';
+export { TRL_VERSION, trlSays, flowGrpoSays, VERL_VERSION, verlSays } from './framework-errors.ts';
+export { verlSizes, SYNTHETIC_SEQLEN, MAX_SEQLEN, VERL_ONLY_FIELDS, TORCH_DEFAULT_SEED } from './verl.ts';
 export { distributedSamplerIndices } from './distributed-sampler.ts';
 export { lcmBatchesStep, lcmPromptsPerEpoch } from './flow-grpo.ts';
 export { lookAhead, receivedDraws, type Draw, type LoaderModel } from './loader.ts';
@@ -27,6 +29,7 @@ export const samplers: Record<SamplerName, SamplerSpec> = {
   contiguous,
   'dance-grpo': danceGrpo,
   'group-distributed': groupDistributed,
+  verl,
 };
 
 /** The sampler names, in display order. */
@@ -81,17 +84,24 @@ function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
 /** The loader settings flow_grpo's published script uses, for samplers without defaults of their own. */
 const LOADER_DEFAULTS = { numWorkers: 1, prefetchFactor: 2, acceleratePrepare: 1 } as const;
 
+/** The value that means "as before" for each setting added after configurations were first saved. */
+const ADDED_SETTINGS: Partial<LayoutConfig> = {
+  gradientAccumulationSteps: 1,
+  balanceBatch: true,
+  ppoMiniBatchSize: 0,
+  ppoMicroBatchSizePerGpu: 0,
+  dataloaderNumWorkers: 8,
+};
+
 /**
  * Settings added after configurations were first saved (URLs, JSON, objects built by older code):
- * gradient_accumulation_steps 1 ("as before"); the loader settings as the sampler's published
- * script sets them (the layout a real run gets, not the idealised loop older versions showed).
+ * gradient_accumulation_steps 1 and verl's balance_batch true ("as before"); the loader settings as the
+ * sampler's published script sets them (the layout a real run gets, not the idealised loop older versions showed).
  */
 function withDefaults(c: LayoutConfig): LayoutConfig {
-  const missing = (['gradientAccumulationSteps', 'numWorkers', 'prefetchFactor', 'acceleratePrepare'] as const).filter(
-    (f) => c[f] === undefined,
-  );
+  const fill: Partial<LayoutConfig> = { ...ADDED_SETTINGS, ...LOADER_DEFAULTS, ...samplerDefaults(c.sampler) };
+  const missing = (Object.keys(fill) as (keyof LayoutConfig)[]).filter((f) => c[f] === undefined);
   if (missing.length === 0) return c;
-  const fill: Partial<LayoutConfig> = { gradientAccumulationSteps: 1, ...LOADER_DEFAULTS, ...samplerDefaults(c.sampler) };
   return { ...c, ...Object.fromEntries(missing.map((f) => [f, fill[f]])) };
 }
 
@@ -126,6 +136,11 @@ function canonical(c: LayoutConfig): LayoutConfig {
     numWorkers,
     prefetchFactor,
     acceleratePrepare,
+    balanceBatch,
+    ppoMiniBatchSize,
+    ppoMicroBatchSizePerGpu,
+    dataloaderNumWorkers,
+    seqlens,
   } = c;
   return {
     sampler,
@@ -142,6 +157,10 @@ function canonical(c: LayoutConfig): LayoutConfig {
     numWorkers,
     prefetchFactor,
     acceleratePrepare,
+    // verl's own settings only in verl's config: the other samplers' JSON stays as it was.
+    ...(sampler === 'verl'
+      ? { balanceBatch, ppoMiniBatchSize, ppoMicroBatchSizePerGpu, dataloaderNumWorkers, ...(seqlens ? { seqlens } : {}) }
+      : {}),
   };
 }
 

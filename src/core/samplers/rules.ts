@@ -133,6 +133,11 @@ export function listText(values: number[], all: number): string {
 /** Checks the settings every sampler shares: whole numbers, lower bounds, the seed. Null when fine. */
 export function checkCommon(config: LayoutConfig): ConfigError | null {
   for (const { field, kind, min, max } of LAYOUT_SETTINGS) {
+    // The verl-only settings may be absent from configs saved before them (validateConfig fills them in).
+    if (config[field] === undefined && field !== 'sampler' && settingOf(field).min === 0) continue;
+    if (kind === 'bool' && typeof config[field] !== 'boolean') {
+      return new ConfigError(`${flagName(field)} must be true or false, got ${String(config[field])}`, [{ [field]: true }]);
+    }
     if (kind !== 'int' || field === 'seed') continue;
     const value = config[field] as number;
     if (!Number.isSafeInteger(value) || value < min) {

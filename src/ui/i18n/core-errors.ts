@@ -154,6 +154,15 @@ export const ZH_CLAUSES: Clause[] = [
       `dataset-size=${m[1]} 只给 ranks=${m[2]} 中的每个 rank ${m[3]} 个 prompt，少于 train_batch_size=${m[4]}：` +
       'drop_last 的 DataLoader 为空，DanceGRPO 的 while-True 循环会一声不响地永远空转',
   ],
+  [
+    /^ranks×batch=(\d+)×(\d+)=(\d+) samples per step must be data\.train_batch_size prompts × rollout\.n=(\d+) \(verl repeats every prompt n times\)$/,
+    (m) =>
+      `每个 step 的 ranks×batch=${m[1]}×${m[2]}=${m[3]} 个样本必须是 data.train_batch_size 个 prompt × rollout.n=${m[4]}（verl 把每个 prompt 复制 n 份）`,
+  ],
+  [
+    /^dataset-size=(\d+) is smaller than data\.train_batch_size=(\d+): the drop_last dataloader is empty$/,
+    (m) => `dataset-size=${m[1]} 小于 data.train_batch_size=${m[2]}：drop_last 的数据加载器为空`,
+  ],
   // The schedule view's settings (src/core/schedule/workload.ts).
   [
     /^batch × k = (\d+) configurations is more than the simulator's (\d+)$/,

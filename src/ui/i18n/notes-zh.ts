@@ -6,6 +6,57 @@
 const re = (...parts: RegExp[]) => new RegExp(parts.map((x) => x.source).join(''));
 
 const P: [RegExp, (...m: string[]) => string][] = [
+  // verl (src/core/samplers/verl.ts)
+  [
+    re(
+      /^One step = data\.train_batch_size=(\d+) prompts × rollout\.n=(\d+) = (\d+) samples; the driver holds them all and hands rank r /,
+      /the r-th contiguous chunk of (\d+)\.$/,
+    ),
+    (p, n, s, c) =>
+      `一个 step = data.train_batch_size=${p} 个 prompt × rollout.n=${n} = ${s} 个样本；驱动进程持有全部样本，把第 r 个连续的 ${c} 个交给 rank r。`,
+  ],
+  [
+    new RegExp(
+      "^RandomSampler's generator is seeded once \\(data\\.seed=(-?\\d+)\\); (?:with dataloader_num_workers=(\\d+), torchdata's " +
+        "StatefulDataLoader builds each epoch's sampler iterator twice, so epoch e uses randperm number 2e\\+1 and the even ones are " +
+        'drawn and thrown away \\(0 workers: randperm e\\)\\. |epoch e uses the next randperm\\((\\d+)\\) from it\\. )' +
+        'data\\.seed null leaves torch\\.Generator\\(\\) at its default seed (\\d+), so every such run draws the same order\\.$',
+    ),
+    (seed, workers, d, dflt) =>
+      `RandomSampler 的生成器只设一次种子（data.seed=${seed}）；` +
+      (workers
+        ? `dataloader_num_workers=${workers} 时，torchdata.StatefulDataLoader 每个 epoch 会建两次 sampler 迭代器，` +
+          '所以第 e 个 epoch 用第 2e+1 次排列，偶数序号的被抽出后丢弃（0 个 worker 时用第 e 次）。'
+        : `第 e 个 epoch 用它的下一个 randperm(${d})。`) +
+      `data.seed 未设置时 torch.Generator() 保持默认种子 ${dflt}，所以每次这样的运行抽到的顺序都一样。`,
+  ],
+  [
+    /^drop_last: (\d+) prompt\(s\) at the end of each epoch's permutation are never drawn\.$/,
+    (n) => `drop_last：每个 epoch 排列末尾的 ${n} 个 prompt 永远不会被抽到。`,
+  ],
+  [
+    re(
+      /^balance_batch=true: _balance_batch reorders each step by token workload \(24576·len \+ len²\), so the (\d+) copies of a prompt /,
+      /scatter across ranks by length; advantages still group by uid on the driver, but mini-batches mix prompts\.$/,
+    ),
+    (k) =>
+      `balance_batch=true：_balance_batch 按词元工作量（24576·长度 + 长度²）重排每个 step，所以一个 prompt 的 ${k} 个副本按长度散布到各 rank；` +
+      'advantage 仍在驱动进程上按 uid 分组，但 mini-batch 会混合不同的 prompt。',
+  ],
+  [
+    new RegExp(
+      "^balance_batch=false: samples stay in generation order, so each prompt's (\\d+) copies are consecutive" +
+        '(?: and on one rank\\.|; (\\d+) per rank is not a multiple of k, so some groups straddle two ranks\\.)$',
+    ),
+    (k, per) =>
+      `balance_batch=false：样本保持生成顺序，所以每个 prompt 的 ${k} 个副本是连续的` +
+      (per ? `；每个 rank ${per} 个不是 k 的倍数，所以有些组跨两个 rank。` : '，并且在同一个 rank 上。'),
+  ],
+  [/^Token counts: the (\d+) measured ones given, in generation order\.$/, (n) => `词元数：给定的 ${n} 个实测值，按生成顺序。`],
+  [
+    /^Token counts are synthetic \(torch\.randint\((\d+), (\d+)\) per sample from a generator seeded with --seed\); give measured ones with --seqlens FILE\.$/,
+    (lo, hi) => `词元数是合成的（每个样本一个 torch.randint(${lo}, ${hi})，生成器以 --seed 设种子）；用 --seqlens FILE 给出实测值。`,
+  ],
   [
     /^All k copies of a prompt sit on one rank \(repeat_interleave\); advantages are computed locally, the gather only serves logging\.$/,
     () => '一个 prompt 的全部 k 个副本都在同一个 rank 上（repeat_interleave）；advantage 在本地计算，gather 只用于记录日志。',

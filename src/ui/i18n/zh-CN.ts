@@ -192,6 +192,22 @@ export const zhCN: Catalogue = {
           'flow_grpo：1 = 训练 DataLoader 经过 accelerator.prepare（多看一个 batch；多个 rank 时 BatchSamplerShard 每 W 个 batch 取一个），' +
           '与 ac4c86e 的 train_sd3.py 相同；0 = 不经过 accelerator.prepare（flow-grpo-lcm 的脚本，74db691）',
       },
+      balance: {
+        label: '均衡 batch',
+        hint: 'verl trainer.balance_batch：按词元工作量在各 rank 间重排每个 step 的样本（开或关，verl 默认开）',
+      },
+      mini: {
+        label: 'PPO mini-batch（prompt 数）',
+        hint: 'verl actor.ppo_mini_batch_size，单位为 prompt；0 = data.train_batch_size（计入 step 数）',
+      },
+      micro: {
+        label: '每 GPU 的 PPO micro-batch',
+        hint: 'verl actor.ppo_micro_batch_size_per_gpu，单位为样本；0 = 整个每 rank 的 mini-batch（计入 step 数）',
+      },
+      dlworkers: {
+        label: '数据加载进程数',
+        hint: 'verl data.dataloader_num_workers（verl 默认 8）；只要有 worker，torchdata.StatefulDataLoader 每个 epoch 抽两次排列并使用第二次',
+      },
     },
     presets: {
       'seed-000':
@@ -222,6 +238,7 @@ export const zhCN: Catalogue = {
       'flow-grpo-lcm': '汇集整个 epoch，并用它的 PerPromptStatTracker 按 prompt 分组',
       trl: '汇集每个生成 batch，并用 rewards.view(-1, k) 分组',
       'dance-grpo': '把全部 k 个副本放在一个 rank 上并就地归一化，无需 gather',
+      verl: '在驱动进程上持有整个 batch，按每个 prompt 在复制之前得到的 uid 分组（compute_grpo_outcome_advantage）',
       contiguous: '把全部 k 个副本放在一个 rank 上，所以每个 rank 无需 gather 就能组成自己的组',
       'group-distributed':
         '把每个 prompt 的副本分散到各 rank，所以组在 gather 之后才形成（这里按抽取分组：本沙盒所依据的文档没有记录它的确切分组方式）',

@@ -13,9 +13,10 @@ interface Golden {
 }
 const golden = fixture<Golden>('golden-layouts.json');
 
-test('the fixture covers every sampler on at least 40 configurations, made by torch 2.13 / trl 1.13', () => {
+test('the fixture covers every sampler but verl on at least 40 configurations, made by torch 2.13 / trl 1.13', () => {
   assert.ok(golden.cases.length >= 40, `${golden.cases.length} cases`);
-  assert.deepEqual([...new Set(golden.cases.map((c) => c.config.sampler))].sort(), [...samplerNames].sort());
+  // verl's layouts have their own fixture, made from verl's code (golden-verl.json, test/core/samplers/golden-verl.test.ts).
+  assert.deepEqual([...new Set(golden.cases.map((c) => c.config.sampler))].sort(), samplerNames.filter((s) => s !== 'verl').sort());
   assert.match(golden.versions.torch!, /^2\.13/);
   assert.equal(golden.versions.trl, '1.13.0');
 });

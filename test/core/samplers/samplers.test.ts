@@ -209,6 +209,7 @@ test('every sampler: same seed same layout, another seed or epoch a different on
     contiguous: { batch: 4 },
     'dance-grpo': { batch: 4 },
     'group-distributed': { k: 8 },
+    verl: {},
   };
   for (const sampler of samplerNames) {
     const c: LayoutConfig = { ...defaultConfig, sampler, datasetSize: 200, epochs: 2, ...base[sampler] };

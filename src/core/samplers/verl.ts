@@ -1,0 +1,219 @@
+// verl's data path for GRPO (VERL_VERSION; verl/trainer/main_ppo.py, verl/trainer/ppo/ray_trainer.py):
+//   sampler = RandomSampler(dataset, generator=torch.Generator() seeded with data.seed)   ← torchdata's stateful one
+//   loader  = StatefulDataLoader(batch_size=data.train_batch_size, drop_last=True, sampler=sampler)
+//   for epoch: for batch in loader:                       ← one randperm per epoch from the one generator
+//     uid per prompt; batch.repeat(rollout.n, interleave=True)
+//     if trainer.balance_batch: _balance_batch(batch)      ← reorder by token workload (verl-balance.ts)
+//     dispatch: DataProto.chunk(dp size), rank r gets the r-th contiguous chunk
+// The sandbox's settings map onto verl's: ranks = the data-parallel size (trainer.n_gpus_per_node ×
+// nnodes), k = actor_rollout_ref.rollout.n, and batch = the samples each rank gets per step, so
+// data.train_batch_size = ranks × batch / k prompts (`--train-batch-size` on the CLI sets batch from it).
+import { ConfigError } from '../errors.ts';
+import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
+import { Mt19937, randint, randperm } from '../rng/index.ts';
+import type { TrainingCounts } from '../layout/types.ts';
+import { VERL_VERSION, verlSays, withFrameworkSays } from './framework-errors.ts';
+import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
+import type { SamplerSpec } from './spec.ts';
+import { balanceBatchOrder } from './verl-balance.ts';
+
+/** The layout settings only the verl sampler reads; every other sampler refuses them when given. */
+export const VERL_ONLY_FIELDS = ['balanceBatch', 'ppoMiniBatchSize', 'ppoMicroBatchSizePerGpu', 'dataloaderNumWorkers'] as const;
+
+/** torch.Generator()'s seed when nothing seeds it: what verl's data.seed null leaves the RandomSampler with. */
+export const TORCH_DEFAULT_SEED = 67280421310721;
+
+/** The synthetic token counts when none are measured: torch.randint(LOW, HIGH, (samples,), generator seeded with --seed), per step. */
+export const SYNTHETIC_SEQLEN = { low: 64, high: 1025 } as const;
+
+/** Largest token count a measured sample may have (a workload sum per step must stay exact in a double). */
+export const MAX_SEQLEN = 1 << 20;
+
+/** verl's sizes for a sandbox config: prompts per step, samples per step, and the actor's normalised batches. */
+export function verlSizes(c: LayoutConfig) {
+  const samples = c.ranks * c.batch;
+  const trainBatchSize = samples / c.k;
+  const mini = c.ppoMiniBatchSize || trainBatchSize;
+  // ActorRolloutRefWorker: ppo_mini_batch_size *= rollout.n; //= dp size (samples per rank per mini-batch).
+  const normalisedMini = Math.floor((mini * c.k) / c.ranks);
+  const micro = c.ppoMicroBatchSizePerGpu || normalisedMini;
+  return { samples, trainBatchSize, mini, normalisedMini, micro, stepsPerEpoch: Math.floor(c.datasetSize / trainBatchSize) };
+}
+
+/** Each step's token counts in generation order: the measured ones in turn, else the synthetic draws. */
+function stepSeqlens(c: LayoutConfig, stepsDone: number, count: number, gen: Mt19937): number[] {
+  if (c.seqlens) return c.seqlens.slice(stepsDone * count, (stepsDone + 1) * count);
+  return Array.from(randint(gen, SYNTHETIC_SEQLEN.low, SYNTHETIC_SEQLEN.high, count));
+}
+
+function verlCounts(c: LayoutConfig): TrainingCounts {
+  const { trainBatchSize, mini, normalisedMini, micro, stepsPerEpoch } = verlSizes(c);
+  const perRank = c.batch;
+  // dp_actor.update_policy: data.split(mini) (a short last one is kept), each split into micro-batches.
+  const miniSizes: number[] = [];
+  for (let left = perRank; left > 0; left -= normalisedMini) miniSizes.push(Math.min(left, normalisedMini));
+  const microPerPass = miniSizes.reduce((sum, m) => sum + Math.ceil(m / micro), 0);
+  const perEpoch = {
+    generationBatches: stepsPerEpoch,
+    microSteps: stepsPerEpoch * c.numIterations * microPerPass,
+    optimizerSteps: stepsPerEpoch * c.numIterations * miniSizes.length,
+  };
+  const times = (n: number) => ({
+    generationBatches: perEpoch.generationBatches * n,
+    microSteps: perEpoch.microSteps * n,
+    optimizerSteps: perEpoch.optimizerSteps * n,
+  });
+  return {
+    perEpoch,
+    total: times(c.epochs),
+    factors: [
+      `verl: training steps per epoch = len(StatefulDataLoader) = floor(dataset ${c.datasetSize} / data.train_batch_size ${trainBatchSize}) = ` +
+        `${stepsPerEpoch} (drop_last=True); total_training_steps = ${stepsPerEpoch} × trainer.total_epochs ${c.epochs}.`,
+      `each step: ${trainBatchSize} prompts × rollout.n ${c.k} = ${c.ranks * c.batch} samples, ${perRank} per rank (dp size ${c.ranks}).`,
+      `ppo_mini_batch_size ${mini} prompts → normalised per rank: ${mini} × n ${c.k} // dp ${c.ranks} = ${normalisedMini} samples; ` +
+        `mini-batches per step = ${miniSizes.length} (${miniSizes.join(' + ')} samples), one optimizer step each.`,
+      `micro-batches = ceil(mini-batch / ppo_micro_batch_size_per_gpu ${micro}) = ${microPerPass} per pass (gradient accumulation ` +
+        `${Math.floor(normalisedMini / micro)}).`,
+      `× ppo_epochs ${c.numIterations}: ${perEpoch.optimizerSteps / stepsPerEpoch || 0} optimizer steps and ` +
+        `${perEpoch.microSteps / stepsPerEpoch || 0} micro-steps per training step.`,
+    ],
+  };
+}
+
+export const verl: SamplerSpec = {
+  name: 'verl',
+  title:
+    `verl (${VERL_VERSION}): stateful RandomSampler seeded once, train_batch_size prompts per step (drop_last), repeat(n, interleave=True), ` +
+    `_balance_batch by token workload, equal contiguous chunks per rank`,
+  // No all-gather: the driver holds the step's whole batch; the rank-major order is the dispatch order.
+  gatherScope: 'step',
+  drawScope: 'step',
+  validate(c, passes) {
+    const { samples } = verlSizes(c);
+    if (samples % c.k !== 0) {
+      const ks = passingValues(byNearness(divisors(samples), c.k), 'k', passes);
+      const batches = passingMultiples(c.batch, c.k / gcd(c.k, c.ranks), passes);
+      return new ConfigError(
+        `ranks×batch=${c.ranks}×${c.batch}=${samples} samples per step must be data.train_batch_size prompts × rollout.n=${c.k} ` +
+          `(verl repeats every prompt n times)` +
+          fixesText([validKText(ks), batches.map((b) => `batch=${b}`).join(' or ')]),
+        [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
+      );
+    }
+    const { trainBatchSize, mini, normalisedMini, micro, stepsPerEpoch } = verlSizes(c);
+    if (stepsPerEpoch < 1) {
+      const ok = passes({ datasetSize: trainBatchSize });
+      return new ConfigError(
+        withFrameworkSays(
+          `dataset-size=${c.datasetSize} is smaller than data.train_batch_size=${trainBatchSize}: the drop_last dataloader is empty` +
+            fixesText([ok ? `use dataset-size ≥ ${trainBatchSize}` : '']),
+          VERL_VERSION,
+          verlSays.emptyDataloader(),
+        ),
+        ok ? [{ datasetSize: trainBatchSize }] : [],
+      );
+    }
+    if (mini > trainBatchSize) {
+      return new ConfigError(
+        withFrameworkSays(
+          `ppo-mini-batch-size=${mini} prompts is above data.train_batch_size=${trainBatchSize}; use at most ${trainBatchSize} (0 = all of it)`,
+          VERL_VERSION,
+          verlSays.miniAboveTrainBatch(trainBatchSize, mini),
+        ),
+        [{ ppoMiniBatchSize: 0 }],
+      );
+    }
+    if (normalisedMini < 1) {
+      const least = Math.ceil(c.ranks / c.k);
+      return new ConfigError(
+        withFrameworkSays(
+          `ppo-mini-batch-size=${mini} prompts × n=${c.k} // ranks=${c.ranks} leaves no sample per rank; use ≥ ${least}`,
+          VERL_VERSION,
+          verlSays.miniZeroAfterNormalisation(normalisedMini),
+        ),
+        [{ ppoMiniBatchSize: least }],
+      );
+    }
+    if (normalisedMini % micro !== 0) {
+      const ok = divisors(normalisedMini).filter((d) => passes({ ppoMicroBatchSizePerGpu: d }));
+      return new ConfigError(
+        withFrameworkSays(
+          `ppo-micro-batch-size-per-gpu=${micro} must divide the per-rank mini-batch ${mini}×${c.k}//${c.ranks}=${normalisedMini}` +
+            fixesText([ok.length ? `valid here: ${ok.join(', ')}` : '']),
+          VERL_VERSION,
+          verlSays.microDoesNotDivide(normalisedMini, micro),
+        ),
+        ok.map((d) => ({ ppoMicroBatchSizePerGpu: d })),
+      );
+    }
+    if (c.seqlens) {
+      const need = c.epochs * stepsPerEpoch * samples;
+      const bad = c.seqlens.findIndex((s) => !Number.isSafeInteger(s) || s < 1 || s > MAX_SEQLEN);
+      if (bad >= 0) return new ConfigError(`seqlens[${bad}]=${c.seqlens[bad]} must be a whole token count in 1 … ${MAX_SEQLEN}`);
+      if (c.seqlens.length < need) {
+        return new ConfigError(
+          `the seqlens give ${c.seqlens.length} token counts but this layout has ${need} samples (${c.epochs} epoch(s) × ${stepsPerEpoch} ` +
+            `step(s) × ${samples}); give more, or lower --epochs or --dataset-size`,
+        );
+      }
+    }
+    return null;
+  },
+  effective: (c) => ({ ...c, batchesPerEpoch: verlSizes(c).stepsPerEpoch }),
+  ignores: {
+    batchesPerEpoch: 'verl runs every full batch of the epoch: len(dataset) // data.train_batch_size steps (change --dataset-size)',
+    stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)',
+    gradientAccumulationSteps: 'verl accumulates ppo_mini_batch_size / ppo_micro_batch_size_per_gpu micro-batches (use those)',
+  },
+  counts: verlCounts,
+  perRankPerStep: (c) => c.batch,
+  // One randperm per epoch, plus one synthetic length per sample.
+  draws: (c) => c.epochs * (2 * c.datasetSize + c.batchesPerEpoch * c.ranks * c.batch),
+  steps(c) {
+    const { trainBatchSize, samples } = verlSizes(c);
+    const perRank = samples / c.ranks;
+    // create_rl_sampler: torch.Generator().manual_seed(data.seed), once; each epoch's iterator draws one randperm from it.
+    const gen = new Mt19937(c.seed);
+    const lengths = new Mt19937(c.seed);
+    const steps: LayoutStep[] = [];
+    for (let epoch = 0; epoch < c.epochs; epoch++) {
+      // With workers, StatefulDataLoader's multiprocessing iterator makes the sampler iterator twice
+      // (measured with torchdata 0.11): the first permutation is drawn and thrown away.
+      if ((c.dataloaderNumWorkers ?? 8) > 0) randperm(c.datasetSize, gen);
+      const perm = randperm(c.datasetSize, gen);
+      for (let step = 0; step < c.batchesPerEpoch; step++) {
+        const prompts = perm.subarray(step * trainBatchSize, (step + 1) * trainBatchSize);
+        const generated = Array.from(prompts).flatMap((id) => Array<number>(c.k).fill(id));
+        const seqlens = stepSeqlens(c, steps.length, samples, lengths);
+        const order = (c.balanceBatch ?? true) ? balanceBatchOrder(seqlens, c.ranks) : generated.map((_, i) => i);
+        const ranks = Array.from({ length: c.ranks }, (_, r) => order.slice(r * perRank, (r + 1) * perRank).map((i) => generated[i]!));
+        steps.push({ epoch, step, ranks, seqlens, order });
+      }
+    }
+    return steps;
+  },
+  notes(c) {
+    const { trainBatchSize, samples, stepsPerEpoch } = verlSizes(c);
+    const notes = [
+      `One step = data.train_batch_size=${trainBatchSize} prompts × rollout.n=${c.k} = ${samples} samples; the driver holds them all and ` +
+        `hands rank r the r-th contiguous chunk of ${c.batch}.`,
+      `RandomSampler's generator is seeded once (data.seed=${c.seed}); ` +
+        ((c.dataloaderNumWorkers ?? 8) > 0
+          ? `with dataloader_num_workers=${c.dataloaderNumWorkers ?? 8}, torchdata's StatefulDataLoader builds each epoch's sampler ` +
+            `iterator twice, so epoch e uses randperm number 2e+1 and the even ones are drawn and thrown away (0 workers: randperm e). `
+          : `epoch e uses the next randperm(${c.datasetSize}) from it. `) +
+        `data.seed null leaves torch.Generator() at its default seed ${TORCH_DEFAULT_SEED}, so every such run draws the same order.`,
+      `drop_last: ${c.datasetSize - stepsPerEpoch * trainBatchSize} prompt(s) at the end of each epoch's permutation are never drawn.`,
+      (c.balanceBatch ?? true)
+        ? `balance_batch=true: _balance_batch reorders each step by token workload (24576·len + len²), so the ${c.k} copies of a prompt ` +
+          `scatter across ranks by length; advantages still group by uid on the driver, but mini-batches mix prompts.`
+        : `balance_batch=false: samples stay in generation order, so each prompt's ${c.k} copies are consecutive` +
+          (c.batch % c.k === 0 ? ` and on one rank.` : `; ${c.batch} per rank is not a multiple of k, so some groups straddle two ranks.`),
+      c.seqlens
+        ? `Token counts: the ${c.seqlens.length} measured ones given, in generation order.`
+        : `Token counts are synthetic (torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) per sample from a generator seeded ` +
+          `with --seed); give measured ones with --seqlens FILE.`,
+    ];
+    return notes;
+  },
+};
