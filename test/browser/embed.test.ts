@@ -127,7 +127,7 @@ test('embed.html without isolation: every component loads, each figure lazily, w
   );
 
   // Scrolling through the article starts each figure as it comes near; each shows at most one control.
-  const figures = ['grpo-layout', 'grpo-compare', ...['grpo-dynamic', 'grpo-schedule'].filter((t) => present.includes(t))];
+  const figures = ['grpo-layout', 'grpo-compare', ...['grpo-dynamic', 'grpo-schedule', 'grpo-steps'].filter((t) => present.includes(t))];
   for (const tag of figures) {
     await page.locator(tag).first().scrollIntoViewIfNeeded();
     await page.waitForFunction((t) => document.querySelector<HTMLElement>(t)!.dataset.grpoLazy === 'started', tag);

@@ -107,7 +107,7 @@ test('every number the article states is the core’s, in both languages', async
 
 test('the article: one point per figure, figures only, no scaffolding, real links', () => {
   const figures = [...article.matchAll(/<(grpo-[a-z]+)([^>]*)>/g)];
-  assert.equal(figures.length, 4);
+  assert.equal(figures.length, 5);
   for (const f of figures) assert.match(f[2]!, /\bfigure\b/, `${f[1]} is embedded as a figure`);
   assert.equal([...article.matchAll(/<h2>/g)].length, figures.length + 1, 'one section per figure, then further reading');
   assert.doesNotMatch(html, /height:\s*1400px|far below|id="far"/);

@@ -120,10 +120,14 @@ export class GrpoStepsView extends LitElement {
     const num = (name: string, label: string) =>
       html`<label>${label}<input type="number" min="1" .value=${this.attr(name) ?? ''}
         @change=${(e: Event) => this.set(name, (e.target as HTMLInputElement).value)}></label>`;
-    return html`<form @submit=${(e: Event) => e.preventDefault()}>
-      <label>${MSG.framework}<select @change=${(e: Event) => this.set('framework', (e.target as HTMLSelectElement).value)}>
+    const frameworkSelect = html`<label>${MSG.framework}<select
+        @change=${(e: Event) => this.set('framework', (e.target as HTMLSelectElement).value)}>
         ${frameworks.map((n) => html`<option .selected=${n === framework} value=${n}>${n}</option>`)}
-      </select></label>
+      </select></label>`;
+    // As a figure (the article): the timeline and one control, the framework version (the bug against its fix).
+    if (this.hasAttribute('figure')) return html`<form @submit=${(e: Event) => e.preventDefault()}>${frameworkSelect}</form>`;
+    return html`<form @submit=${(e: Event) => e.preventDefault()}>
+      ${frameworkSelect}
       <label>${MSG.loss}<select @change=${(e: Event) => this.set('loss', (e.target as HTMLSelectElement).value)}>
         ${(spec?.losses ?? []).map((l) => html`<option .selected=${l === (this.attr('loss') || spec?.defaultLoss)} value=${l}>${l}</option>`)}
       </select></label>
@@ -134,7 +138,8 @@ export class GrpoStepsView extends LitElement {
 
   override render() {
     const r = this.report;
-    return html`<h2>${MSG.title}</h2>
+    const asFigure = this.hasAttribute('figure');
+    return html`${asFigure ? nothing : html`<h2>${MSG.title}</h2>`}
       ${this.controls()}
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
       ${
@@ -143,9 +148,13 @@ export class GrpoStepsView extends LitElement {
             <p class="meta">${MSG.legend}</p>
             <div class="figure">${unsafeHTML(stepsFigure(r, MSG.figure))}</div>
             ${r.steps.length > 6 ? html`<p class="meta">${MSG.more(r.steps.length - 6)}</p>` : nothing}
-            <h2>${MSG.findings}</h2>
-            <ul>${r.findings.map((f) => html`<li>${coreOriginal(f)}</li>`)}</ul>
-            <ul class="notes">${r.notes.map((n) => html`<li>${coreOriginal(n)}</li>`)}</ul>`
+            ${
+              asFigure
+                ? nothing
+                : html`<h2>${MSG.findings}</h2>
+                  <ul>${r.findings.map((f) => html`<li>${coreOriginal(f)}</li>`)}</ul>
+                  <ul class="notes">${r.notes.map((n) => html`<li>${coreOriginal(n)}</li>`)}</ul>`
+            }`
           : nothing
       }`;
   }
