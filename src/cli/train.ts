@@ -41,18 +41,24 @@ const spec = {
   json: { type: 'boolean' },
 } as const satisfies FlagSpec;
 
+/** The flags about files and output (not settings of the run: the page has none of them). */
+const OUTPUT_HELP = [
+  ['--out DIR', 'write metrics.jsonl, config.json, checkpoint.json, report.html'],
+  ['--resume DIR', 'continue the run saved in DIR (its config.json; --steps and --backend may change)'],
+  ['--overwrite', 'let --out replace a run already saved there (without it, that is refused: nothing is lost)'],
+  ['--json', 'print the final summary as JSON on stdout (progress goes to stderr)'],
+]
+  .map(([flag, text]) => helpLine(flag!, text!))
+  .join('');
+
 const help = `usage: grpo-sandbox train [--preset seed-000|seed-003] [flags]
 
 Trains the seed-003 controller with GRPO on simulated ranks (one worker each): every step the
 sampler gives each rank its prompt ids, each rank samples and scores its configurations, rewards
 and prompt ids are all-gathered, advantages computed, gradients all-reduced, Adam applied.
-${helpLine('--preset NAME', Object.keys(TRAIN_PRESETS).join(', '))}${settingsHelp(TRAIN_SETTINGS)}${helpLine('--out DIR', 'write metrics.jsonl, config.json, checkpoint.json, report.html')}${helpLine(
-  '--resume DIR',
-  'continue the run saved in DIR (its config.json; --steps and --backend may change)',
-)}${helpLine('--overwrite', 'let --out replace a run already saved there (without it, that is refused: nothing is lost)')}${helpLine(
-  '--json',
-  'print the final summary as JSON on stdout (progress goes to stderr)',
-)}presets: ${Object.entries(TRAIN_PRESETS)
+${helpLine('--preset NAME', Object.keys(TRAIN_PRESETS).join(', '))}${settingsHelp(TRAIN_SETTINGS)}${OUTPUT_HELP}presets: ${Object.entries(
+  TRAIN_PRESETS,
+)
   .map(([k, v]) => `\n  ${k}  ${v.description}`)
   .join('')}
 Ctrl-C stops at the next step boundary and writes the checkpoint. Exit 0 done, 1 the run failed, 2 bad flags, 130 stopped.

@@ -413,7 +413,7 @@ export const zhCN: Catalogue = {
       clipOff: '没有可裁剪的：每次生成只做一遍优化，比率保持为 1',
       lossNote:
         'loss 按构造约为 0：on-policy（每次生成只做一遍优化）时比率为 1，loss 就是 advantage 均值的相反数，而 advantage 在每组内已中心化；' +
-        '真正起训练作用的是它的梯度 Σ A·∇log π（见梯度范数）。',
+        '真正起训练作用的是它的梯度：按 advantage 加权的对数概率梯度之和（见梯度范数）。',
       budget: '各预算区间的 reward：贪心策略对比最优',
       series: {
         step: 'step',
