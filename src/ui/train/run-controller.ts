@@ -14,7 +14,9 @@ export type Phase = 'idle' | 'starting' | 'running' | 'stopping' | 'done' | 'fai
 export interface RunEvents {
   /** A step arrived (after it is in `records`). */
   step(record: StepRecord): void;
-  /** The steps were cleared, or the policy table arrived: redraw. */
+  /** The steps were cleared (a new run, a reset). */
+  cleared(): void;
+  /** The run ended, or the policy table arrived: redraw. */
   changed(): void;
 }
 
@@ -146,7 +148,7 @@ export class RunController implements ReactiveController {
     this.device = '';
     this.t0 = this.tLast = 0;
     this.set({ error: '', notice: null, bands: null, policyState: 'none' });
-    this.events.changed();
+    this.events.cleared();
   }
 
   private async evaluatePolicy(config: TrainConfig, params: Float32Array, generation: number): Promise<void> {

@@ -47,6 +47,7 @@ export class TrainDashboard extends LitElement {
   private readonly chartsCtl = new ChartsController(this, () => this.run.bands);
   readonly run = new RunController(this, {
     step: (record) => this.chartsCtl.append(record),
+    cleared: () => this.chartsCtl.clear(),
     changed: () => this.chartsCtl.changed(),
   });
   private autorunDone = false;
