@@ -134,10 +134,14 @@ test('a short run in the page reaches the set fraction of the optimum; exports a
     const link = await page.locator('grpo-train #run-link').getAttribute('href');
     const live = await page.evaluate(async () => (await import('/src/ranks/spawn.ts' as string)).liveRankWorkers());
     // Charts that cannot move in this run say why in their place; the loss says why it is ~0.
+    // (No named function inside: tsx would wrap it in a __name helper the page does not have.)
     const notes = await page.evaluate(() => {
       const root = document.querySelector('grpo-train')!.shadowRoot!;
-      const text = (id: string) => root.querySelector(`#${id}`)?.textContent ?? null;
-      return { kl: text('chart-kl-off'), klHidden: root.querySelector<HTMLElement>('#chart-kl')!.hidden, loss: text('chart-loss-note') };
+      return {
+        kl: root.querySelector('#chart-kl-off')?.textContent ?? null,
+        klHidden: root.querySelector<HTMLElement>('#chart-kl')!.hidden,
+        loss: root.querySelector('#chart-loss-note')?.textContent ?? null,
+      };
     });
     return { s, bands, after, jsonl, csv, link, live, probe, legend, notes };
   });
