@@ -100,7 +100,8 @@ const FEATURES: Feature[] = [
     command: 'dynamic',
     table: DYNAMIC_SETTINGS as readonly Setting<never>[],
     attributes: DYNAMIC_ATTRIBUTES,
-    outputFlags: ['json'],
+    // The CLI's collective-backend flags (src/cli/ranks.ts) are the command's, not the step's settings.
+    outputFlags: ['json', 'backend-behaviour', 'watchdog-ms'],
     // The page's default is seed-002 and the CLI's none: the cases name it, so both mean the same.
     base: { preset: 'none' },
     cli: dynamicRequestFromArgs,
