@@ -3,29 +3,20 @@
 // rank's slice and where its samples came from, the shortage, then the trainer's next gather.
 // `--sweep` runs the sparsity study instead (src/cli/dynamic-sweep.ts).
 // Exit 0 the step trained, 1 the simulated run failed (diagnosis printed), 2 bad flags.
-import {
-  DEFAULT_CONFIG,
-  DYNAMIC_PRESET_NAMES,
-  DYNAMIC_PRESETS,
-  type DynamicConfig,
-  POLICIES,
-  POLICY_ABOUT,
-  type Policy,
-  plural,
-  type RewardModel,
-  validateDynamicConfig,
-} from '../core/dynamic/index.ts';
+import { type DynamicConfig, POLICIES, POLICY_ABOUT, type Policy, plural } from '../core/dynamic/index.ts';
+import { DYNAMIC_SETTINGS, type DynamicRequest, dynamicSettingsFrom } from '../core/dynamic/settings.ts';
 import { ConfigError } from '../core/errors.ts';
-import { MAX_WORLD } from '../ranks/arena.ts';
 import { type BackendChoice, type RunRecord, runDynamicOnce } from '../ranks/dynamic-run.ts';
 import type { PlanSummary } from '../ranks/programs/dynamic.ts';
 import type { Command } from './commands.ts';
 import { runSweepCommand, SWEEP_FLAGS, SWEEP_USAGE } from './dynamic-sweep.ts';
-import { intFlag, parseFlags } from './flags.ts';
+import { type FlagSpec, parseFlags } from './flags.ts';
+import { helpLine } from './layout-flags.ts';
+import { settingFlagSpec, settingsHelp } from './setting-help.ts';
 import { write } from './io.ts';
 import { BACKEND_HELP, backendFlags, SHOWN_AS } from './ranks.ts';
 
-const USAGE = `usage: grpo-sandbox dynamic [--preset seed-002|seed-004] [--policy P] [--ranks W] [--per-rank L] [--k K]
+const USAGE = `usage: grpo-sandbox dynamic [--preset seed-002|seed-004|none] [--policy P] [--ranks W] [--per-rank L] [--k K]
                             [--max-resample-times N] [--p P] [--seed S] [--device-fix on|off] [--range MIN,MAX]
                             [--backend-behaviour nccl|gloo|detail|sandbox] [--watchdog-ms MS] [--json]
        grpo-sandbox dynamic --sweep [sweep flags]
@@ -34,71 +25,23 @@ One step of dynamic sampling on W simulated ranks: every rank generates L sample
 batch is gathered with allGatherObject, groups whose rewards all tie are dropped, and the ranks resample
 together until the pool holds W·L valid samples or N resamples are spent; then each rank takes its slice,
 stacks its reward tensors and gathers them for the loss.
-  --preset NAME           ${DYNAMIC_PRESET_NAMES.join(', ')}: the scenario's numbers, with scripted reward draws
-  --policy P              what a short pool does (default fallback; seed-002 preset: naive):
-${POLICIES.map((p) => `                            ${p.padEnd(11)}${POLICY_ABOUT[p]}`).join('\n')}
-  --ranks W               1 to ${MAX_WORLD} (default 4)
-  --per-rank L            samples per rank, a multiple of K (default 16)
-  --k K                   completions per prompt (default 4)
-  --max-resample-times N  default 3 (verl's max_num_gen_batches = N + 1)
-  --p P                   success probability of each completion (binary reward; default 0.2)
-  --seed S                reward draws and pad's choice (default 42)
-  --device-fix on|off     move each pooled tensor with .to(device) before stacking (default on;
-                          seed-004 preset: off, then on)
-  --range MIN,MAX         stream keeps a group when MIN < mean reward < MAX (default 0,1)
-  --timeout-ms MS         a collective with no progress for MS is a hang (default 30000)
-${BACKEND_HELP}
-  --json                  print the same data as JSON
+${settingsHelp(DYNAMIC_SETTINGS)}${BACKEND_HELP}
+${helpLine('--json', 'print the same data as JSON')}Policies:
+${POLICIES.map((p) => `  ${p.padEnd(11)}${POLICY_ABOUT[p]}`).join('\n')}
 Exit status: 0 the step trained, 1 the simulated run failed (diagnosis printed), 2 bad flags.
 
 ${SWEEP_USAGE}`;
 
 const STEP_FLAGS = {
-  preset: { type: 'string' },
-  policy: { type: 'string' },
-  ranks: { type: 'string' },
-  'per-rank': { type: 'string' },
-  k: { type: 'string' },
-  'max-resample-times': { type: 'string' },
-  p: { type: 'string' },
-  seed: { type: 'string' },
-  'device-fix': { type: 'string' },
-  range: { type: 'string' },
-  'timeout-ms': { type: 'string' },
+  ...settingFlagSpec(DYNAMIC_SETTINGS),
   'backend-behaviour': { type: 'string' },
   'watchdog-ms': { type: 'string' },
   json: { type: 'boolean' },
   sweep: { type: 'boolean' },
-} as const;
+} as const satisfies FlagSpec;
 
 // Through io's writer: a full disk or closed pipe is one line (or quiet), never a stack trace.
 const out = (line = '') => write('stdout', `${line}\n`);
-
-const MAX_STEP_SAMPLES = 4096;
-
-/** A probability flag in [0, 1]. */
-export function probabilityFlag(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value).trim();
-  const n = Number(text);
-  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1)
-    throw new ConfigError(`--${name} must be a probability from 0 to 1, got '${text}'`);
-  return n;
-}
-
-export function policyFlag(value: unknown): Policy | undefined {
-  if (value === undefined) return undefined;
-  if (!POLICIES.includes(value as Policy)) throw new ConfigError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(value)}'`);
-  return value as Policy;
-}
-
-function rangeFlag(value: unknown): [number, number] | undefined {
-  if (value === undefined) return undefined;
-  const parts = String(value).split(',').map(Number);
-  if (parts.length !== 2 || parts.some((x) => !Number.isFinite(x)) || !(parts[0]! < parts[1]!))
-    throw new ConfigError(`--range must be MIN,MAX with MIN < MAX (e.g. 0,1), got '${String(value)}'`);
-  return [parts[0]!, parts[1]!];
-}
 
 const label = (draw: number, policy: Policy) => (draw === 0 ? 'initial batch' : policy === 'stream' ? `round ${draw}` : `resample ${draw}`);
 
@@ -179,39 +122,22 @@ function printConsume(run: RunRecord, config: DynamicConfig, backend: BackendCho
   }
 }
 
+/** One step's request from the command's arguments (what `grpo-sandbox dynamic ARGS` would run). */
+export function dynamicRequestFromArgs(args: string[]): DynamicRequest {
+  const flags = parseFlags(args, STEP_FLAGS) as Record<string, unknown>;
+  return dynamicSettingsFrom((key) => flags[key] as string | undefined);
+}
+
 async function runStep(flags: Record<string, unknown>): Promise<number> {
-  const presetName = flags.preset as string | undefined;
-  if (presetName !== undefined && !(presetName in DYNAMIC_PRESETS))
-    throw new ConfigError(`--preset must be one of ${DYNAMIC_PRESET_NAMES.join(', ')}, got '${presetName}'`);
-  const preset = presetName ? DYNAMIC_PRESETS[presetName]! : null;
-  const fixFlag = flags['device-fix'];
-  if (fixFlag !== undefined && fixFlag !== 'on' && fixFlag !== 'off')
-    throw new ConfigError(`--device-fix must be on or off, got '${String(fixFlag)}'`);
-  if (preset && (flags.p !== undefined || flags.k !== undefined || flags['per-rank'] !== undefined || flags.ranks !== undefined)) {
-    throw new ConfigError(`--preset ${presetName} fixes --ranks, --per-rank, --k and the reward draws; leave them out or drop --preset`);
-  }
-  const config: DynamicConfig = {
-    ...DEFAULT_CONFIG,
-    ...preset?.config,
-    ranks: intFlag(flags.ranks, 'ranks', 1, MAX_WORLD) ?? preset?.config.ranks ?? DEFAULT_CONFIG.ranks,
-    perRank: intFlag(flags['per-rank'], 'per-rank', 1, 4096) ?? preset?.config.perRank ?? DEFAULT_CONFIG.perRank,
-    k: intFlag(flags.k, 'k', 1, 256) ?? preset?.config.k ?? DEFAULT_CONFIG.k,
-    policy: policyFlag(flags.policy) ?? preset?.config.policy ?? DEFAULT_CONFIG.policy,
-    maxResampleTimes: intFlag(flags['max-resample-times'], 'max-resample-times', 0, 1000) ?? preset?.config.maxResampleTimes ?? 3,
-    seed: intFlag(flags.seed, 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_CONFIG.seed,
-    range: rangeFlag(flags.range) ?? DEFAULT_CONFIG.range,
-  };
-  validateDynamicConfig(config);
-  // Every sample (with its tensor) crosses allGatherObject once per draw; keep a step interactive.
-  if (config.ranks * config.perRank > MAX_STEP_SAMPLES)
-    throw new ConfigError(
-      `--ranks × --per-rank must be at most ${MAX_STEP_SAMPLES} samples per step, got ${config.ranks} × ${config.perRank} = ${config.ranks * config.perRank}`,
-    );
-  const p = probabilityFlag(flags.p, 'p') ?? 0.2;
-  const rewards: RewardModel = preset ? preset.rewards : { kind: 'bernoulli', p, seed: config.seed };
-  const fixes = fixFlag !== undefined ? [fixFlag === 'on'] : (preset?.deviceFix ?? [true]);
-  // Generous: on a busy machine a rank may spend seconds decoding a large gathered pool.
-  const timeoutMs = intFlag(flags['timeout-ms'], 'timeout-ms', 1, 600_000) ?? 30_000;
+  const {
+    preset: presetName,
+    presetInfo: preset,
+    config,
+    rewards,
+    fixes,
+    timeoutMs,
+    p,
+  } = dynamicSettingsFrom((key) => flags[key] as string | undefined);
   const choice: BackendChoice = backendFlags(flags as { 'backend-behaviour'?: string; 'watchdog-ms'?: string });
   const json = !!flags.json;
 
@@ -250,7 +176,7 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
     else printConsume(run, config, choice.backend);
   }
   const last = runs[runs.length - 1]!;
-  if (json) out(JSON.stringify({ preset: presetName ?? null, config, rewards, runs }, null, 2));
+  if (json) out(JSON.stringify({ preset: presetName, config, rewards, runs }, null, 2));
   return last.ok && runs.every((r) => r.identical) ? 0 : 1;
 }
 

@@ -2,6 +2,9 @@
 // because parseArgs' messages span several lines, quote the input, differ between Node and Deno,
 // and silently keep the last of a repeated flag. Every mistake here is one ConfigError line.
 import { ConfigError } from '../core/errors.ts';
+import { escapeControls, quote, readInt } from '../core/setting.ts';
+
+export { escapeControls, quote };
 
 export type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
@@ -9,25 +12,6 @@ export type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: stri
 export type FlagValues<S extends FlagSpec> = {
   [K in keyof S]?: S[K]['type'] extends 'boolean' ? boolean : S[K]['multiple'] extends true ? string[] : string;
 } & { help?: boolean };
-
-/** Quotes user text for a one-line message: at most 40 characters, control characters escaped. */
-export function quote(text: string, max = 40): string {
-  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return `'${escapeControls(cut)}'`;
-}
-
-/**
- * Escapes what a terminal would act on (C0 and C1 control characters, DEL, line and paragraph
- * separators) as \n, \t or \uXXXX, so a message stays one visible line. JSON.stringify alone
- * leaves DEL and the C1 range (e.g. U+009B, a CSI) raw.
- */
-export function escapeControls(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x20 ? JSON.stringify(c).slice(1, -1) : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
 
 /**
  * A parsed JSON value as a message shows it: numbers, booleans and null as JSON writes them, a
@@ -114,16 +98,7 @@ export function parseFlags<S extends FlagSpec>(args: readonly string[], spec: S)
 }
 
 /** Reads an integer flag; `undefined` when absent. Rejects fractions, words and values outside [min, max]. */
-export function intFlag(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value).trim();
-  if (!/^-?\d+$/.test(text)) throw new ConfigError(`--${name} must be a whole number, got ${quote(text)}`);
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`--${name} must be between ${min} and ${max}, got ${text.length > 40 ? quote(text) : text}`);
-  }
-  return n;
-}
+export const intFlag = readInt;
 
 /** Reads a flag that names one of `choices` (an own-property lookup: `__proto__` is just unknown). */
 export function choiceFlag<T extends string>(value: string | undefined, name: string, choices: readonly T[]): T | undefined {

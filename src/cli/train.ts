@@ -7,19 +7,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import process from 'node:process';
 import { controllerLayout } from '../core/env/controller.ts';
-import { makeTask, randomPolicyFraction, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
+import { makeTask, randomPolicyFraction } from '../core/env/task.ts';
 import { ConfigError } from '../core/errors.ts';
-import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
-import type { SamplerName } from '../core/layout/types.ts';
-import { samplerNames } from '../core/samplers/index.ts';
+import { readSetting, type Setting } from '../core/setting.ts';
 import { decodeCheckpoint, encodeCheckpoint } from '../train/checkpoint.ts';
 import {
-  BACKENDS,
-  checkTrainConfig,
-  DEFAULT_TRAIN,
-  LOSS_KINDS,
-  TRAIN_PRESETS,
   type BackendChoice,
+  checkTrainConfig,
+  TRAIN_PRESETS,
   trainBudgetError,
   type TrainConfig,
   trainConfigFromJson,
@@ -29,127 +24,62 @@ import type { DynamicStepMetrics } from '../train/dynamic.ts';
 import type { ReplicaState } from '../train/program.ts';
 import { renderReport } from '../train/report.ts';
 import { train, type StepRecord } from '../train/run.ts';
+import { TRAIN_SETTINGS, trainConfigFrom } from '../train/settings.ts';
 import { WorldFailure } from '../ranks/world.ts';
-import type { LossKind } from '../core/grpo/loss.ts';
 import type { Command } from './commands.ts';
-import { intFlag, ownEntry, parseFlags, quote } from './flags.ts';
+import { type FlagSpec, parseFlags } from './flags.ts';
 import { parseJsonText } from './json-input.ts';
-import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
-import { FILTER_METRICS } from '../train/config.ts';
+import { helpLine } from './layout-flags.ts';
+import { settingFlagSpec, settingsHelp } from './setting-help.ts';
 
 const spec = {
   preset: { type: 'string' },
-  ranks: { type: 'string' },
-  batch: { type: 'string' },
-  k: { type: 'string' },
-  sampler: { type: 'string' },
-  advantage: { type: 'string' },
-  loss: { type: 'string' },
-  'epsilon-low': { type: 'string' },
-  'epsilon-high': { type: 'string' },
-  beta: { type: 'string' },
-  lr: { type: 'string' },
-  steps: { type: 'string' },
-  reward: { type: 'string' },
-  seed: { type: 'string' },
-  backend: { type: 'string' },
-  'dynamic-sampling': { type: 'string' },
-  'max-resample-times': { type: 'string' },
-  'filter-metric': { type: 'string' },
+  ...settingFlagSpec(TRAIN_SETTINGS),
   out: { type: 'string' },
   resume: { type: 'string' },
   overwrite: { type: 'boolean' },
   json: { type: 'boolean' },
-} as const;
+} as const satisfies FlagSpec;
 
-const d = DEFAULT_TRAIN;
+/** The flags about files and output (not settings of the run: the page has none of them). */
+const OUTPUT_HELP = [
+  ['--out DIR', 'write metrics.jsonl, config.json, checkpoint.json, report.html'],
+  ['--resume DIR', 'continue the run saved in DIR (its config.json; --steps and --backend may change)'],
+  ['--overwrite', 'let --out replace a run already saved there (without it, that is refused: nothing is lost)'],
+  ['--json', 'print the final summary as JSON on stdout (progress goes to stderr)'],
+]
+  .map(([flag, text]) => helpLine(flag!, text!))
+  .join('');
+
 const help = `usage: grpo-sandbox train [--preset seed-000|seed-003] [flags]
 
 Trains the seed-003 controller with GRPO on simulated ranks (one worker each): every step the
 sampler gives each rank its prompt ids, each rank samples and scores its configurations, rewards
 and prompt ids are all-gathered, advantages computed, gradients all-reduced, Adam applied.
-  --ranks W            simulated ranks (default ${d.ranks})
-  --batch B            configurations per rank per step (default ${d.batch})
-  --k K                configurations per prompt, the group size (default ${d.k})
-  --sampler S          ${samplerNames.join('|')} (default ${d.sampler})
-  --advantage A        ${ADVANTAGE_SCHEMES.join('|')} (default ${d.advantage})
-  --loss L             ${LOSS_KINDS.join('|')} (default ${d.loss})
-  --epsilon-low E      clip range below 1 (default ${d.epsilonLow})
-  --epsilon-high E     clip range above 1 (default: --epsilon-low)
-  --beta B             KL coefficient against the initial policy (default ${d.beta})
-  --lr LR              Adam learning rate (default ${d.lr})
-  --steps N            training steps (default ${d.steps})
-  --reward M           dense (expected accuracy − penalty) | sparse (sampled 0/1 − penalty) (default ${d.reward})
-  --seed S             seed of the prompt bank, the initial weights, the sampler and every draw (default ${d.seed})
-  --backend X          cpu | webgpu | auto (WebGPU if a device is available, else the CPU with a notice) (default ${d.backend})
-  --dynamic-sampling P keep only groups whose rewards differ, resampling together on every rank (the
-                       sampler's next batches) while the pool is short; P says what a short pool does:
-                       ${POLICIES.join('|')} (default: off)
-  --max-resample-times N  resamples per step before the policy decides (default ${d.maxResampleTimes}; raise: verl's
-                       max_num_gen_batches = N + 1)
-  --filter-metric M    reward | accuracy (the sampled correctness bit): what makes a group flat (default ${d.filterMetric})
-  --out DIR            write metrics.jsonl, config.json, checkpoint.json, report.html
-  --resume DIR         continue the run saved in DIR (its config.json; --steps and --backend may change)
-  --overwrite          let --out replace a run already saved there (without it, that is refused: nothing is lost)
-  --json               print the final summary as JSON on stdout (progress goes to stderr)
-presets: ${Object.entries(TRAIN_PRESETS)
+${helpLine('--preset NAME', Object.keys(TRAIN_PRESETS).join(', '))}${settingsHelp(TRAIN_SETTINGS)}${OUTPUT_HELP}presets: ${Object.entries(
+  TRAIN_PRESETS,
+)
   .map(([k, v]) => `\n  ${k}  ${v.description}`)
   .join('')}
 Ctrl-C stops at the next step boundary and writes the checkpoint. Exit 0 done, 1 the run failed, 2 bad flags, 130 stopped.
 `;
 
-function numberFlag(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim());
-  if (value.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got ${quote(value)}`);
-  return n;
-}
-
-function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) throw new ConfigError(`--${name} must be one of ${allowed.join(', ')}, got ${quote(value)}`);
-  return value as T;
-}
-
 type Flags = ReturnType<typeof parseFlags<typeof spec>>;
 
-/** The run's configuration: defaults ← preset ← flags. */
+/** The run's configuration: defaults ← preset ← flags, read by the one function the dashboard also calls. */
 function configFrom(flags: Flags): TrainConfig {
-  let c: TrainConfig = { ...DEFAULT_TRAIN };
-  if (flags.preset !== undefined) {
-    // An own property only: `--preset __proto__` (or constructor, toString) is just an unknown name.
-    const preset = ownEntry(TRAIN_PRESETS, flags.preset);
-    if (!preset) throw new ConfigError(`unknown --preset ${quote(flags.preset)}; presets: ${Object.keys(TRAIN_PRESETS).join(', ')}`);
-    c = { ...c, ...preset.config };
-  }
-  const set = <K extends keyof TrainConfig>(key: K, v: TrainConfig[K] | undefined) => {
-    if (v !== undefined) c[key] = v;
-  };
-  set('ranks', intFlag(flags.ranks, 'ranks', 1, 64));
-  set('batch', intFlag(flags.batch, 'batch', 1, 1 << 16));
-  set('k', intFlag(flags.k, 'k', 2, 1024));
-  set('sampler', oneOf<SamplerName>(flags.sampler, 'sampler', samplerNames));
-  set('advantage', oneOf<AdvantageScheme>(flags.advantage, 'advantage', ADVANTAGE_SCHEMES));
-  set('loss', oneOf<LossKind>(flags.loss, 'loss', LOSS_KINDS));
-  const low = numberFlag(flags['epsilon-low'], 'epsilon-low');
-  set('epsilonLow', low);
-  set('epsilonHigh', numberFlag(flags['epsilon-high'], 'epsilon-high') ?? low);
-  set('beta', numberFlag(flags.beta, 'beta'));
-  set('lr', numberFlag(flags.lr, 'lr'));
-  set('steps', intFlag(flags.steps, 'steps', 1, 1_000_000));
-  set('reward', oneOf<RewardMode>(flags.reward, 'reward', REWARD_MODES));
-  set('seed', intFlag(flags.seed, 'seed', 0, 2 ** 32 - 1));
-  set('backend', oneOf<BackendChoice>(flags.backend, 'backend', BACKENDS));
-  set('dynamicSampling', oneOf<Policy>(flags['dynamic-sampling'], 'dynamic-sampling', POLICIES));
-  set('maxResampleTimes', intFlag(flags['max-resample-times'], 'max-resample-times', 0, 1000));
-  set('filterMetric', oneOf<FilterMetric>(flags['filter-metric'], 'filter-metric', FILTER_METRICS));
-  if (c.dynamicSampling === null) {
-    const orphan = (['max-resample-times', 'filter-metric'] as const).find((f) => flags[f] !== undefined);
-    if (orphan) throw new ConfigError(`--${orphan} only applies with --dynamic-sampling POLICY (one of ${POLICIES.join(', ')})`);
-  }
-  checkTrainConfig(c);
-  return c;
+  return trainConfigFrom((key) => text(flags, key));
 }
+
+/** A new run's configuration from the command's arguments (what `grpo-sandbox train ARGS` would train). */
+export function trainConfigFromArgs(args: string[]): TrainConfig {
+  return configFrom(parseFlags(args, spec));
+}
+
+/** A string flag's text by its key (the settings' flags are typed by the table, not by name). */
+const text = (flags: Flags, key: string) => (flags as Record<string, string | undefined>)[key];
+
+const setting = (key: string) => TRAIN_SETTINGS.find((s) => s.key === key)! as Setting<never>;
 
 const RUN_FLAGS = Object.keys(spec).filter((f) => !['steps', 'backend', 'out', 'resume', 'overwrite', 'json'].includes(f));
 
@@ -223,8 +153,8 @@ function resumeFrom(dir: string, flags: Flags): { config: TrainConfig; state: Re
     throw new ConfigError(
       `--resume takes the run's settings from ${join(dir, 'config.json')}; drop --${given.join(', --')} (only --steps and --backend may change)`,
     );
-  const steps = intFlag(flags.steps, 'steps', 1, 1_000_000);
-  const backend = oneOf<BackendChoice>(flags.backend, 'backend', BACKENDS);
+  const steps = readSetting(setting('steps'), text(flags, 'steps')) as number | undefined;
+  const backend = readSetting(setting('backend'), text(flags, 'backend')) as BackendChoice | undefined;
   const configPath = join(dir, 'config.json');
   const json = readJson(configPath);
   let config: TrainConfig;
@@ -297,8 +227,9 @@ const command: Command = {
     }
     const resumed = flags.resume !== undefined ? resumeFrom(flags.resume, flags) : null;
     const config = resumed?.config ?? configFrom(flags);
-    // Budget before work: one step (the wait before the next progress line) and the workers' memory.
-    const tooMuch = trainBudgetError(config);
+    // Budget before work: one step (the wait before the next progress line) and the workers' memory
+    // (trainConfigFrom checks it for a new run; a resumed run may have changed --backend).
+    const tooMuch = resumed ? trainBudgetError(config) : null;
     if (tooMuch) throw tooMuch;
     const outDir = flags.out ?? flags.resume;
     const startStep = resumed?.state.step ?? 0;

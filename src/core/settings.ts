@@ -6,6 +6,9 @@
 // What values are *valid together* is the samplers' business (validateConfig); this table only
 // states each setting's own range, which the CLI checks while parsing and checkCommon
 // (src/core/samplers/rules.ts) checks for every caller.
+// The other features' tables (train, schedule, dynamic) use the general Setting of src/core/setting.ts,
+// whose one key is flag, URL key and attribute alike; the layout's rows keep a separate short URL
+// key (`param`: batches, dataset, spg, iters, ga) because explorer links and tours already use them.
 import type { LayoutConfig } from './layout/types.ts';
 
 /** How a setting's value is read: one of the sampler names, a whole number in [min, max], or true/false. */

@@ -3,6 +3,10 @@
 // shader's `switch`/`if` on the code must agree with the order written here.
 import type { LossType } from '../core/grpo/loss.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
+import type { ReduceOp } from '../core/reduce-op.ts';
+
+/** The reductions of shaders/reduceRows.wgsl (named once, in src/core/reduce-op.ts). */
+export type { ReduceOp };
 
 /** Activations a dense layer can apply after `x·W + b`. */
 export type Activation = 'identity' | 'tanh' | 'relu' | 'gelu';
@@ -15,7 +19,5 @@ export const LOSS_TYPE_CODE: Record<LossType, number> = { grpo: 0, bnpo: 1, dr_g
 /** `Params.scale` in shaders/groupAdvantage.wgsl. */
 export const SCALE_REWARDS_CODE: Record<ScaleRewards, number> = { group: 0, batch: 1, none: 2 };
 
-/** The reductions of shaders/reduceRows.wgsl. */
-export type ReduceOp = 'sum' | 'mean' | 'max';
 /** `override OP` in shaders/reduceRows.wgsl. */
 export const REDUCE_OP_CODE: Record<ReduceOp, number> = { sum: 0, mean: 1, max: 2 };

@@ -9,6 +9,7 @@
 // worker threads with no GPU promise pending) or awaits Atomics.waitAsync ('async' mode, for
 // a rank that must keep its event loop running, e.g. while a GPU readback is in flight).
 import { ConfigError } from '../core/errors.ts';
+import { REDUCE_OPS, type ReduceOp } from '../core/reduce-op.ts';
 import {
   ABORT,
   ABORT_LOCKED,
@@ -56,8 +57,6 @@ export type WaitMode = 'block' | 'async';
 interface AtomicsWithWaitAsync {
   waitAsync(c: Int32Array, index: number, value: number, timeoutMs: number): { async: boolean; value: Promise<string> | string };
 }
-export const REDUCE_OPS = ['sum', 'mean', 'max'] as const;
-export type ReduceOp = (typeof REDUCE_OPS)[number];
 
 /** A collective's payload: a typed array (shape [length]) or a Tensor. */
 export type Payload = TypedArray | Tensor;

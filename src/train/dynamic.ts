@@ -213,5 +213,6 @@ function skippedStep(task: Task, state: TrainState, original: readonly RowSample
     entropy: { tier: 0, insertion: 0, topK: 0, knob3: 0 },
     clipFraction: 0,
     gradNorm: 0,
+    advantageStd: 0,
   };
 }

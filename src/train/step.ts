@@ -53,6 +53,8 @@ export interface StepMetrics {
   clipFraction: number;
   /** Gradient norm before clipping. */
   gradNorm: number;
+  /** Standard deviation of the gathered batch's advantages (the chosen scheme's): how much signal the step has; 0 when every group ties. */
+  advantageStd: number;
 }
 
 /** The gathered view of a step: every sample in rank-major order. */
@@ -251,6 +253,8 @@ export async function optimiseOn(
   const shape = { rows, tokens: T };
   const mask = new Float32Array(rows * T).fill(1);
   const ref = state.ref ? await logpUnder(ops, task, state.ref, ro) : null;
+  // The chosen scheme over the gathered batch (the same on every rank); each rank's loss reads its slice.
+  const advantages = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
   // On-policy, one pass per generation: the sampling policy is the current one (old = logp).
   const { loss, gradLogp } = await computeLoss(rankLossOps(rank, ops, gathered, c.k, rowOffset), {
     shape,
@@ -258,11 +262,8 @@ export async function optimiseOn(
     oldLogp: ro.logpTokens,
     refLogp: ref,
     mask,
-    // The chosen scheme over the gathered batch, this rank's slice (the GRPO losses read them).
-    advantages: () => {
-      const all = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
-      return Float32Array.from(all.slice(rowOffset, rowOffset + rows));
-    },
+    // This rank's slice (the GRPO losses read them).
+    advantages: () => Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)),
     rewards: gathered.rewards.subarray(rowOffset, rowOffset + rows),
     settings: {
       lossType: c.loss,
@@ -311,7 +312,18 @@ export async function optimiseOn(
     entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
     clipFraction: sums[2]! / (n * T),
     gradNorm: clip.norm,
+    advantageStd: std(advantages),
   };
+}
+
+/** Population standard deviation (float64 sums). */
+function std(x: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += x[i]!;
+  const mean = sum / x.length;
+  let sq = 0;
+  for (let i = 0; i < x.length; i++) sq += (x[i]! - mean) ** 2;
+  return Math.sqrt(sq / x.length);
 }
 
 const ADAM = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };

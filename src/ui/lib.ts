@@ -5,16 +5,16 @@
 import { setExplorerBase } from './embed/base.ts';
 import { watchTags } from './embed/lazy.ts';
 import './embed/layout-view.ts';
-import './train/train-dashboard.ts';
-import './schedule/schedule-view.ts';
-import './dynamic/dynamic-view.ts';
-import './steps/steps-view.ts';
+import { VIEWS } from './views.ts';
+
+// Every view of the page (views.ts lists them), defined before the elements are watched.
+await Promise.all(Object.values(VIEWS).map((v) => v.load()));
 
 // The built file sits next to the explorer's index.html; under the dev server this module is /src/ui/lib.ts.
 setExplorerBase(new URL(import.meta.url.includes('/src/ui/') ? '/' : './', import.meta.url).href);
 
-/** The elements of this bundle (the ones whose files exist when it was built). */
-export const elements = ['grpo-layout', 'grpo-compare', 'grpo-train', 'grpo-schedule', 'grpo-dynamic', 'grpo-steps'] as const;
+/** The elements of this bundle: the explorer's picture and comparison, and every view. */
+export const elements: readonly string[] = ['grpo-layout', 'grpo-compare', ...Object.values(VIEWS).map((v) => v.tag)];
 
 watchTags(elements);
 

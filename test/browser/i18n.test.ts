@@ -157,7 +157,7 @@ test('the views in Chinese: ?view=schedule, ?view=dynamic (to the rank workers) 
   });
   await withPage('/?view=train&lang=zh-CN', async (page) => {
     await page.locator('grpo-train .u-title').first().waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => document.querySelector('grpo-train')?.shadowRoot?.querySelectorAll('.u-title').length === 8);
+    await page.waitForFunction(() => document.querySelector('grpo-train')?.shadowRoot?.querySelectorAll('.u-title').length === 10);
     await assertChinese(page, 'train');
   });
 });
@@ -197,7 +197,7 @@ test('the switch: 中文 sets lang=zh-CN in the URL and changes the words in pla
   });
   // The training dashboard's uPlot charts (built outside Lit's templates) are relabelled by the switch too.
   await withPage('/?view=train', async (page) => {
-    await page.waitForFunction(() => document.querySelector('grpo-train')?.shadowRoot?.querySelectorAll('.u-title').length === 8);
+    await page.waitForFunction(() => document.querySelector('grpo-train')?.shadowRoot?.querySelectorAll('.u-title').length === 10);
     await page.locator('grpo-lang-switch button[data-lang="zh-CN"]').click();
     await page.waitForFunction(() => new URLSearchParams(location.search).get('lang') === 'zh-CN');
     await assertChinese(page, 'train after the switch');

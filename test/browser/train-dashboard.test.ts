@@ -133,8 +133,21 @@ test('a short run in the page reaches the set fraction of the optimum; exports a
     const csv = await download(page, '#export-csv');
     const link = await page.locator('grpo-train #run-link').getAttribute('href');
     const live = await page.evaluate(async () => (await import('/src/ranks/spawn.ts' as string)).liveRankWorkers());
-    return { s, bands, after, jsonl, csv, link, live, probe, legend };
+    // Charts that cannot move in this run say why in their place; the loss says why it is ~0.
+    // (No named function inside: tsx would wrap it in a __name helper the page does not have.)
+    const notes = await page.evaluate(() => {
+      const root = document.querySelector('grpo-train')!.shadowRoot!;
+      return {
+        kl: root.querySelector('#chart-kl-off')?.textContent ?? null,
+        klHidden: root.querySelector<HTMLElement>('#chart-kl')!.hidden,
+        loss: root.querySelector('#chart-loss-note')?.textContent ?? null,
+      };
+    });
+    return { s, bands, after, jsonl, csv, link, live, probe, legend, notes };
   });
+  assert.match(first.notes.kl ?? '', /no reference model: β = 0/, 'beta = 0: the KL chart says why it is empty');
+  assert.equal(first.notes.klHidden, true);
+  assert.match(first.notes.loss ?? '', /~0 by construction/);
   const { s, jsonl, csv } = first;
   assert.deepEqual(first.legend[0], ['mean', 'std'], 'the reward chart labels its two curves');
   assert.ok(
@@ -370,7 +383,7 @@ test('standalone: createElement + attributes; under the lazy loader nothing is b
     await page.evaluate(() => (document.querySelector('grpo-train') as unknown as { start(): void }).start());
     await waitPhase(page, /^Done: 3 steps/);
     await page.waitForFunction(
-      () => (document.querySelector('grpo-train') as unknown as { charts: Map<string, unknown> }).charts.size === 7,
+      () => (document.querySelector('grpo-train') as unknown as { charts: Map<string, unknown> }).charts.size === 9,
     );
     const fig = await page.evaluate(() => {
       const c = (document.querySelector('grpo-train') as unknown as { figure(): HTMLCanvasElement | null }).figure();

@@ -150,7 +150,7 @@ test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
     [['--batch', 'two'], /--batch must be a whole number, got 'two'/],
     [['--alpha', '1.5'], /--alpha must be between 0 and 1, got 1\.5/],
     [['--alpha', 'x'], /--alpha must be a number, got 'x'/],
-    [['--latency', 'fast'], /unknown --latency 'fast'; choose one of constant, controller/],
+    [['--latency', 'fast'], /--latency must be one of constant, controller, got 'fast'/],
     [['--schemes', 'serial-dp,ddp'], /unknown scheme 'ddp' in --schemes; schemes: serial-dp, per-rank-serial/],
     [['--max-batch', '0'], /--max-batch must be between 1/],
     [['--preset', 'seed-009'], /unknown preset 'seed-009'; schedule presets: seed-001/],

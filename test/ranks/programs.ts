@@ -1,7 +1,7 @@
 // Rank programs the rank tests run inside real workers. Inputs are a pure function of
 // (rank, n, seed) so the main thread can build the expected results with plain loops.
 import type { Rank } from '../../src/ranks/rank.ts';
-import type { ReduceOp } from '../../src/ranks/collectives.ts';
+import type { ReduceOp } from '../../src/core/reduce-op.ts';
 import { stack } from '../../src/ranks/tensor.ts';
 
 /** Rank r's float32 input of n elements: mixed magnitudes and signs, so summation order matters. */

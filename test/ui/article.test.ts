@@ -11,7 +11,7 @@ import { gathers, regroup } from '../../src/core/layout/index.ts';
 import { presets } from '../../src/core/presets.ts';
 import { buildLayout } from '../../src/core/samplers/index.ts';
 import { schedulePresets, simulateSchedules } from '../../src/core/schedule/index.ts';
-import { requestFromAttributes } from '../../src/ui/dynamic/dynamic-settings.ts';
+import { dynamicRequest } from '../../src/ui/dynamic/dynamic-request.ts';
 import { traceStep } from '../../src/ui/dynamic/dynamic-trace.ts';
 
 const html = readFileSync(new URL('../../public/embed.html', import.meta.url), 'utf8');
@@ -46,7 +46,7 @@ async function facts(): Promise<Record<string, string>> {
     'seed-000.view-mixed': rows.filter((r) => r.mixed).length,
   });
   // seed-002: the dynamic-sampling step the figure draws.
-  const req = requestFromAttributes({ preset: 'seed-002' });
+  const req = dynamicRequest({ preset: 'seed-002' });
   const plan = (await traceStep(req.config, req.rewards)).plan;
   Object.assign(out, {
     'seed-002.ranks': req.config.ranks,

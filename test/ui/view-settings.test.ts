@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DYNAMIC_PRESETS } from '../../src/core/dynamic/index.ts';
 import { schedulePresets, simulateSchedules } from '../../src/core/schedule/index.ts';
-import { requestFromAttributes as dynamicRequest } from '../../src/ui/dynamic/dynamic-settings.ts';
-import { requestFromAttributes as scheduleRequest } from '../../src/ui/schedule/schedule-settings.ts';
+import { dynamicRequest } from '../../src/ui/dynamic/dynamic-request.ts';
+import { scheduleRequest } from '../../src/ui/schedule/schedule-request.ts';
+import { formWords } from '../../src/ui/setting-attributes.ts';
 
 test('schedule attributes: seed-001 by default (20T serially, 5T per rank), flags applied over the preset', () => {
   const seed = scheduleRequest({}, null);
@@ -39,7 +40,7 @@ test('schedule attributes: mistakes are one line naming the attribute', () => {
     try {
       scheduleRequest(a, null);
     } catch (e) {
-      return (e as Error).message;
+      return formWords((e as Error).message);
     }
     return 'no error';
   };
@@ -68,11 +69,11 @@ test('dynamic attributes: seed-002 by default, seed-004 runs the device fix off 
   assert.equal(random.config.ranks, 2);
   assert.throws(
     () => dynamicRequest({ preset: 'seed-002', ranks: '8' }),
-    /^ConfigError: preset seed-002 fixes ranks, per-rank, k and the reward draws/,
+    /^ConfigError: --preset seed-002 fixes --ranks, --per-rank, --k and the reward draws; leave them out or use --preset none$/,
   );
   assert.throws(() => dynamicRequest({ preset: 'none', 'per-rank': '6', k: '4' }), /per-rank batch 6 must be a multiple of k = 4/);
   assert.throws(
     () => dynamicRequest({ policy: 'greedy' }),
-    /^ConfigError: policy must be one of fallback, pad, rebalance, raise, raise-nemo, stream, naive, got 'greedy'$/,
+    /^ConfigError: --policy must be one of fallback, pad, rebalance, raise, raise-nemo, stream, naive, got 'greedy'$/,
   );
 });

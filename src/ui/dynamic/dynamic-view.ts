@@ -25,15 +25,17 @@ import type { PlanSummary } from '../../ranks/programs/dynamic.ts';
 import { isolationProblem } from '../isolation.ts';
 import { uplotStyles } from '../train/uplot-style.ts';
 import { drawLabel, dynamicSvg } from './dynamic-figure.ts';
-import { DYNAMIC_ATTRIBUTES, type DynamicAttributes, type DynamicRequest, requestFromAttributes } from './dynamic-settings.ts';
+import { formWords } from '../setting-attributes.ts';
+import { DYNAMIC_ATTRIBUTES, type DynamicRequest, dynamicRequest } from './dynamic-request.ts';
 import { type StepTrace, traceStep } from './dynamic-trace.ts';
 import type { SweepMessage } from './sweep-worker.ts';
 
 /** Every user-visible string of this view: its section of the en/zh catalogues (src/ui/i18n), read in the current language. */
 export const MSG = section('dynamic');
 
-const ALL_ATTRIBUTES = [...DYNAMIC_ATTRIBUTES, 'step', 'trials', 'ps'] as const;
-type Attr = (typeof ALL_ATTRIBUTES)[number];
+const ALL_ATTRIBUTES = [...DYNAMIC_ATTRIBUTES, 'step', 'trials', 'ps'];
+type Attr = string;
+type DynamicAttributes = Record<string, string | null>;
 const prop = (a: Attr) => a.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 interface RanksState {
@@ -219,9 +221,9 @@ export class GrpoDynamicView extends LitElement {
     const token = ++this.token;
     let request: DynamicRequest;
     try {
-      request = requestFromAttributes(this.attrs());
+      request = dynamicRequest(this.attrs());
     } catch (err) {
-      this.error = (err as Error).message;
+      this.error = formWords((err as Error).message);
       this.trace = null;
       this.ranksState = { status: 'idle', records: [] };
       return;

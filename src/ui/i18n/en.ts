@@ -374,10 +374,19 @@ export const en = {
       optimum: '% of the optimum',
       loss: 'loss',
       kl: 'KL to the initial policy',
-      klOff: 'KL to the initial policy (beta = 0: no reference, not logged)',
+      /** Shown instead of the KL chart when the run has no reference model. */
+      klOff: 'no reference model: β = 0',
       entropy: 'entropy per head (nats)',
       zeroStd: 'zero-std fraction (tied groups)',
+      advantage: 'advantage spread (std over the batch)',
+      gradNorm: 'gradient norm (before clipping)',
       clip: 'clip fraction',
+      /** Shown instead of the clip chart: the training step makes one pass per generation. */
+      clipOff: 'nothing to clip: one optimisation pass per generation keeps the ratio at 1',
+      /** Beside the loss chart. */
+      lossNote:
+        'The loss is ~0 by construction: on-policy (one pass per generation) the ratio is 1, so the loss is minus the mean ' +
+        'advantage, and advantages are centred within each group; what trains is its gradient, Σ A·∇log π (see the gradient norm).',
       budget: 'reward per budget band: greedy policy vs optimum',
       /** Legend labels in other languages (English: the labels as the charts name them). */
       series: {} as Record<string, string>,

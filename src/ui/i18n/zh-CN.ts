@@ -421,10 +421,16 @@ export const zhCN: Catalogue = {
       optimum: '占最优的 %',
       loss: 'loss',
       kl: '相对初始策略的 KL',
-      klOff: '相对初始策略的 KL（beta=0：没有参考策略，不记录）',
+      klOff: '没有参考模型：β = 0',
       entropy: '每个决策头的熵（nats）',
       zeroStd: 'std 为零的比例（打平的组）',
+      advantage: 'advantage 的离散度（batch 内的 std）',
+      gradNorm: '梯度范数（裁剪前）',
       clip: 'clip 比例',
+      clipOff: '没有可裁剪的：每次生成只做一遍优化，比率保持为 1',
+      lossNote:
+        'loss 按构造约为 0：on-policy（每次生成只做一遍优化）时比率为 1，loss 就是 advantage 均值的相反数，而 advantage 在每组内已中心化；' +
+        '真正起训练作用的是它的梯度：按 advantage 加权的对数概率梯度之和（见梯度范数）。',
       budget: '各预算区间的 reward：贪心策略对比最优',
       series: {
         step: 'step',
@@ -436,6 +442,8 @@ export const zhCN: Catalogue = {
         tier: 'tier',
         insertion: 'insertion',
         'knob 3': 'knob 3',
+        'advantage std': 'advantage std',
+        'grad norm': '梯度范数',
       },
     },
     policyTitle: '按延迟预算学到的策略（贪心）与最优策略对照',

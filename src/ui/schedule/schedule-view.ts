@@ -21,13 +21,15 @@ import {
   type SchemeResult,
 } from '../../core/schedule/index.ts';
 import { ganttSvg, sampleColour } from './schedule-gantt.ts';
-import { requestFromAttributes, SCHEDULE_ATTRIBUTES, type ScheduleAttributes, type ScheduleRequest } from './schedule-settings.ts';
+import { formWords } from '../setting-attributes.ts';
+import { SCHEDULE_ATTRIBUTES, scheduleRequest, type ScheduleRequest } from './schedule-request.ts';
 import { readTrainedRun, type TrainedRun } from './trained-policy.ts';
 
 /** Every user-visible string of this view: its section of the en/zh catalogues (src/ui/i18n), read in the current language. */
 export const MSG = section('schedule');
 
-type Attr = (typeof SCHEDULE_ATTRIBUTES)[number];
+type Attr = string;
+type ScheduleAttributes = Record<string, string | null>;
 
 /** Attribute name → property name (`max-batch` → `maxBatch`). */
 const prop = (a: Attr) => a.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
@@ -146,7 +148,7 @@ export class GrpoScheduleView extends LitElement {
       let trained: ControllerPolicy | null = null;
       if (attrs.policy?.trim() === 'trained' && this.run) {
         // The trained controller reads its prompts: its tables depend on batch and seed.
-        const probe = requestFromAttributes({ ...attrs, policy: null, latency: 'constant', 'config-time': null }, null);
+        const probe = scheduleRequest({ ...attrs, policy: null, latency: 'constant', 'config-time': null }, null);
         const key = `${probe.config.batch}/${probe.config.seed}`;
         if (this.trainedPolicy?.key !== key) {
           this.computeTrained(key, probe.config.batch, probe.config.seed);
@@ -154,12 +156,12 @@ export class GrpoScheduleView extends LitElement {
         }
         trained = this.trainedPolicy.policy;
       }
-      const request = requestFromAttributes(attrs, trained);
+      const request = scheduleRequest(attrs, trained);
       this.request = request;
       this.result = simulateSchedules(request.config);
       this.error = null;
     } catch (err) {
-      this.error = (err as Error).message;
+      this.error = formWords((err as Error).message);
       this.result = null;
     }
   }

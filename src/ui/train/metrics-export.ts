@@ -23,6 +23,7 @@ export const CSV_COLUMNS: readonly [string, (r: StepRecord) => number | null | u
   ['zeroStdFraction', (r) => r.zeroStdFraction],
   ['clipFraction', (r) => r.clipFraction],
   ['gradNorm', (r) => r.gradNorm],
+  ['advantageStd', (r) => r.advantageStd],
   ['stepMs', (r) => r.stepMs],
   ['layoutStep', (r) => r.layoutStep],
   ['dynamicResamples', (r) => r.dynamic?.resamples],

@@ -1,127 +1,38 @@
-// <grpo-train>: the training dashboard. Runs `grpo-sandbox train`'s loop (src/train/run.ts) in
-// the page: each rank is a module Web Worker of the rank world, with its own WebGPU device when
-// the backend asks for one. The page's main thread only drives the steps and draws: metrics are
-// collected as steps arrive and drawn once per animation frame, and the learned policy per budget
-// is evaluated in a worker (policy-worker.ts). Configured by attributes named like the CLI's flags.
+// <grpo-train>: the training dashboard. Runs `grpo-sandbox train`'s loop in the page, each rank a
+// module Web Worker. The element holds the form (its fields are the training run's settings table,
+// src/train/settings.ts, read by the function the CLI calls) and the template; two reactive
+// controllers hold the rest: run-controller.ts the run's lifecycle and the policy per budget,
+// chart-controller.ts the charts (charts.ts says what they plot) drawn once per animation frame.
 import { withCoreMessage } from '../i18n/core-errors.ts';
 import { lang } from '../i18n/index.ts';
 import { LitElement, css, html, nothing } from 'lit';
-import uPlot from 'uplot';
-import { POLICIES } from '../../core/dynamic/types.ts';
-import { REWARD_MODES } from '../../core/env/task.ts';
-import { ADVANTAGE_SCHEMES } from '../../core/grpo/schemes.ts';
-import { samplerNames } from '../../core/samplers/index.ts';
-import { BACKENDS, FILTER_METRICS, LOSS_KINDS, TRAIN_PRESETS, type TrainConfig } from '../../train/config.ts';
+import { DEFAULT_TRAIN, TRAIN_PRESETS, type TrainConfig } from '../../train/config.ts';
 import type { BudgetBand } from '../../train/evaluate.ts';
-import { train, type StepRecord } from '../../train/run.ts';
-import { deviceNotice, isolationProblem, MSG } from './messages.ts';
+import type { StepRecord } from '../../train/run.ts';
+import { settingText, TRAIN_SETTINGS } from '../../train/settings.ts';
+import { download } from '../figure-export.ts';
+import { formWords } from '../setting-attributes.ts';
+import { ChartsController } from './chart-controller.ts';
+import { CHARTS } from './charts.ts';
+import { isolationProblem, MSG } from './messages.ts';
 import { metricsCsv, metricsJsonl } from './metrics-export.ts';
-import type { PolicyAnswer } from './policy-worker.ts';
-import { configFromFlags, flagText, formWords, PAGE_DEFAULT, runSearch, TRAIN_FLAGS, type TrainFlag } from './train-settings.ts';
+import { RunController } from './run-controller.ts';
+import { runSearch, TRAIN_ATTRIBUTES, trainRequest } from './train-request.ts';
 import { uplotStyles } from './uplot-style.ts';
 
-type Phase = 'idle' | 'starting' | 'running' | 'stopping' | 'done' | 'failed';
+/** A setting's key: the train command's flag, the URL key, the attribute. */
+type TrainFlag = string;
 
-/** Choices of the flags that name one of a list (a select in the form). */
-const CHOICES: Partial<Record<TrainFlag, readonly string[]>> = {
-  sampler: samplerNames,
-  advantage: ADVANTAGE_SCHEMES,
-  loss: LOSS_KINDS,
-  reward: REWARD_MODES,
-  backend: BACKENDS,
-  'dynamic-sampling': ['off', ...POLICIES],
-  'filter-metric': FILTER_METRICS,
-};
-
-const FLAG_NAMES: readonly TrainFlag[] = ['preset', ...TRAIN_FLAGS.map((f) => f.flag)];
-
-/** One chart: its title, series (label, colour) and how each series reads a step record. */
-interface ChartSpec {
-  id: string;
-  title: string;
-  series: [label: string, stroke: string, read: (r: StepRecord) => number | null][];
-}
-
-/** A chart series' legend label in the page's language (English: the label itself). */
-const seriesLabel = (label: string) => MSG.charts.series[label] ?? label;
+/** The form's fields and the element's attributes: the preset, then every row of the settings table. */
+const FLAG_NAMES = TRAIN_ATTRIBUTES;
 
 /** A form field's label: the train CLI's flag name (an identifier, shown as code outside English). */
 const flagName = (flag: string) => (lang() === 'en' ? flag : html`<code>${flag}</code>`);
 
-const CHARTS: ChartSpec[] = [
-  {
-    id: 'reward',
-    get title() {
-      return MSG.charts.reward;
-    },
-    series: [
-      ['mean', '#2ca02c', (r) => r.rewardMean],
-      ['std', '#98df8a', (r) => r.rewardStd],
-    ],
-  },
-  {
-    id: 'optimum',
-    get title() {
-      return MSG.charts.optimum;
-    },
-    series: [['% of optimum', '#1f77b4', (r) => 100 * r.optimumFraction]],
-  },
-  {
-    id: 'loss',
-    get title() {
-      return MSG.charts.loss;
-    },
-    series: [['loss', '#d62728', (r) => r.loss]],
-  },
-  {
-    id: 'kl',
-    get title() {
-      return MSG.charts.kl;
-    },
-    series: [['KL', '#17becf', (r) => r.kl]],
-  },
-  {
-    id: 'entropy',
-    get title() {
-      return MSG.charts.entropy;
-    },
-    series: [
-      ['tier', '#9467bd', (r) => r.entropy.tier],
-      ['insertion', '#8c564b', (r) => r.entropy.insertion],
-      ['top-K', '#e377c2', (r) => r.entropy.topK],
-      ['knob 3', '#7f7f7f', (r) => r.entropy.knob3],
-    ],
-  },
-  {
-    id: 'zero-std',
-    get title() {
-      return MSG.charts.zeroStd;
-    },
-    series: [['zero-std', '#bcbd22', (r) => r.zeroStdFraction]],
-  },
-  {
-    id: 'clip',
-    get title() {
-      return MSG.charts.clip;
-    },
-    series: [['clip', '#ff7f0e', (r) => r.clipFraction]],
-  },
-];
-
-/** Milliseconds of chart drawing per animation frame before the rest waits for the next frame. */
-const FRAME_BUDGET_MS = 8;
-const CHART_W = 380;
-const CHART_H = 190;
-
 export class TrainDashboard extends LitElement {
   static override properties = {
     values: { state: true },
-    phase: { state: true },
-    error: { state: true },
-    notice: { state: true },
     isolation: { state: true },
-    bands: { state: true },
-    policyState: { state: true },
   };
 
   // A getter through Lit's: a plain static field skips Lit's finalisation, and super.attributeChangedCallback then throws.
@@ -131,48 +42,41 @@ export class TrainDashboard extends LitElement {
   }
 
   declare values: Partial<Record<TrainFlag, string>>;
-  declare phase: Phase;
-  declare error: string;
-  declare notice: string | null;
   declare isolation: string | null;
-  declare bands: PolicyAnswer | null;
-  declare policyState: 'none' | 'pending' | 'failed';
 
-  /** Steps of the current (or last) run, as they arrived. */
-  records: StepRecord[] = [];
-  /** The configuration the current (or last) run trains with. */
-  runConfig: TrainConfig | null = null;
-  private runPreset: string | undefined;
-  private device = '';
-  /** performance.now() when the run's workers were up, and when its last step arrived (0: none yet). */
-  t0 = 0;
-  tLast = 0;
-  private stopRequested = false;
-  /** Bumped by reset: callbacks of an older run are ignored. */
-  private generation = 0;
-  private running: Promise<void> | null = null;
-  private charts = new Map<string, uPlot>();
-  private budgetChart: uPlot | null = null;
-  private frame = 0;
-  private dirty = false;
-  /** Charts not built yet (one or more per frame). */
-  private pendingCharts: (() => void)[] = [];
-  /** Charts to redraw in the coming frames. */
-  private stale = new Set<string>();
-  /** Each chart's data as uPlot takes it: the steps, then one column per series. */
-  private columns = new Map<string, (number | null)[][]>();
-  private active = true;
+  private readonly chartsCtl = new ChartsController(this, () => this.run.bands);
+  readonly run = new RunController(this, {
+    step: (record) => this.chartsCtl.append(record),
+    cleared: () => this.chartsCtl.clear(),
+    changed: () => this.chartsCtl.changed(),
+  });
   private autorunDone = false;
 
   constructor() {
     super();
     this.values = {};
-    this.phase = 'idle';
-    this.error = '';
-    this.notice = null;
     this.isolation = null;
-    this.bands = null;
-    this.policyState = 'none';
+  }
+
+  /** The built charts by id (the tests read their data). */
+  get charts(): Map<string, unknown> {
+    return this.chartsCtl.charts;
+  }
+  /** Steps of the current (or last) run. */
+  get records(): StepRecord[] {
+    return this.run.records;
+  }
+  get runConfig(): TrainConfig | null {
+    return this.run.config;
+  }
+  get phase(): string {
+    return this.run.phase;
+  }
+  get t0(): number {
+    return this.run.t0;
+  }
+  get tLast(): number {
+    return this.run.tLast;
   }
 
   static override styles = [
@@ -194,6 +98,10 @@ export class TrainDashboard extends LitElement {
       .charts { display: flex; flex-wrap: wrap; gap: 12px; }
       .u-title { font-size: 13px; font-weight: 600; }
       .u-legend { font-size: 12px; }
+      .chart-box { width: 380px; }
+      .chart-note { font-size: 12px; color: #555; margin: 2px 8px 0; }
+      .chart-off { width: 380px; min-height: 60px; border: 1px dashed #bbb; padding: 8px 10px; box-sizing: border-box; }
+      .chart-off strong { display: block; font-size: 13px; }
       table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
       td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
       .muted { color: #666; }
@@ -204,8 +112,8 @@ export class TrainDashboard extends LitElement {
     super.attributeChangedCallback(name, old, value);
     if ((FLAG_NAMES as readonly string[]).includes(name)) {
       const next = { ...this.values };
-      if (value === null) delete next[name as TrainFlag];
-      else next[name as TrainFlag] = value;
+      if (value === null) delete next[name];
+      else next[name] = value;
       this.values = next;
     }
   }
@@ -215,20 +123,10 @@ export class TrainDashboard extends LitElement {
     void this.checkIsolation();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
-    // A removed dashboard stops its run at the next step boundary (its workers are terminated).
-    this.stopRequested = true;
-  }
-
   /** Lazy loading (the embed's loader): drawing resumes; with `autorun` the first call starts a run. */
   start(): void {
-    this.active = true;
-    this.dirty = true;
-    this.schedule();
-    if (this.hasAttribute('autorun') && !this.autorunDone && this.phase === 'idle') {
+    this.chartsCtl.resume();
+    if (this.hasAttribute('autorun') && !this.autorunDone && this.run.phase === 'idle') {
       this.autorunDone = true;
       void this.updateComplete.then(() => this.startRun());
     }
@@ -236,130 +134,49 @@ export class TrainDashboard extends LitElement {
 
   /** Off screen: charts stop drawing (the run goes on collecting metrics). */
   pause(): void {
-    this.active = false;
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.chartsCtl.pause();
   }
 
-  /** The charts as one canvas (titles included), for figure export. */
+  /** The shown charts as one canvas (titles included), for figure export. */
   figure(): HTMLCanvasElement | null {
-    const charts = [...this.charts.values(), ...(this.budgetChart ? [this.budgetChart] : [])];
-    if (charts.length === 0) return null;
-    const dpr = devicePixelRatio || 1;
-    const cols = 3;
-    const titleH = 22;
-    const out = document.createElement('canvas');
-    out.width = Math.round(cols * CHART_W * dpr);
-    out.height = Math.round(Math.ceil(charts.length / cols) * (CHART_H + titleH) * dpr);
-    const ctx = out.getContext('2d')!;
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, out.width, out.height);
-    ctx.scale(dpr, dpr);
-    ctx.fillStyle = '#222';
-    ctx.font = '600 13px system-ui, sans-serif';
-    charts.forEach((u, i) => {
-      const x = (i % cols) * CHART_W;
-      const y = Math.floor(i / cols) * (CHART_H + titleH);
-      ctx.fillText(u.root.querySelector('.u-title')?.textContent ?? '', x + 8, y + 15);
-      ctx.drawImage(u.ctx.canvas, x, y + titleH, CHART_W, CHART_H);
-    });
-    return out;
+    return this.chartsCtl.figure(this.silentCharts());
   }
 
   /** The run's settings from the form (the attributes, then edits); throws a ConfigError for a bad one. */
   formConfig(): TrainConfig {
-    return configFromFlags((flag) => this.values[flag] ?? null);
+    return trainRequest(this.values);
   }
 
   /** Starts a run with the form's settings (no-op while one runs). */
   async startRun(): Promise<void> {
-    if (this.running || this.isolation || !globalThis.crossOriginIsolated) return;
+    if (this.run.busy || this.isolation || !globalThis.crossOriginIsolated) return;
     let config: TrainConfig;
     try {
       config = this.formConfig();
     } catch (err) {
-      this.error = formWords((err as Error).message);
+      this.run.setError(formWords((err as Error).message));
       return;
     }
-    this.clear();
-    this.runConfig = config;
-    this.runPreset = this.values.preset || undefined;
-    this.phase = 'starting';
-    this.stopRequested = false;
-    const generation = this.generation;
-    const notices: string[] = [];
-    const mine = () => generation === this.generation;
-    this.running = (async () => {
-      try {
-        const result = await train({
-          config,
-          shouldStop: () => this.stopRequested || !mine(),
-          onNotice: (line) => {
-            notices.push(line);
-            if (mine()) this.notice = deviceNotice(config.backend, notices);
-          },
-          onStart: (device) => {
-            if (!mine()) return;
-            this.device = device;
-            this.t0 = performance.now();
-            this.tLast = this.t0;
-            this.phase = 'running';
-          },
-          onStep: (record) => {
-            if (!mine()) return;
-            this.records.push(record);
-            this.appendStep(record);
-            this.tLast = performance.now();
-            this.dirty = true;
-            this.schedule();
-          },
-        });
-        if (!mine()) return;
-        this.phase = 'done';
-        this.dirty = true;
-        this.schedule();
-        if (result.stopped && this.stopRequested) this.stopRequested = false;
-        void this.evaluatePolicy(config, result.final.params, generation);
-      } catch (err) {
-        if (!mine()) return;
-        this.phase = 'failed';
-        this.error = MSG.failed(formWords((err as Error).message.split('\n')[0]!));
-      }
-    })();
-    try {
-      await this.running;
-    } finally {
-      if (mine()) this.running = null;
-    }
+    await this.run.start(config, this.values.preset || undefined);
   }
 
   /** Asks the run to stop at the next step boundary; resolves once it has. */
-  async stopRun(): Promise<void> {
-    if (!this.running) return;
-    this.stopRequested = true;
-    if (this.phase === 'running' || this.phase === 'starting') this.phase = 'stopping';
-    await this.running;
+  stopRun(): Promise<void> {
+    return this.run.stop();
   }
 
   /** Stops any run and clears its metrics, charts and policy table. */
-  async resetRun(): Promise<void> {
-    const run = this.running;
-    this.generation++;
-    this.stopRequested = true;
-    this.running = null;
-    this.clear();
-    this.phase = 'idle';
-    this.runConfig = null;
-    if (run) await run;
+  resetRun(): Promise<void> {
+    return this.run.reset();
   }
 
   /** Metrics of the steps so far as JSONL (the CLI's metrics.jsonl lines). */
   metricsJsonl(): string {
-    return metricsJsonl(this.records);
+    return metricsJsonl(this.run.records);
   }
 
   metricsCsv(): string {
-    return metricsCsv(this.records);
+    return metricsCsv(this.run.records);
   }
 
   private linkMemo: { values: unknown; config: TrainConfig | null; link: string | null } | null = null;
@@ -367,62 +184,38 @@ export class TrainDashboard extends LitElement {
   /** A link (path and query) that reproduces the last run, or the form's settings before any run. */
   runLink(): string | null {
     // Memoised: render runs every frame while training, the check only when the settings change.
-    if (this.linkMemo?.values === this.values && this.linkMemo.config === this.runConfig) return this.linkMemo.link;
+    const runConfig = this.run.config;
+    if (this.linkMemo?.values === this.values && this.linkMemo.config === runConfig) return this.linkMemo.link;
     let link: string | null;
     try {
-      const config = this.runConfig ?? this.formConfig();
-      link = `${location.pathname}${runSearch(config, this.runConfig ? this.runPreset : this.values.preset)}`;
+      const config = runConfig ?? this.formConfig();
+      link = `${location.pathname}${runSearch(config, runConfig ? this.run.preset : this.values.preset)}`;
     } catch {
       link = null;
     }
-    this.linkMemo = { values: this.values, config: this.runConfig, link };
+    this.linkMemo = { values: this.values, config: runConfig, link };
     return link;
   }
 
   /** Steps per second since the workers were up (the start of the workers is not training). */
   stepsPerSecond(): number {
-    const seconds = (this.tLast - this.t0) / 1000;
-    return this.records.length > 0 && seconds > 0 ? this.records.length / seconds : 0;
+    return this.run.stepsPerSecond();
   }
 
-  private clear(): void {
-    this.records = [];
-    this.columns.clear();
-    this.error = '';
-    this.notice = null;
-    this.bands = null;
-    this.policyState = 'none';
-    this.device = '';
-    this.t0 = this.tLast = 0;
-    this.dirty = true;
-    this.schedule();
-  }
-
-  private async evaluatePolicy(config: TrainConfig, params: Float32Array, generation: number): Promise<void> {
-    this.policyState = 'pending';
-    const worker = new Worker(new URL('./policy-worker.ts', import.meta.url), { type: 'module', name: 'policy per budget' });
+  /** The configuration the charts describe: the run's, or the form's before any run (null: the form has an error). */
+  private chartConfig(): TrainConfig | null {
+    if (this.run.config) return this.run.config;
     try {
-      const answer = await new Promise<PolicyAnswer>((resolve, reject) => {
-        worker.onmessage = (ev: MessageEvent<{ ok: true; answer: PolicyAnswer } | { ok: false; message: string }>) =>
-          ev.data.ok ? resolve(ev.data.answer) : reject(new Error(ev.data.message));
-        worker.onerror = (ev) => {
-          ev.preventDefault();
-          reject(new Error(ev.message || 'the policy worker failed to load'));
-        };
-        worker.postMessage({ config, params });
-      });
-      if (generation !== this.generation) return;
-      this.bands = answer;
-      this.policyState = 'none';
-      this.dirty = true;
-      this.schedule();
-    } catch (err) {
-      if (generation !== this.generation) return;
-      this.policyState = 'failed';
-      this.error = MSG.failed((err as Error).message);
-    } finally {
-      worker.terminate();
+      return this.formConfig();
+    } catch {
+      return null;
     }
+  }
+
+  /** The charts that cannot move for this configuration (each says why in its place). */
+  private silentCharts(): Set<string> {
+    const c = this.chartConfig();
+    return new Set(c ? CHARTS.filter((x) => x.silent?.(c)).map((x) => x.id) : []);
   }
 
   private async checkIsolation(): Promise<void> {
@@ -446,111 +239,13 @@ export class TrainDashboard extends LitElement {
   }
 
   /**
-   * One draw per animation frame however many steps arrived since the last. Each frame redraws
-   * the stale charts in turn until FRAME_BUDGET_MS is spent (at least one); the rest wait for the
-   * next frame, so no frame's task grows with the number of charts (uPlot's first draw of a chart
-   * with data took 74 ms for all seven at once on the loaded 2-core VM).
-   */
-  private schedule(): void {
-    if (this.frame || !this.active) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      if (this.dirty) {
-        this.dirty = false;
-        for (const spec of CHARTS) this.stale.add(spec.id);
-        this.stale.add('budget');
-        this.requestUpdate();
-      }
-      const t0 = performance.now();
-      // At least one chart built or drawn per frame, more while the budget lasts.
-      let spent = false;
-      while (this.pendingCharts.length > 0 && !spent) {
-        this.pendingCharts.shift()!();
-        spent = performance.now() - t0 > FRAME_BUDGET_MS;
-      }
-      for (const id of this.stale) {
-        if (spent || this.pendingCharts.length > 0) break;
-        this.drawChart(id);
-        this.stale.delete(id);
-        if (performance.now() - t0 > FRAME_BUDGET_MS) break;
-      }
-      if (this.stale.size > 0 || this.pendingCharts.length > 0) this.schedule();
-    });
-  }
-
-  private drawChart(id: string): void {
-    if (id === 'budget') {
-      const b = this.bands?.bands ?? [];
-      this.budgetChart?.setData([b.map((x) => (x.fromMs + x.toMs) / 2), b.map((x) => x.policy.reward), b.map((x) => x.optimum.reward)]);
-      return;
-    }
-    const spec = CHARTS.find((c) => c.id === id)!;
-    // No steps (yet, or after a reset): empty columns.
-    const columns = this.columns.get(id) ?? [[], ...spec.series.map(() => [])];
-    this.charts.get(id)?.setData(columns as uPlot.AlignedData);
-  }
-
-  /** Appends a step to every chart's columns (x first), so a frame draws without re-reading every record. */
-  private appendStep(record: StepRecord): void {
-    for (const spec of CHARTS) {
-      let columns = this.columns.get(spec.id);
-      if (!columns) {
-        columns = [[], ...spec.series.map(() => [])];
-        this.columns.set(spec.id, columns);
-      }
-      columns[0]!.push(record.step);
-      spec.series.forEach(([, , read], i) => columns[i + 1]!.push(read(record)));
-    }
-  }
-
-  /**
    * The charts are built one by one in the animation frames (within the frame budget), not all in
-   * the first render: the eight uPlot constructors together made a 48–68 ms task when the view loaded.
+   * the first render. Standalone the dashboard starts at once; under the embed's lazy loader
+   * (data-grpo-lazy="waiting") charts, drawing and `autorun` wait for its start() call.
    */
   protected override firstUpdated(): void {
-    const root = this.renderRoot;
-    for (const spec of CHARTS) {
-      this.pendingCharts.push(() => {
-        const opts: uPlot.Options = {
-          title: spec.title,
-          width: CHART_W,
-          height: CHART_H,
-          scales: { x: { time: false } },
-          axes: [{ label: 'step', size: 36 }, { size: 52 }],
-          series: [
-            { label: seriesLabel('step') },
-            ...spec.series.map(([label, stroke]) => ({ label: seriesLabel(label), stroke, width: 1.5 })),
-          ],
-          legend: { live: false },
-        };
-        const el = root.querySelector(`#chart-${spec.id}`) as HTMLElement;
-        this.charts.set(spec.id, new uPlot(opts, [[], ...spec.series.map(() => [])] as uPlot.AlignedData, el));
-        this.stale.add(spec.id);
-      });
-    }
-    this.pendingCharts.push(() => {
-      this.budgetChart = new uPlot(
-        {
-          title: MSG.charts.budget,
-          width: CHART_W,
-          height: CHART_H,
-          scales: { x: { time: false } },
-          axes: [{ label: seriesLabel('budget ms'), size: 36 }, { size: 52 }],
-          series: [
-            { label: seriesLabel('budget ms') },
-            { label: seriesLabel('policy'), stroke: '#1f77b4', width: 1.5 },
-            { label: seriesLabel('optimum'), stroke: '#ff7f0e', width: 1.5 },
-          ],
-          legend: { live: false },
-        },
-        [[], [], []],
-        root.querySelector('#chart-budget') as HTMLElement,
-      );
-      this.stale.add('budget');
-    });
-    // Standalone the dashboard starts at once; under the embed's lazy loader (data-grpo-lazy="waiting")
-    // charts, drawing and `autorun` wait for its start() call.
-    if (this.dataset.grpoLazy === 'waiting') this.active = false;
+    this.chartsCtl.build();
+    if (this.dataset.grpoLazy === 'waiting') this.chartsCtl.pause();
     else this.start();
   }
 
@@ -558,59 +253,34 @@ export class TrainDashboard extends LitElement {
     this.values = { ...this.values, [flag]: value };
   }
 
-  /** After a language switch: the uPlot titles and legends (built once, outside Lit's templates) say the new words. */
+  /** After a language switch: the uPlot titles and legends say the new words. */
   protected override updated(): void {
-    const relabel = (u: uPlot, title: string, labels: string[]) => {
-      const t = u.root.querySelector('.u-title');
-      if (t && t.textContent !== title) t.textContent = title;
-      const rows = u.root.querySelectorAll('.u-legend .u-series .u-label');
-      // A legend that is not live has no row for the x series: its rows are the last labels (matching
-      // them from the first put 'step' on the first curve and shifted every name by one).
-      const shown = labels.slice(Math.max(0, labels.length - rows.length));
-      rows.forEach((el, i) => {
-        const label = shown[i];
-        if (label !== undefined && el.textContent !== label) el.textContent = label;
-      });
-    };
-    for (const spec of CHARTS) {
-      const u = this.charts.get(spec.id);
-      if (u) relabel(u, spec.title, ['step', ...spec.series.map(([label]) => label)].map(seriesLabel));
-    }
-    if (this.budgetChart) relabel(this.budgetChart, MSG.charts.budget, ['budget ms', 'policy', 'optimum'].map(seriesLabel));
+    this.chartsCtl.relabel();
   }
 
   /** Errors in words as the settings are given or typed, from the same checks the CLI runs. */
   protected override willUpdate(changed: Map<string, unknown>): void {
-    if (!changed.has('values') || this.phase === 'failed') return;
+    if (!changed.has('values') || this.run.phase === 'failed') return;
     try {
       this.formConfig();
-      this.error = '';
+      this.run.setError('');
     } catch (err) {
-      this.error = formWords((err as Error).message);
+      this.run.setError(formWords((err as Error).message));
     }
-  }
-
-  private download(name: string, text: string, type: string): void {
-    const url = URL.createObjectURL(new Blob([text], { type }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
 
   /** What a field shows: its typed or attribute text, else the default (with the chosen preset) it stands for. */
   private shown(flag: TrainFlag, base: TrainConfig): string {
     const given = this.values[flag];
     if (given !== undefined) return given;
-    const f = TRAIN_FLAGS.find((x) => x.flag === flag);
-    return f ? flagText(base, f.flag) : '';
+    return settingText(base, flag);
   }
 
   private field(flag: TrainFlag, base: TrainConfig): unknown {
     const shown = this.shown(flag, base);
-    const choices = flag === 'preset' ? ['', ...Object.keys(TRAIN_PRESETS)] : CHOICES[flag];
-    const disabled = this.phase === 'starting' || this.phase === 'running' || this.phase === 'stopping';
+    const choices = flag === 'preset' ? ['', ...Object.keys(TRAIN_PRESETS)] : TRAIN_SETTINGS.find((s) => s.key === flag)?.choices;
+    const phase = this.run.phase;
+    const disabled = phase === 'starting' || phase === 'running' || phase === 'stopping';
     if (choices)
       return html`<label>${flagName(flag)}<select name=${flag} ?disabled=${disabled}
         @change=${(e: Event) => this.edit(flag, (e.target as HTMLSelectElement).value)}>
@@ -623,20 +293,22 @@ export class TrainDashboard extends LitElement {
   /** The error in the page's language: a failed run's line as it was said, a settings error (the core's words) by the clause table. */
   private errorWords(): unknown {
     const failed = MSG.failed('');
-    if (lang() === 'en' || this.error.startsWith(failed)) return this.error;
-    return withCoreMessage(() => '', this.error);
+    const error = this.run.error;
+    if (lang() === 'en' || error.startsWith(failed)) return error;
+    return withCoreMessage(() => '', error);
   }
 
   private statusLine(): string {
-    const steps = this.runConfig?.steps ?? 0;
-    const last = this.records.at(-1)?.step ?? 0;
-    switch (this.phase) {
+    const r = this.run;
+    const steps = r.config?.steps ?? 0;
+    const last = r.records.at(-1)?.step ?? 0;
+    switch (r.phase) {
       case 'idle':
         return MSG.idle;
       case 'starting':
-        return MSG.starting(this.runConfig?.ranks ?? 0);
+        return MSG.starting(r.config?.ranks ?? 0);
       case 'running':
-        return MSG.running(last, steps, this.device);
+        return MSG.running(last, steps, r.device);
       case 'stopping':
         return MSG.stopping;
       case 'done':
@@ -647,22 +319,37 @@ export class TrainDashboard extends LitElement {
   }
 
   private policyTable(): unknown {
-    if (!this.bands) return html`<p class="muted">${this.policyState === 'pending' ? MSG.policyPending : MSG.policyNone}</p>`;
+    const bands = this.run.bands;
+    if (!bands) return html`<p class="muted">${this.run.policyState === 'pending' ? MSG.policyPending : MSG.policyNone}</p>`;
     const row = (b: BudgetBand) =>
       html`<tr><td>${b.fromMs.toFixed(0)}–${b.toMs.toFixed(0)} ms</td><td>${b.prompts}</td><td>${b.policy.config}</td>
         <td>${b.policy.latencyMs.toFixed(1)}</td><td>${b.policy.reward.toFixed(3)}</td><td>${b.optimum.config}</td>
         <td>${b.optimum.latencyMs.toFixed(1)}</td><td>${b.optimum.reward.toFixed(3)}</td></tr>`;
-    return html`<p class="muted">${MSG.randomFraction(this.bands.randomFraction)}</p>
-      <table class="policy"><tr>${MSG.policyHead.map((h) => html`<th>${h}</th>`)}</tr>${this.bands.bands.map(row)}</table>`;
+    return html`<p class="muted">${MSG.randomFraction(bands.randomFraction)}</p>
+      <table class="policy"><tr>${MSG.policyHead.map((h) => html`<th>${h}</th>`)}</tr>${bands.bands.map(row)}</table>`;
+  }
+
+  /** One chart's place: the chart (with its sentence, if any), or why it cannot move in this run. */
+  private chartBox(spec: (typeof CHARTS)[number], config: TrainConfig | null): unknown {
+    const why = config ? (spec.silent?.(config) ?? null) : null;
+    return html`<div class="chart-box">
+      <div id=${`chart-${spec.id}`} ?hidden=${why !== null}></div>
+      ${why !== null ? html`<div class="chart-off" id=${`chart-${spec.id}-off`}><strong>${spec.title}</strong>${why}</div>` : nothing}
+      ${spec.note && why === null ? html`<p class="chart-note" id=${`chart-${spec.id}-note`}>${spec.note}</p>` : nothing}
+    </div>`;
   }
 
   override render() {
-    const busy = this.running !== null;
-    const last = this.records.at(-1);
+    const r = this.run;
+    const busy = r.busy;
+    const last = r.records.at(-1);
     const link = this.runLink();
-    const klOff = (this.runConfig ?? null)?.beta === 0;
     const preset = this.values.preset;
-    const base: TrainConfig = { ...PAGE_DEFAULT, ...(preset && Object.hasOwn(TRAIN_PRESETS, preset) ? TRAIN_PRESETS[preset]!.config : {}) };
+    const base: TrainConfig = {
+      ...DEFAULT_TRAIN,
+      ...(preset && Object.hasOwn(TRAIN_PRESETS, preset) ? TRAIN_PRESETS[preset]!.config : {}),
+    };
+    const chartConfig = this.chartConfig();
     return html`
       <h1>${MSG.title}</h1>
       <p class="intro">${MSG.intro}</p>
@@ -672,23 +359,23 @@ export class TrainDashboard extends LitElement {
         <button id="start" ?disabled=${busy || this.isolation !== null} @click=${() => this.startRun()}>${MSG.start}</button>
         <button id="stop" ?disabled=${!busy} @click=${() => this.stopRun()}>${MSG.stop}</button>
         <button id="reset" @click=${() => this.resetRun()}>${MSG.reset}</button>
-        <button id="export-jsonl" ?disabled=${this.records.length === 0}
-          @click=${() => this.download('metrics.jsonl', this.metricsJsonl(), 'application/x-ndjson')}>${MSG.exportJsonl}</button>
-        <button id="export-csv" ?disabled=${this.records.length === 0}
-          @click=${() => this.download('metrics.csv', this.metricsCsv(), 'text/csv')}>${MSG.exportCsv}</button>
+        <button id="export-jsonl" ?disabled=${r.records.length === 0}
+          @click=${() => download(new Blob([this.metricsJsonl()], { type: 'application/x-ndjson' }), 'metrics.jsonl')}>${MSG.exportJsonl}</button>
+        <button id="export-csv" ?disabled=${r.records.length === 0}
+          @click=${() => download(new Blob([this.metricsCsv()], { type: 'text/csv' }), 'metrics.csv')}>${MSG.exportCsv}</button>
         ${link ? html`<a id="run-link" href=${link}>${MSG.runLink}</a>` : nothing}
       </div>
-      ${this.error ? html`<div class="error" role="alert">${this.errorWords()}</div>` : nothing}
-      ${this.notice ? html`<div class="notice" role="status">${this.notice}</div>` : nothing}
+      ${r.error ? html`<div class="error" role="alert">${this.errorWords()}</div>` : nothing}
+      ${r.notice ? html`<div class="notice" role="status">${r.notice}</div>` : nothing}
       <div class="status" role="status">
         <span id="phase">${this.statusLine()}</span>
-        ${this.device ? html`<span id="device">${MSG.device(this.runConfig?.ranks ?? 0, this.device)}</span>` : nothing}
+        ${r.device ? html`<span id="device">${MSG.device(r.config?.ranks ?? 0, r.device)}</span>` : nothing}
         <span id="steps-per-second">${MSG.stepsPerSecond(this.stepsPerSecond())}</span>
         ${last ? html`<span id="last">${MSG.last(last.step, last.rewardMean, last.optimumFraction)}</span>` : nothing}
-        <span id="steps-shown" data-steps=${this.records.length} hidden></span>
+        <span id="steps-shown" data-steps=${r.records.length} hidden></span>
       </div>
       <div class="charts">
-        ${CHARTS.map((c) => html`<div id=${`chart-${c.id}`} title=${c.id === 'kl' && klOff ? MSG.charts.klOff : c.title}></div>`)}
+        ${CHARTS.map((c) => this.chartBox(c, chartConfig))}
         <div id="chart-budget"></div>
       </div>
       <h2>${MSG.policyTitle}</h2>

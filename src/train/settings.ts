@@ -1,0 +1,187 @@
+// The training run's settings, each described once: `grpo-sandbox train`'s flags and `--help`
+// (src/cli/train.ts), the <grpo-train> dashboard's attributes and form, and the URL keys of its
+// link all come from TRAIN_SETTINGS, and both read them through trainConfigFrom. Adding a
+// setting is one row here plus its field in TrainConfig (src/train/config.ts).
+import { POLICIES, type Policy } from '../core/dynamic/types.ts';
+import { REWARD_MODES } from '../core/env/task.ts';
+import { ConfigError } from '../core/errors.ts';
+import { ADVANTAGE_SCHEMES } from '../core/grpo/schemes.ts';
+import { samplerNames } from '../core/samplers/index.ts';
+import { quote, readSettings, type Setting, type SettingGetter } from '../core/setting.ts';
+import {
+  BACKENDS,
+  checkTrainConfig,
+  DEFAULT_TRAIN,
+  FILTER_METRICS,
+  LOSS_KINDS,
+  TRAIN_PRESETS,
+  trainBudgetError,
+  type TrainConfig,
+} from './config.ts';
+
+/** The word for "no dynamic sampling" (the field's null). */
+export const OFF = 'off';
+
+/** A TrainConfig as the settings read it: dynamic sampling by its word (off for none). */
+type TrainValues = Omit<TrainConfig, 'dynamicSampling'> & { dynamicSampling: Policy | typeof OFF };
+
+const d = DEFAULT_TRAIN;
+
+/** Every setting of a run, in the order the CLI's `--help` lists them and the form shows them. */
+export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
+  { field: 'ranks', key: 'ranks', metavar: 'W', kind: 'int', min: 1, max: 64, hint: `simulated ranks (default ${d.ranks})` },
+  {
+    field: 'batch',
+    key: 'batch',
+    metavar: 'B',
+    kind: 'int',
+    min: 1,
+    max: 1 << 16,
+    hint: `configurations per rank per step (default ${d.batch})`,
+  },
+  {
+    field: 'k',
+    key: 'k',
+    metavar: 'K',
+    kind: 'int',
+    min: 2,
+    max: 1024,
+    hint: `configurations per prompt, the group size (default ${d.k})`,
+  },
+  {
+    field: 'sampler',
+    key: 'sampler',
+    metavar: 'S',
+    kind: 'choice',
+    choices: samplerNames,
+    hint: `${samplerNames.join('|')} (default ${d.sampler})`,
+  },
+  {
+    field: 'advantage',
+    key: 'advantage',
+    metavar: 'A',
+    kind: 'choice',
+    choices: ADVANTAGE_SCHEMES,
+    hint: `${ADVANTAGE_SCHEMES.join('|')} (default ${d.advantage})`,
+  },
+  { field: 'loss', key: 'loss', metavar: 'L', kind: 'choice', choices: LOSS_KINDS, hint: `${LOSS_KINDS.join('|')} (default ${d.loss})` },
+  { field: 'epsilonLow', key: 'epsilon-low', metavar: 'E', kind: 'number', hint: `clip range below 1 (default ${d.epsilonLow})` },
+  { field: 'epsilonHigh', key: 'epsilon-high', metavar: 'E', kind: 'number', hint: 'clip range above 1 (default: --epsilon-low)' },
+  {
+    field: 'beta',
+    key: 'beta',
+    metavar: 'B',
+    kind: 'number',
+    hint: `KL coefficient against the initial policy (default ${d.beta}: no reference model)`,
+  },
+  { field: 'lr', key: 'lr', metavar: 'LR', kind: 'number', hint: `Adam learning rate (default ${d.lr})` },
+  { field: 'steps', key: 'steps', metavar: 'N', kind: 'int', min: 1, max: 1_000_000, hint: `training steps (default ${d.steps})` },
+  {
+    field: 'reward',
+    key: 'reward',
+    metavar: 'M',
+    kind: 'choice',
+    choices: REWARD_MODES,
+    hint: `dense (expected accuracy − penalty) | sparse (sampled 0/1 − penalty) (default ${d.reward})`,
+  },
+  {
+    field: 'seed',
+    key: 'seed',
+    metavar: 'S',
+    kind: 'int',
+    min: 0,
+    max: 2 ** 32 - 1,
+    hint: `seed of the prompt bank, the initial weights, the sampler and every draw (default ${d.seed})`,
+  },
+  {
+    field: 'backend',
+    key: 'backend',
+    metavar: 'X',
+    kind: 'choice',
+    choices: BACKENDS,
+    hint: `cpu | webgpu | auto (WebGPU if a device is available, else the CPU with a notice) (default ${d.backend})`,
+  },
+  {
+    field: 'dynamicSampling',
+    key: 'dynamic-sampling',
+    metavar: 'P',
+    kind: 'choice',
+    choices: [...POLICIES, OFF],
+    hint:
+      'keep only groups whose rewards differ, resampling together on every rank (the sampler’s next batches) while the pool is ' +
+      `short; P says what a short pool does: ${POLICIES.join('|')}, or ${OFF} (default ${OFF})`,
+  },
+  {
+    field: 'maxResampleTimes',
+    key: 'max-resample-times',
+    metavar: 'N',
+    kind: 'int',
+    min: 0,
+    max: 1000,
+    hint: `resamples per step before the policy decides (default ${d.maxResampleTimes}; verl's max_num_gen_batches = N + 1)`,
+  },
+  {
+    field: 'filterMetric',
+    key: 'filter-metric',
+    metavar: 'M',
+    kind: 'choice',
+    choices: FILTER_METRICS,
+    hint: `reward | accuracy (the sampled correctness bit): what makes a group flat (default ${d.filterMetric})`,
+  },
+];
+
+/** The settings that mean something only with dynamic sampling on. */
+const DYNAMIC_ONLY = ['max-resample-times', 'filter-metric'];
+
+/**
+ * The run's configuration: defaults ← preset ← settings, then the cross-field rules, the checks of
+ * checkTrainConfig and the step budget. `get` reads one key's text (`preset` or a row's key);
+ * null or undefined: not given. Throws a ConfigError (one line, naming the flag) for a bad setting.
+ */
+export function trainConfigFrom(get: SettingGetter): TrainConfig {
+  let c: TrainConfig = { ...DEFAULT_TRAIN };
+  const preset = get('preset');
+  if (preset !== null && preset !== undefined) {
+    // An own property only: `--preset __proto__` (or constructor, toString) is just an unknown name.
+    if (!Object.hasOwn(TRAIN_PRESETS, preset))
+      throw new ConfigError(`unknown --preset ${quote(preset)}; presets: ${Object.keys(TRAIN_PRESETS).join(', ')}`);
+    c = { ...c, ...TRAIN_PRESETS[preset]!.config };
+  }
+  const v = readSettings(TRAIN_SETTINGS, get);
+  const { dynamicSampling, ...rest } = v;
+  Object.assign(c, rest);
+  if (dynamicSampling !== undefined) c.dynamicSampling = dynamicSampling === OFF ? null : dynamicSampling;
+  // --epsilon-high defaults to --epsilon-low.
+  if (v.epsilonLow !== undefined && v.epsilonHigh === undefined) c.epsilonHigh = v.epsilonLow;
+  if (c.dynamicSampling === null) {
+    const orphan = DYNAMIC_ONLY.find((key) => get(key) !== null && get(key) !== undefined);
+    if (orphan) throw new ConfigError(`--${orphan} only applies with --dynamic-sampling POLICY (one of ${POLICIES.join(', ')})`);
+  }
+  checkTrainConfig(c);
+  const tooMuch = trainBudgetError(c);
+  if (tooMuch) throw tooMuch;
+  return c;
+}
+
+/** A setting's value in `c` as text (what the form shows and the link carries). */
+export function settingText(c: TrainConfig, key: string): string {
+  const s = TRAIN_SETTINGS.find((x) => x.key === key);
+  if (!s) return '';
+  const v = c[s.field as keyof TrainConfig];
+  return v === null ? OFF : String(v);
+}
+
+/**
+ * The settings of `c` as key → text, every one written out (not only those that differ from
+ * today's defaults, so a link still means the same run if a default changes), the preset first
+ * (it carries seed-003's model size); dynamic sampling's own settings only when it is on.
+ */
+export function trainSettingTexts(c: TrainConfig, preset?: string): [string, string][] {
+  const out: [string, string][] = [];
+  if (preset && Object.hasOwn(TRAIN_PRESETS, preset)) out.push(['preset', preset]);
+  for (const s of TRAIN_SETTINGS) {
+    if (c.dynamicSampling === null && DYNAMIC_ONLY.includes(s.key)) continue;
+    out.push([s.key, settingText(c, s.key)]);
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+// Tick labels for the training charts: as many digits as the tick spacing needs, so neighbouring
+// ticks never read the same (uPlot's default printed "0, 0" for a loss of ±2e-9), and exponents
+// for spacings below 10^-3 or above 10^6. Pure, so a unit test checks it.
+
+/** Labels for ticks at `splits`, `incr` apart. */
+export function tickLabels(splits: readonly number[], incr: number): string[] {
+  if (!(incr > 0) || !Number.isFinite(incr)) return splits.map((v) => String(v));
+  const exponent = Math.floor(Math.log10(incr));
+  if (exponent < -3 || exponent > 6) {
+    // Significant digits enough to tell the largest tick from its neighbour.
+    const largest = Math.max(...splits.map((v) => Math.abs(v)), incr);
+    const digits = Math.min(15, Math.max(0, Math.floor(Math.log10(largest)) - exponent + 1));
+    return splits.map((v) => (Math.abs(v) < incr / 2 ? '0' : v.toExponential(Math.max(0, digits - 1)).replace(/\.?0+e/, 'e')));
+  }
+  const mantissa = incr / 10 ** exponent;
+  // 0.05 apart: two decimals; 0.25 apart: two (the mantissa has a second digit).
+  const decimals = Math.max(0, -exponent + (Math.abs(mantissa - Math.round(mantissa)) < 1e-9 ? 0 : 1));
+  return splits.map((v) => (Math.abs(v) < incr / 2 ? '0' : v.toFixed(decimals)));
+}

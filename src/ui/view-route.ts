@@ -1,0 +1,46 @@
+// Which view the page shows: `?view=train|schedule|dynamic|steps` replaces the explorer's element with
+// that view's element (its attributes from the other URL keys) and loads the view's module on
+// demand, so the explorer's first picture never pays for the dashboards. Imported by main.ts
+// before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
+import './i18n/lang-switch.ts';
+import { LANG_EVENT, M } from './i18n/index.ts';
+import { lang, withLang } from './i18n/lang.ts';
+import { VIEWS, viewOf } from './views.ts';
+
+/** Shows the view the address asks for in place of the explorer; true if it did. */
+export function routeView(): boolean {
+  const view = viewOf(location.search);
+  if (view === null) return false;
+  const { tag, load } = VIEWS[view]!;
+  const el = document.createElement(tag);
+  for (const [key, value] of new URLSearchParams(location.search)) {
+    // Attributes are named like the URL keys; a key that is not a valid attribute name is skipped.
+    if (key !== 'view' && /^[a-z][a-z0-9-]*$/.test(key)) el.setAttribute(key, value);
+  }
+  const explorer = document.querySelector('grpo-explorer');
+  if (explorer) explorer.replaceWith(el);
+  else document.body.prepend(el);
+  // Above the view: a link back to the explorer and the page's language switch (the explorer has its own in its header).
+  const nav = document.createElement('nav');
+  nav.className = 'page-nav';
+  const back = document.createElement('a');
+  back.className = 'to-explorer';
+  const backWords = () => {
+    back.textContent = M().lang.toExplorer;
+    back.href = withLang('', lang()) || location.pathname;
+  };
+  backWords();
+  window.addEventListener(LANG_EVENT, backWords);
+  nav.append(back, document.createElement('grpo-lang-switch'));
+  el.before(nav);
+  // The tab's title in the page's language, again after each switch.
+  const title = () => {
+    document.title = `grpo-sandbox · ${M().lang.viewTitles[view] ?? view}`;
+  };
+  title();
+  window.addEventListener(LANG_EVENT, title);
+  void load();
+  return true;
+}
+
+routeView();

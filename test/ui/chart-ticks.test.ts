@@ -1,0 +1,20 @@
+// The training charts' tick labels: neighbouring ticks never read alike (a loss of ±2e-9 was
+// labelled "0, 0"), and ordinary ranges read as plain decimals.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { tickLabels } from '../../src/ui/train/chart-ticks.ts';
+
+test('ticks of tiny, ordinary and large spacings: distinct labels, plain where possible', () => {
+  assert.deepEqual(tickLabels([-2e-9, -1e-9, 0, 1e-9, 2e-9], 1e-9), ['-2e-9', '-1e-9', '0', '1e-9', '2e-9']);
+  assert.deepEqual(tickLabels([0.9, 0.95, 1], 0.05), ['0.90', '0.95', '1.00']);
+  assert.deepEqual(tickLabels([0, 0.25, 0.5, 0.75], 0.25), ['0', '0.25', '0.50', '0.75']);
+  assert.deepEqual(tickLabels([10, 20, 30], 10), ['10', '20', '30']);
+  for (const incr of [1e-12, 3e-9, 2.5e-5, 1e-4, 0.002, 0.5, 2, 5e4, 2e7]) {
+    // Starts a float64 can step from in `incr` with room to spare (up to 10^9 spacings from 0).
+    for (const start of [-7 * incr, 0, 1, 1000].filter((x) => Math.abs(x) / incr <= 1e9)) {
+      const splits = Array.from({ length: 6 }, (_, i) => start + i * incr);
+      const labels = tickLabels(splits, incr);
+      assert.equal(new Set(labels).size, labels.length, `${incr} from ${start}: ${labels.join(', ')}`);
+    }
+  }
+});
