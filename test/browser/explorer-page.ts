@@ -91,3 +91,15 @@ export function presetConfig(page: Page, name: string): Promise<Record<string, u
     return presets.presets[n].config;
   }, name);
 }
+
+/**
+ * seed-000 read by the idealised loop (no DataLoader worker, no accelerate prepare): one draw per
+ * batch, so every prompt of a gather has exactly k copies. Tests of the explorer's mechanics use it;
+ * the published script's loader (repeated draws, groups of 2k) is the preset's default.
+ */
+export const IDEALISED_LOADER = '&workers=0&prepare=0';
+
+/** seed-000's configuration with the idealised loop, as the core reads it. */
+export async function idealisedSeed000(page: Page): Promise<Record<string, unknown>> {
+  return { ...(await presetConfig(page, 'seed-000')), numWorkers: 0, acceleratePrepare: 0 };
+}

@@ -5,7 +5,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath, screenshot, session, withPage } from './harness.ts';
-import { coreCopies, coreLayout, firstView, jump, presetConfig, settled, tiles } from './explorer-page.ts';
+import {
+  coreCopies,
+  coreLayout,
+  firstView,
+  IDEALISED_LOADER,
+  idealisedSeed000,
+  jump,
+  presetConfig,
+  settled,
+  tiles,
+} from './explorer-page.ts';
 
 const regroupValue = (page: import('playwright-core').Page) => page.locator('grpo-explorer select#regroup').inputValue();
 
@@ -174,13 +184,13 @@ const storyAt = (page: import('playwright-core').Page) =>
 
 test('predict, then reveal on jumps: a link, a number key and a phase button each ask before the tiles move; three phases, answers from the core', async () => {
   // Arriving by a link straight to the scatter: the question waits, the tiles are still in the sample's places.
-  await withPage('/?preset=seed-000&quiz=1&phase=scatter&speed=4', async (page) => {
+  await withPage(`/?preset=seed-000${IDEALISED_LOADER}&quiz=1&phase=scatter&speed=4`, async (page) => {
     await firstView(page);
     const quiz = page.locator('grpo-quiz');
     await quiz.waitFor();
     await page.waitForTimeout(1200);
     assert.deepEqual(await storyAt(page), { phase: 'scatter', stage: 'caption' }, 'held before the movement');
-    const answer = await coreLayout(page, 'seed-000');
+    const answer = await coreLayout(page, await idealisedSeed000(page));
     const gathered = answer.gathers[0]!;
     const prompt = Math.min(...gathered.map((s) => s.promptId));
     assert.match((await quiz.locator('p.question').textContent()) ?? '', new RegExp(`copies of P${prompt} after the scatter`));
@@ -201,7 +211,7 @@ test('predict, then reveal on jumps: a link, a number key and a phase button eac
     assert.deepEqual(await storyAt(page), { phase: 'accumulate', stage: 'caption' });
     const first = gathered.find((s) => s.promptId === prompt)!;
     const firstIndex = gathered.indexOf(first);
-    const copies = await coreCopies(page, 'seed-000', prompt);
+    const copies = await coreCopies(page, await idealisedSeed000(page), prompt);
     const inGather = copies.filter((c) => answer.gathers[0]!.some((s) => s.stepIndex === c.stepIndex));
     // seed-000 is flow_grpo with k = 4 over 8 ranks: P's draw is spread, so the right answer is "no".
     const onFirstRank = inGather.filter((c) => c.rank === first.rank).length;

@@ -4,13 +4,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot, withPage } from './harness.ts';
-import { coreCopies, coreLayout, firstView, jump, phases, readingOrder, settled, tiles } from './explorer-page.ts';
+import {
+  coreCopies,
+  coreLayout,
+  firstView,
+  IDEALISED_LOADER,
+  idealisedSeed000,
+  jump,
+  phases,
+  readingOrder,
+  settled,
+  tiles,
+} from './explorer-page.ts';
 
 test("seed-000: every phase of the story draws the core's samples where they belong (screenshots kept)", async () => {
-  await withPage('/?preset=seed-000', async (page) => {
+  await withPage(`/?preset=seed-000${IDEALISED_LOADER}`, async (page) => {
     const ms = await firstView(page);
     console.log(`first view ${ms.toFixed(0)} ms after navigation start`);
-    const core = await coreLayout(page, 'seed-000');
+    const core = await coreLayout(page, await idealisedSeed000(page));
     assert.equal(core.gathers.length, 1);
     const gathered = core.gathers[0]!;
     assert.equal(gathered.length, 32);
@@ -72,11 +83,11 @@ test("seed-000: every phase of the story draws the core's samples where they bel
 });
 
 test('hovering a tile highlights exactly the copies copiesOf gives; clicking keeps them and lists them', async () => {
-  await withPage('/?preset=seed-000&phase=scatter', async (page) => {
+  await withPage(`/?preset=seed-000${IDEALISED_LOADER}&phase=scatter`, async (page) => {
     await firstView(page);
     await settled(page, 'scatter');
     const first = (await tiles(page))[5]!;
-    const copies = await coreCopies(page, 'seed-000', first.promptId);
+    const copies = await coreCopies(page, await idealisedSeed000(page), first.promptId);
     assert.equal(copies.length, 4);
     const key = (c: { rank: number; stepIndex: number; slot: number }) => `${c.rank}/${c.stepIndex}/${c.slot}`;
 
