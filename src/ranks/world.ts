@@ -252,8 +252,11 @@ export class World {
     await this.stop();
     const failures = final.filter((o): o is Extract<RankOutcome, { ok: false }> => !o.ok);
     // The root cause: the aborting rank, else a rank's own error rather than one saying it was released because of another.
+    // Every rank's watchdog fires after the same timeout, so which fired first is a race between threads:
+    // then the lowest rank is named, and the output is the same bytes run to run (Node and Deno alike).
+    const aborted = failures.find((f) => f.rank === aborter);
     const root =
-      failures.find((f) => f.rank === aborter) ??
+      (aborted?.name === 'WatchdogTimeoutError' ? failures.find((f) => f.name === 'WatchdogTimeoutError') : aborted) ??
       failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ??
       failures[0]!;
     throw new WorldFailure(this.describeFailure(program.name, final, root), final, root.rank);

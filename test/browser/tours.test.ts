@@ -54,9 +54,9 @@ const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
         await page.evaluate(() => (document.querySelector('grpo-explorer') as unknown as { state: { prompt: number } }).state.prompt),
         13,
       );
-      assert.match((await page.locator('grpo-copies-panel p').first().textContent()) ?? '', /prompt 13: 4 copies in the layout/);
-      // Two of prompt 13's copies on rank 3, as the step says.
-      assert.equal(await page.locator('grpo-copies-panel tr.copy[data-rank="3"]').count(), 2);
+      assert.match((await page.locator('grpo-copies-panel p').first().textContent()) ?? '', /prompt 13: 8 copies in the layout/);
+      // Two of prompt 13's copies on rank 3 in each of the two (identical) batches, as the step says.
+      assert.equal(await page.locator('grpo-copies-panel tr.copy[data-rank="3"]').count(), 4);
     },
   },
   'seed-001': {

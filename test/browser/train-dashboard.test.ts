@@ -342,11 +342,12 @@ test('?view= routes the page: train, schedule and dynamic replace the explorer, 
       const link = await page.evaluate(
         () => document.querySelector('grpo-explorer')?.shadowRoot?.querySelector('a[href="?view=train"]')?.textContent ?? null,
       );
-      // Which view chunks the page fetched (the build names each view's chunk after its module).
+      // Which view chunks the page fetched (the build names each view's chunk after its module; a module the tests
+      // also import by its source path is emitted under that path instead).
       const modules = await page.evaluate(() =>
         performance
           .getEntriesByType('resource')
-          .map((e) => /\/(train-dashboard|schedule-view|dynamic-view)-[\w-]+\.js$/.exec(new URL(e.name).pathname)?.[1])
+          .map((e) => /\/(train-dashboard|schedule-view|dynamic-view)(-[\w-]+\.js|\.ts)$/.exec(new URL(e.name).pathname)?.[1])
           .filter((name) => name !== undefined),
       );
       return { tags, ranks, link, modules };

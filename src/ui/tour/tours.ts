@@ -92,11 +92,13 @@ export const TOURS: Record<string, Tour> = {
         set: { prompt: '13' },
         text: {
           en:
-            'Follow prompt 13: two of its 4 copies sit on rank 3. A diagram with one copy per accelerator (GPU or NPU) is only an illustration — ' +
+            'Follow prompt 13: in each batch two of its 4 copies sit on rank 3 (the loader hands out that batch twice, so the epoch holds 8 copies, 4 ' +
+            'of them on rank 3). A diagram with one copy per accelerator (GPU or NPU) is only an illustration — ' +
             'a rank can hold anywhere from 0 to min(k, batch) = 2 copies of a prompt. A rank printing the shape of its batch (videos.shape) ' +
             'sees only its own 2 samples, and that is normal.',
           'zh-CN':
-            '跟踪 prompt 13：它的 4 个副本中有两个在 rank 3 上。“每个加速卡（GPU 或 NPU）一个副本”的图只是示意——一个 rank 上可以有 0 到 ' +
+            '跟踪 prompt 13：每个 batch 里它的 4 个副本中有两个在 rank 3 上（加载器把这个 batch 发了两次，所以这个 epoch 有 8 个副本，其中 4 个在 rank 3）。' +
+            '“每个加速卡（GPU 或 NPU）一个副本”的图只是示意——一个 rank 上每个 batch 可以有 0 到 ' +
             'min(k, batch) = 2 个同一 prompt 的副本。某个 rank 打印自己 batch 的形状（videos.shape）只看到自己的 2 个样本，这是正常的。',
         },
       },
