@@ -252,11 +252,13 @@ export class World {
     await this.stop();
     const failures = final.filter((o): o is Extract<RankOutcome, { ok: false }> => !o.ok);
     // The root cause: the aborting rank, else a rank's own error rather than one saying it was released because of another.
-    // Every rank's watchdog fires after the same timeout, so which fired first is a race between threads:
-    // then the lowest rank is named, and the output is the same bytes run to run (Node and Deno alike).
+    // A timeout (the hang detector's, or a watchdog's) fires on every waiting rank after the same time, so which
+    // fired first is a race between threads: then the lowest rank with that error is named, and the output is the
+    // same bytes run to run (Node and Deno alike).
     const aborted = failures.find((f) => f.rank === aborter);
+    const timedOut = aborted?.name === 'WatchdogTimeoutError' || aborted?.name === 'CollectiveTimeoutError';
     const root =
-      (aborted?.name === 'WatchdogTimeoutError' ? failures.find((f) => f.name === 'WatchdogTimeoutError') : aborted) ??
+      (timedOut ? failures.find((f) => f.name === aborted.name) : aborted) ??
       failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ??
       failures[0]!;
     throw new WorldFailure(this.describeFailure(program.name, final, root), final, root.rank);
