@@ -252,13 +252,12 @@ export class World {
     await this.stop();
     const failures = final.filter((o): o is Extract<RankOutcome, { ok: false }> => !o.ok);
     // The root cause: the aborting rank, else a rank's own error rather than one saying it was released because of another.
-    // A timeout (the hang detector's, or a watchdog's) fires on every waiting rank after the same time, so which
-    // fired first is a race between threads: then the lowest rank with that error is named, and the output is the
-    // same bytes run to run (Node and Deno alike).
+    // Ranks often fail alike at once (every waiting rank's timeout or watchdog, every rank's own device error), and which
+    // of them aborted the world first is a race between threads: name the lowest rank that failed as the aborter did,
+    // so the output is the same bytes run to run (Node and Deno alike).
     const aborted = failures.find((f) => f.rank === aborter);
-    const timedOut = aborted?.name === 'WatchdogTimeoutError' || aborted?.name === 'CollectiveTimeoutError';
     const root =
-      (timedOut ? failures.find((f) => f.name === aborted.name) : aborted) ??
+      (aborted ? failures.find((f) => f.name === aborted.name) : undefined) ??
       failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ??
       failures[0]!;
     throw new WorldFailure(this.describeFailure(program.name, final, root), final, root.rank);
