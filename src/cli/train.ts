@@ -18,6 +18,7 @@ import {
   trainBudgetError,
   type TrainConfig,
   trainConfigFromJson,
+  usesMicroSteps,
 } from '../train/config.ts';
 import { policyByBudget } from '../train/evaluate.ts';
 import type { DynamicStepMetrics } from '../train/dynamic.ts';
@@ -294,7 +295,11 @@ const command: Command = {
               (config.dynamicSampling
                 ? `, dynamic sampling ${config.dynamicSampling} (≤ ${config.maxResampleTimes} resamples, flat by ${config.filterMetric})`
                 : '') +
-              (startStep > 0 ? `, resuming at step ${startStep}` : ''),
+              (startStep > 0 ? `, resuming at step ${startStep}` : '') +
+              (usesMicroSteps(config)
+                ? `; each step is one optimizer step of gradient_accumulation_steps ${config.gradientAccumulationSteps} micro-steps, ` +
+                  `num_iterations ${config.numIterations}, normalised as ${config.framework}`
+                : ''),
           );
           bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…', dyn: '' });
           // Steps per second count the training, not the start of the workers.
@@ -315,7 +320,8 @@ const command: Command = {
             info(
               `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  ` +
                 `loss ${m.loss.toFixed(4)}  ${rate} steps/s` +
-                (m.dynamic ? `  ${dynamicLine(m.dynamic)}` : ''),
+                (m.dynamic ? `  ${dynamicLine(m.dynamic)}` : '') +
+                (m.micro ? `  clip ${pct(m.clipFraction)}  normaliser ${m.micro.normaliser.join(' · ')}` : ''),
             );
         },
       });
@@ -371,6 +377,16 @@ const command: Command = {
           finalOptimumFraction: finalFraction,
           reached95: reached,
           randomFraction,
+          // The loss normalisers the micro-steps applied (each step's are in its metrics, metrics.jsonl with --out).
+          micro: usesMicroSteps(config)
+            ? {
+                framework: config.framework,
+                loss: config.loss,
+                gradientAccumulationSteps: config.gradientAccumulationSteps,
+                numIterations: config.numIterations,
+                normalisers: [...new Set(all.flatMap((m) => m.micro?.normaliser ?? []))],
+              }
+            : null,
           last: all.at(-1) ?? null,
         })}\n`,
       );

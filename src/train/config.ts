@@ -11,6 +11,7 @@ import { LOSS_KINDS, type LossKind } from '../core/grpo/loss.ts';
 import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { buildLayout } from '../core/samplers/index.ts';
+import { FRAMEWORK_NAMES, FRAMEWORKS } from '../core/steps/index.ts';
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'cpu'];
@@ -49,6 +50,14 @@ export interface TrainConfig {
   maxResampleTimes: number;
   /** What decides that a group is flat: its rewards, or its correctness bits (sparse reward). */
   filterMetric: FilterMetric;
+  /** Micro-steps whose gradients add up before each optimizer step (gradient_accumulation_steps). */
+  gradientAccumulationSteps: number;
+  /** Optimisation passes over each generation batch (TRL's num_iterations): later passes train on an older policy's samples. */
+  numIterations: number;
+  /** TRL's steps_per_generation with --sampler trl (micro-batches per generation batch); 0: = gradientAccumulationSteps, TRL's default. */
+  stepsPerGeneration: number;
+  /** The framework version (src/core/steps) whose micro-batching and loss normaliser the micro-steps apply. */
+  framework: string;
 }
 
 export const FILTER_METRICS: readonly FilterMetric[] = ['reward', 'accuracy'];
@@ -76,6 +85,10 @@ export const DEFAULT_TRAIN: TrainConfig = {
   dynamicSampling: null,
   maxResampleTimes: 3,
   filterMetric: 'reward',
+  gradientAccumulationSteps: 1,
+  numIterations: 1,
+  stepsPerGeneration: 0,
+  framework: 'trl-1.13.0',
 };
 
 export interface TrainPreset {
@@ -105,6 +118,12 @@ export const TRAIN_PRESETS: Record<string, TrainPreset> = {
   },
 };
 
+/** TRL's steps_per_generation for a run: the given value, else gradient_accumulation_steps (TRL's default); 1 for the other samplers. */
+export function stepsPerGenerationOf(c: TrainConfig): number {
+  if (c.sampler !== 'trl') return 1;
+  return c.stepsPerGeneration || c.gradientAccumulationSteps;
+}
+
 /** The sampler's layout configuration for a run: the bank is the dataset, epochs enough for every step. */
 export function layoutConfigOf(c: TrainConfig, epochs = 1): LayoutConfig {
   return {
@@ -116,9 +135,9 @@ export function layoutConfigOf(c: TrainConfig, epochs = 1): LayoutConfig {
     epochs,
     datasetSize: c.bankSize,
     seed: c.seed,
-    stepsPerGeneration: 1,
-    numIterations: 1,
-    gradientAccumulationSteps: 1,
+    stepsPerGeneration: stepsPerGenerationOf(c),
+    numIterations: c.numIterations,
+    gradientAccumulationSteps: c.gradientAccumulationSteps,
     // The sandbox's trainer reads the sampler's batches itself, with no DataLoader in between (flow_grpo's idealised loop).
     numWorkers: 0,
     prefetchFactor: 2,
@@ -219,8 +238,61 @@ export function checkTrainConfig(c: TrainConfig): void {
       `--advantage dance groups each rank's ${c.batch} samples in runs of k=${c.k}; use a --batch that is a multiple of ${c.k}`,
     );
   checkDynamicSampling(c);
+  checkMicroSteps(c);
   const err = validateConfig(layoutConfigOf(c));
   if (err) throw new ConfigError(`${err.message} (flags --ranks --batch --k --sampler)`);
+}
+
+/** The framework versions whose loss types are the trainer's GRPO losses (grpo, bnpo, dr_grpo, dapo): TRL's and ms-swift's. */
+export const MICRO_FRAMEWORKS: readonly string[] = FRAMEWORK_NAMES.filter((n) =>
+  LOSS_KINDS.every((l) => l === 'pairwise' || FRAMEWORKS[n]!.losses.includes(l)),
+);
+
+/**
+ * True when a run trains through the micro-step model (src/train/micro-steps.ts): gradients
+ * accumulated over several micro-steps, several passes per generation, or several micro-batches per
+ * generation. Otherwise each step is one generation and one update (src/train/step.ts), which the
+ * model says is the same thing.
+ */
+export function usesMicroSteps(c: TrainConfig): boolean {
+  return c.gradientAccumulationSteps > 1 || c.numIterations > 1 || stepsPerGenerationOf(c) > 1;
+}
+
+/**
+ * True when some micro-steps train on samples an older policy generated, so the ratio can leave 1:
+ * several passes per generation, or a generation longer than an accumulation window (TRL's
+ * steps_per_generation > gradient_accumulation_steps).
+ */
+export function offPolicyPossible(c: TrainConfig): boolean {
+  return c.numIterations > 1 || stepsPerGenerationOf(c) > c.gradientAccumulationSteps;
+}
+
+/** The settings of the micro-step model, and what it cannot train. */
+function checkMicroSteps(c: TrainConfig): void {
+  for (const [key, v, min] of [
+    ['gradient-accumulation-steps', c.gradientAccumulationSteps, 1],
+    ['num-iterations', c.numIterations, 1],
+    ['steps-per-generation', c.stepsPerGeneration, 0],
+  ] as const) {
+    if (!Number.isSafeInteger(v) || v < min) throw new ConfigError(`--${key} must be a whole number ≥ ${min}, got ${v}`);
+  }
+  if (!MICRO_FRAMEWORKS.includes(c.framework))
+    throw new ConfigError(`--framework must be one of ${MICRO_FRAMEWORKS.join(', ')} (their loss types are train's), got '${c.framework}'`);
+  if (c.stepsPerGeneration > 0 && c.sampler !== 'trl')
+    throw new ConfigError(
+      `--steps-per-generation is TRL's: the ${c.sampler} sampler generates one batch per layout step; use --sampler trl, or leave it out`,
+    );
+  if (!usesMicroSteps(c)) return;
+  const what =
+    c.gradientAccumulationSteps > 1 ? '--gradient-accumulation-steps' : c.numIterations > 1 ? '--num-iterations' : '--steps-per-generation';
+  if (c.loss === 'pairwise')
+    throw new ConfigError(
+      `${what} needs a per-token GRPO loss: --loss pairwise ranks whole groups; use --loss dapo (or grpo, bnpo, dr_grpo)`,
+    );
+  if (c.dynamicSampling !== null)
+    throw new ConfigError(
+      `${what} and --dynamic-sampling do not combine here (dynamic sampling runs one generation per update); leave one out`,
+    );
 }
 
 /** The combinations dynamic sampling cannot train, each named with what to change. */
@@ -270,7 +342,8 @@ function checkDynamicSampling(c: TrainConfig): void {
  * workers' memory; on WebGPU only the memory. Null when within budget.
  */
 export function trainBudgetError(c: TrainConfig): ConfigError | null {
-  const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : 1;
+  // Dynamic sampling draws up to 1 + resamples batches; an accumulated update trains on GA micro-batches.
+  const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : c.gradientAccumulationSteps;
   return overBudget(
     `one training step of ranks × batch = ${c.ranks * c.batch} samples` +
       (c.dynamicSampling ? ` drawn up to ${draws} times` : '') +

@@ -184,3 +184,67 @@ export function headEntropySums(ro: Rollout): Record<HeadName, number> {
   }
   return out;
 }
+
+/** The rollout's rows `rows` (in that order), every per-row array sliced; activations stay those it was sampled with. */
+export function selectRows(ro: Rollout, rows: readonly number[]): Rollout {
+  const pick = <A extends Float32Array | Uint32Array>(a: A): A => {
+    const w = a.length / ro.rows;
+    const out = new (a.constructor as new (n: number) => A)(rows.length * w);
+    rows.forEach((r, i) => out.set(a.subarray(r * w, (r + 1) * w), i * w));
+    return out;
+  };
+  const heads = {} as Record<HeadName, Sampled>;
+  for (const h of HEAD_LIST) {
+    const s = ro.heads[h.name];
+    heads[h.name] = { actions: pick(s.actions), logp: pick(s.logp), probs: pick(s.probs) };
+  }
+  return {
+    rows: rows.length,
+    promptIds: rows.map((r) => ro.promptIds[r]!),
+    x1: pick(ro.x1),
+    x2: pick(ro.x2),
+    hidden: [pick(ro.hidden[0]), pick(ro.hidden[1])],
+    preact: [pick(ro.preact[0]), pick(ro.preact[1])],
+    heads,
+    knob3Mask: pick(ro.knob3Mask),
+    logpTokens: pick(ro.logpTokens),
+  };
+}
+
+/**
+ * The same samples under other parameters: both stages run again on the rollout's inputs (stage 2's
+ * input depends on the sampled insertion, not on the parameters) and each head's log-probability of
+ * the action that was sampled is read, with the activations and probabilities the backward needs.
+ * What a later optimisation pass over an older generation trains on.
+ */
+export async function forwardActions(ops: OpsBackend, dims: ControllerDims, params: Float32Array, ro: Rollout): Promise<Rollout> {
+  const rows = ro.rows;
+  const logpTokens = new Float32Array(rows * ACTIONS_PER_CONFIG);
+  const heads = {} as Record<HeadName, Sampled>;
+  const stages: { y: Float32Array; z: Float32Array }[] = [];
+  for (const stage of [1, 2] as const) {
+    const { trunk, head } = stageShapes(dims, rows, stage);
+    const w = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
+    const x = stage === 1 ? ro.x1 : ro.x2;
+    const h = await ops.dense(x, tensor(params, dims, w[0]), tensor(params, dims, w[1]), { ...trunk, activation: 'tanh' });
+    const logits = (await ops.dense(h.y, tensor(params, dims, w[2]), tensor(params, dims, w[3]), { ...head, activation: 'identity' })).z;
+    stages.push(h);
+    for (const spec of HEAD_LIST.filter((s) => s.stage === stage)) {
+      const soft = await ops.maskedSoftmax(logits, spec.name === 'knob3' ? ro.knob3Mask : null, headShape(spec.name, rows));
+      const actions = ro.heads[spec.name].actions;
+      const logp = new Float32Array(rows);
+      for (let r = 0; r < rows; r++) {
+        logp[r] = soft.logp[r * spec.width + actions[r]!]!;
+        logpTokens[r * ACTIONS_PER_CONFIG + spec.column] = logp[r]!;
+      }
+      heads[spec.name] = { actions, logp, probs: soft.probs };
+    }
+  }
+  return {
+    ...ro,
+    hidden: [stages[0]!.y, stages[1]!.y],
+    preact: [stages[0]!.z, stages[1]!.z],
+    heads,
+    logpTokens,
+  };
+}

@@ -7,8 +7,9 @@ import { makeTask, type Task } from '../core/env/task.ts';
 import { cpuBackend, fastBackend, type OpsBackend } from '../ops/backend.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { Layout } from '../core/layout/types.ts';
-import { layoutCovering, type TrainConfig } from './config.ts';
+import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { dynamicTrainStep, type DynamicStepMetrics } from './dynamic.ts';
+import { type MicroRun, microPlanCovering, microRun, microTrainStep } from './micro-steps.ts';
 import { checkReplicas, initialState, trainStep, type StepMetrics, type TrainState } from './step.ts';
 
 /** Parameters and Adam state as a checkpoint carries them. */
@@ -53,6 +54,8 @@ interface Run {
   deviceFix: boolean;
   /** Dynamic sampling's view of the sampler (built on the rank, grown when resamples run past it). */
   layout: Layout | null;
+  /** With accumulation or several passes per generation: the micro-steps and the generation batches held between updates. */
+  micro: MicroRun | null;
 }
 
 let run: Run | null = null;
@@ -93,6 +96,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     divergeRank: args.divergeRank,
     deviceFix: args.deviceFix ?? true,
     layout: args.layout ?? null,
+    micro: usesMicroSteps(config) ? microRun(config, args.layout ?? microPlanCovering(config, config.steps).layout) : null,
   };
   return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }
@@ -121,13 +125,15 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
   let at = args.layoutStep;
   for (let i = 0; i < args.count; i++) {
     let metrics: StepResult;
-    if (r.config.dynamicSampling) {
+    if (r.micro) {
+      metrics = await microTrainStep(rank, r.ops, r.task, r.config, r.state, r.micro);
+    } else if (r.config.dynamicSampling) {
       const first = at;
       metrics = await dynamicTrainStep(rank, r.ops, r.task, r.config, r.state, (draw) => idsAt(r, first + draw, rank.rank), r.deviceFix);
     } else {
       metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank));
     }
-    at += metrics.dynamic?.draws ?? 1;
+    at += metrics.dynamic?.draws ?? metrics.micro?.generations ?? 1;
     if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;
     if (r.state.step % r.config.checksumEvery === 0) metrics.checksum = await checkReplicas(rank, r.state);
     out.push(metrics);

@@ -20,6 +20,31 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', 
 /** JSON safe inside a <script> element. */
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
 
+/** With micro-steps: the framework version, and each loss normaliser the steps applied with the steps that applied it. */
+function microSection(r: ReportInput): string {
+  const c = r.config;
+  const steps = r.metrics.filter((x) => x.micro);
+  if (steps.length === 0) return '';
+  const by = new Map<string, number[]>();
+  for (const x of steps) {
+    const key = x.micro!.normaliser.join(' · ');
+    by.set(key, [...(by.get(key) ?? []), x.step]);
+  }
+  const rows = [...by]
+    .map(
+      ([text, at]) =>
+        `<tr><td>${escapeHtml(text)}</td><td>${at.length}</td><td>${at.slice(0, 8).join(', ')}${at.length > 8 ? ', …' : ''}</td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Micro-steps: ${escapeHtml(steps[0]!.micro!.framework)}, ${escapeHtml(c.loss)} loss</h2>
+<p class="note">gradient_accumulation_steps ${c.gradientAccumulationSteps}, num_iterations ${c.numIterations}; one step is one optimizer step.
+Each rank's micro-batch loss is normalised as the framework version computes it (the same model as <code>grpo-sandbox steps</code>), then DDP
+averages the ranks' gradients.</p>
+<table><tr><th>normaliser of rank 0's micro-steps</th><th>steps</th><th>at steps</th></tr>
+${rows}
+</table>`;
+}
+
 /** The page as one string. */
 export function renderReport(r: ReportInput): string {
   const m = r.metrics;
@@ -35,7 +60,10 @@ export function renderReport(r: ReportInput): string {
     entInsertion: m.map((x) => x.entropy.insertion),
     entTopK: m.map((x) => x.entropy.topK),
     entKnob3: m.map((x) => x.entropy.knob3),
+    clip: m.map((x) => x.clipFraction),
+    ratioDeviation: m.map((x) => x.micro?.ratioDeviation ?? 0),
   };
+  const micro = microSection(r);
   const rows = r.bands
     .map(
       (b) =>
@@ -61,7 +89,8 @@ ${escapeHtml(r.config.advantage)} advantages, ${escapeHtml(r.config.loss)} loss<
 <p>${escapeHtml(r.summary)}</p>
 <p class="note">Fraction of the optimum: the expected reward of the sampled configurations over the best expected reward of their prompts
 (all 375 valid configurations enumerated). The uniform random policy reaches ${(100 * r.randomFraction).toFixed(1)}%.</p>
-<div class="charts"><div id="c-opt"></div><div id="c-reward"></div><div id="c-loss"></div><div id="c-ent"></div><div id="c-budget"></div></div>
+<div class="charts"><div id="c-opt"></div><div id="c-reward"></div><div id="c-loss"></div><div id="c-ent"></div><div id="c-clip"></div><div id="c-budget"></div></div>
+${micro}
 <h2>Learned policy per latency budget (greedy) next to the optimum</h2>
 <table><tr><th>budget</th><th>prompts</th><th>policy: most common choice</th><th>latency ms</th><th>reward</th>
 <th>optimum: most common choice</th><th>latency ms</th><th>reward</th></tr>
@@ -84,6 +113,8 @@ chart('c-reward', 'reward', [line('mean', '#2ca02c'), line('std', '#98df8a'), li
 chart('c-loss', 'loss and gradient norm', [line('loss', '#d62728'), line('grad norm', '#ff9896')], [S.step, S.loss, S.gradNorm], 'step');
 chart('c-ent', 'entropy per head (nats)', [line('tier', '#9467bd'), line('insertion', '#8c564b'), line('top-K', '#e377c2'), line('knob 3', '#7f7f7f')],
   [S.step, S.entTier, S.entInsertion, S.entTopK, S.entKnob3], 'step');
+chart('c-clip', 'clipped tokens and mean |ratio − 1|', [line('clip fraction', '#17becf'), line('|ratio − 1|', '#bcbd22')],
+  [S.step, S.clip, S.ratioDeviation], 'step');
 chart('c-budget', 'reward per budget band: greedy policy vs optimum', [line('policy', '#1f77b4'), line('optimum', '#ff7f0e')],
   [B.map((b) => b[0]), B.map((b) => b[1]), B.map((b) => b[2])], 'budget ms');
 </script>

@@ -6,7 +6,8 @@ import { ConfigError } from '../core/errors.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { makeTask } from '../core/env/task.ts';
 import { World } from '../ranks/world.ts';
-import { layoutCovering, type TrainConfig } from './config.ts';
+import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
+import { microPlanCovering } from './micro-steps.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
 
 const program = (name: string) => ({ module: 'builtin:train', name });
@@ -47,9 +48,9 @@ export interface TrainResult {
   stopped: boolean;
 }
 
-/** The sampler's layout with enough epochs for `steps` steps (one training step per layout step). */
+/** The sampler's layout with enough epochs for `steps` steps (one training step per layout step, or the micro-steps' windows). */
 export function trainingLayout(c: TrainConfig): Layout {
-  return layoutCovering(c, c.steps);
+  return usesMicroSteps(c) ? microPlanCovering(c, c.steps).layout : layoutCovering(c, c.steps);
 }
 
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
@@ -107,7 +108,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
       const callMs = performance.now() - t0;
       for (const m of ms!) {
         const record: StepRecord = { ...m, stepMs: callMs / n, layoutStep };
-        layoutStep += m.dynamic?.draws ?? 1;
+        layoutStep += m.dynamic?.draws ?? m.micro?.generations ?? 1;
         step++;
         metrics.push(record);
         o.onStep?.(record);

@@ -14,6 +14,7 @@ import {
   DEFAULT_TRAIN,
   FILTER_METRICS,
   LOSS_KINDS,
+  MICRO_FRAMEWORKS,
   TRAIN_PRESETS,
   trainBudgetError,
   type TrainConfig,
@@ -127,6 +128,49 @@ export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
     kind: 'choice',
     choices: FILTER_METRICS,
     hint: `reward | accuracy (the sampled correctness bit): what makes a group flat (default ${d.filterMetric})`,
+  },
+  {
+    field: 'gradientAccumulationSteps',
+    key: 'gradient-accumulation-steps',
+    metavar: 'N',
+    kind: 'int',
+    min: 1,
+    max: 1024,
+    hint:
+      'micro-steps whose gradients add up before each optimizer step; a step of --steps is one optimizer step, cut and normalised as ' +
+      `--framework does (default ${d.gradientAccumulationSteps})`,
+  },
+  {
+    field: 'numIterations',
+    key: 'num-iterations',
+    metavar: 'N',
+    kind: 'int',
+    min: 1,
+    max: 64,
+    hint:
+      "passes over each generation batch (TRL's num_iterations): passes after the first train on an older policy's samples, so the " +
+      `ratio leaves 1 and the clip fraction can rise (default ${d.numIterations})`,
+  },
+  {
+    field: 'stepsPerGeneration',
+    key: 'steps-per-generation',
+    metavar: 'N',
+    kind: 'int',
+    min: 0,
+    max: 1024,
+    hint:
+      "TRL's steps_per_generation, with --sampler trl: each rank's block of a generation is N micro-batches of --batch; " +
+      'default 0 takes the gradient accumulation steps, as TRL does',
+  },
+  {
+    field: 'framework',
+    key: 'framework',
+    metavar: 'F',
+    kind: 'choice',
+    choices: MICRO_FRAMEWORKS,
+    hint:
+      `the framework version whose loss normaliser the micro-steps apply (as \`grpo-sandbox steps\` models it): ${MICRO_FRAMEWORKS.join('|')} ` +
+      `(default ${d.framework})`,
   },
 ];
 

@@ -11,6 +11,7 @@ import type { OpsBackend } from '../ops/backend.ts';
 import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
+import type { MicroStepMetrics } from './micro-steps.ts';
 import { headEntropySums, policyBackward, rollout, stageShapes, type Rollout } from './policy.ts';
 
 /** What every rank holds between steps. */
@@ -55,6 +56,8 @@ export interface StepMetrics {
   gradNorm: number;
   /** Standard deviation of the gathered batch's advantages (the chosen scheme's): how much signal the step has; 0 when every group ties. */
   advantageStd: number;
+  /** With accumulation or several passes per generation (src/train/micro-steps.ts): what the optimizer step was made of. */
+  micro?: MicroStepMetrics;
 }
 
 /** The gathered view of a step: every sample in rank-major order. */
@@ -156,7 +159,7 @@ function groupsByPrompt(promptIds: Int32Array): number[][] {
 }
 
 /** Log-probabilities of the sampled actions under `params` (the reference policy), rows × 4. */
-async function logpUnder(ops: OpsBackend, task: Task, params: Float32Array, ro: Rollout): Promise<Float32Array> {
+export async function logpUnder(ops: OpsBackend, task: Task, params: Float32Array, ro: Rollout): Promise<Float32Array> {
   const d = task.dims;
   const { tensors: t } = controllerLayout(d);
   const view = (n: keyof typeof t) => params.subarray(t[n].offset, t[n].offset + t[n].length);
@@ -317,7 +320,7 @@ export async function optimiseOn(
 }
 
 /** Population standard deviation (float64 sums). */
-function std(x: ArrayLike<number>): number {
+export function std(x: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < x.length; i++) sum += x[i]!;
   const mean = sum / x.length;
@@ -326,7 +329,7 @@ function std(x: ArrayLike<number>): number {
   return Math.sqrt(sq / x.length);
 }
 
-const ADAM = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
+export const ADAM = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
 
 /** Reward mean and std, fraction of the optimum, tied groups: from the gathered batch alone. */
 export function rewardStats(

@@ -2,8 +2,9 @@
 // cannot move in a run (then the page says why in place of the curve). Chosen so that every chart
 // of the default run shows something true: reward, % of the optimum, tied groups, the advantages'
 // spread, the gradient norm and the entropy all move; the loss is ~0 by construction and gets a
-// sentence; KL needs a reference model (β > 0); the clip fraction needs several passes per generation.
-import type { TrainConfig } from '../../train/config.ts';
+// sentence; KL needs a reference model (β > 0); the clip fraction needs
+// several passes per generation (--num-iterations) or a generation longer than an accumulation window.
+import { offPolicyPossible, type TrainConfig } from '../../train/config.ts';
 import type { StepRecord } from '../../train/run.ts';
 import { MSG } from './messages.ts';
 
@@ -94,7 +95,7 @@ export const CHARTS: ChartSpec[] = [
       return MSG.charts.clip;
     },
     series: [['clip', '#ff7f0e', (r) => r.clipFraction]],
-    // The training step optimises once per generation (src/train/step.ts): old = current policy.
-    silent: () => MSG.charts.clipOff,
+    // One pass per generation, within one update (src/train/step.ts, or micro-steps on-policy): old = current policy.
+    silent: (c) => (offPolicyPossible(c) ? null : MSG.charts.clipOff),
   },
 ];
