@@ -49,7 +49,10 @@ export function renderSteps(report: StepsReport, show: number): string {
   out.push(`steps: --sampler ${c.sampler} trained by ${report.framework.name}, loss ${report.loss}`);
   out.push(
     wrap(
-      `W=${c.ranks} ranks, ${report.microBatch} completion(s) per rank per micro-step, gradient_accumulation_steps ${c.gradientAccumulationSteps}, ` +
+      `W=${c.ranks} ranks, ${report.microBatch} completion(s) per rank per micro-step, ` +
+        (c.sampler === 'verl'
+          ? `gradient accumulation ${report.gradientAccumulation} (ppo_mini_batch_size // ppo_micro_batch_size_per_gpu), `
+          : `gradient_accumulation_steps ${report.gradientAccumulation}, `) +
         (c.sampler === 'trl' ? `steps_per_generation ${c.stepsPerGeneration}, ` : '') +
         `passes per generation (num_iterations / inner epochs / ppo_epochs) ${c.numIterations}: ${micro} micro-steps, ${applied} optimizer step(s).`,
     ),

@@ -39,16 +39,19 @@ const FLAG_HELP_LINES: [string, string][] = [
   [
     '--lengths FILE',
     'completion token counts, in completion order (layout step, rank-major, slot), as a JSON array or numbers separated by spaces; ' +
-      'repeated when shorter than the run; default: seeded from --seed',
+      'repeated when shorter than the run; default: seeded from --seed, or with --sampler verl the seqlens its _balance_batch used ' +
+      '(--seqlens FILE, else its synthetic ones)',
   ],
   [
     '--max-completion-length L',
-    "TRL's max_completion_length (dr_grpo's constant) / verl's padded response length (seq-mean-token-sum-norm); default 512",
+    "TRL's max_completion_length (dr_grpo's constant) / verl's padded response length (seq-mean-token-sum-norm); default 512 " +
+      "(verl's sampler: at least its longest seqlen)",
   ],
   [
     '--micro-batch M',
-    "verl's ppo_micro_batch_size_per_gpu: samples per rank per micro-step; a mini-batch (one optimizer step) is M × GA; " +
-      "default: the rank's block / GA",
+    "verl's ppo_micro_batch_size_per_gpu for samplers other than verl's: samples per rank per micro-step; a mini-batch (one optimizer " +
+      "step) is M × GA; default: the rank's block / GA. With --sampler verl it is --ppo-micro-batch-size-per-gpu (and the mini-batch " +
+      '--ppo-mini-batch-size): a different --micro-batch is refused',
   ],
   ['--show N', 'optimizer steps printed in the table (default 3; --json has all)'],
   [
@@ -95,6 +98,7 @@ export function stepsJson(report: StepsReport): unknown {
     loss: report.loss,
     config: report.config,
     microBatch: report.microBatch,
+    gradientAccumulation: report.gradientAccumulation,
     maxCompletionLength: report.maxCompletionLength,
     lengths: report.lengthsSource,
     findings: report.findings,
@@ -122,7 +126,7 @@ const stepsCommand: Command = {
     const { config } = layoutConfigFromFlags(v);
     const invalid = validateConfig(config);
     if (invalid) throw invalid;
-    const maxLength = intFlag(v['max-completion-length'], 'max-completion-length', 1, 1_000_000) ?? 512;
+    const maxLength = intFlag(v['max-completion-length'], 'max-completion-length', 1, 1_000_000);
     const microBatch = intFlag(v['micro-batch'], 'micro-batch', 1);
     const show = intFlag(v.show, 'show', 0) ?? 3;
     const samples = layoutSamples(config);
@@ -133,7 +137,7 @@ const stepsCommand: Command = {
           `command's ${MAX_ROWS}; lower --epochs, --dataset-size, --ranks or --batch`,
       );
     }
-    const lengths = v.lengths === undefined ? undefined : readLengthsFile(String(v.lengths), maxLength);
+    const lengths = v.lengths === undefined ? undefined : readLengthsFile(String(v.lengths), maxLength ?? 512);
     const report = buildSteps(buildLayout(config), {
       framework: v.framework as string | undefined,
       loss: v.loss as string | undefined,

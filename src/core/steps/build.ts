@@ -3,6 +3,7 @@
 // global token mean over the step.
 import { ConfigError } from '../errors.ts';
 import type { Layout } from '../layout/types.ts';
+import { verlSizes } from '../samplers/verl.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, defaultFramework, type FrameworkSpec } from './frameworks.ts';
 import { stepsFindings } from './findings.ts';
 import { seededLengths } from './lengths.ts';
@@ -56,15 +57,40 @@ export function resolveFramework(layout: Layout, options: Pick<StepsOptions, 'fr
   return { spec, loss };
 }
 
-/** Samples per rank per micro-step, checked against the framework's rules. */
-function microBatchOf(layout: Layout, spec: FrameworkSpec, given: number | undefined): number {
+/** How a framework version batches one rank's samples: per micro-step, per optimizer step (verl's mini-batch), and its GA. */
+interface Batching {
+  microBatch: number;
+  /** Samples per rank per optimizer step (verl's normalised ppo_mini_batch_size); the other schedules count micro-steps. */
+  miniBatch?: number;
+  /** The gradient_accumulation the normaliser divides by (verl: ppo_mini_batch_size // ppo_micro_batch_size_per_gpu). */
+  ga: number;
+}
+
+/**
+ * Samples per rank per micro-step, checked against the framework's rules. verl's
+ * ppo_micro_batch_size_per_gpu is one setting: the verl sampler's `--ppo-micro-batch-size-per-gpu`
+ * (with `--ppo-mini-batch-size`, as verl's config has them); `--micro-batch` stands for it only on
+ * the samplers that have no such setting, and on the verl sampler must agree with it.
+ */
+function batchingOf(layout: Layout, spec: FrameworkSpec, given: number | undefined): Batching {
   const c = layout.config;
   const block = layout.steps[0]?.ranks[0]?.length ?? c.batch;
   if (spec.schedule !== 'verl') {
     if (given !== undefined) {
       throw new ConfigError(`--micro-batch is verl's ppo_micro_batch_size_per_gpu; ${spec.name}'s micro-batch is --batch (leave it out)`);
     }
-    return c.batch;
+    return { microBatch: c.batch, ga: c.gradientAccumulationSteps };
+  }
+  if (layout.sampler === 'verl') {
+    // The layout has checked that the micro-batch divides the normalised mini-batch.
+    const { micro, normalisedMini } = verlSizes(c);
+    if (given !== undefined && given !== micro) {
+      throw new ConfigError(
+        `--micro-batch ${given} conflicts with verl's ppo_micro_batch_size_per_gpu ${micro} (--ppo-micro-batch-size-per-gpu` +
+          `${c.ppoMicroBatchSizePerGpu ? '' : ' left out: the per-rank mini-batch'}); with --sampler verl give --ppo-micro-batch-size-per-gpu only`,
+      );
+    }
+    return { microBatch: micro, miniBatch: normalisedMini, ga: Math.floor(normalisedMini / micro) };
   }
   const ga = c.gradientAccumulationSteps;
   const m = given ?? block / ga;
@@ -78,24 +104,46 @@ function microBatchOf(layout: Layout, spec: FrameworkSpec, given: number | undef
           : `; no micro-batch fits GA ${ga}: use a --gradient-accumulation-steps dividing ${block}`),
     );
   }
-  return m;
+  return { microBatch: m, ga };
+}
+
+/** The verl layout's token count of each completion, in completion order (layout step, rank-major, slot): its seqlen in dispatch order. */
+function verlSeqlens(layout: Layout): number[] | null {
+  const out: number[] = [];
+  for (const step of layout.steps) {
+    if (!step.seqlens || !step.order) return null;
+    const perRank = step.ranks[0]?.length ?? 0;
+    step.ranks.forEach((slots, r) => {
+      slots.forEach((_, j) => out.push(step.seqlens![step.order![r * perRank + j]!]!));
+    });
+  }
+  return out;
 }
 
 /** Every optimizer step of `layout`, with each completion's applied and intended weight. */
 export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsReport {
   const { spec, loss } = resolveFramework(layout, options);
   const c = layout.config;
-  const maxLength = options.maxCompletionLength ?? 512;
-  const microBatch = microBatchOf(layout, spec, options.microBatch);
-  const plan = planMicroSteps(layout, spec.schedule, microBatch, options.order);
+  const given = options.lengths;
+  // verl's sampler balances each step by its samples' token counts: without --lengths the loss counts those same tokens.
+  const seqlens = layout.sampler === 'verl' && !given?.length ? verlSeqlens(layout) : null;
+  const longest = seqlens ? seqlens.reduce((a, b) => Math.max(a, b), 0) : 0;
+  if (seqlens && options.maxCompletionLength !== undefined && options.maxCompletionLength < longest) {
+    throw new ConfigError(
+      `--max-completion-length ${options.maxCompletionLength} is below the longest of the verl sampler's seqlens (${longest}), which the ` +
+        `loss counts as completion tokens; use --max-completion-length ${longest} or more, or give --lengths`,
+    );
+  }
+  const maxLength = options.maxCompletionLength ?? Math.max(512, longest);
+  const batching = batchingOf(layout, spec, options.microBatch);
+  const plan = planMicroSteps(layout, spec.schedule, batching.microBatch, options.order, batching.miniBatch);
   const offsets = completionOffsets(layout);
   const total = offsets.length ? offsets.at(-1)! + layout.steps.at(-1)!.ranks.flat().length : 0;
   const diffusion = spec.schedule === 'flow-grpo';
-  const given = options.lengths;
   if (diffusion && given?.length) {
     throw new ConfigError(`${spec.name}'s loss is a per-sample mean (no tokens): leave --lengths out`);
   }
-  const lengths = diffusion ? [1] : given?.length ? given : seededLengths(c.seed, Math.max(1, total), maxLength);
+  const lengths = diffusion ? [1] : given?.length ? given : (seqlens ?? seededLengths(c.seed, Math.max(1, total), maxLength));
   const tokensOf = (completion: number) => lengths[completion % lengths.length]!;
   // Prompt id of each completion, in completion order (layout step, rank-major, slot).
   const promptIds = layout.steps.flatMap((step) => step.ranks.flat());
@@ -141,7 +189,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
           ranks: c.ranks,
           rows: tokens,
           window: w.size,
-          ga: c.gradientAccumulationSteps,
+          ga: batching.ga,
           stepsPerGeneration: c.stepsPerGeneration,
           generationTokens: nGen,
           windowTokens,
@@ -193,12 +241,17 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
     framework: { name: spec.name, pinnedTo: spec.pinnedTo, checkedBy: spec.checkedBy },
     loss,
     microBatch: plan.microBatch,
+    gradientAccumulation: batching.ga,
     maxCompletionLength: maxLength,
     lengthsSource: diffusion
       ? 'one unit per sample (a diffusion loss is a per-sample mean at each timestep; the timesteps cancel)'
       : given?.length
-        ? `${options.lengthsSource ?? 'given'}: ${given.length} length(s), used in completion order${given.length < total ? ', repeated' : ''}`
-        : `seeded: uniform in [${Math.max(1, Math.floor(maxLength / 8))}, ${maxLength}] from MT19937(seed ${c.seed})`,
+        ? `${options.lengthsSource ?? 'given'}: ${given.length} length(s), used in completion order${given.length < total ? ', repeated' : ''}` +
+          (layout.sampler === 'verl' ? " (the layout's _balance_batch used the seqlens; verl balances by prompt + response tokens)" : '')
+        : seqlens
+          ? `the verl sampler's seqlens (${c.seqlens ? 'measured, --seqlens' : 'synthetic, seeded'}), which _balance_batch balanced the ranks by, ` +
+            'in dispatch order (verl balances by prompt + response tokens; give --lengths for the response tokens alone)'
+          : `seeded: uniform in [${Math.max(1, Math.floor(maxLength / 8))}, ${maxLength}] from MT19937(seed ${c.seed})`,
     steps,
     findings: [],
     notes: [],

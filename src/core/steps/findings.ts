@@ -89,12 +89,13 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
   }
 
   // 3. Short accumulation windows that still step.
-  const short = applied.filter((s) => s.microSteps < c.gradientAccumulationSteps);
+  const ga = report.gradientAccumulation;
+  const short = applied.filter((s) => s.microSteps < ga);
   if (short.length) {
     findings.push(
       `Short windows: ${short.length} optimizer step(s) (${short
         .slice(0, 4)
-        .map((s) => `step ${s.index}: ${s.microSteps} of ${c.gradientAccumulationSteps} micro-steps, update ${fmt(s.updateScale)}`)
+        .map((s) => `step ${s.index}: ${s.microSteps} of ${ga} micro-steps, update ${fmt(s.updateScale)}`)
         .join('; ')}) accumulate fewer than gradient_accumulation_steps micro-steps at the end of an epoch and still step the optimizer.`,
     );
   }

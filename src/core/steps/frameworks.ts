@@ -12,7 +12,7 @@ export interface NormaliserContext {
   rows: readonly number[];
   /** Micro-steps in this optimizer step (transformers' current_gradient_accumulation_steps: the last window may be short). */
   window: number;
-  /** gradient_accumulation_steps as configured. */
+  /** gradient_accumulation_steps as configured (verl: ppo_mini_batch_size // ppo_micro_batch_size_per_gpu, per rank). */
   ga: number;
   /** TRL's steps_per_generation. */
   stepsPerGeneration: number;

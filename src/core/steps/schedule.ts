@@ -70,10 +70,18 @@ function chunks<T>(xs: readonly T[], size: number): T[][] {
  * - flow-grpo: an epoch's batches are concatenated per rank, reshuffled per inner epoch and cut into
  *   batches-per-epoch training batches; accelerate's counter runs over the whole run, so a window
  *   can span two epochs and trailing micro-steps are never stepped on;
- * - verl: each rank's block of a layout step is split into mini-batches of microBatch × GA samples
- *   (one optimizer step each) and those into GA micro-batches, ppo_epochs (num_iterations) times.
+ * - verl: each rank's block of a layout step is split into mini-batches of `miniBatch` samples (one
+ *   optimizer step each; a short last one is kept, as DataProto.split does) and those into
+ *   micro-batches of `microBatch`, ppo_epochs (num_iterations) times. `miniBatch` defaults to
+ *   microBatch × GA (samplers other than verl's, which have no ppo_mini_batch_size).
  */
-export function planMicroSteps(layout: Layout, schedule: Schedule, microBatch: number, order: BlockOrder = () => undefined): Plan {
+export function planMicroSteps(
+  layout: Layout,
+  schedule: Schedule,
+  microBatch: number,
+  order: BlockOrder = () => undefined,
+  miniBatch = microBatch * layout.config.gradientAccumulationSteps,
+): Plan {
   const c = layout.config;
   const offsets = completionOffsets(layout);
   const block = (s: number, r: number) =>
@@ -132,25 +140,24 @@ export function planMicroSteps(layout: Layout, schedule: Schedule, microBatch: n
     return { microSteps, windows, microBatch: layout.steps[0]?.ranks[0]?.length ?? 0 };
   }
 
-  // verl: mini-batches of microBatch × GA per rank, each one optimizer step.
-  const ga = c.gradientAccumulationSteps;
+  // verl: mini-batches of `miniBatch` samples per rank, each one optimizer step, cut into micro-batches.
   for (let s = 0; s < layout.steps.length; s++) {
     const epoch = layout.steps[s]!.epoch;
-    const perRank = Array.from({ length: W }, (_, r) => chunks(ordered(block(s, r), order(s, 0, r, block(s, r).length)), microBatch));
+    const perRank = Array.from({ length: W }, (_, r) => chunks(ordered(block(s, r), order(s, 0, r, block(s, r).length)), miniBatch));
     for (let pass = 0; pass < c.numIterations; pass++) {
-      for (let start = 0; start < perRank[0]!.length; start += ga) {
-        const size = Math.min(ga, perRank[0]!.length - start);
-        for (let chunk = start; chunk < start + size; chunk++) {
+      for (let mini = 0; mini < perRank[0]!.length; mini++) {
+        const micro = perRank.map((minis) => chunks(minis[mini]!, microBatch));
+        for (let chunk = 0; chunk < micro[0]!.length; chunk++) {
           microSteps.push({
             epoch,
             generation: s,
             generationSteps: [s],
             pass,
-            perRank: perRank.map((p) => p[chunk]!),
+            perRank: micro.map((p) => p[chunk]!),
             window: windows.length,
           });
         }
-        windows.push({ epoch, size, applied: true });
+        windows.push({ epoch, size: micro[0]!.length, applied: true });
       }
     }
   }

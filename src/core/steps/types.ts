@@ -68,6 +68,8 @@ export interface StepsReport {
   loss: string;
   /** Samples per rank per micro-step. */
   microBatch: number;
+  /** Micro-steps per full optimizer step: gradient_accumulation_steps, or verl's ppo_mini_batch_size // ppo_micro_batch_size_per_gpu. */
+  gradientAccumulation: number;
   maxCompletionLength: number;
   lengthsSource: string;
   steps: OptimizerStep[];

@@ -181,3 +181,66 @@ test('lengths: a JSON array or numbers separated by spaces or commas', () => {
   assert.deepEqual(parseLengths('[1,2,3]', 'x', 10), [1, 2, 3]);
   assert.deepEqual(parseLengths('4 5,6\n7', 'x', 10), [4, 5, 6, 7]);
 });
+
+// verl's own sampler carries ppo_mini_batch_size and ppo_micro_batch_size_per_gpu (and its seqlens): the model reads them there.
+const verl = (over: Partial<LayoutConfig> = {}): LayoutConfig => ({
+  ...trl(),
+  sampler: 'verl',
+  ranks: 2,
+  batch: 8,
+  k: 4,
+  datasetSize: 8,
+  stepsPerGeneration: 1,
+  gradientAccumulationSteps: 1,
+  ppoMiniBatchSize: 2,
+  ppoMicroBatchSizePerGpu: 2,
+  ...over,
+});
+
+test('verl sampler: micro- and mini-batches are its ppo_micro_batch_size_per_gpu and normalised ppo_mini_batch_size; GA is their quotient', () => {
+  // mini: 2 prompts × n 4 // dp 2 = 4 samples per rank; micro 2 → 2 micro-steps per optimizer step, 1/GA = 1/2.
+  const r = buildSteps(buildLayout(verl()), { framework: 'verl-b178a3c', loss: 'seq-mean-token-sum', lengths });
+  assert.equal(r.microBatch, 2);
+  assert.equal(r.gradientAccumulation, 2);
+  // Two layout steps (dataset 8 / train_batch_size 4 prompts), two mini-batches each.
+  assert.equal(r.steps.length, 4);
+  for (const step of r.steps) {
+    assert.equal(step.microSteps, 2);
+    for (const m of step.microBatches) assert.equal(m.rows.length, 2);
+    for (const row of step.rows) assert.ok(close(row.weight, 1 / (2 * 2 * 2)));
+  }
+  // --micro-batch is the same setting: equal is accepted, different is refused naming the verl flag.
+  assert.equal(buildSteps(buildLayout(verl()), { microBatch: 2, lengths }).microBatch, 2);
+  assert.throws(
+    () => buildSteps(buildLayout(verl()), { microBatch: 4, lengths }),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      /--micro-batch 4 conflicts with verl's ppo_micro_batch_size_per_gpu 2 .*--ppo-micro-batch-size-per-gpu/.test(e.message),
+  );
+});
+
+test('verl sampler: without --lengths the loss counts the seqlens _balance_batch balanced, in dispatch order', () => {
+  const seqlens = Array.from({ length: 16 }, (_, i) => 100 + 37 * ((i * 5) % 16));
+  const layout = buildLayout(verl({ seqlens, datasetSize: 4 }));
+  const step = layout.steps[0]!;
+  const r = buildSteps(layout, { framework: 'verl-b178a3c-engine', loss: 'token-mean' });
+  const perRank = step.ranks[0]!.length;
+  for (const row of r.steps.flatMap((s) => s.rows)) {
+    const rank = Math.floor(row.completion / perRank);
+    const slot = row.completion % perRank;
+    assert.equal(row.tokens, seqlens[step.order![rank * perRank + slot]!]);
+  }
+  assert.match(r.lengthsSource, /seqlens \(measured, --seqlens\)/);
+  // Balanced: the two ranks' token sums differ by less than one sample's.
+  const sums = [0, 1].map((rank) =>
+    r.steps
+      .flatMap((s) => s.rows)
+      .filter((x) => x.rank === rank)
+      .reduce((n, x) => n + x.tokens, 0),
+  );
+  assert.ok(Math.abs(sums[0]! - sums[1]!) < Math.max(...seqlens), `rank sums ${sums}`);
+  // Given --lengths win for the loss (verl balances by prompt + response tokens, the loss counts the response).
+  assert.equal(buildSteps(layout, { lengths: [7] }).steps[0]!.rows[0]!.tokens, 7);
+  // seq-mean-token-sum-norm's response length must hold the longest completion.
+  assert.throws(() => buildSteps(layout, { maxCompletionLength: 200 }), /below the longest of the verl sampler's seqlens \(655\)/);
+});
