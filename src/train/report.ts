@@ -89,7 +89,8 @@ ${escapeHtml(r.config.advantage)} advantages, ${escapeHtml(r.config.loss)} loss<
 <p>${escapeHtml(r.summary)}</p>
 <p class="note">Fraction of the optimum: the expected reward of the sampled configurations over the best expected reward of their prompts
 (all 375 valid configurations enumerated). The uniform random policy reaches ${(100 * r.randomFraction).toFixed(1)}%.</p>
-<div class="charts"><div id="c-opt"></div><div id="c-reward"></div><div id="c-loss"></div><div id="c-ent"></div><div id="c-clip"></div><div id="c-budget"></div></div>
+<div class="charts"><div id="c-opt"></div><div id="c-reward"></div><div id="c-loss"></div><div id="c-ent"></div>
+<div id="c-clip"></div><div id="c-budget"></div></div>
 ${micro}
 <h2>Learned policy per latency budget (greedy) next to the optimum</h2>
 <table><tr><th>budget</th><th>prompts</th><th>policy: most common choice</th><th>latency ms</th><th>reward</th>
