@@ -120,6 +120,17 @@ test('2 ranks equal 1 rank with the same global batch under accumulation and two
   });
 });
 
+test('resuming at a generation boundary continues the accumulated run exactly', async () => {
+  const config = { ...small, gradientAccumulationSteps: 2, steps: 4 };
+  const whole = await runTrain(config);
+  let done = 0;
+  const first = await runTrain(config, { shouldStop: () => done >= 2, onStep: () => done++, stepsPerCall: 1 });
+  assert.equal(first.final.step, 2);
+  const rest = await runTrain(config, { resume: first.final });
+  assert.deepEqual([...first.plain, ...rest.plain], whole.plain);
+  assert.deepEqual(rest.final.params, whole.final.params);
+});
+
 test('settings the micro-steps cannot train are one-line errors naming the flag', () => {
   const get = (o: Record<string, string>) => (k: string) => o[k];
   assert.throws(
