@@ -11,7 +11,11 @@ import { cpuBackend } from '../../src/ops/backend.ts';
 import { DEFAULT_TRAIN, MICRO_FRAMEWORKS, type TrainConfig } from '../../src/train/config.ts';
 import { microBatchLoss, microPlanCovering, normaliserOf } from '../../src/train/micro-steps.ts';
 import { trainConfigFrom } from '../../src/train/settings.ts';
+import { testGpu } from '../helpers/gpu.ts';
 import { runTrain, type Metrics } from './helpers.ts';
+
+const gpu = await testGpu();
+if (gpu.result.ok) gpu.result.device.destroy();
 
 const small = { ranks: 2, batch: 8, k: 4, sampler: 'trl', steps: 4 } as const;
 
@@ -148,4 +152,20 @@ test('settings the micro-steps cannot train are one-line errors naming the flag'
   assert.equal(c.gradientAccumulationSteps, 4);
   assert.equal(c.numIterations, 2);
   assert.equal(c.framework, 'ms-swift-efd0a54');
+});
+
+// The micro-steps run on the ops backend like a plain step: each rank's WebGPU device (SwiftShader
+// here) against the CPU, with the tolerance of test/train/gpu-train.test.ts (float32 kernel sums).
+test('--backend webgpu: accumulated, off-policy micro-steps match the CPU run', { skip: gpu.skip }, async () => {
+  const tiny = { ...small, gradientAccumulationSteps: 2, numIterations: 2, lr: 0.05 } as const;
+  const cpu = await runTrain({ ...tiny, backend: 'cpu' });
+  const web = await runTrain({ ...tiny, backend: 'webgpu' });
+  assert.notEqual(web.device, 'cpu');
+  web.plain.forEach((m, i) => {
+    const c = cpu.plain[i]!;
+    assert.equal(m.rewardMean, c.rewardMean, `step ${m.step} rewardMean`);
+    assert.equal(m.clipFraction, c.clipFraction, `step ${m.step} clipFraction`);
+    assert.ok(Math.abs(m.gradNorm - c.gradNorm) <= 1e-4 * c.gradNorm, `step ${m.step} gradNorm: ${m.gradNorm} vs ${c.gradNorm}`);
+  });
+  assert.ok(cpu.plain.some((m) => m.clipFraction > 0));
 });
