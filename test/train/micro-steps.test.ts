@@ -37,6 +37,15 @@ test('accumulating on-policy micro-steps keeps the ratio at 1 and names the norm
   }
 });
 
+test('other samplers feed the trainer one batch after another: a window accumulates GA of their batches', async () => {
+  const r = await runTrain({ ranks: 2, batch: 8, k: 4, sampler: 'flow-grpo', steps: 2, gradientAccumulationSteps: 2 });
+  for (const m of r.plain) {
+    assert.equal(m.micro!.microSteps, 2);
+    assert.equal(m.micro!.generations, 2);
+    assert.deepEqual(m.micro!.normaliser, ['Σ tokens / (N_gen 64 / W 2 × GA 2 / spg 1)']);
+  }
+});
+
 test('--num-iterations 2: the second pass trains on the older policy, its ratio leaves 1 and the clip fraction rises', async () => {
   const r = await runTrain({ ...small, numIterations: 2, lr: 0.05, steps: 6 });
   const passes = r.plain.map((m) => m.micro!.passes);
