@@ -342,14 +342,15 @@ function checkDynamicSampling(c: TrainConfig): void {
  * workers' memory; on WebGPU only the memory. Null when within budget.
  */
 export function trainBudgetError(c: TrainConfig): ConfigError | null {
-  // Dynamic sampling draws up to 1 + resamples batches; an accumulated update trains on GA micro-batches.
-  const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : c.gradientAccumulationSteps;
+  // Dynamic sampling draws up to 1 + resamples batches; an accumulated update trains on GA micro-batches
+  // of --batch, and its first may sample a generation of steps_per_generation of them.
+  const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : Math.max(c.gradientAccumulationSteps, stepsPerGenerationOf(c));
   return overBudget(
     `one training step of ranks × batch = ${c.ranks * c.batch} samples` +
-      (c.dynamicSampling ? ` drawn up to ${draws} times` : '') +
+      (c.dynamicSampling ? ` drawn up to ${draws} times` : draws > 1 ? ` × ${draws} micro-batches` : '') +
       ` (dModel ${c.dims.dModel}, hidden ${c.dims.hidden}, CPU estimate)`,
     trainStepEstimate({ ranks: c.ranks, batch: c.batch, dModel: c.dims.dModel, hidden: c.dims.hidden, draws }),
-    `--batch or --ranks${c.dynamicSampling ? ' (or --max-resample-times)' : ''}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
+    `--batch or --ranks${c.dynamicSampling ? ' (or --max-resample-times)' : draws > 1 ? ' (or --gradient-accumulation-steps, --steps-per-generation)' : ''}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
     c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
   );
 }
