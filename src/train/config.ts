@@ -336,6 +336,9 @@ function checkDynamicSampling(c: TrainConfig): void {
     );
 }
 
+/** The flags that set how many micro-batches an accumulated step trains on. */
+const MICRO_BATCH_FLAGS = '--gradient-accumulation-steps, --steps-per-generation';
+
 /**
  * The budget before work for a training run (the CLI and the page's dashboard both call it): one
  * step's CPU time (a run reports every step and stops cleanly, so only a step is budgeted) and the
@@ -345,12 +348,13 @@ export function trainBudgetError(c: TrainConfig): ConfigError | null {
   // Dynamic sampling draws up to 1 + resamples batches; an accumulated update trains on GA micro-batches
   // of --batch, and its first may sample a generation of steps_per_generation of them.
   const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : Math.max(c.gradientAccumulationSteps, stepsPerGenerationOf(c));
+  const lowerToo = c.dynamicSampling ? ' (or --max-resample-times)' : draws > 1 ? ` (or ${MICRO_BATCH_FLAGS})` : '';
   return overBudget(
     `one training step of ranks × batch = ${c.ranks * c.batch} samples` +
       (c.dynamicSampling ? ` drawn up to ${draws} times` : draws > 1 ? ` × ${draws} micro-batches` : '') +
       ` (dModel ${c.dims.dModel}, hidden ${c.dims.hidden}, CPU estimate)`,
     trainStepEstimate({ ranks: c.ranks, batch: c.batch, dModel: c.dims.dModel, hidden: c.dims.hidden, draws }),
-    `--batch or --ranks${c.dynamicSampling ? ' (or --max-resample-times)' : draws > 1 ? ' (or --gradient-accumulation-steps, --steps-per-generation)' : ''}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
+    `--batch or --ranks${lowerToo}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
     c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
   );
 }
