@@ -5,8 +5,11 @@
 //      browser tests' app is built: two `vite build`s, one static server with COOP/COEP and one
 //      Chromium that every browser test file connects to (test/browser/shared-app.ts);
 //   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time;
-//   3. the same files under Deno (`deno test --parallel`), except browser tests (test/browser/) and
-//      files named *.node.test.ts, which say in their first lines why they are Node-only.
+//   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and files named
+//      *.node.test.ts, which say in their first lines why they are Node-only. Deno starts with
+//      step 1 and runs one file at a time beside the Node pass: the browser tests leave the cores
+//      idle while they wait on Chromium (page loads, animations, polls), and Deno's files fill
+//      that time instead of running after the Node pass.
 // Extra arguments select files by substring: `npm test -- rng layout` (and skip the checks of step 1).
 // GRPO_TEST_DIR (default `test`) is where test files are looked for (the runner's own test
 // points it at test/fixtures/runner).
@@ -43,13 +46,22 @@ let ok = true;
 const started = performance.now();
 const seconds = (from) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 
+/** The live step under way (it prints as it goes); a step that prints when done waits for it, so outputs never interleave. */
+let liveStep = Promise.resolve();
+
 /**
  * Runs one step; `parse` reads its counts from stdout; `clean` trims what is printed. A `live`
- * step prints as it goes; the others print when done (the static checks run side by side).
+ * step prints as it goes; the others print when done (they run side by side).
  */
 async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live = false } = {}) {
   const t0 = performance.now();
-  if (live) process.stdout.write(`\n=== ${label}\n`);
+  let liveDone = () => {};
+  if (live) {
+    liveStep = new Promise((resolve) => {
+      liveDone = resolve;
+    });
+    process.stdout.write(`\n=== ${label}\n`);
+  }
   const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
   let stdout = '';
   let output = '';
@@ -67,9 +79,14 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
     child.on('error', (err) => resolve([null, err]));
     child.on('close', (code) => resolve([code, null]));
   });
-  if (!live) process.stdout.write(`\n=== ${label}\n${clean(output)}`);
+  const took = seconds(t0);
+  if (!live) {
+    await liveStep;
+    process.stdout.write(`\n=== ${label}\n${clean(output)}`);
+  }
   if (error) process.stdout.write(`${label}: could not start ${cmd}: ${error.message}\n`);
-  process.stdout.write(`=== ${label}: ${seconds(t0)}\n`);
+  process.stdout.write(`=== ${label}: ${took}\n`);
+  liveDone();
   const counts = parse ? parse(stdout) : null;
   if (counts) {
     totals.passed += counts.passed;
@@ -132,9 +149,23 @@ async function sharedBrowserApp() {
   }
 }
 
-const [app] = await Promise.all([sharedBrowserApp(), filters.length === 0 ? staticChecks() : null]);
+const nodeFiles = all.length > 0;
+const checks = filters.length === 0 ? staticChecks() : null;
+// Deno beside the Node pass: one file at a time (DENO_JOBS), so the two passes together keep
+// about three processes busy on a 2-core machine. Alone (only Deno files selected) it uses every core.
+const deno =
+  denoFiles.length > 0 && process.env.GRPO_SKIP_DENO !== '1'
+    ? run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', '--parallel', ...denoFiles], {
+        env: nodeFiles ? { DENO_JOBS: '1' } : {},
+        parse: (out) => {
+          const m = /(\d+) passed[^|]*\|\s*(\d+) failed(?:[^|]*\|\s*(\d+) ignored)?/.exec(plain(out));
+          return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : null;
+        },
+      })
+    : null;
+const app = await sharedBrowserApp();
 
-if (all.length > 0) {
+if (nodeFiles) {
   await run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], {
     env: app?.env,
     live: true,
@@ -149,15 +180,7 @@ if (all.length > 0) {
   });
 }
 await app?.close();
-if (denoFiles.length > 0 && process.env.GRPO_SKIP_DENO !== '1') {
-  await run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', '--parallel', ...denoFiles], {
-    live: true,
-    parse: (out) => {
-      const m = /(\d+) passed[^|]*\|\s*(\d+) failed(?:[^|]*\|\s*(\d+) ignored)?/.exec(plain(out));
-      return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : null;
-    },
-  });
-}
+await Promise.all([checks, deno]);
 
 if (process.env.CI === 'true' && totals.skipped > 0) {
   ok = false;
