@@ -4,7 +4,8 @@
 //      docs/architecture.md (dependency-cruiser, .dependency-cruiser.cjs), side by side, while the
 //      browser tests' app is built: two `vite build`s, one static server with COOP/COEP and one
 //      Chromium that every browser test file connects to (test/browser/shared-app.ts);
-//   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time;
+//   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time, the
+//      slowest first;
 //   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and files named
 //      *.node.test.ts, which say in their first lines why they are Node-only. Deno starts with
 //      step 1 and runs one file at a time beside the Node pass: the browser tests leave the cores
@@ -38,7 +39,28 @@ function findTests(dir) {
 }
 
 const testDir = process.env.GRPO_TEST_DIR ?? 'test';
-const all = findTests(join(root, testDir)).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+// The files that take longest, longest first (measured, test/README.md): they start first, so the
+// last files to finish are short ones and neither of the Node pass's two slots idles at the end.
+// The rest follow in path order. A file missing here only loses its place in the queue.
+const slowestFirst = [
+  'test/browser/tour-layout.test.ts',
+  'test/browser/train-dashboard.test.ts',
+  'test/browser/tours.test.ts',
+  'test/browser/text-overflow.test.ts',
+  'test/browser/explorer-honest.test.ts',
+  'test/browser/schedule-view.test.ts',
+  'test/browser/explorer-teach.test.ts',
+  'test/browser/explorer.test.ts',
+  'test/browser/i18n.test.ts',
+  'test/bridge/torchrun.node.test.ts',
+  'test/browser/embed.test.ts',
+  'test/browser/train.test.ts',
+  'test/browser/explorer-access.test.ts',
+];
+const rank = (f) => (slowestFirst.includes(f) ? slowestFirst.indexOf(f) : slowestFirst.length);
+const all = findTests(join(root, testDir))
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort((a, b) => rank(a) - rank(b));
 const isBrowser = (f) => f.startsWith(`${testDir}/browser/`);
 const denoFiles = all.filter((f) => !isBrowser(f) && !f.endsWith('.node.test.ts'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
