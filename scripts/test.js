@@ -44,18 +44,20 @@ const testDir = process.env.GRPO_TEST_DIR ?? 'test';
 // The rest follow in path order. A file missing here only loses its place in the queue.
 const slowestFirst = [
   'test/browser/tour-layout.test.ts',
+  'test/cli/diff.test.ts',
   'test/browser/train-dashboard.test.ts',
+  'test/cli/advantages.test.ts',
+  'test/cli/dynamic.test.ts',
   'test/browser/tours.test.ts',
   'test/browser/text-overflow.test.ts',
   'test/browser/explorer-honest.test.ts',
+  'test/cli/fuzz.test.ts',
+  'test/cli/given-and-budgets.test.ts',
   'test/browser/schedule-view.test.ts',
   'test/browser/explorer-teach.test.ts',
   'test/browser/explorer.test.ts',
   'test/browser/i18n.test.ts',
   'test/bridge/torchrun.node.test.ts',
-  'test/browser/embed.test.ts',
-  'test/browser/train.test.ts',
-  'test/browser/explorer-access.test.ts',
 ];
 const rank = (f) => (slowestFirst.includes(f) ? slowestFirst.indexOf(f) : slowestFirst.length);
 const all = findTests(join(root, testDir))
