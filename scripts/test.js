@@ -48,6 +48,7 @@ const slowestFirst = [
   'test/browser/train-dashboard.test.ts',
   'test/cli/advantages.test.ts',
   'test/cli/dynamic.test.ts',
+  'test/cli/layout.test.ts',
   'test/browser/tours.test.ts',
   'test/browser/text-overflow.test.ts',
   'test/browser/explorer-honest.test.ts',
