@@ -48,8 +48,7 @@ test('flow-grpo-lcm: a given --batches-per-epoch is honoured exactly or refused 
   assert.equal(JSON.parse(preset.stdout).config.batchesPerEpoch, 3);
 });
 
-test('flow-grpo-lcm with 125000 batches per epoch prints its JSON in seconds (it took 114 s)', async () => {
-  const t0 = performance.now();
+test('flow-grpo-lcm with 125000 batches per epoch prints its JSON (it once took 114 s: bench it, never time it here)', async () => {
   const r = await cli(
     ['layout', '--sampler', 'flow-grpo-lcm', '--ranks', '1', '--batch', '1', '--k', '1', '--batches-per-epoch', '125000'].concat([
       '--dataset-size',
@@ -59,7 +58,6 @@ test('flow-grpo-lcm with 125000 batches per epoch prints its JSON in seconds (it
   );
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).steps.length, 125_000);
-  assert.ok(performance.now() - t0 < 20_000, `${performance.now() - t0} ms`);
 });
 
 test("dataset-size's range in the settings table is the sandbox's limit (the table said 2^53)", async () => {
@@ -90,7 +88,6 @@ test('schedule, train and advantages refuse over budget before any work: estimat
   // Within the simulator's 10^5 configurations every output stays within budget (the cap binds first).
   const worst = scheduleEstimate(100_000, 4096, { json: true, html: true });
   assert.ok(worst.bytes < BUDGET.bytes && worst.ms < BUDGET.ms, JSON.stringify(worst));
-  const t0 = performance.now();
   refused(
     await cli(['schedule', '--batch', '100000000', '--k', '1000', '--json']),
     new RegExp(
@@ -111,7 +108,6 @@ test('schedule, train and advantages refuse over budget before any work: estimat
   // 2·10^7 samples fit the input limit in bytes but not the budget: refused after parsing, before grouping.
   assert.ok(advantagesEstimate(20_000_000).bytes > BUDGET.bytes);
   assert.ok(advantagesEstimate(1_000_000).bytes < BUDGET.bytes);
-  assert.ok(performance.now() - t0 < 10_000);
 });
 
 test('advantages: a large input is refused by the budget line, naming the samples', async () => {
