@@ -3,6 +3,7 @@
 // `node --import tsx scripts/i18n/cli-english.ts test/fixtures/cli-english.json` records it;
 // test/cli/english-unchanged.test.ts checks that the CLI still prints exactly that.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
@@ -67,9 +68,9 @@ const BAD_LAYOUTS: string[][] = [
 
 export const CASES: string[][] = [
   ...PRESETS.flatMap((preset) =>
-    SAMPLERS.flatMap((sampler) => VARIATIONS.map((v) => ['layout', '--preset', preset, '--sampler', sampler, ...v, '--json'])),
+    SAMPLERS.flatMap((sampler) => VARIATIONS.map((v) => ['layout', '--preset', preset, '--sampler', sampler, ...v])),
   ),
-  ...SAMPLERS.map((sampler) => ['layout', '--sampler', sampler]),
+  ...SAMPLERS.map((sampler) => ['layout', '--sampler', sampler, '--json']),
   ...BAD_LAYOUTS.map((args) => ['layout', ...args]),
   ['schedule'],
   ['schedule', '--alpha', '0.3', '--max-batch', '3', '--ranks', '6'],
@@ -95,19 +96,33 @@ export const CASES: string[][] = [
   ['steps', '--framework', 'verl'],
 ];
 
-/** Each case's exit status, stdout and stderr (`dynamic` writes to the process's own stdout, so it runs as a process). */
-export async function capture(args: string[]): Promise<{ args: string[]; status: number; stdout: string; stderr: string }> {
+/** What a case printed: its exit status, stderr, stdout's `note:` lines (the layout notes, readable in a diff) and all of stdout's SHA-256. */
+export interface Printed {
+  args: string[];
+  status: number;
+  stderr: string;
+  notes: string[];
+  stdoutSha256: string;
+}
+
+function printed(args: string[], status: number, stdout: string, stderr: string): Printed {
+  const notes = stdout.split('\n').filter((line) => line.startsWith('note: '));
+  return { args, status, stderr, notes, stdoutSha256: createHash('sha256').update(stdout).digest('hex') };
+}
+
+/** Runs one case (`dynamic` writes to the process's own stdout, so it runs as a process; the rest in this one). */
+export async function capture(args: string[]): Promise<Printed> {
   if (args[0] === 'dynamic') {
     const res = spawnSync('node', ['bin/grpo-sandbox.js', ...args], { cwd: root, encoding: 'utf8' });
-    return { args, status: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
+    return printed(args, res.status ?? -1, res.stdout, res.stderr);
   }
   const io = memoryIo();
   const status = await main(args, io);
-  return { args, status, stdout: io.stdout, stderr: io.stderr };
+  return printed(args, status, io.stdout, io.stderr);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const out = [];
+  const out: Printed[] = [];
   for (const args of CASES) out.push(await capture(args));
   writeFileSync(process.argv[2]!, `${JSON.stringify(out, null, 1)}\n`);
 }

@@ -1,14 +1,13 @@
 // The English the CLI prints is byte-identical to what it printed before the core's messages
 // became facts (a message id and its parameters) rendered by one English renderer: the fixture
-// test/fixtures/cli-english.json was recorded by scripts/i18n/cli-english.ts before that change.
+// test/fixtures/cli-english.json was recorded by scripts/i18n/cli-english.ts before that change
+// (stderr and the layout notes in clear, all of stdout as its SHA-256).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CASES, capture } from '../../scripts/i18n/cli-english.ts';
+import { CASES, capture, type Printed } from '../../scripts/i18n/cli-english.ts';
 
-const recorded = JSON.parse(readFileSync(new URL('../fixtures/cli-english.json', import.meta.url), 'utf8')) as Awaited<
-  ReturnType<typeof capture>
->[];
+const recorded = JSON.parse(readFileSync(new URL('../fixtures/cli-english.json', import.meta.url), 'utf8')) as Printed[];
 
 test('the CLI prints the recorded English for layouts, ConfigErrors, schedule and dynamic, byte for byte', {
   timeout: 300_000,
@@ -19,10 +18,12 @@ test('the CLI prints the recorded English for layouts, ConfigErrors, schedule an
     'the fixture was recorded from these cases',
   );
   assert.ok(recorded.some((r) => r.status === 2) && recorded.some((r) => r.status === 0));
+  assert.ok(new Set(recorded.flatMap((r) => r.notes)).size > 50, 'the cases reach many distinct notes');
   for (const want of recorded) {
     const got = await capture(want.args);
     assert.equal(got.stderr, want.stderr, want.args.join(' '));
-    assert.equal(got.stdout, want.stdout, want.args.join(' '));
+    assert.deepEqual(got.notes, want.notes, want.args.join(' '));
+    assert.equal(got.stdoutSha256, want.stdoutSha256, want.args.join(' '));
     assert.equal(got.status, want.status, want.args.join(' '));
   }
 });
