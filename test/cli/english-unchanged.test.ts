@@ -1,7 +1,9 @@
 // The English the CLI prints is byte-identical to what it printed before the core's messages
 // became facts (a message id and its parameters) rendered by one English renderer: the fixture
 // test/fixtures/cli-english.json was recorded by scripts/i18n/cli-english.ts before that change
-// (stderr and the layout notes in clear, all of stdout as its SHA-256).
+// (stderr and the layout notes in clear, all of stdout as its SHA-256); test/fixtures/core-english.json,
+// recorded by scripts/i18n/core-english.ts from the same code, holds every distinct error and note
+// the explorer settings reach.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -26,4 +28,14 @@ test('the CLI prints the recorded English for layouts, ConfigErrors, schedule an
     assert.equal(got.stdoutSha256, want.stdoutSha256, want.args.join(' '));
     assert.equal(got.status, want.status, want.args.join(' '));
   }
+});
+
+test('the core says the recorded English for every error and note the explorer settings reach', async () => {
+  const { coreEnglish } = await import('../../scripts/i18n/core-english.ts');
+  const want = JSON.parse(readFileSync(new URL('../fixtures/core-english.json', import.meta.url), 'utf8')) as {
+    asked: string;
+    said: string;
+  }[];
+  assert.ok(want.length > 800, `only ${want.length} messages recorded`);
+  assert.deepEqual(coreEnglish(), want);
 });

@@ -1,6 +1,7 @@
 // What each framework itself prints for a configuration it rejects, word for word, so a user can
 // match our one-line error with the line in their own log. Every message names the version it was
 // read from; the wording changes between versions (TRL ≤ 0.18 printed a different sentence).
+import { type Fact, fact, say } from '../messages/index.ts';
 
 /** TRL version whose GRPOConfig.__post_init__ (trl/trainer/grpo_config.py) the messages below are taken from. */
 export const TRL_VERSION = '1.13.0';
@@ -11,9 +12,14 @@ export const FLOW_GRPO_VERSION = 'flow_grpo (DistributedKRepeatSampler before co
 /** DanceGRPO commit whose fastvideo/train_grpo_flux.py the dance-grpo sampler reproduces. */
 export const DANCE_GRPO_VERSION = 'DanceGRPO 22b85ef';
 
-/** Appends `; <framework> raises: <text>` to our message. */
+/** The clause `<framework> raises: <text>` that quotes the framework after our own words. */
+export function raises(framework: string, says: string): Fact {
+  return fact('framework.raises', { framework, says });
+}
+
+/** Appends `; <framework> raises: <text>` to a message said only in English (the CLI's own flags). */
 export function withFrameworkSays(ours: string, framework: string, says: string): string {
-  return `${ours}; ${framework} raises: ${says}`;
+  return `${ours}; ${say(raises(framework, says))}`;
 }
 
 /** TRL's own messages (GRPOConfig.__post_init__, TRL 1.13.0). */
