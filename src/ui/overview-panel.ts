@@ -4,7 +4,7 @@
 // Any gather can be chosen, and a window of ranks and steps zoomed into (typed, or by clicking a
 // heatmap row): the worker keeps the layout and re-bins the window only.
 import { M } from './i18n/index.ts';
-import { coreOriginal } from './i18n/core-errors.ts';
+import { coreOriginal } from './core-text.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutConfig } from '../core/layout/types.ts';
 import type { LayoutOverview, OverviewWindow } from '../core/layout/overview.ts';

@@ -107,6 +107,11 @@ export const ERRORS_EN = {
   'fix.lower-ranks-or-batch': (_: Record<string, never>, w: Words = CLI_WORDS) => `lower ${w.flag('ranks')} or ${w.flag('batch')}`,
   'fix.none-change-several': () => 'no single setting fixes it, change several',
   'fix.none-lower-several': () => 'no single setting fixes it, lower several',
+  // Advantages that cannot be computed for a regrouping (src/core/grpo/advantages.ts; a RangeError carrying its fact)
+  'advantages.rows': (p: { rows: string; count: number; size: number }) =>
+    `${p.rows}: ${p.count} rewards cannot be viewed as rows of ${p.size}; the count must be a multiple of the group size`,
+  'advantages.slice-back': (p: { count: number; ranks: number }) =>
+    `slice back: ${p.count} gathered values do not split evenly over ${p.ranks} ranks`,
   // The schedule's settings (src/core/schedule/workload.ts)
   'schedule.alpha': (p: { got: number }, w: Words = CLI_WORDS) =>
     `alpha must be in [0, 1] (0: batching saves nothing, 1: a batch costs one), ${w.got(p.got)}`,

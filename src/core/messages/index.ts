@@ -57,3 +57,8 @@ export function fixClauses(fixes: readonly (Fact | null)[], none: Fact = fact('f
   const shown = fixes.filter((f): f is Fact => f !== null);
   return shown.length === 0 ? [none] : shown.map((f, i) => (i === 0 ? f : { ...f, or: true as const }));
 }
+
+/** An error (a RangeError for a bug-like misuse) whose message is a fact's English, the fact kept for the page. */
+export function factError<E extends Error>(make: (message: string) => E, f: Fact): E & { fact: Fact } {
+  return Object.assign(make(say(f)), { fact: f });
+}

@@ -7,7 +7,7 @@
 // The picture comes from the same protocol run in this thread (labelled as such); the workers'
 // plan is checked against it. The sparsity sweep runs in a worker and is drawn with uPlot.
 // Attributes are named like `grpo-sandbox dynamic`'s flags (and its --sweep flags trials, ps).
-import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
+import { coreOriginal, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import uPlot from 'uplot';

@@ -24,7 +24,32 @@ const regroupText: Record<RegroupMethod, string> = {
   local: 'on each rank, k consecutive samples per group, as DanceGRPO does (no gather needed when a rank holds whole groups)',
 };
 
+const tooBig = (why: string) => `Too big for this page: ${why}. The overview shows it as a heatmap; for tiles, pick smaller numbers.`;
+
 export const en = {
+  /**
+   * The page's own messages said as facts (a message id and its parameters, as the core says its
+   * own: src/ui/core-text.ts renders both): the explorer's view budget (src/ui/view-budget.ts).
+   */
+  pageFacts: {
+    'view.too-many-ranks': (p: { ranks: string; most: string }) =>
+      tooBig(`${p.ranks} ranks are more rows than the page draws (at most ${p.most})`),
+    'view.too-many-tiles': (p: {
+      ranks: string;
+      one: boolean;
+      perRank: string;
+      stepsPerGather: string | null;
+      tiles: string;
+      most: string;
+    }) =>
+      tooBig(
+        `${p.ranks} rank${p.one ? '' : 's'} × ${p.perRank} samples per rank per step` +
+          (p.stepsPerGather === null ? '' : ` × ${p.stepsPerGather} steps per gather`) +
+          ` = ${p.tiles} tiles in one gather, more than the ${p.most} tiles the page draws`,
+      ),
+    'view.too-many-samples': (p: { gathers: string; perGather: string; samples: string; most: string }) =>
+      tooBig(`${p.gathers} gathers × ${p.perGather} = ${p.samples} samples in the whole layout, more than the ${p.most} the page builds`),
+  },
   lang: {
     label: 'language',
     switchTo: 'show this page in Chinese',

@@ -12,7 +12,19 @@ const regroupText: Record<RegroupMethod, string> = {
   local: '在每个 rank 上分组，每组 k 个相邻样本，与 DanceGRPO 相同（rank 持有完整的组时无需 gather）',
 };
 
+const tooBig = (why: string) => `对本页来说太大了：${why}。概览以热图显示它；要看方块，请选小一些的数值。`;
+
 export const zhCN: Catalogue = {
+  pageFacts: {
+    'view.too-many-ranks': (p) => tooBig(`${p.ranks} 个 rank 超过了本页能绘制的行数（最多 ${p.most}）`),
+    'view.too-many-tiles': (p) =>
+      tooBig(
+        `${p.ranks} 个 rank × 每 rank 每 step ${p.perRank} 个样本${p.stepsPerGather === null ? '' : ` × 每次 gather ${p.stepsPerGather} 个 step`}` +
+          ` = 一次 gather ${p.tiles} 个方块，超过了本页能绘制的 ${p.most} 个方块`,
+      ),
+    'view.too-many-samples': (p) =>
+      tooBig(`${p.gathers} 次 gather × ${p.perGather} = 整个布局 ${p.samples} 个样本，超过了本页能构建的 ${p.most} 个`),
+  },
   lang: {
     label: '语言',
     switchTo: '用英文显示本页',

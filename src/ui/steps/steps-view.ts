@@ -10,7 +10,7 @@ import type { LayoutConfig } from '../../core/layout/types.ts';
 import { buildLayout, defaultConfig } from '../../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../../core/settings.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, buildSteps, defaultFramework, type StepsReport } from '../../core/steps/index.ts';
-import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
+import { coreOriginal, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { stepsFigure } from './steps-figure.ts';
 
