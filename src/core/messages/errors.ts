@@ -13,6 +13,10 @@ export interface Words {
 
 export const CLI_WORDS: Words = { flag: (name) => `--${name}`, got: (value) => `got ${value}` };
 
+/** A framework pinned as its code before a commit: "flow_grpo (DistributedKRepeatSampler before commit 74db691)". */
+export const pinnedName = (p: { framework: string; code: string; beforeCommit: string }) =>
+  `${p.framework} (${p.code} before commit ${p.beforeCommit})`;
+
 const list = (values: readonly number[], more: boolean) => `${values.join(', ')}${more ? ', …' : ''}`;
 
 export const ERRORS_EN = {
@@ -88,6 +92,8 @@ export const ERRORS_EN = {
     `generation-batch-size=${p.generationBatchSize} must be a multiple of ranks×batch=${p.global}`,
   // A framework's own error text, quoted (src/core/samplers/framework-errors.ts)
   'framework.raises': (p: { framework: string; says: string }) => `${p.framework} raises: ${p.says}`,
+  'framework.pinned-raises': (p: { framework: string; code: string; beforeCommit: string; says: string }) =>
+    `${pinnedName(p)} raises: ${p.says}`,
   // The fixes
   'fix.valid-k': (p: { values: number[]; more: boolean }) => `valid k here: ${list(p.values, p.more)}`,
   'fix.valid-ranks': (p: { values: number[]; more: boolean }) => `valid ranks here: ${list(p.values, p.more)}`,

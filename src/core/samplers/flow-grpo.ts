@@ -8,7 +8,7 @@ import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
 import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
-import { FLOW_GRPO_VERSION, flowGrpoSays, raises } from './framework-errors.ts';
+import { FLOW_GRPO_PINNED, flowGrpoSays, raises } from './framework-errors.ts';
 import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
 import { lookAhead, receivedDraws, type LoaderModel } from './loader.ts';
 import type { SamplerSpec } from './spec.ts';
@@ -113,7 +113,7 @@ export const flowGrpo: SamplerSpec = {
             batchesFact(batches, config.ranks),
             lcmOk ? fact('fix.sampler', { sampler: 'flow-grpo-lcm' }) : null,
           ]),
-          raises(FLOW_GRPO_VERSION, flowGrpoSays.kDoesNotDivide(k, config.ranks, config.batch)),
+          raises(FLOW_GRPO_PINNED, flowGrpoSays.kDoesNotDivide(k, config.ranks, config.batch)),
         ],
         [
           ...ks.values.slice(0, 1).map((v) => ({ k: v })),

@@ -140,6 +140,7 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'verl.micro-divide': (p) =>
     `ppo-micro-batch-size-per-gpu=${p.micro} 必须整除每个 rank 的 mini-batch ${p.mini}×${p.k}//${p.ranks}=${p.normalised}`,
   'framework.raises': (p) => `\`${p.framework}\` 报错：\`${p.says}\``,
+  'framework.pinned-raises': (p) => `${p.framework}（提交 ${p.beforeCommit} 之前的 ${p.code}）报错：\`${p.says}\``,
   'fix.valid-k': (p) => `此处可用的 k：${list(p.values, p.more)}`,
   'fix.valid-ranks': (p) => `此处可用的 ranks：${list(p.values, p.more)}`,
   'fix.valid-here': (p) => `此处可用：${p.values.join(', ')}`,
