@@ -2,7 +2,7 @@
 // picture — seed-000's arithmetic (16, 4, 32, 8) and how the copies spread over ranks.
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutStats } from '../core/layout/stats.ts';
-import { lang, M } from './i18n/index.ts';
+import { M } from './i18n/index.ts';
 import { noteText, type SaidFact } from './core-text.ts';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));

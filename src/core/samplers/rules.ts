@@ -1,6 +1,6 @@
 // Shared arithmetic for the samplers' configuration rules and their suggested fixes.
 import type { ConfigError } from '../errors.ts';
-import { type Clause, type Fact, configError, fact, fixClauses } from '../messages/index.ts';
+import { type Clause, type Fact, configError, fact } from '../messages/index.ts';
 import type { LayoutConfig } from '../layout/types.ts';
 import { LAYOUT_SETTINGS, flagName, settingOf } from '../settings.ts';
 
