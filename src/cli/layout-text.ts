@@ -12,6 +12,7 @@ import {
 } from '../core/layout/index.ts';
 import { samplers, VERL_ONLY_FIELDS } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
+import { say } from '../core/messages/index.ts';
 
 /** Appends `lines` to `out` one by one (`out.push(...lines)` overflows the call stack on long reports). */
 function append(out: string[], lines: string[]): void {
@@ -74,7 +75,7 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   ).map((s) => `${s.flag}=${config[s.field]}`);
   out.push(`${layout.sampler}: ${samplers[layout.sampler].title}${presetName ? `  [preset ${presetName}]` : ''}`);
   out.push(`settings: ${settings.join(' ')}`);
-  for (const note of layout.notes) out.push(`note: ${note}`);
+  for (const note of layout.notes) out.push(`note: ${say(note)}`);
 
   const all = gathers(layout);
   const stepWord = layout.sampler === 'trl' ? 'generation batch' : 'batch';

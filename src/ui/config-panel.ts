@@ -7,9 +7,8 @@ import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
 import { samplers, VERL_ONLY_FIELDS, withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
-import { pageMessage, withCode } from './page-text.ts';
 import { lang, M } from './i18n/index.ts';
-import { coreOriginal, settingHint, settingLabel, suggestionWords } from './i18n/core-errors.ts';
+import { coreOriginal, errorText, settingHint, settingLabel, suggestionWords, withCode } from './core-text.ts';
 
 /** The numeric settings, in the table's order (the sampler has its own select). */
 const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int' || s.kind === 'bool');
@@ -121,7 +120,7 @@ export class ConfigPanel extends LitElement {
       ${
         this.error
           ? html`<div class="error" role="alert">
-        <p class="message">${pageMessage(this.error.message)}</p>
+        <p class="message">${errorText(this.error)}</p>
         ${
           this.error.suggestions.length > 0
             ? html`<div class="suggestions">${T.tryFix}

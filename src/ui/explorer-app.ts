@@ -5,9 +5,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView, needsOverview } from './view-budget.ts';
-import { pageMessage, withCode } from './page-text.ts';
 import { lang, M } from './i18n/index.ts';
-import { suggestionWords } from './i18n/core-errors.ts';
+import { errorText, suggestionWords, withCode } from './core-text.ts';
 import './i18n/lang-switch.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { regroupMethods } from '../core/layout/regroup.ts';
@@ -357,7 +356,7 @@ export class ExplorerApp extends LitElement {
     const changed = (Object.keys(asked) as (keyof LayoutConfig)[]).filter((f) => asked[f] !== shown[f]);
     const said = changed.length > 0 ? suggestionWords(Object.fromEntries(changed.map((f) => [f, shown[f]])), suggestionText) : '';
     const label = said === '' ? '' : lang() === 'en' ? ` (${said})` : `（${said}）`;
-    return html`<div class="stale-label" role="status"><strong>${M().explorer.stale(label)}</strong> ${pageMessage(v.error!.message)}
+    return html`<div class="stale-label" role="status"><strong>${M().explorer.stale(label)}</strong> ${errorText(v.error!)}
       ${
         v.error!.suggestions.length > 0
           ? html`<br />${M().explorer.fixes}${v.error!.suggestions.map(

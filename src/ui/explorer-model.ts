@@ -19,7 +19,7 @@ import type { ExplorerState } from './url-state.ts';
 import type { CaptionContext, GatherLoader } from './story.ts';
 import { loaderFacts } from '../core/samplers/loader-facts.ts';
 import { promptColours } from './palette.ts';
-import { advantageErrorWords } from './page-text.ts';
+import { advantageErrorWords } from './core-text.ts';
 import { M } from './i18n/index.ts';
 
 export interface ExplorerView {
@@ -123,7 +123,7 @@ function advantagesOf(
   try {
     return { advantages: advantagesOfRegroup(state.regroup, gather, rewards, k, state.scale), error: null };
   } catch (e) {
-    return { advantages: null, error: advantageErrorWords((e as Error).message) };
+    return { advantages: null, error: advantageErrorWords(e) };
   }
 }
 

@@ -4,21 +4,20 @@
 // Any gather can be chosen, and a window of ranks and steps zoomed into (typed, or by clicking a
 // heatmap row): the worker keeps the layout and re-bins the window only.
 import { M } from './i18n/index.ts';
-import { coreOriginal } from './i18n/core-errors.ts';
+import { coreOriginal } from './core-text.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutConfig } from '../core/layout/types.ts';
 import type { LayoutOverview, OverviewWindow } from '../core/layout/overview.ts';
-import type { OverviewMessage, OverviewRequest } from './overview-worker.ts';
+import type { OverviewMessage, OverviewRequest, OverviewStage } from './overview-worker.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** The worker's progress message (English, from overview-worker.ts) in the page's language. */
-function stageWords(stage: string): string {
+/** The worker's stage (overview-worker.ts) in the page's language. */
+function stageWords(stage: OverviewStage): string {
   const T = M().overview;
-  if (stage === 'starting a worker') return T.startingWorker;
-  if (stage.startsWith('drawing the permutations')) return T.drawing;
-  const counting = /^counting copies of (\S+) prompts on (\S+) ranks$/.exec(stage);
-  return counting ? T.counting(counting[1]!, counting[2]!) : stage;
+  if (stage.step === 'starting') return T.startingWorker;
+  if (stage.step === 'drawing') return T.drawing;
+  return T.counting(fmt(stage.prompts), fmt(stage.ranks));
 }
 
 export class OverviewPanel extends LitElement {
@@ -30,7 +29,7 @@ export class OverviewPanel extends LitElement {
   };
 
   declare config: LayoutConfig | null;
-  declare stage: string;
+  declare stage: OverviewStage;
   declare overview: LayoutOverview | null;
   declare failure: string | null;
   /** Milliseconds from the first request to the overview on screen (for the benchmark). */
@@ -63,7 +62,7 @@ export class OverviewPanel extends LitElement {
   constructor() {
     super();
     this.config = null;
-    this.stage = '';
+    this.stage = { step: 'starting' };
     this.overview = null;
     this.failure = null;
   }
@@ -95,7 +94,7 @@ export class OverviewPanel extends LitElement {
   /** Asks the worker (started on first use, kept for this configuration) for the current gather and window. */
   private request(): void {
     if (!this.config) return;
-    this.stage = 'starting a worker';
+    this.stage = { step: 'starting' };
     if (!this.worker) {
       const worker = new Worker(new URL('./overview-worker.ts', import.meta.url), { type: 'module' });
       this.worker = worker;

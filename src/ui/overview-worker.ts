@@ -6,8 +6,11 @@ import { buildLayout } from '../core/samplers/index.ts';
 import { layoutOverview, type OverviewWindow } from '../core/layout/overview.ts';
 import type { Layout, LayoutConfig } from '../core/layout/types.ts';
 
+/** Where the worker is, as facts the panel words in the page's language. */
+export type OverviewStage = { step: 'starting' } | { step: 'drawing' } | { step: 'counting'; prompts: number; ranks: number };
+
 export type OverviewMessage =
-  | { kind: 'progress'; stage: string }
+  | { kind: 'progress'; stage: OverviewStage }
   | { kind: 'done'; overview: ReturnType<typeof layoutOverview>; ms: number }
   | { kind: 'error'; message: string };
 
@@ -27,14 +30,11 @@ self.onmessage = (ev: MessageEvent<OverviewRequest>) => {
   try {
     const key = JSON.stringify(ev.data.config);
     if (built?.key !== key) {
-      post({ kind: 'progress', stage: 'drawing the permutations (the same PyTorch generator as the CLI)' });
+      post({ kind: 'progress', stage: { step: 'drawing' } });
       built = { key, layout: buildLayout(ev.data.config) };
     }
     const layout = built.layout;
-    post({
-      kind: 'progress',
-      stage: `counting copies of ${layout.config.datasetSize.toLocaleString('en-US')} prompts on ${layout.config.ranks.toLocaleString('en-US')} ranks`,
-    });
+    post({ kind: 'progress', stage: { step: 'counting', prompts: layout.config.datasetSize, ranks: layout.config.ranks } });
     const overview = layoutOverview(layout, ev.data.gather, undefined, undefined, ev.data.zoom);
     post({ kind: 'done', overview, ms: performance.now() - t0 }, [overview.counts.buffer]);
   } catch (e) {

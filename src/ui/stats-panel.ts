@@ -2,10 +2,8 @@
 // picture — seed-000's arithmetic (16, 4, 32, 8) and how the copies spread over ranks.
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutStats } from '../core/layout/stats.ts';
-import { withCode } from './page-text.ts';
-import { lang, M } from './i18n/index.ts';
-import { layoutNoteZh } from './i18n/notes-zh.ts';
-import { coreOriginal } from './i18n/core-errors.ts';
+import { M } from './i18n/index.ts';
+import { noteText, type SaidFact } from './core-text.ts';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
@@ -13,7 +11,7 @@ export class StatsPanel extends LitElement {
   static override properties = { stats: { attribute: false }, notes: { attribute: false } };
 
   declare stats: LayoutStats | null;
-  declare notes: readonly string[];
+  declare notes: readonly SaidFact[];
 
   static override styles = css`
     :host { display: block; font-size: 13px; }
@@ -32,10 +30,9 @@ export class StatsPanel extends LitElement {
     this.notes = [];
   }
 
-  /** A sampler's note in the page's language: zh by the note table, else the marked English original. */
-  private note(n: string) {
-    const zh = lang() === 'zh-CN' ? layoutNoteZh(n) : null;
-    return zh !== null ? withCode(zh) : coreOriginal(n, withCode);
+  /** A sampler's note (a fact of the core) in the page's language. */
+  private note(n: SaidFact) {
+    return noteText(n);
   }
 
   override render() {

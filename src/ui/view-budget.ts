@@ -6,6 +6,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { LayoutConfig } from '../core/layout/types.ts';
 import { validateConfig } from '../core/samplers/index.ts';
 import { layoutSize, type LayoutSize } from '../core/samplers/size.ts';
+import { type Catalogue, en } from './i18n/en.ts';
 
 export const viewBudget = {
   /** Tiles of one gather drawn one by one (64 ranks × 32 × 8 steps = 16,384 stays smooth). */
@@ -18,19 +19,29 @@ export const viewBudget = {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** Why a valid configuration is too big for the page, with its arithmetic; null when it fits. */
-function overBudget(size: LayoutSize): string | null {
-  const perGather =
-    `${fmt(size.ranks)} rank${size.ranks === 1 ? '' : 's'} × ${fmt(size.perRankPerStep)} samples per rank per step` +
-    (size.stepsPerGather > 1 ? ` × ${fmt(size.stepsPerGather)} steps per gather` : '') +
-    ` = ${fmt(size.samplesPerGather)} tiles in one gather`;
-  if (size.ranks > viewBudget.ranks) return `${fmt(size.ranks)} ranks are more rows than the page draws (at most ${fmt(viewBudget.ranks)})`;
-  if (size.samplesPerGather > viewBudget.tiles) return `${perGather}, more than the ${fmt(viewBudget.tiles)} tiles the page draws`;
-  if (size.samples > viewBudget.samples)
-    return (
-      `${fmt(size.gathers)} gathers × ${fmt(size.samplesPerGather)} = ${fmt(size.samples)} samples in the whole layout, more than the ` +
-      `${fmt(viewBudget.samples)} the page builds`
-    );
+/** A page fact (src/ui/i18n: pageFacts) for why a valid configuration is too big for the page, with its arithmetic; null when it fits. */
+function overBudget(size: LayoutSize): { id: keyof Catalogue['pageFacts']; params: Record<string, unknown> } | null {
+  if (size.ranks > viewBudget.ranks) return { id: 'view.too-many-ranks', params: { ranks: fmt(size.ranks), most: fmt(viewBudget.ranks) } };
+  if (size.samplesPerGather > viewBudget.tiles) {
+    const params = {
+      ranks: fmt(size.ranks),
+      one: size.ranks === 1,
+      perRank: fmt(size.perRankPerStep),
+      stepsPerGather: size.stepsPerGather > 1 ? fmt(size.stepsPerGather) : null,
+      tiles: fmt(size.samplesPerGather),
+      most: fmt(viewBudget.tiles),
+    };
+    return { id: 'view.too-many-tiles', params };
+  }
+  if (size.samples > viewBudget.samples) {
+    const params = {
+      gathers: fmt(size.gathers),
+      perGather: fmt(size.samplesPerGather),
+      samples: fmt(size.samples),
+      most: fmt(viewBudget.samples),
+    };
+    return { id: 'view.too-many-samples', params };
+  }
   return null;
 }
 
@@ -69,10 +80,8 @@ export function checkView(config: LayoutConfig): ConfigError | null {
   if (invalid) return invalid;
   const size = layoutSize(config);
   const why = overBudget(size);
-  return why === null
-    ? null
-    : new ConfigError(
-        `Too big for this page: ${why}. The overview shows it as a heatmap; for tiles, pick smaller numbers.`,
-        fixes(config, size),
-      );
+  if (why === null) return null;
+  // Its English is the English catalogue's (the page shows it through src/ui/core-text.ts in the page's language).
+  const english = (en.pageFacts[why.id] as (p: unknown) => string)(why.params);
+  return new ConfigError(english, fixes(config, size), [why]);
 }

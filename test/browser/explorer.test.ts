@@ -162,8 +162,8 @@ test("changing settings redraws from the core; an invalid one shows the core's e
     const expected = await page.evaluate(
       async (c) => {
         const samplers = await import('/src/core/samplers/index.ts' as string);
-        const text = await import('/src/ui/page-text.ts' as string);
-        return text.pageWords(samplers.validateConfig(c)?.message) as string;
+        const text = await import('/src/ui/core-text.ts' as string);
+        return text.clausesText(samplers.validateConfig(c)?.clauses) as string;
       },
       { ...cfg, k: 3 },
     );

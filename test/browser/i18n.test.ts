@@ -3,7 +3,7 @@
 // SVG <title> tooltips and <option>s included) is searched for English words left untranslated.
 // What may stay English: technical terms practitioners keep in English (ALLOWED), identifiers
 // (flag and URL names, code: anything with - _ . = ( / or a digit, camelCase, ACRONYMS), text in
-// <code>/<pre><code>, names marked translate="no" (the CLI's values in a select), and text marked lang="en" (the core's sentences the page has no pattern for,
+// <code>/<pre><code>, names marked translate="no" (the CLI's values in a select), and text marked lang="en" (what the core says only in English,
 // shown behind a Chinese lead-in that says it is the original; the English button of the switch).
 // Also: the switch changes the URL and the words, and back; an unknown lang= gets a notice.
 import assert from 'node:assert/strict';
@@ -112,7 +112,7 @@ test('the explorer in Chinese: every phase with a question, the compare text, th
   });
 });
 
-test('an error state in Chinese: the core ConfigError translated by pattern, its fixes in Chinese labels; a what-if note', async () => {
+test('an error state in Chinese: the core ConfigError said from its facts, its fixes in Chinese labels; a what-if note', async () => {
   await withPage('/?lang=zh-CN&preset=seed-000&k=3&regroup=uid', async (page) => {
     await firstView(page);
     const message = (await page.locator('grpo-config-panel .error .message').textContent()) ?? '';
@@ -120,7 +120,7 @@ test('an error state in Chinese: the core ConfigError translated by pattern, its
     assert.match((await page.locator('grpo-config-panel .suggestion').first().textContent()) ?? '', /每个 prompt 的副本数（k） = \d+/);
     await assertChinese(page, 'error state');
   });
-  // A view's settings error: the core's message in the view's Chinese words (by pattern, or the marked original).
+  // A view's settings error: the core's message in the view's Chinese words (from its facts, or the marked original).
   await withPage('/?view=train&lang=zh-CN&k=1', async (page) => {
     await page.locator('grpo-train .error').waitFor({ timeout: 60_000 });
     await assertChinese(page, 'train settings error');

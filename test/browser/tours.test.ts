@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { stepState } from '../../src/ui/tour/tour-state.ts';
-import { TOUR_UI, TOURS, tourNames } from '../../src/ui/tour/tours.ts';
+import { TOURS, tourNames } from '../../src/ui/tour/tours.ts';
+import { en } from '../../src/ui/i18n/en.ts';
+import { zhCN } from '../../src/ui/i18n/zh-CN.ts';
 import { withPage } from './harness.ts';
 
 const WORKERS = { timeout: 60_000 };
@@ -157,7 +159,8 @@ async function runTour(page: Page, id: string): Promise<void> {
     await atStep(page, n);
     assert.equal(await stepInUrl(page), String(n));
     const step = tour.steps[n - 1]!;
-    assert.equal(await panelText(page), n === tour.steps.length ? `${step.text.en} ${TOUR_UI.end.en}` : step.text.en);
+    const text = en.tours.steps[id]![n - 1]!;
+    assert.equal(await panelText(page), n === tour.steps.length ? `${text} ${en.tours.ui.end}` : text);
     const tags = await page.evaluate(() =>
       ['grpo-explorer', 'grpo-schedule', 'grpo-dynamic', 'grpo-train', 'grpo-steps'].filter((t) => document.querySelector(t)),
     );
@@ -191,7 +194,7 @@ for (const id of tourNames) {
 test('a link opens a tour at step 3 as if steps 1–3 had run; Back steps back; ← → and Esc', async () => {
   await withPage('/?tour=seed-002&step=3&speed=8', async (page) => {
     await atStep(page, 3);
-    assert.equal(await panelText(page), TOURS['seed-002']!.steps[2]!.text.en);
+    assert.equal(await panelText(page), en.tours.steps['seed-002']![2]);
     await page.locator('grpo-dynamic svg.dynamic-figure').waitFor();
     assert.equal(await pool(page), '62');
     assert.equal(await page.locator('grpo-explorer').count(), 0);
@@ -233,11 +236,11 @@ test("the explorer's tours menu lists the five; a link opens its tour; lang=zh-C
     );
     await page.locator('grpo-tour-menu a[data-tour="seed-001"]').click();
     await atStep(page, 1);
-    assert.equal(await panelText(page), TOURS['seed-001']!.steps[0]!.text.en);
+    assert.equal(await panelText(page), en.tours.steps['seed-001']![0]);
   });
   await withPage('/?tour=seed-004&step=5&lang=zh-CN&speed=8', async (page) => {
     await atStep(page, 5);
-    assert.equal(await panelText(page), TOURS['seed-004']!.steps[4]!.text['zh-CN']);
+    assert.equal(await panelText(page), zhCN.tours.steps['seed-004']![4]);
     assert.match((await page.locator('grpo-tour-panel .count').textContent()) ?? '', /第 5 步，共 6 步/);
     await waitText(page, 'grpo-dynamic', 'pre.run.failure', /DeviceMismatchError/);
   });

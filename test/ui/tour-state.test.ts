@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explorerSearch, readTourLink, stepState, tourSearch } from '../../src/ui/tour/tour-state.ts';
 import { TOURS, tourNames } from '../../src/ui/tour/tours.ts';
+import { en } from '../../src/ui/i18n/en.ts';
+import { zhCN } from '../../src/ui/i18n/zh-CN.ts';
 import { presetNames } from '../../src/core/presets.ts';
 import { phaseIds } from '../../src/ui/story.ts';
 
@@ -14,9 +16,15 @@ test('one tour per scenario (and tours of known bugs), 4 to 9 steps each, every 
     const tour = TOURS[id]!;
     assert.equal(tour.id, id);
     assert.ok(tour.steps.length >= 4 && tour.steps.length <= 9, `${id}: ${tour.steps.length} steps`);
-    for (const w of [tour.title, ...tour.steps.map((s) => s.text)]) {
-      assert.ok(w.en.trim().length > 0);
-      assert.match(w['zh-CN'], /[\u4e00-\u9fff]/, `${id}: a Chinese text has Chinese in it: ${w['zh-CN']}`);
+    // The words are the catalogues' (src/ui/i18n: tours), one caption per step in each language.
+    assert.equal(en.tours.steps[id]?.length, tour.steps.length, `${id}: one English caption per step`);
+    assert.equal(zhCN.tours.steps[id]?.length, tour.steps.length, `${id}: one Chinese caption per step`);
+    for (const [english, chinese] of [
+      [en.tours.titles[id], zhCN.tours.titles[id]],
+      ...en.tours.steps[id]!.map((t, i) => [t, zhCN.tours.steps[id]![i]]),
+    ]) {
+      assert.ok((english ?? '').trim().length > 0);
+      assert.match(chinese ?? '', /[\u4e00-\u9fff]/, `${id}: a Chinese text has Chinese in it: ${chinese}`);
     }
     // Every explorer step names a preset and a phase the explorer knows (a typo would show the default silently).
     tour.steps.forEach((s, i) => {

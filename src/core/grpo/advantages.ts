@@ -3,6 +3,7 @@
 // Statistics are accumulated in float64; the frameworks use float32 tensors or numpy float64,
 // so results agree to float32 precision at worst.
 import type { Gather, RegroupMethod } from '../layout/types.ts';
+import { fact, factError } from '../messages/index.ts';
 
 /** TRL's `scale_rewards`: std per group (default), over the whole batch, or no division (Dr. GRPO). */
 export type ScaleRewards = 'group' | 'batch' | 'none';
@@ -43,7 +44,7 @@ function groupBy<K>(keys: ArrayLike<K>): number[][] {
 /** Consecutive rows of `size` indices over 0..n-1 (`view(-1, size)`); n must be a multiple of size. */
 function rowsOf(n: number, size: number, what: string): number[][] {
   if (!Number.isInteger(size) || size < 1 || n % size !== 0) {
-    throw new RangeError(`${what}: ${n} rewards cannot be viewed as rows of ${size}; the count must be a multiple of the group size`);
+    throw factError((m) => new RangeError(m), fact('advantages.rows', { rows: what, count: n, size }));
   }
   const rows: number[][] = [];
   for (let start = 0; start < n; start += size) rows.push(Array.from({ length: size }, (_, j) => start + j));
@@ -139,7 +140,7 @@ export function danceGrpoBatchAdvantages(gathered: ArrayLike<number>): number[] 
  */
 export function sliceToRanks<T>(gathered: readonly T[], ranks: number): T[][] {
   if (!Number.isInteger(ranks) || ranks < 1 || gathered.length % ranks !== 0) {
-    throw new RangeError(`slice back: ${gathered.length} gathered values do not split evenly over ${ranks} ranks`);
+    throw factError((m) => new RangeError(m), fact('advantages.slice-back', { count: gathered.length, ranks }));
   }
   const n = gathered.length / ranks;
   return Array.from({ length: ranks }, (_, r) => gathered.slice(r * n, (r + 1) * n));

@@ -1,5 +1,6 @@
 // The data the whole sandbox passes around: a configuration, and the layout a sampler makes
 // of it. Pure data (JSON-serialisable), no behaviour, so the CLI, the UI and workers share it.
+import type { Fact } from '../messages/index.ts';
 
 /** The sampling schemes the sandbox reproduces (`docs/frameworks.md`). */
 export type SamplerName = 'flow-grpo' | 'flow-grpo-lcm' | 'trl' | 'contiguous' | 'group-distributed' | 'dance-grpo' | 'verl';
@@ -90,8 +91,8 @@ export interface Layout {
   steps: LayoutStep[];
   /** Where the all-gather that regroups copies happens: over the epoch (flow_grpo gathers the concatenated batches) or per step. */
   gatherScope: 'epoch' | 'step';
-  /** Plain-language remarks about the run the layout stands for (e.g. TRL's reused generation batches). */
-  notes: string[];
+  /** Plain-language remarks about the run the layout stands for (e.g. TRL's reused generation batches), as facts (English: `say`). */
+  notes: Fact[];
   /**
    * Over which span one permutation draws each prompt at most once, i.e. what a per-draw uid
    * (verl) is scoped to: 'step' for samplers reseeded per batch, 'epoch' for one permutation

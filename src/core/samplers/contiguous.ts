@@ -2,11 +2,11 @@
 // prompts per step and repeat_interleaves each k times, so every copy of a prompt stays on one rank
 // and advantages need no gather. The loop is the corrected one: the first batches-per-epoch batches
 // of each epoch, then set_epoch(e + 1). DanceGRPO's own loop (set_epoch(0) only) is dance-grpo.ts.
-import { ConfigError } from '../errors.ts';
+import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { distributedSamplerAllRanks } from './distributed-sampler.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
-import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
+import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
@@ -30,9 +30,8 @@ export const contiguous: SamplerSpec = {
       // Only fixes that pass every rule (the dataset, the size limits) are named.
       const ks = passingValues(byNearness(valid, k), 'k', passes);
       const batches = passingMultiples(batch, k, passes);
-      return new ConfigError(
-        `k=${k} must divide batch=${batch} (each rank takes batch/k prompts per step and repeats each k times)` +
-          fixesText([validKText(ks), batches.map((b) => `batch=${b}`).join(' or ')]),
+      return configError(
+        [fact('contiguous.k-divide-batch', { k, batch }), ...fixClauses([validKFact(ks), batchesFact(batches)])],
         [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
@@ -40,23 +39,40 @@ export const contiguous: SamplerSpec = {
     if (most < 1) {
       const need = (batch / k) * config.ranks;
       const ok = passes({ datasetSize: need });
-      return new ConfigError(
-        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} only ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), ` +
-          `fewer than one step's batch/k=${batch / k}${fixesText([ok ? `use dataset-size ≥ ${need}` : ''])}`,
+      return configError(
+        [
+          fact('contiguous.dataset-short', {
+            datasetSize: config.datasetSize,
+            ranks: config.ranks,
+            perRank: Math.ceil(config.datasetSize / config.ranks),
+            perStep: batch / k,
+          }),
+          ...fixClauses([ok ? fact('fix.dataset-size', { min: need }) : null]),
+        ],
         ok ? [{ datasetSize: need }] : [],
       );
     }
     if (config.batchesPerEpoch > most) {
       const need = Math.ceil(((config.batchesPerEpoch * batch) / k) * config.ranks);
       const fixes = [{ batchesPerEpoch: most }, { datasetSize: need }].filter((f) => passes(f));
-      return new ConfigError(
-        `batches-per-epoch=${config.batchesPerEpoch} is more than an epoch holds: each of ranks=${config.ranks} gets ` +
-          `${Math.ceil(config.datasetSize / config.ranks)} prompt(s) per epoch, ${most} full batch(es) of batch/k=${batch / k}` +
-          fixesText([
+      return configError(
+        [
+          fact('contiguous.batches-over', {
+            batchesPerEpoch: config.batchesPerEpoch,
+            ranks: config.ranks,
+            perRank: Math.ceil(config.datasetSize / config.ranks),
+            most,
+            perStep: batch / k,
+          }),
+          ...fixClauses([
             fixes.length === 0
-              ? ''
-              : `use ${fixes.map((f) => ('batchesPerEpoch' in f ? `batches-per-epoch ≤ ${most}` : `dataset-size ≥ ${need}`)).join(' or ')}`,
+              ? null
+              : fact('fix.batches-per-epoch-or-dataset', {
+                  most: fixes.some((f) => 'batchesPerEpoch' in f) ? most : null,
+                  need: fixes.some((f) => 'datasetSize' in f) ? need : null,
+                }),
           ]),
+        ],
         fixes,
       );
     }
@@ -84,23 +100,17 @@ export const contiguous: SamplerSpec = {
     return steps;
   },
   notes(config) {
-    const notes = [
-      `All k copies of a prompt sit on one rank (repeat_interleave); advantages are computed locally, the gather only serves logging.`,
-    ];
+    const notes: Fact[] = [fact('note.local-groups')];
     const padded = Math.ceil(config.datasetSize / config.ranks) * config.ranks;
     if (padded !== config.datasetSize) {
-      notes.push(
-        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} ` +
-          `index(es), so those prompts are drawn twice per epoch.`,
-      );
+      notes.push(fact('note.padded', { from: config.datasetSize, to: padded, per: 'epoch' }));
     }
     const unused = Math.ceil(config.datasetSize / config.ranks) - config.batchesPerEpoch * (config.batch / config.k);
     if (unused > 0) {
       notes.push(
         config.batchesPerEpoch < batchesInEpoch(config)
-          ? `Each rank leaves its last ${unused} prompt(s) of each epoch unused: the loop takes ${config.batchesPerEpoch} of the epoch's ` +
-              `${batchesInEpoch(config)} batches, then calls set_epoch(epoch + 1).`
-          : `Each rank drops its last ${unused} prompt(s) per epoch (an incomplete batch, drop_last=True).`,
+          ? fact('note.contiguous.unused', { unused, taken: config.batchesPerEpoch, batches: batchesInEpoch(config) })
+          : fact('note.contiguous.dropped', { dropped: unused }),
       );
     }
     return notes;

@@ -6,13 +6,13 @@
 //   train_one_step: repeat_interleave(num_generations), advantages per group on the rank.
 // Every pass over the DataLoader re-iterates the sampler with epoch 0, so every pass repeats the
 // first pass's order: the same prompts meet the same ranks in the same order, pass after pass.
-import { ConfigError } from '../errors.ts';
+import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
 import type { LayoutStep } from '../layout/types.ts';
 import { batchesInEpoch } from './contiguous.ts';
 import { danceGrpoCounts } from './counts.ts';
 import { distributedSamplerIndices } from './distributed-sampler.ts';
 import { DANCE_GRPO_VERSION } from './framework-errors.ts';
-import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
+import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
@@ -31,20 +31,24 @@ export const danceGrpo: SamplerSpec = {
       // Only fixes that pass every rule (the dataset, the size limits) are named.
       const ks = passingValues(byNearness(valid, k), 'k', passes);
       const batches = passingMultiples(batch, k, passes);
-      return new ConfigError(
-        `batch=${batch} must be train_batch_size prompts × k=${k} (DanceGRPO repeat_interleaves each prompt num_generations times)` +
-          fixesText([validKText(ks), batches.map((b) => `batch=${b}`).join(' or ')]),
+      return configError(
+        [fact('dance-grpo.batch-k', { batch, k }), ...fixClauses([validKFact(ks), batchesFact(batches)])],
         [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
     if (batchesInEpoch(config) < 1) {
       const need = (batch / k) * config.ranks;
       const ok = passes({ datasetSize: need });
-      return new ConfigError(
-        `dataset-size=${config.datasetSize} gives each of ranks=${config.ranks} ${Math.ceil(config.datasetSize / config.ranks)} prompt(s), fewer ` +
-          `than train_batch_size=${batch / k}: ` +
-          `the drop_last DataLoader is empty and DanceGRPO's "while True: for batch in loader" spins forever without a word` +
-          fixesText([ok ? `use dataset-size ≥ ${need}` : '']),
+      return configError(
+        [
+          fact('dance-grpo.dataset-short', {
+            datasetSize: config.datasetSize,
+            ranks: config.ranks,
+            perRank: Math.ceil(config.datasetSize / config.ranks),
+            trainBatch: batch / k,
+          }),
+          ...fixClauses([ok ? fact('fix.dataset-size', { min: need }) : null]),
+        ],
         ok ? [{ datasetSize: need }] : [],
       );
     }
@@ -80,22 +84,16 @@ export const danceGrpo: SamplerSpec = {
   },
   notes(config) {
     const perRank = Math.ceil(config.datasetSize / config.ranks);
-    const notes = [
-      `DanceGRPO calls sampler.set_epoch(0) once and loops "while True: for batch in loader", so every pass over the data repeats pass 0's order: ` +
-        `the same prompts meet the same ranks in the same order in all ${config.epochs} pass(es) (here an "epoch" is one pass of ` +
-        `${config.batchesPerEpoch} step(s)).`,
-      `All k copies of a prompt sit on one rank (repeat_interleave); advantages are computed per group on the rank (unbiased std + 1e-8), the ` +
-        `gather only logs rewards.`,
+    const notes: Fact[] = [
+      fact('note.dance-grpo.one-order', { passes: config.epochs, steps: config.batchesPerEpoch }),
+      fact('note.dance-grpo.local-groups'),
     ];
     const padded = perRank * config.ranks;
     if (padded !== config.datasetSize) {
-      notes.push(
-        `DistributedSampler pads the permutation from ${config.datasetSize} to ${padded} by repeating its first ${padded - config.datasetSize} ` +
-          `index(es), so those prompts are drawn twice per pass.`,
-      );
+      notes.push(fact('note.padded', { from: config.datasetSize, to: padded, per: 'pass' }));
     }
     const dropped = perRank - config.batchesPerEpoch * (config.batch / config.k);
-    if (dropped > 0) notes.push(`Each rank drops its last ${dropped} prompt(s) per pass (drop_last=True), the same ones every pass.`);
+    if (dropped > 0) notes.push(fact('note.dance-grpo.dropped', { dropped }));
     return notes;
   },
 };

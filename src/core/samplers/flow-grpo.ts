@@ -4,12 +4,12 @@
 // the m·k copies with a second randperm from the same generator and hand rank r the slice
 // [r·batch, (r+1)·batch) of each W·batch window. Every rank computes the same permutation, so no
 // communication is needed to agree on the layout.
-import { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
-import { FLOW_GRPO_VERSION, flowGrpoSays, withFrameworkSays } from './framework-errors.ts';
-import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
+import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
+import { FLOW_GRPO_PINNED, flowGrpoSays, raises } from './framework-errors.ts';
+import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
 import { lookAhead, receivedDraws, type LoaderModel } from './loader.ts';
 import type { SamplerSpec } from './spec.ts';
 
@@ -75,27 +75,17 @@ export function loaderText(config: LayoutConfig): string {
   return `${dl} ${config.acceleratePrepare === 1 ? 'through accelerator.prepare' : 'not prepared by accelerate'}`;
 }
 
-/** The loader settings as one parenthesis of the notes: "(num_workers=1, prefetch_factor=2, accelerator.prepare: yes)". */
-function loaderParens(config: LayoutConfig): string {
-  return `(num_workers=${config.numWorkers}, prefetch_factor=${config.prefetchFactor}, accelerator.prepare: ${config.acceleratePrepare === 1 ? 'yes' : 'no'})`;
+/** The loader settings the notes quote: num_workers, prefetch_factor, and whether accelerator.prepare wraps the loader. */
+function loaderParams(config: LayoutConfig): { workers: number; prefetch: number; prepared: boolean } {
+  return { workers: config.numWorkers, prefetch: config.prefetchFactor, prepared: config.acceleratePrepare === 1 };
 }
 
 /** What the 'once' loop's loader does to the draws, in plain words (flow-grpo's notes). */
-function scatterLoaderNote(config: LayoutConfig): string {
+function scatterLoaderNote(config: LayoutConfig): Fact {
   const L = lookAhead({ ...config, acceleratePrepare: config.acceleratePrepare === 1 });
   const N = config.batchesPerEpoch;
-  if (L === 0) {
-    return (
-      `Before batch i of epoch e the training loop calls set_epoch(e × ${N} + i), so the generator is reseeded with seed + ` +
-      `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`
-    );
-  }
-  return (
-    `The loop calls set_epoch(e × ${N} + i) before each batch, but the loader ${loaderParens(config)} made one iterator before ` +
-    `the loop and draws ${L} index batch(es) before the set_epoch call meant for them: steps 0–${L} all receive set_epoch(0)'s ` +
-    `batch and step t ≥ ${L} the batch set_epoch(t − ${L}) seeds, so PerPromptStatTracker sees groups of 2k or more copies of a ` +
-    `prompt. --num-workers 0 --accelerate-prepare 0 shows the idealised loop.`
-  );
+  if (L === 0) return fact('note.flow-grpo.reseeded', { batches: N });
+  return fact('note.flow-grpo.look-ahead', { batches: N, ...loaderParams(config), ahead: L });
 }
 
 export const flowGrpo: SamplerSpec = {
@@ -115,17 +105,16 @@ export const flowGrpo: SamplerSpec = {
       const ks = passingValues(byNearness(valid, k), 'k', passes);
       const batches = passingMultiples(config.batch, k / gcd(k, config.ranks), passes);
       const lcmOk = passes({ sampler: 'flow-grpo-lcm' });
-      return new ConfigError(
-        withFrameworkSays(
-          `k=${k} must divide ranks×batch=${total}` +
-            fixesText([
-              validKText(ks),
-              batches.map((b) => `batch=${b} (→${config.ranks * b})`).join(' or '),
-              lcmOk ? 'use --sampler flow-grpo-lcm' : '',
-            ]),
-          FLOW_GRPO_VERSION,
-          flowGrpoSays.kDoesNotDivide(k, config.ranks, config.batch),
-        ),
+      return configError(
+        [
+          fact('flow-grpo.k-divide', { k, total }),
+          ...fixClauses([
+            validKFact(ks),
+            batchesFact(batches, config.ranks),
+            lcmOk ? fact('fix.sampler', { sampler: 'flow-grpo-lcm' }) : null,
+          ]),
+          raises(FLOW_GRPO_PINNED, flowGrpoSays.kDoesNotDivide(k, config.ranks, config.batch)),
+        ],
         [
           ...ks.values.slice(0, 1).map((v) => ({ k: v })),
           ...batches.map((b) => ({ batch: b })),
@@ -136,10 +125,8 @@ export const flowGrpo: SamplerSpec = {
     const m = total / k;
     if (m > config.datasetSize) {
       const ok = passes({ datasetSize: m });
-      return new ConfigError(
-        `each batch needs m=ranks×batch/k=${m} distinct prompts but dataset-size=${config.datasetSize}${ok ? `; use dataset-size ≥ ${m}` : ''} ` +
-          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the last ranks get ` +
-          `short or empty batches)${ok ? '' : fixesText([])}`,
+      return configError(
+        [fact('flow-grpo.batch-short', { m, datasetSize: config.datasetSize, fix: ok }), ...(ok ? [] : fixClauses([]))],
         ok ? [{ datasetSize: m }] : [],
       );
     }
@@ -185,11 +172,11 @@ export const flowGrpoLcm: SamplerSpec = {
     const m = lcmPromptsPerEpoch(config);
     if (m > config.datasetSize) {
       const ok = passes({ datasetSize: m });
-      return new ConfigError(
-        `an epoch needs m=${m} distinct prompts (m·k a multiple of ranks×batch=${config.ranks * config.batch}) but ` +
-          `dataset-size=${config.datasetSize}${ok ? `; use dataset-size ≥ ${m}` : ''} ` +
-          `(flow_grpo does not check: randperm(${config.datasetSize})[:${m}] returns only ${config.datasetSize} prompts and the epoch's last ` +
-          `batches come out short or empty)${ok ? '' : fixesText([])}`,
+      return configError(
+        [
+          fact('flow-grpo-lcm.epoch-short', { m, stepSamples: config.ranks * config.batch, datasetSize: config.datasetSize, fix: ok }),
+          ...(ok ? [] : fixClauses([])),
+        ],
         ok ? [{ datasetSize: m }] : [],
       );
     }
@@ -210,26 +197,16 @@ export const flowGrpoLcm: SamplerSpec = {
   notes(config) {
     const m = lcmPromptsPerEpoch(config);
     return [
-      `One permutation per epoch (generator seeded seed + epoch): m=${m} prompts × k=${config.k} = ${m * config.k} samples, cut into ` +
-        `${config.batchesPerEpoch} batches of ranks×batch=${config.ranks * config.batch}; a group may straddle two batches, but each prompt ` +
-        `appears k times per epoch.`,
+      fact('note.flow-grpo-lcm.epoch', { m, k: config.k, batches: config.batchesPerEpoch, stepSamples: config.ranks * config.batch }),
       lcmLoaderNote(config),
     ];
   },
 };
 
 /** What the 'epoch' loop's loader does (the lcm script makes a new iterator after set_epoch(epoch) every epoch). */
-function lcmLoaderNote(config: LayoutConfig): string {
-  if (config.acceleratePrepare !== 1) {
-    return (
-      `As train_sd3.py (74db691) runs it: set_epoch(epoch), then a new iterator over the loader ${loaderParens(config)} each ` +
-      `epoch, so whatever the workers prefetch comes from this epoch's pass and is dropped with the iterator: the layout is the sampler's own.`
-    );
-  }
+function lcmLoaderNote(config: LayoutConfig): Fact {
+  if (config.acceleratePrepare !== 1) return fact('note.flow-grpo-lcm.new-iterator', loaderParams(config));
   return config.ranks > 1
-    ? `With accelerator.prepare (not what the script does), BatchSamplerShard takes ${config.ranks} of the sampler's batches per step and ` +
-        `keeps the rank's: rank r gets its slice of window (step × ${config.ranks} + r) mod ${config.batchesPerEpoch}, so the ranks ` +
-        `of one step hold slices of different windows.`
-    : `With accelerator.prepare (not what the script does), DataLoaderShard calls set_epoch(0) on the sampler whenever a new ` +
-        `iterator starts, so every epoch repeats pass 0.`;
+    ? fact('note.flow-grpo-lcm.shards', { ranks: config.ranks, batches: config.batchesPerEpoch })
+    : fact('note.flow-grpo-lcm.repeats-pass-0');
 }

@@ -1,19 +1,31 @@
 // What each framework itself prints for a configuration it rejects, word for word, so a user can
 // match our one-line error with the line in their own log. Every message names the version it was
 // read from; the wording changes between versions (TRL ≤ 0.18 printed a different sentence).
+import { pinnedName } from '../messages/errors.ts';
+import { type Fact, fact, say } from '../messages/index.ts';
 
 /** TRL version whose GRPOConfig.__post_init__ (trl/trainer/grpo_config.py) the messages below are taken from. */
 export const TRL_VERSION = '1.13.0';
 
 /** flow_grpo's scatter sampler (DistributedKRepeatSampler in scripts/train_sd3.py before the lcm rewrite of flow_grpo/sampler.py, 74db691). */
-export const FLOW_GRPO_VERSION = 'flow_grpo (DistributedKRepeatSampler before commit 74db691)';
+export const FLOW_GRPO_PINNED = { framework: 'flow_grpo', code: 'DistributedKRepeatSampler', beforeCommit: '74db691' } as const;
+
+/** The same, in words: "flow_grpo (DistributedKRepeatSampler before commit 74db691)". */
+export const FLOW_GRPO_VERSION = pinnedName(FLOW_GRPO_PINNED);
 
 /** DanceGRPO commit whose fastvideo/train_grpo_flux.py the dance-grpo sampler reproduces. */
 export const DANCE_GRPO_VERSION = 'DanceGRPO 22b85ef';
 
-/** Appends `; <framework> raises: <text>` to our message. */
+/** The clause `<framework> raises: <text>` that quotes the framework after our own words (the framework named, or pinned before a commit). */
+export function raises(framework: string | typeof FLOW_GRPO_PINNED, says: string): Fact {
+  return typeof framework === 'string'
+    ? fact('framework.raises', { framework, says })
+    : fact('framework.pinned-raises', { ...framework, says });
+}
+
+/** Appends `; <framework> raises: <text>` to a message said only in English (the CLI's own flags). */
 export function withFrameworkSays(ours: string, framework: string, says: string): string {
-  return `${ours}; ${framework} raises: ${says}`;
+  return `${ours}; ${say(raises(framework, says))}`;
 }
 
 /** TRL's own messages (GRPOConfig.__post_init__, TRL 1.13.0). */

@@ -1,10 +1,10 @@
 // Flow-Factory's GroupDistributedSampler: every rank walks the same prompt sequence and holds
 // k/W copies of each prompt, so one step of every rank together is group-complete.
-import { ConfigError } from '../errors.ts';
+import { configError, fact, fixClauses } from '../messages/index.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
-import { byNearness, divisors, fixesText, passingMultiples, passingValues, validKText } from './rules.ts';
+import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
@@ -29,9 +29,11 @@ export const groupDistributed: SamplerSpec = {
       const rs = divisors(k);
       const rsOk = passingValues(byNearness(rs, ranks), 'ranks', passes);
       const flowOk = passes({ sampler: 'flow-grpo' });
-      return new ConfigError(
-        `k=${k} must be a multiple of ranks=${ranks} (each rank holds k/ranks copies of every prompt)` +
-          fixesText([validKText(ks), validKText(rsOk, 'valid ranks here'), flowOk ? 'use --sampler flow-grpo' : '']),
+      return configError(
+        [
+          fact('group-distributed.k-multiple', { k, ranks }),
+          ...fixClauses([validKFact(ks), validKFact(rsOk, 'ranks'), flowOk ? fact('fix.sampler', { sampler: 'flow-grpo' }) : null]),
+        ],
         [
           ...ks.values.slice(0, 1).map((v) => ({ k: v })),
           ...rsOk.values.slice(0, 1).map((v) => ({ ranks: v })),
@@ -41,9 +43,8 @@ export const groupDistributed: SamplerSpec = {
     }
     if ((ranks * batch) % k !== 0) {
       const batches = passingMultiples(batch, k / ranks, passes);
-      return new ConfigError(
-        `k=${k} must divide ranks×batch=${ranks * batch} (each step must hold whole groups)` +
-          fixesText([batches.map((b) => `batch=${b} (→${ranks * b})`).join(' or ')]),
+      return configError(
+        [fact('group-distributed.k-divide', { k, total: ranks * batch }), ...fixClauses([batchesFact(batches, ranks)])],
         batches.map((b) => ({ batch: b })),
       );
     }
@@ -51,9 +52,13 @@ export const groupDistributed: SamplerSpec = {
     if (m > config.datasetSize) {
       const fewer = Math.max(1, Math.floor((config.datasetSize * k) / (ranks * batch)));
       const fixes = [{ datasetSize: m }, { batchesPerEpoch: fewer }].filter((f) => passes(f));
-      return new ConfigError(
-        `an epoch of batches-per-epoch=${config.batchesPerEpoch} needs ${m} distinct prompts but dataset-size=${config.datasetSize}` +
-          fixesText(fixes.map((f) => ('datasetSize' in f ? `use dataset-size ≥ ${m}` : `batches-per-epoch=${fewer}`))),
+      return configError(
+        [
+          fact('group-distributed.epoch-short', { batchesPerEpoch: config.batchesPerEpoch, m, datasetSize: config.datasetSize }),
+          ...fixClauses(
+            fixes.map((f) => ('datasetSize' in f ? fact('fix.dataset-size', { min: m }) : fact('fix.batches-per-epoch', { value: fewer }))),
+          ),
+        ],
         fixes,
       );
     }
@@ -83,9 +88,6 @@ export const groupDistributed: SamplerSpec = {
     return steps;
   },
   notes(config) {
-    return [
-      `Every rank receives the same prompt ids in the same order, ${config.k / config.ranks} copies each; the ranks' generators differ, so the ` +
-        `completions differ. One permutation per epoch (seed + epoch).`,
-    ];
+    return [fact('note.group-distributed.same-ids', { copies: config.k / config.ranks })];
   },
 };

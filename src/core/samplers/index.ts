@@ -1,5 +1,6 @@
 // The samplers and the one entry point that turns a configuration into a full layout.
 import { ConfigError } from '../errors.ts';
+import { configError, fact, fixClauses } from '../messages/index.ts';
 import type { Layout, LayoutConfig, SamplerName } from '../layout/types.ts';
 import { presets } from '../presets.ts';
 import { contiguous } from './contiguous.ts';
@@ -7,7 +8,7 @@ import { danceGrpo } from './dance-grpo.ts';
 import { flowGrpo, flowGrpoLcm } from './flow-grpo.ts';
 import { groupDistributed } from './group-distributed.ts';
 import { flagName } from '../settings.ts';
-import { checkCommon, checkSize, fixesText, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
+import { checkCommon, checkSize, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { trl } from './trl.ts';
 import { verl } from './verl.ts';
@@ -48,7 +49,7 @@ export function validateConfig(config: LayoutConfig): ConfigError | null {
   const err = findError(config);
   if (!err || err.suggestions.length === 0) return err;
   const verified = err.suggestions.filter((fix) => findError({ ...config, ...fix } as LayoutConfig, false) === null);
-  return new ConfigError(err.message, verified);
+  return new ConfigError(err.message, verified, err.clauses);
 }
 
 /**
@@ -228,11 +229,18 @@ export function checkGivenValues(config: LayoutConfig, given: Iterable<string>):
     step,
     (fix) => validateConfig({ ...config, batchesPerEpoch: fix.batch as number }) === null,
   );
-  return new ConfigError(
-    `--sampler flow-grpo-lcm cuts an epoch into a multiple of k/gcd(k, ranks×batch)=${config.k}/${gcd(config.k, config.ranks * config.batch)}` +
-      `=${step} batches (m·k must fill whole batches of ranks×batch=${config.ranks * config.batch}), so batches-per-epoch=` +
-      `${config.batchesPerEpoch} would become ${effective}` +
-      fixesText([near.length ? `use ${near.map((n) => `--batches-per-epoch ${n}`).join(' or ')}` : '']),
+  return configError(
+    [
+      fact('flow-grpo-lcm.batches-step', {
+        k: config.k,
+        gcd: gcd(config.k, config.ranks * config.batch),
+        step,
+        stepSamples: config.ranks * config.batch,
+        given: config.batchesPerEpoch,
+        effective,
+      }),
+      ...fixClauses([near.length ? fact('fix.flag-values', { flag: 'batches-per-epoch', values: near }) : null]),
+    ],
     near.map((n) => ({ batchesPerEpoch: n })),
   );
 }

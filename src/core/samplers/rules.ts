@@ -1,5 +1,6 @@
 // Shared arithmetic for the samplers' configuration rules and their suggested fixes.
-import { ConfigError } from '../errors.ts';
+import type { ConfigError } from '../errors.ts';
+import { type Clause, type Fact, configError, fact } from '../messages/index.ts';
 import type { LayoutConfig } from '../layout/types.ts';
 import { LAYOUT_SETTINGS, flagName, settingOf } from '../settings.ts';
 
@@ -104,20 +105,16 @@ export function passingMultiples(batch: number, step: number, passes: FixCheck, 
   return out;
 }
 
-/** "; valid k here: 1, 2, 4" from passing values (ascending, "…" when more may pass), or '' when none. */
-export function validKText(found: { values: number[]; more: boolean }, label = 'valid k here'): string {
-  if (found.values.length === 0) return '';
-  const sorted = [...found.values].sort((a, b) => a - b);
-  return `${label}: ${sorted.join(', ')}${found.more ? ', …' : ''}`;
+/** "valid k here: 1, 2, 4" from passing values (ascending, "…" when more may pass), or null when none. */
+export function validKFact(found: { values: number[]; more: boolean }, of: 'k' | 'ranks' = 'k'): Fact | null {
+  if (found.values.length === 0) return null;
+  const values = [...found.values].sort((a, b) => a - b);
+  return of === 'k' ? fact('fix.valid-k', { values, more: found.more }) : fact('fix.valid-ranks', { values, more: found.more });
 }
 
-/**
- * Joins the fix clauses that survived verification into "; a; or b" (each clause was built from
- * values that passed every rule), or says that no single setting fixes it.
- */
-export function fixesText(clauses: string[]): string {
-  const shown = clauses.filter(Boolean);
-  return shown.length === 0 ? '; no single setting fixes it, change several' : `; ${shown.join('; or ')}`;
+/** The batch sizes that fix it ("batch=4 or batch=8", with `times`: "batch=4 (→16)"), or null when none. */
+export function batchesFact(batches: number[], times: number | null = null): Fact | null {
+  return batches.length === 0 ? null : fact('fix.batches', { batches, times });
 }
 
 /** `values` ordered by distance to `target`, nearest first; ties prefer the larger (as `nearest`). */
@@ -136,32 +133,30 @@ export function checkCommon(config: LayoutConfig): ConfigError | null {
     // The verl-only settings may be absent from configs saved before them (validateConfig fills them in).
     if (config[field] === undefined && field !== 'sampler' && settingOf(field).min === 0) continue;
     if (kind === 'bool' && typeof config[field] !== 'boolean') {
-      return new ConfigError(`${flagName(field)} must be true or false, got ${String(config[field])}`, [{ [field]: true }]);
+      return configError([fact('config.not-bool', { setting: flagName(field), got: String(config[field]) })], [{ [field]: true }]);
     }
     if (kind !== 'int' || field === 'seed') continue;
     const value = config[field] as number;
     if (!Number.isSafeInteger(value) || value < min) {
-      return new ConfigError(`${flagName(field)} must be a whole number ≥ ${min}, got ${value}`, [{ [field]: min }]);
+      return configError([fact('config.not-whole', { setting: flagName(field), min, got: value })], [{ [field]: min }]);
     }
     // The table's range is the truth (e.g. dataset-size's cap); the CLI checks it while parsing too.
     if (value > max) {
-      return new ConfigError(`${flagName(field)}=${value} is above the sandbox's limit of ${max}`, [{ [field]: max }]);
+      return configError([fact('config.above-limit', { setting: flagName(field), value, max })], [{ [field]: max }]);
     }
   }
   if (!Number.isSafeInteger(config.seed)) {
     // Not `got ${config.seed}`: a seed beyond 2^53 arrives already rounded, and printing the
     // rounded double would name a seed the user never gave.
-    const got = Number.isInteger(config.seed) ? 'a number beyond that' : `${config.seed}`;
-    return new ConfigError(`seed must be a whole number within ±(2^53−1), got ${got}; PyTorch uses only its low 32 bits`, [{ seed: 42 }]);
+    const got = Number.isInteger(config.seed) ? 'a number beyond that' : config.seed;
+    return configError([fact('config.seed-unsafe', { got }), fact('config.seed-low-bits')], [{ seed: 42 }]);
   }
   // One step (TRL: one generation batch) must fit in the layout limit. Checked before the
   // samplers' own rules, whose suggested fixes enumerate divisors of ranks × batch.
   const perStep = config.ranks * config.batch * (config.sampler === 'trl' ? config.stepsPerGeneration : 1);
   if (perStep > LIMITS.maxSamples) {
     const what = config.sampler === 'trl' ? 'ranks×batch×steps-per-generation' : 'ranks×batch';
-    return new ConfigError(
-      `one step holds ${what}=${perStep} samples, above the sandbox's limit of ${LIMITS.maxSamples}; lower --ranks or --batch`,
-    );
+    return configError([fact('config.step-too-big', { what, samples: perStep, max: LIMITS.maxSamples }), fact('fix.lower-ranks-or-batch')]);
   }
   return null;
 }
@@ -186,20 +181,19 @@ export function checkSize(config: LayoutConfig, samples: number, draws: number):
   }
   const problem =
     samples > LIMITS.maxSamples
-      ? `this layout has ${samples} samples, above the sandbox's limit of ${LIMITS.maxSamples}`
-      : `this layout needs ${draws} generator draws (a randperm of dataset-size=${config.datasetSize} per reseed), above the limit of ${LIMITS.maxDraws}`;
-  return new ConfigError(problem, candidates);
+      ? fact('config.layout-too-big', { samples, max: LIMITS.maxSamples })
+      : fact('config.too-many-draws', { draws, datasetSize: config.datasetSize, max: LIMITS.maxDraws });
+  return configError([problem], candidates);
 }
 
 /** The error's text with its (verified) suggestions appended as settings to try. */
 export function withFixes(err: ConfigError, fixes: ReadonlyArray<Record<string, unknown>>): ConfigError {
-  if (fixes.length === 0) return new ConfigError(`${err.message}; no single setting fixes it, lower several`, []);
-  const text = fixes
-    .map((f) =>
-      Object.entries(f)
-        .map(([key, value]) => `${flagName(key)}=${value}`)
-        .join(' '),
-    )
-    .join(' or ');
-  return new ConfigError(`${err.message}; try ${text}`, fixes);
+  const clauses = err.clauses as Clause[];
+  if (fixes.length === 0) return configError([...clauses, fact('fix.none-lower-several')], []);
+  const said = fixes.map((f) =>
+    Object.entries(f)
+      .map(([key, value]) => `${flagName(key)}=${value}`)
+      .join(' '),
+  );
+  return configError([...clauses, fact('fix.try', { fixes: said })], fixes);
 }

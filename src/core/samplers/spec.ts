@@ -1,6 +1,7 @@
 // What every sampler provides, so the layout code treats them all alike.
 import type { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep, SamplerName, TrainingCounts } from '../layout/types.ts';
+import type { Fact } from '../messages/index.ts';
 import type { FixCheck } from './rules.ts';
 
 export interface SamplerSpec {
@@ -37,5 +38,5 @@ export interface SamplerSpec {
   /** Generation batches, micro-steps and optimizer steps as the framework's loop counts them, for a valid effective config. */
   counts(config: LayoutConfig): TrainingCounts;
   /** Plain-language remarks about the run (reseeding, padding, TRL's reused batches). */
-  notes(config: LayoutConfig): string[];
+  notes(config: LayoutConfig): Fact[];
 }

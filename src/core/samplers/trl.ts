@@ -1,11 +1,11 @@
 // TRL's GRPOTrainer data path: RepeatSampler → DataLoader(batch = per_device_batch × steps_per_generation)
 // → accelerate's BatchSamplerShard (process p takes every W-th batch, starting at p).
-import { ConfigError } from '../errors.ts';
+import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { trlCounts } from './counts.ts';
-import { TRL_VERSION, trlSays, withFrameworkSays } from './framework-errors.ts';
-import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
+import { TRL_VERSION, trlSays, raises } from './framework-errors.ts';
+import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
@@ -58,14 +58,7 @@ export const trl: SamplerSpec = {
   validate(config, passes) {
     const { k } = config;
     if (k < 2) {
-      return new ConfigError(
-        withFrameworkSays(
-          `k (num_generations) = ${k} must be at least 2: TRL's GRPO needs 2 or more completions per prompt`,
-          `TRL ${TRL_VERSION}`,
-          trlSays.tooFewGenerations(k),
-        ),
-        [{ k: 2 }],
-      );
+      return configError([fact('trl.k-at-least-2', { k }), raises(`TRL ${TRL_VERSION}`, trlSays.tooFewGenerations(k))], [{ k: 2 }]);
     }
     const gen = config.batch * config.ranks * config.stepsPerGeneration;
     if (gen % k !== 0) {
@@ -73,23 +66,29 @@ export const trl: SamplerSpec = {
       // Only fixes that pass every rule (the dataset, the size limits) are named.
       const ks = passingValues(byNearness(valid, k), 'k', passes);
       const batches = passingMultiples(config.batch, k / gcd(k, config.ranks * config.stepsPerGeneration), passes);
-      return new ConfigError(
-        withFrameworkSays(
-          `k=${k} (num_generations) must divide the generation batch ` +
-            `ranks×batch×steps-per-generation=${config.ranks}×${config.batch}×${config.stepsPerGeneration}=${gen}` +
-            fixesText([validKText(ks), batches.map((b) => `batch=${b} (→${b * config.ranks * config.stepsPerGeneration})`).join(' or ')]),
-          `TRL ${TRL_VERSION}`,
-          trlSays.generationNotDivisibleByK(gen, k),
-        ),
+      return configError(
+        [
+          fact('trl.k-divide-generation', {
+            k,
+            ranks: config.ranks,
+            batch: config.batch,
+            stepsPerGeneration: config.stepsPerGeneration,
+            generation: gen,
+          }),
+          ...fixClauses([validKFact(ks), batchesFact(batches, config.ranks * config.stepsPerGeneration)]),
+          raises(`TRL ${TRL_VERSION}`, trlSays.generationNotDivisibleByK(gen, k)),
+        ],
         [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
     const prompts = gen / k;
     if (prompts > config.datasetSize) {
       const ok = passes({ datasetSize: prompts });
-      return new ConfigError(
-        `a generation batch needs ${prompts} distinct prompts (generation batch ${gen} / k=${k}) but dataset-size=${config.datasetSize}: ` +
-          `RepeatSampler would drop the only, incomplete chunk${fixesText([ok ? `use dataset-size ≥ ${prompts}` : ''])}`,
+      return configError(
+        [
+          fact('trl.dataset-short', { prompts, generation: gen, k, datasetSize: config.datasetSize }),
+          ...fixClauses([ok ? fact('fix.dataset-size', { min: prompts }) : null]),
+        ],
         ok ? [{ datasetSize: prompts }] : [],
       );
     }
@@ -137,30 +136,26 @@ export const trl: SamplerSpec = {
   },
   notes(config) {
     const { generationBatch, promptsPerGeneration, repeatCount, perProcess } = trlSizes(config);
-    const notes = [
-      `One step here is one generation batch: ${generationBatch} samples = ${promptsPerGeneration} prompts × k=${config.k}; process p takes the ` +
-        `p-th contiguous block of ${perProcess}.`,
-      `RepeatSampler's generator is seeded once per run: epoch e continues the stream of epoch e−1; an incomplete last chunk of the permutation ` +
-        `is dropped (${config.datasetSize % promptsPerGeneration} prompt(s) per epoch never drawn).`,
+    const notes: Fact[] = [
+      fact('note.trl.step', { samples: generationBatch, prompts: promptsPerGeneration, k: config.k, block: perProcess }),
+      fact('note.trl.seed', { dropped: config.datasetSize % promptsPerGeneration }),
     ];
-    if (repeatCount === 1) {
-      notes.push(`num_iterations × steps_per_generation = 1: TRL generates from every batch its dataloader yields, none is reused.`);
-    } else {
-      notes.push(
-        `TRL's dataloader yields each generation batch ${repeatCount} times (num_iterations=${config.numIterations} × ` +
-          `steps_per_generation=${config.stepsPerGeneration}); it generates from the first and only loads the other ${repeatCount - 1} (the ` +
-          `buffered completions are reused), so those repeats are not extra steps here.`,
-      );
-    }
+    notes.push(
+      repeatCount === 1
+        ? fact('note.trl.no-reuse')
+        : fact('note.trl.reuse', { times: repeatCount, iterations: config.numIterations, stepsPerGeneration: config.stepsPerGeneration }),
+    );
     if (config.stepsPerGeneration > 1) {
       notes.push(
-        `Each rank's block of ${perProcess} is used as ${config.stepsPerGeneration} micro-batches of batch=${config.batch} (one per micro-step); ` +
-          `every gradient_accumulation_steps=${config.gradientAccumulationSteps} micro-steps make one optimizer step (see the step counts).`,
+        fact('note.trl.micro-batches', {
+          block: perProcess,
+          stepsPerGeneration: config.stepsPerGeneration,
+          batch: config.batch,
+          accumulation: config.gradientAccumulationSteps,
+        }),
       );
     }
-    if (perProcess % config.k !== 0) {
-      notes.push(`The per-process block (${perProcess}) is not a multiple of k=${config.k}: some groups straddle two ranks.`);
-    }
+    if (perProcess % config.k !== 0) notes.push(fact('note.trl.straddle', { block: perProcess, k: config.k }));
     return notes;
   },
 };
@@ -185,26 +180,17 @@ export interface TrlBatchingArgs {
 export function trlStepsPerGeneration(args: TrlBatchingArgs, passes: (stepsPerGeneration: number) => boolean = () => true): number {
   const { stepsPerGeneration: spg, generationBatchSize: gbs } = args;
   if (spg !== undefined && gbs !== undefined) {
-    throw new ConfigError(
-      withFrameworkSays(
-        `give --generation-batch-size or --steps-per-generation, not both (one is derived from the other)`,
-        `TRL ${TRL_VERSION}`,
-        trlSays.bothGiven(),
-      ),
-    );
+    throw configError([fact('trl.both-given'), raises(`TRL ${TRL_VERSION}`, trlSays.bothGiven())]);
   }
   if (gbs !== undefined) {
     const global = args.batch * args.ranks;
     if (gbs % global !== 0) {
       const near = passingMultiples(gbs / global, 1, (fix) => passes(fix.batch as number)).map((spg) => spg * global);
-      throw new ConfigError(
-        withFrameworkSays(
-          `generation-batch-size=${gbs} must be a multiple of ranks×batch=${global}` +
-            fixesText([near.length ? `use ${near.map((g) => `--generation-batch-size ${g}`).join(' or ')}` : '']),
-          `TRL ${TRL_VERSION}`,
-          trlSays.generationNotDivisibleByGlobalBatch(gbs, global),
-        ),
-      );
+      throw configError([
+        fact('trl.generation-batch-multiple', { generationBatchSize: gbs, global }),
+        ...fixClauses([near.length ? fact('fix.flag-values', { flag: 'generation-batch-size', values: near }) : null]),
+        raises(`TRL ${TRL_VERSION}`, trlSays.generationNotDivisibleByGlobalBatch(gbs, global)),
+      ]);
     }
     return gbs / global;
   }

@@ -9,11 +9,12 @@
 // nnodes), k = actor_rollout_ref.rollout.n, and batch = the samples each rank gets per step, so
 // data.train_batch_size = ranks × batch / k prompts (`--train-batch-size` on the CLI sets batch from it).
 import { ConfigError } from '../errors.ts';
+import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randint, randperm } from '../rng/index.ts';
 import type { TrainingCounts } from '../layout/types.ts';
-import { VERL_VERSION, verlSays, withFrameworkSays } from './framework-errors.ts';
-import { byNearness, divisors, fixesText, gcd, passingMultiples, passingValues, validKText } from './rules.ts';
+import { VERL_VERSION, verlSays, raises } from './framework-errors.ts';
+import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { balanceBatchOrder } from './verl-balance.ts';
 
@@ -93,56 +94,55 @@ export const verl: SamplerSpec = {
     if (samples % c.k !== 0) {
       const ks = passingValues(byNearness(divisors(samples), c.k), 'k', passes);
       const batches = passingMultiples(c.batch, c.k / gcd(c.k, c.ranks), passes);
-      return new ConfigError(
-        `ranks×batch=${c.ranks}×${c.batch}=${samples} samples per step must be data.train_batch_size prompts × rollout.n=${c.k} ` +
-          `(verl repeats every prompt n times)` +
-          fixesText([validKText(ks), batches.map((b) => `batch=${b}`).join(' or ')]),
+      return configError(
+        [
+          fact('verl.samples-not-prompts', { ranks: c.ranks, batch: c.batch, samples, k: c.k }),
+          ...fixClauses([validKFact(ks), batchesFact(batches)]),
+        ],
         [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
     const { trainBatchSize, mini, normalisedMini, micro, stepsPerEpoch } = verlSizes(c);
     if (stepsPerEpoch < 1) {
       const ok = passes({ datasetSize: trainBatchSize });
-      return new ConfigError(
-        withFrameworkSays(
-          `dataset-size=${c.datasetSize} is smaller than data.train_batch_size=${trainBatchSize}: the drop_last dataloader is empty` +
-            fixesText([ok ? `use dataset-size ≥ ${trainBatchSize}` : '']),
-          VERL_VERSION,
-          verlSays.emptyDataloader(),
-        ),
+      return configError(
+        [
+          fact('verl.dataset-short', { datasetSize: c.datasetSize, trainBatch: trainBatchSize }),
+          ...fixClauses([ok ? fact('fix.dataset-size', { min: trainBatchSize }) : null]),
+          raises(VERL_VERSION, verlSays.emptyDataloader()),
+        ],
         ok ? [{ datasetSize: trainBatchSize }] : [],
       );
     }
     if (mini > trainBatchSize) {
-      return new ConfigError(
-        withFrameworkSays(
-          `ppo-mini-batch-size=${mini} prompts is above data.train_batch_size=${trainBatchSize}; use at most ${trainBatchSize} (0 = all of it)`,
-          VERL_VERSION,
-          verlSays.miniAboveTrainBatch(trainBatchSize, mini),
-        ),
+      return configError(
+        [
+          fact('verl.mini-above', { mini, trainBatch: trainBatchSize }),
+          fact('fix.mini-at-most', { most: trainBatchSize }),
+          raises(VERL_VERSION, verlSays.miniAboveTrainBatch(trainBatchSize, mini)),
+        ],
         [{ ppoMiniBatchSize: 0 }],
       );
     }
     if (normalisedMini < 1) {
       const least = Math.ceil(c.ranks / c.k);
-      return new ConfigError(
-        withFrameworkSays(
-          `ppo-mini-batch-size=${mini} prompts × n=${c.k} // ranks=${c.ranks} leaves no sample per rank; use ≥ ${least}`,
-          VERL_VERSION,
-          verlSays.miniZeroAfterNormalisation(normalisedMini),
-        ),
+      return configError(
+        [
+          fact('verl.mini-empty', { mini, k: c.k, ranks: c.ranks }),
+          fact('fix.at-least', { least }),
+          raises(VERL_VERSION, verlSays.miniZeroAfterNormalisation(normalisedMini)),
+        ],
         [{ ppoMiniBatchSize: least }],
       );
     }
     if (normalisedMini % micro !== 0) {
       const ok = divisors(normalisedMini).filter((d) => passes({ ppoMicroBatchSizePerGpu: d }));
-      return new ConfigError(
-        withFrameworkSays(
-          `ppo-micro-batch-size-per-gpu=${micro} must divide the per-rank mini-batch ${mini}×${c.k}//${c.ranks}=${normalisedMini}` +
-            fixesText([ok.length ? `valid here: ${ok.join(', ')}` : '']),
-          VERL_VERSION,
-          verlSays.microDoesNotDivide(normalisedMini, micro),
-        ),
+      return configError(
+        [
+          fact('verl.micro-divide', { micro, mini, k: c.k, ranks: c.ranks, normalised: normalisedMini }),
+          ...fixClauses([ok.length ? fact('fix.valid-here', { values: ok }) : null]),
+          raises(VERL_VERSION, verlSays.microDoesNotDivide(normalisedMini, micro)),
+        ],
         ok.map((d) => ({ ppoMicroBatchSizePerGpu: d })),
       );
     }
@@ -194,25 +194,22 @@ export const verl: SamplerSpec = {
   },
   notes(c) {
     const { trainBatchSize, samples, stepsPerEpoch } = verlSizes(c);
-    const notes = [
-      `One step = data.train_batch_size=${trainBatchSize} prompts × rollout.n=${c.k} = ${samples} samples; the driver holds them all and ` +
-        `hands rank r the r-th contiguous chunk of ${c.batch}.`,
-      `RandomSampler's generator is seeded once (data.seed=${c.seed}); ` +
-        ((c.dataloaderNumWorkers ?? 8) > 0
-          ? `with dataloader_num_workers=${c.dataloaderNumWorkers ?? 8}, torchdata's StatefulDataLoader builds each epoch's sampler ` +
-            `iterator twice, so epoch e uses randperm number 2e+1 and the even ones are drawn and thrown away (0 workers: randperm e). `
-          : `epoch e uses the next randperm(${c.datasetSize}) from it. `) +
-        `data.seed null leaves torch.Generator() at its default seed ${TORCH_DEFAULT_SEED}, so every such run draws the same order.`,
-      `drop_last: ${c.datasetSize - stepsPerEpoch * trainBatchSize} prompt(s) at the end of each epoch's permutation are never drawn.`,
+    const workers = c.dataloaderNumWorkers ?? 8;
+    const notes: Fact[] = [
+      fact('note.verl.step', { prompts: trainBatchSize, k: c.k, samples, chunk: c.batch }),
+      fact('note.verl.seed', {
+        seed: c.seed,
+        workers: workers > 0 ? workers : null,
+        datasetSize: c.datasetSize,
+        defaultSeed: TORCH_DEFAULT_SEED,
+      }),
+      fact('note.verl.drop-last', { dropped: c.datasetSize - stepsPerEpoch * trainBatchSize }),
       (c.balanceBatch ?? true)
-        ? `balance_batch=true: _balance_batch reorders each step by token workload (24576·len + len²), so the ${c.k} copies of a prompt ` +
-          `scatter across ranks by length; advantages still group by uid on the driver, but mini-batches mix prompts.`
-        : `balance_batch=false: samples stay in generation order, so each prompt's ${c.k} copies are consecutive` +
-          (c.batch % c.k === 0 ? ` and on one rank.` : `; ${c.batch} per rank is not a multiple of k, so some groups straddle two ranks.`),
+        ? fact('note.verl.balanced', { k: c.k })
+        : fact('note.verl.unbalanced', { k: c.k, perRank: c.batch, straddle: c.batch % c.k !== 0 }),
       c.seqlens
-        ? `Token counts: the ${c.seqlens.length} measured ones given, in generation order.`
-        : `Token counts are synthetic (torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) per sample from a generator seeded ` +
-          `with --seed); give measured ones with --seqlens FILE.`,
+        ? fact('note.verl.measured-seqlens', { count: c.seqlens.length })
+        : fact('note.verl.synthetic-seqlens', { low: SYNTHETIC_SEQLEN.low, high: SYNTHETIC_SEQLEN.high }),
     ];
     return notes;
   },

@@ -1,5 +1,5 @@
 // The expanded batch: batch × k configurations with their latency alone and their structure.
-import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 import { INSERTION_POSITIONS, TIERS, TIER_CROPS, TOP_K, configReward, type ConfigActions } from '../env/controller.ts';
 import { sampleActions } from './policy.ts';
 import type { Configuration, ScheduleConfig } from './types.ts';
@@ -7,23 +7,21 @@ import type { Configuration, ScheduleConfig } from './types.ts';
 /** Rejects settings no scheme can run, with the rule and the numbers. */
 export function validateScheduleConfig(c: ScheduleConfig): void {
   const whole = (name: string, v: number, min: number) => {
-    if (!Number.isSafeInteger(v) || v < min) throw new ConfigError(`${name} must be a whole number ≥ ${min}, got ${v}`);
+    if (!Number.isSafeInteger(v) || v < min) throw configError([fact('config.not-whole', { setting: name, min, got: v })]);
   };
   whole('ranks', c.ranks, 1);
   whole('batch', c.batch, 1);
   whole('k', c.k, 1);
   if (c.maxBatch !== null) whole('max-batch', c.maxBatch, 1);
-  if (!(c.alpha >= 0 && c.alpha <= 1))
-    throw new ConfigError(`alpha must be in [0, 1] (0: batching saves nothing, 1: a batch costs one), got ${c.alpha}`);
+  if (!(c.alpha >= 0 && c.alpha <= 1)) throw configError([fact('schedule.alpha', { got: c.alpha })]);
   if (c.latency.kind === 'constant' && !(c.latency.t > 0 && Number.isFinite(c.latency.t))) {
-    throw new ConfigError(`the configuration time T must be a positive number, got ${c.latency.t}`);
+    throw configError([fact('schedule.config-time', { got: c.latency.t })]);
   }
   if (c.gatherCost !== null && !(c.gatherCost >= 0 && Number.isFinite(c.gatherCost))) {
-    throw new ConfigError(`gather-cost must be a non-negative number, got ${c.gatherCost}`);
+    throw configError([fact('schedule.gather-cost', { got: c.gatherCost })]);
   }
   const total = c.batch * c.k;
-  if (total > 100_000)
-    throw new ConfigError(`batch × k = ${total} configurations is more than the simulator's 100000; use a smaller batch or k`);
+  if (total > 100_000) throw configError([fact('schedule.too-many', { total, max: 100_000 }), fact('fix.smaller-batch-or-k')]);
 }
 
 /** The prefill latency of a configuration (src/core/env/controller.ts; it depends on the knobs only, not on the input). */

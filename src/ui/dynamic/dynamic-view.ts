@@ -7,7 +7,7 @@
 // The picture comes from the same protocol run in this thread (labelled as such); the workers'
 // plan is checked against it. The sparsity sweep runs in a worker and is drawn with uPlot.
 // Attributes are named like `grpo-sandbox dynamic`'s flags (and its --sweep flags trials, ps).
-import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
+import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import uPlot from 'uplot';
@@ -94,7 +94,7 @@ export class GrpoDynamicView extends LitElement {
   declare ps: string | null;
   declare request: DynamicRequest | null;
   declare trace: StepTrace | null;
-  declare error: string | null;
+  declare error: Said | null;
   declare playing: boolean;
   declare ranksState: RanksState;
   declare sweepState: { status: 'idle' | 'running' | 'done' | 'error'; units: number; total: number; ms?: number; message?: string };
@@ -223,7 +223,7 @@ export class GrpoDynamicView extends LitElement {
     try {
       request = dynamicRequest(this.attrs());
     } catch (err) {
-      this.error = formWords((err as Error).message);
+      this.error = saidOf(err, formWords);
       this.trace = null;
       this.ranksState = { status: 'idle', records: [] };
       return;
@@ -237,7 +237,7 @@ export class GrpoDynamicView extends LitElement {
         void this.runOnRanks(request, trace, token);
       },
       (err: Error) => {
-        if (token === this.token) this.error = err.message;
+        if (token === this.token) this.error = saidOf(err);
       },
     );
   }

@@ -15,7 +15,7 @@ import { deriveView, type ExplorerView } from '../explorer-model.ts';
 import { parseState, stateToSearch, speeds, type ExplorerState } from '../url-state.ts';
 import { caption, phaseIds, phaseTitles } from '../story.ts';
 import { StoryController } from '../story-controller.ts';
-import { pageWords, withCode } from '../page-text.ts';
+import { errorText, withCode } from '../core-text.ts';
 import { checkView } from '../view-budget.ts';
 import type { LayoutCanvas } from '../layout-canvas.ts';
 import type { StoryAction } from '../story-controls.ts';
@@ -210,7 +210,7 @@ export class GrpoLayout extends LitElement {
           ? html`<div class="notice" role="status">${MSG.attributes}<ul>${s.notices.map((n) => html`<li>${n}</li>`)}</ul></div>`
           : nothing
       }
-      ${v.error ? html`<p class="stale" role="status"><strong>${MSG.stale}</strong> ${pageWords(v.error.message)}</p>` : nothing}
+      ${v.error ? html`<p class="stale" role="status"><strong>${MSG.stale}</strong> ${errorText(v.error)}</p>` : nothing}
       ${
         figureOnly
           ? nothing

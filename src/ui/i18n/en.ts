@@ -24,7 +24,32 @@ const regroupText: Record<RegroupMethod, string> = {
   local: 'on each rank, k consecutive samples per group, as DanceGRPO does (no gather needed when a rank holds whole groups)',
 };
 
+const tooBig = (why: string) => `Too big for this page: ${why}. The overview shows it as a heatmap; for tiles, pick smaller numbers.`;
+
 export const en = {
+  /**
+   * The page's own messages said as facts (a message id and its parameters, as the core says its
+   * own: src/ui/core-text.ts renders both): the explorer's view budget (src/ui/view-budget.ts).
+   */
+  pageFacts: {
+    'view.too-many-ranks': (p: { ranks: string; most: string }) =>
+      tooBig(`${p.ranks} ranks are more rows than the page draws (at most ${p.most})`),
+    'view.too-many-tiles': (p: {
+      ranks: string;
+      one: boolean;
+      perRank: string;
+      stepsPerGather: string | null;
+      tiles: string;
+      most: string;
+    }) =>
+      tooBig(
+        `${p.ranks} rank${p.one ? '' : 's'} × ${p.perRank} samples per rank per step` +
+          (p.stepsPerGather === null ? '' : ` × ${p.stepsPerGather} steps per gather`) +
+          ` = ${p.tiles} tiles in one gather, more than the ${p.most} tiles the page draws`,
+      ),
+    'view.too-many-samples': (p: { gathers: string; perGather: string; samples: string; most: string }) =>
+      tooBig(`${p.gathers} gathers × ${p.perGather} = ${p.samples} samples in the whole layout, more than the ${p.most} the page builds`),
+  },
   lang: {
     label: 'language',
     switchTo: 'show this page in Chinese',
@@ -634,6 +659,129 @@ export const en = {
     round: (d: number) => `round ${d}`,
     resample: (d: number) => `resample ${d}`,
     aria: (label: string) => `dynamic sampling, ${label}`,
+  },
+  tours: {
+    /** The tour panel's and menu's own words. */
+    ui: {
+      tour: 'Tour',
+      tours: 'tours',
+      stepOf: (i: number, n: number) => `step ${i} of ${n}`,
+      back: '◀ back',
+      next: 'next ▶',
+      close: 'close the tour (Esc)',
+      end: 'End of the tour.',
+      keys: '← → step, Esc closes',
+      fold: 'fold the tour to its header',
+      unfold: "show the step's text",
+      unknown: (name: string, names: readonly string[]) => `There is no tour “${name}”; the tours are ${names.join(', ')}.`,
+    },
+    /** Each tour's title and its steps' captions, in order, by tour id (src/ui/tour/tours.ts holds the steps themselves). */
+    titles: {
+      'seed-000': 'where the k copies of a prompt go',
+      'seed-001': 'the expanded batch and how it runs',
+      'seed-002': 'dynamic sampling when 3 resamples are not enough',
+      'seed-003': 'training the two-stage controller',
+      'seed-004': 'tensors from different devices after a cross-rank pool',
+      'trl-5619': 'TRL #5619: dapo’s update size and steps_per_generation',
+    } as Record<string, string>,
+    steps: {
+      'seed-000': [
+        "flow_grpo's DistributedKRepeatSampler: 8 ranks × train_batch_size 2 = 16 samples per batch. With k = 4 copies " +
+          'per prompt, each batch draws 16 / 4 = 4 prompts and repeats each of them 4 times.',
+        "The 16 samples are scattered over the 8 ranks, 2 each, in the order of the seed's permutation; copies of one " +
+          'prompt land on different ranks. The seed document expects set_epoch(epoch × 2 + i) to make every batch a new ' +
+          'draw, but the real script (train_sd3.py) reads the sampler through DataLoader(num_workers=1) prepared by ' +
+          'accelerate, one iterator made before the loop: 3 index batches are drawn before their set_epoch call, so ' +
+          'batches 0 and 1 of epoch 0 are the same draw (steps 0–3 all get set_epoch(0)’s batch). That is what a real run ' +
+          'of this configuration gets.',
+        'Follow prompt 13: in each batch two of its 4 copies sit on rank 3 (the loader hands out that batch twice, so ' +
+          'the epoch holds 8 copies, 4 of them on rank 3). A diagram with one copy per accelerator (GPU or NPU) is only ' +
+          'an illustration — a rank can hold anywhere from 0 to min(k, batch) = 2 copies of a prompt. A rank printing the ' +
+          'shape of its batch (videos.shape) sees only its own 2 samples, and that is normal.',
+        'Each rank appends its batches and concatenates them: 2 batches × 2 = 4 samples per rank per epoch, still only ' + 'its own.',
+        'accelerator.gather brings the 32 samples of the epoch together in rank-major order. Only now do the copies of ' +
+          'each prompt meet: here 4 prompts, each drawn twice (8 copies), where the document expected 8 prompts × 4 ' +
+          'copies.',
+        "flow_grpo's PerPromptStatTracker regroups the gathered samples by prompt, wherever they were generated: in the " +
+          'real run each group holds 8 samples (2k), because the same batch came twice.',
+        'The loop the document assumes — num_workers 0 and no accelerator.prepare, so each batch is drawn after its ' +
+          'set_epoch call: the epoch holds 8 different prompts and every group has exactly 4 copies. The “loader workers” ' +
+          'and “accelerate prepare” settings switch between the two.',
+        'Each sample’s advantage subtracts its group’s mean reward, so the copies had to meet first; it divides by the ' +
+          'std of all gathered rewards (flow_grpo’s global_std), as the caption says.',
+        'Back to the ranks: rank r takes gathered[4r, 4r + 4), exactly the 4 samples it generated, now with their ' +
+          'advantages. Each rank trains on its own samples; the groups existed only in the gathered view.',
+      ],
+      'seed-001': [
+        'expanded_batch_size = batch_size × group_size: batch 4 × group 5 = 20 configurations (Sample1 → Config1-1 … ' +
+          'Config1-5, …). repeat_interleave expands the inputs from (4, seq) to (20, seq).',
+        "The ideal layout: each of the 4 ranks holds its own sample's 5 configurations.",
+        'How the 20 configurations execute, one Gantt chart per scheme on one time scale (ranks × time). One ' +
+          "configuration takes T; today's loop runs them one at a time with batch 1, all on GPU 0.",
+        'Side by side: serial-dp takes 20T while ranks 1–3 sit idle; each GPU running its own sample (per-rank-serial) ' +
+          'takes 5T — a 4× speed-up (20T / 5T), the one the scenario expects.',
+        'All five schemes, with batching that is not free: α = 0.5, so a batch of 5 takes T·(0.5 + 0.5·5) = 3T. ' +
+          'per-rank-batched runs each sample in one launch.',
+        "Configurations are not equally costly: latencies from the controller task (each configuration's prefill " +
+          'latency, drawn from the uniform policy, in ms). The bars now differ in length, and so do the makespans and ' +
+          'idle fractions.',
+      ],
+      'seed-002': [
+        'seed-002: 4 GPUs, each needs local_target = 16 samples, so global_target = 64. ms-swift builds on TRL: ' +
+          'contiguous groups, one all-gather of the 64.',
+        'Dynamic sampling (DAPO-style): a group whose rewards all tie (std = 0) carries no signal and is dropped. ' +
+          'Initial batch: 48 of 64 valid. This view uses groups of k = 2, not 4: whole groups are kept or dropped, and ' +
+          'only groups of 2 can add exactly the 2 samples of the last resample.',
+        'The ranks resample, at most max_resample_times = 3: +8 (56/64), +4 (60/64), +2 (62/64). Still 2 short: ' + 'Shortage: 2/64.',
+        'The current slicing of the 62-sample pool: rank r takes [16r, min(16(r+1), 62)), so ranks 0–2 get 16 and rank ' +
+          '3 gets 14. Each cell is coloured by the rank that generated it.',
+        'The train step on 4 rank Web Workers: the unequal batches break the gather with the shape mismatch a real run ' +
+          'prints ([16, 1] against [14, 1]).',
+        'Fix 1 (recommended): when short, every rank falls back to its original batch — equal sizes, the step trains, ' +
+          'but the flat groups are trained on too.',
+        'Fix 3: local_target = floor(62 / 4) = 15, and the first 62 mod 4 = 2 ranks take one more: 16, 16, 15, 15. ' +
+          'Every valid sample is used; the gather must accept sizes that differ by one.',
+      ],
+      'seed-003': [
+        'seed-003: batch size 1, group_size = 5. For each input the two-stage controller samples 5 configurations ' +
+          '(tier, insertion position, MoE top-K, active blocks), each independently by softmax then multinomial.',
+        "One rank holds the whole group, so the 5 rewards are compared at once. The seed's loss: for every pair with " +
+          'reward_i > reward_j, −log σ(log π_i − log π_j).',
+        "The training dashboard with seed-003's settings: the seed controller (d_model 2048), one rank, 5 " +
+          'configurations per step, the pairwise loss; here a short run of 30 steps.',
+        'Start: the rank trains in a Web Worker while the page draws reward, % of the optimum, loss, KL, entropy per ' +
+          'head, zero-std and clip fractions.',
+        'When the run ends, the learned policy per latency budget is set against the optimum. The standard GRPO losses ' +
+          'are one setting away: change loss and start again.',
+      ],
+      'seed-004': [
+        'seed-004: 4 ranks × 16 samples, a global pool of 64 sliced back to the ranks as [0:16] [16:32] [32:48] ' + '[48:64].',
+        'Dynamic sampling across ranks: every rank fetches, generates and scores together. Initial batch: 56 of 64 ' +
+          'valid. This view uses groups of k = 8, not 4, so each rank’s slice of 16 holds the 2 groups the scenario ' +
+          'describes.',
+        'One resample adds 8, all generated on rank 1: global_pool = 64/64. The synchronisation works.',
+        "gather_object collected every rank's samples into one pool, each tensor still on its source device: rank 2's " +
+          'slice [32:48] holds 8 samples produced on rank 3 (cells coloured by origin rank).',
+        'torch.stack([s["rewards_per_func"] for s in my_samples]) on the rank workers: the device error a real run ' +
+          'gives ("Expected all tensors to be on the same device…").',
+        'The fix (the fourth in the scenario’s history of fixes): move every tensor to the current rank’s device before ' +
+          'stacking (.to(device), a no-op when already there). Every rank stacks [16, 1] and the step trains.',
+      ],
+      'trl-5619': [
+        'TRL 1.9.0, loss dapo: 2 ranks × 2 completions per micro-step, gradient_accumulation_steps 2, so every ' +
+          'optimizer step trains on 8 completions. With steps_per_generation 4, a generation batch spans two optimizer ' +
+          'steps, and dapo divides every micro-step by the tokens of the whole generation batch: each update is about ' +
+          'half the global token mean’s (GA / spg = 0.5).',
+        'The same 8 completions per optimizer step, now with steps_per_generation 2 = GA: the generation batch is the ' +
+          'accumulation window, and every update has exactly the token mean’s size (× 1). Same global batch, a different ' +
+          'learning rate: TRL #5619.',
+        'TRL 1.13.0 (PR #6024) rescales the normaliser by GA / steps_per_generation: with steps_per_generation 4 the ' +
+          'updates are back at the token mean’s size, within a few per cent (each half of the generation batch has its ' +
+          'own token count; the fix assumes they are equal).',
+        'And with steps_per_generation 2 nothing changed: × 1 as before. Hatched blocks (steps_per_generation 4) are ' +
+          'micro-steps trained one optimizer step after their completions were generated: off-policy, whatever the loss.',
+      ],
+    } as Record<string, string[]>,
   },
 };
 

@@ -12,7 +12,19 @@ const regroupText: Record<RegroupMethod, string> = {
   local: '在每个 rank 上分组，每组 k 个相邻样本，与 DanceGRPO 相同（rank 持有完整的组时无需 gather）',
 };
 
+const tooBig = (why: string) => `对本页来说太大了：${why}。概览以热图显示它；要看方块，请选小一些的数值。`;
+
 export const zhCN: Catalogue = {
+  pageFacts: {
+    'view.too-many-ranks': (p) => tooBig(`${p.ranks} 个 rank 超过了本页能绘制的行数（最多 ${p.most}）`),
+    'view.too-many-tiles': (p) =>
+      tooBig(
+        `${p.ranks} 个 rank × 每 rank 每 step ${p.perRank} 个样本${p.stepsPerGather === null ? '' : ` × 每次 gather ${p.stepsPerGather} 个 step`}` +
+          ` = 一次 gather ${p.tiles} 个方块，超过了本页能绘制的 ${p.most} 个方块`,
+      ),
+    'view.too-many-samples': (p) =>
+      tooBig(`${p.gathers} 次 gather × ${p.perGather} = 整个布局 ${p.samples} 个样本，超过了本页能构建的 ${p.most} 个`),
+  },
   lang: {
     label: '语言',
     switchTo: '用英文显示本页',
@@ -680,5 +692,98 @@ export const zhCN: Catalogue = {
     round: (d: number) => `第 ${d} 轮`,
     resample: (d: number) => `第 ${d} 次重采样`,
     aria: (label: string) => `动态采样，${label}`,
+  },
+  tours: {
+    ui: {
+      tour: '导览',
+      tours: '导览',
+      stepOf: (i, n) => `第 ${i} 步，共 ${n} 步`,
+      back: '◀ 上一步',
+      next: '下一步 ▶',
+      close: '关闭导览（Esc）',
+      end: '导览结束。',
+      keys: '← → 切换步骤，Esc 关闭',
+      fold: '把导览收起到标题栏',
+      unfold: '显示这一步的说明',
+      unknown: (name, names) => `没有名为“${name}”的导览；可用的导览：${names.join('、')}。`,
+    },
+    titles: {
+      'seed-000': '一个 prompt 的 k 个副本去了哪里',
+      'seed-001': '扩展后的 batch 以及它如何执行',
+      'seed-002': '重采样 3 次仍不够时的动态采样',
+      'seed-003': '训练两阶段控制器',
+      'seed-004': '跨 rank 汇集后来自不同设备的张量',
+      'trl-5619': 'TRL #5619：dapo 的更新大小与 steps_per_generation',
+    },
+    steps: {
+      'seed-000': [
+        'flow_grpo 的 DistributedKRepeatSampler：8 个 rank × train_batch_size 2 = 每个 batch 16 个样本。每个 prompt 有 k = 4 ' +
+          '个副本，所以每个 batch 抽 16 / 4 = 4 个 prompt，每个重复 4 次。',
+        '16 个样本按该 seed 的随机排列分到 8 个 rank 上，每个 rank 2 个；同一个 prompt 的副本落在不同的 rank 上。seed 文档预期 set_epoch(epoch × 2 + i) 让每个 ' +
+          'batch 都是新的抽取，但真实脚本（train_sd3.py）通过经过 accelerator.prepare 的 DataLoader(num_workers=1) 读取 sampler，迭代器在循环之前就已建好：有 ' +
+          '3 个索引 batch 在对应的 set_epoch 调用之前就被抽取，所以 epoch 0 的第 0 个和第 1 个 batch 是同一次抽取（step 0–3 都拿到 set_epoch(0) 的 ' +
+          'batch）。这才是这个配置真实运行时得到的结果。',
+        '跟踪 prompt 13：每个 batch 里它的 4 个副本中有两个在 rank 3 上（加载器把这个 batch 发了两次，所以这个 epoch 有 8 个副本，其中 4 个在 rank 3）。“每个加速卡（GPU ' +
+          '或 NPU）一个副本”的图只是示意——一个 rank 上每个 batch 可以有 0 到 min(k, batch) = 2 个同一 prompt 的副本。某个 rank 打印自己 batch ' +
+          '的形状（videos.shape）只看到自己的 2 个样本，这是正常的。',
+        '每个 rank 把自己的各个 batch 追加并拼接起来：每个 epoch 每个 rank 2 个 batch × 2 = 4 个样本，仍然只有自己的。',
+        'accelerator.gather 按 rank 顺序（rank-major）把这个 epoch 的 32 个样本汇集到一起。直到这时，每个 prompt 的副本才相遇：这里是 4 个 prompt，每个被抽到两次（8 ' +
+          '个副本），而文档预期的是 8 个 prompt × 4 个副本。',
+        'flow_grpo 的 PerPromptStatTracker 按 prompt 把汇集后的样本重新分组，不管它们在哪个 rank 上生成：在真实运行中每组有 8 个样本（2k），因为同一个 batch 来了两次。',
+        '文档所假设的循环——num_workers 为 0，且不经过 accelerator.prepare，于是每个 batch 都在它的 set_epoch 调用之后才抽取：这个 epoch 有 8 个不同的 ' +
+          'prompt，每组恰好 4 个副本。“DataLoader 的 worker 数”和“accelerator.prepare”两个设置可以在两者之间切换。',
+        '每个样本的 advantage 减去它所在组的平均 reward，所以副本必须先汇集到一起；再除以所有汇集样本 reward 的 std（flow_grpo 的 global_std），与说明文字一致。',
+        '切回各个 rank：rank r 取 gathered[4r, 4r + 4)，正是它自己生成的 4 个样本，现在带上了 advantage。每个 rank 用自己的样本训练；组只存在于汇集后的视图中。',
+      ],
+      'seed-001': [
+        'expanded_batch_size = batch_size × group_size：batch 4 × group 5 = 20 个配置（Sample1 → Config1-1 … ' +
+          'Config1-5，以此类推）。repeat_interleave 把输入从 (4, seq) 扩展为 (20, seq)。',
+        '理想的布局：4 个 rank 各自持有自己那个样本的 5 个配置。',
+        '20 个配置如何执行：每种方案一张 Gantt 图，时间轴相同（rank × 时间）。一个配置耗时 T；现在的循环以 batch 1 逐个执行，全部在 GPU 0 上。',
+        '并排比较：serial-dp 需要 20T，rank 1–3 一直空闲；每张 GPU 执行自己的样本（per-rank-serial）只需 5T——4 倍加速（20T / 5T），正是该场景预期的。',
+        '五种方案全部显示，并让批处理有代价：α = 0.5，一个 5 个配置的 batch 耗时 T·(0.5 + 0.5·5) = 3T。per-rank-batched 每个样本一次 launch 执行完。',
+        '各个配置的开销并不相同：延迟改用控制器任务给出的值（每个配置的 prefill 延迟，配置从 uniform 策略中抽取）。各条块长短不一，各方案的 makespan 和空闲比例也随之改变。',
+      ],
+      'seed-002': [
+        'seed-002：4 张 GPU，每张需要 local_target = 16 个样本，所以 global_target = 64。ms-swift 基于 TRL：组是连续的，64 个样本经一次 all-gather ' +
+          '汇集。',
+        '动态采样（DAPO 风格）：reward 全部相同（std = 0）的组没有训练信号，会被丢弃。初始 batch：64 个中 48 个有效。这里的组大小是 k = 2 而不是 4：组总是整体保留或丢弃，只有 2 ' +
+          '个一组才能让最后一次重采样恰好增加 2 个样本。',
+        '各 rank 重新采样，最多 max_resample_times = 3 次：+8（56/64）、+4（60/64）、+2（62/64）。仍差 2 个：Shortage: 2/64。',
+        '当前对 62 个样本的 pool 的切分：rank r 取 [16r, min(16(r+1), 62))，所以 rank 0–2 各得 16 个，rank 3 只得 14 个。每个格子按生成它的 rank 着色。',
+        '在 4 个 rank Web Worker 上执行训练步：batch 大小不一致，gather 报出与真实运行相同的 shape mismatch（[16, 1] 对 [14, 1]）。',
+        '修复方案 1（推荐）：不足时每个 rank 都退回到原始 batch——大小一致，训练步可以执行，但 std = 0 的组也会参与训练。',
+        '修复方案 3：local_target = floor(62 / 4) = 15，前 62 mod 4 = 2 个 rank 多取一个：16、16、15、15。所有有效样本都被使用；gather ' +
+          '必须能接受相差一个的大小。',
+      ],
+      'seed-003': [
+        'seed-003：batch size 1，group_size = 5。对每个输入，两阶段控制器采样 5 个配置（图像档位、插入位置、MoE top-K、激活的 block 数），每个都独立地 softmax 后 ' +
+          'multinomial 采样。',
+        '整个组都在一个 rank 上，5 个 reward 可以直接比较。seed 中的 loss：对每一对 reward_i > reward_j，取 −log σ(log π_i − log π_j)。',
+        '训练面板使用 seed-003 的设置：seed 中的控制器（d_model 2048）、一个 rank、每步 5 个配置、pairwise loss；这里只跑 30 步的短训练。',
+        '开始：rank 在 Web Worker 中训练，页面实时绘制 reward、达到最优的百分比、loss、KL、各个 head 的熵、zero-std 比例和 clip 比例。',
+        '训练结束后，按延迟预算列出学到的策略并与最优配置对比。标准的 GRPO loss 只需改一个设置：修改 loss 后重新开始。',
+      ],
+      'seed-004': [
+        'seed-004：4 个 rank × 16 个样本，64 个样本的全局 pool 再按 [0:16] [16:32] [32:48] [48:64] 切回给各个 rank。',
+        '跨 rank 的动态采样：所有 rank 一起取数据、生成、打分。初始 batch：64 个中 56 个有效。这里的组大小是 k = 8 而不是 4，这样每个 rank 的 16 个样本正好是场景中描述的 2 个组。',
+        '一次重采样增加 8 个，全部在 rank 1 上生成：global_pool = 64/64。同步本身没有问题。',
+        'gather_object 把所有 rank 的样本收集进同一个 pool，每个张量仍在它原来的设备上：rank 2 的切片 [32:48] 里有 8 个在 rank 3 上生成的样本（格子按来源 rank 着色）。',
+        '在 rank worker 上执行 torch.stack([s["rewards_per_func"] for s in my_samples])：得到与真实运行相同的设备错误（“Expected all ' +
+          'tensors to be on the same device…”）。',
+        '修复（该场景修复历史中的第四个）：stack 之前把每个张量移到当前 rank 的设备上（.to(device)，已在该设备上时不做任何事）。每个 rank 都得到 [16, 1]，训练步顺利执行。',
+      ],
+      'trl-5619': [
+        'TRL 1.9.0，loss dapo：2 个 rank × 每个 micro-step 2 个 completion，gradient_accumulation_steps 2，每个 optimizer step 训练 ' +
+          '8 个 completion。steps_per_generation 4 时一个 generation batch 跨两个 optimizer step，而 dapo 用整个 generation batch 的 ' +
+          'token 数去除每个 micro-step：每次更新约为全局 token 均值的一半（GA / spg = 0.5）。',
+        '每个 optimizer step 同样是 8 个 completion，但 steps_per_generation 2 = GA：generation batch 就是累积窗口，每次更新正好是 token ' +
+          '均值的大小（× 1）。全局 batch 相同，学习率却不同：这就是 TRL #5619。',
+        'TRL 1.13.0（PR #6024）把归一化因子乘以 GA / steps_per_generation：steps_per_generation 4 时更新回到 token ' +
+          '均值的大小，相差几个百分点以内（generation batch 的两半 token 数各不相同，修复假设它们相等）。',
+        'steps_per_generation 2 时没有变化：仍是 × 1。斜线方块（steps_per_generation 4 时）是在 completion 生成之后又过了一个 optimizer step 才训练的 ' +
+          'micro-step：无论哪种 loss，它们都是 off-policy。',
+      ],
+    },
   },
 };

@@ -5,7 +5,7 @@
 // config-time, policy, seed, alpha, max-batch, gather-cost, schemes) and by a small form that
 // writes them; latencies from a constant T or from the controller task under the uniform policy
 // or a trained one (a `grpo-sandbox train` run's checkpoint.json + config.json, given by file).
-import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
+import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import {
@@ -60,7 +60,7 @@ export class GrpoScheduleView extends LitElement {
   declare schemes: string | null;
   declare result: ScheduleResult | null;
   declare request: ScheduleRequest | null;
-  declare error: string | null;
+  declare error: Said | null;
   declare hovered: string;
   /** `figure`: the Gantt charts, their headline and key only (an article's figure). */
   declare figureOnly: boolean;
@@ -133,7 +133,7 @@ export class GrpoScheduleView extends LitElement {
       if (this.latency === 'constant') this.latency = 'controller';
       this.policy = 'trained';
     } catch (err) {
-      this.error = (err as Error).message;
+      this.error = saidOf(err);
     }
   }
 
@@ -161,7 +161,7 @@ export class GrpoScheduleView extends LitElement {
       this.result = simulateSchedules(request.config);
       this.error = null;
     } catch (err) {
-      this.error = formWords((err as Error).message);
+      this.error = saidOf(err, formWords);
       this.result = null;
     }
   }
@@ -181,7 +181,7 @@ export class GrpoScheduleView extends LitElement {
       .catch((err: Error) => {
         if (token !== this.computeToken) return;
         this.busy = false;
-        this.error = err.message;
+        this.error = saidOf(err);
       });
   }
 

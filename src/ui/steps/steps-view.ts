@@ -10,7 +10,7 @@ import type { LayoutConfig } from '../../core/layout/types.ts';
 import { buildLayout, defaultConfig } from '../../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../../core/settings.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, buildSteps, defaultFramework, type StepsReport } from '../../core/steps/index.ts';
-import { coreOriginal, withCoreMessage } from '../i18n/core-errors.ts';
+import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { stepsFigure } from './steps-figure.ts';
 
@@ -33,7 +33,7 @@ export class GrpoStepsView extends LitElement {
   };
 
   declare report: StepsReport | null;
-  declare error: string | null;
+  declare error: Said | null;
 
   static override styles = css`
     :host { display: block; font: 14px/1.45 system-ui, sans-serif; color: #222; }
@@ -95,7 +95,7 @@ export class GrpoStepsView extends LitElement {
       this.error = null;
     } catch (err) {
       this.report = null;
-      this.error = (err as Error).message;
+      this.error = saidOf(err);
     }
   }
 

@@ -2,7 +2,7 @@
 // keeping the page's language. It sits in the explorer's header, above the fold. Only the tours' titles load with it; the panel that plays a tour
 // (tour-panel.ts) loads when a link opens one (tour-route.ts).
 import { LitElement, css, html } from 'lit';
-import { say, TOUR_UI, TOURS, tourNames } from './tours.ts';
+import { tourNames, tourTitle, tourUi } from './tours.ts';
 
 /** A link to a tour's first step, with the page's `lang` kept. */
 export function tourHref(id: string): string {
@@ -28,8 +28,8 @@ export class TourMenu extends LitElement {
   `;
 
   override render() {
-    return html`<details class="tours"><summary>${say(TOUR_UI.tours)}</summary>
-      <ul>${tourNames.map((id) => html`<li><a href=${tourHref(id)} data-tour=${id}><strong>${id}</strong>${say(TOURS[id]!.title)}</a></li>`)}</ul>
+    return html`<details class="tours"><summary>${tourUi().tours}</summary>
+      <ul>${tourNames.map((id) => html`<li><a href=${tourHref(id)} data-tour=${id}><strong>${id}</strong>${tourTitle(id)}</a></li>`)}</ul>
     </details>`;
   }
 }

@@ -13,7 +13,7 @@ import type { ExplorerApp } from '../explorer-app.ts';
 import type { TrainDashboard } from '../train/train-dashboard.ts';
 import { VIEWS } from '../views.ts';
 import { explorerSearch, readTourLink, stepState, tourSearch } from './tour-state.ts';
-import { say, TOUR_UI, type Tour, type TourView } from './tours.ts';
+import { stepText, type Tour, tourNames, tourTitle, tourUi, type TourView } from './tours.ts';
 
 /** The pause between a step's text and its action, at speed 1 (ms). */
 export const PAUSE_MS = 1500;
@@ -309,7 +309,7 @@ export class TourPanel extends LitElement {
     this.target = null;
     this.placed = 'pending';
     this.index = index;
-    document.title = `grpo-sandbox · ${say(TOUR_UI.tour)} ${this.tour!.id}`;
+    document.title = `grpo-sandbox · ${tourUi().tour} ${this.tour!.id}`;
     if (pause) {
       this.stage = 'pause';
       await new Promise<void>((resolve) => {
@@ -386,31 +386,31 @@ export class TourPanel extends LitElement {
   };
 
   override render() {
-    const close = html`<button type="button" class="close" aria-label=${say(TOUR_UI.close)} title=${say(TOUR_UI.close)}
+    const close = html`<button type="button" class="close" aria-label=${tourUi().close} title=${tourUi().close}
       @click=${() => this.close()}>×</button>`;
     const tour = this.tour;
     if (!tour)
-      return html`<section role="region" aria-label=${say(TOUR_UI.tour)}><header><strong>${say(TOUR_UI.tour)}</strong>${close}</header>
-        <p class="text unknown" role="status">${say(TOUR_UI.unknown(this.unknown ?? ''))}</p></section>`;
+      return html`<section role="region" aria-label=${tourUi().tour}><header><strong>${tourUi().tour}</strong>${close}</header>
+        <p class="text unknown" role="status">${tourUi().unknown(this.unknown ?? '', tourNames)}</p></section>`;
     const n = tour.steps.length;
     const last = this.index === n - 1;
-    const fold = html`<button type="button" class="fold" aria-expanded=${!this.folded} title=${say(this.folded ? TOUR_UI.unfold : TOUR_UI.fold)}
+    const fold = html`<button type="button" class="fold" aria-expanded=${!this.folded} title=${this.folded ? tourUi().unfold : tourUi().fold}
       @click=${() => {
         this.foldedByReader = !this.folded;
         this.folded = this.foldedByReader;
       }}>${this.folded ? '▴' : '▾'}</button>`;
-    return html`<section role="region" aria-label=${`${say(TOUR_UI.tour)} ${tour.id}`} data-tour=${tour.id} data-step=${this.index + 1}
+    return html`<section role="region" aria-label=${`${tourUi().tour} ${tour.id}`} data-tour=${tour.id} data-step=${this.index + 1}
       data-stage=${this.stage} data-placed=${this.placed} class=${this.folded ? 'folded' : ''}>
-      <header><strong>${say(TOUR_UI.tour)} ${tour.id}</strong><span class="count">${say(TOUR_UI.stepOf(this.index + 1, n))}</span>${fold}${close}</header>
-      <h2>${say(tour.title)}</h2>
+      <header><strong>${tourUi().tour} ${tour.id}</strong><span class="count">${tourUi().stepOf(this.index + 1, n)}</span>${fold}${close}</header>
+      <h2>${tourTitle(tour.id)}</h2>
       <ol aria-hidden="true">${tour.steps.map((_, i) => html`<li class=${i <= this.index ? 'done' : ''}></li>`)}</ol>
-      <p class="text ${this.stage}" aria-live="polite">${say(tour.steps[this.index]!.text)}${
-        last && this.stage === 'done' ? html` <em>${say(TOUR_UI.end)}</em>` : nothing
+      <p class="text ${this.stage}" aria-live="polite">${stepText(tour.id, this.index)}${
+        last && this.stage === 'done' ? html` <em>${tourUi().end}</em>` : nothing
       }</p>
       <nav>
-        <button type="button" class="back" ?disabled=${this.index === 0} @click=${() => this.back()}>${say(TOUR_UI.back)}</button>
-        <button type="button" class="next" ?disabled=${last} @click=${() => this.next()}>${say(TOUR_UI.next)}</button>
-        <span class="keys">${say(TOUR_UI.keys)}</span>
+        <button type="button" class="back" ?disabled=${this.index === 0} @click=${() => this.back()}>${tourUi().back}</button>
+        <button type="button" class="next" ?disabled=${last} @click=${() => this.next()}>${tourUi().next}</button>
+        <span class="keys">${tourUi().keys}</span>
       </nav>
     </section>`;
   }

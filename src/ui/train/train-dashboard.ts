@@ -3,7 +3,7 @@
 // src/train/settings.ts, read by the function the CLI calls) and the template; two reactive
 // controllers hold the rest: run-controller.ts the run's lifecycle and the policy per budget,
 // chart-controller.ts the charts (charts.ts says what they plot) drawn once per animation frame.
-import { withCoreMessage } from '../i18n/core-errors.ts';
+import { withCoreMessage } from '../core-text.ts';
 import { lang } from '../i18n/index.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_TRAIN, TRAIN_PRESETS, type TrainConfig } from '../../train/config.ts';
@@ -290,7 +290,7 @@ export class TrainDashboard extends LitElement {
       @input=${(e: Event) => this.edit(flag, (e.target as HTMLInputElement).value)} /></label>`;
   }
 
-  /** The error in the page's language: a failed run's line as it was said, a settings error (the core's words) by the clause table. */
+  /** The error in the page's language: a failed run's line as it was said, a settings error as the core said it (English: itself). */
   private errorWords(): unknown {
     const failed = MSG.failed('');
     const error = this.run.error;

@@ -1,18 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageWords, withCode } from '../../src/ui/page-text.ts';
+import { clausesText, withCode } from '../../src/ui/core-text.ts';
 import { validateConfig, defaultConfig } from '../../src/core/samplers/index.ts';
+import { say } from '../../src/core/messages/index.ts';
 
-test("the core's CLI wording is said in the page's words: setting labels for flags, NaN in words", () => {
-  const text = pageWords(
-    '--sampler trl does not use --batches-per-epoch: only flow-grpo read(s) it; leave it out or use --sampler flow-grpo',
-  );
-  assert.doesNotMatch(text, /--/);
-  assert.match(text, /^sampler trl does not use batches per epoch: /);
+test("the core's facts in the page's English: setting labels for flags, NaN in words, the rest as the CLI says it", () => {
   const nan = validateConfig({ ...defaultConfig, k: Number.NaN });
-  assert.ok(nan);
-  assert.doesNotMatch(pageWords(nan.message), /NaN|--/);
-  assert.equal(pageWords('--fault shape'), '--fault shape', 'flags that are not settings stay as they are');
+  assert.ok(nan?.clauses);
+  assert.match(nan.message, /got NaN$/, 'the CLI quotes the value');
+  assert.doesNotMatch(clausesText(nan.clauses), /NaN|--/);
+  assert.match(clausesText(nan.clauses), /^k must be a whole number ≥ 1, got an empty or non-numeric value$/);
+  // A fix naming a flag: the page says the setting's label.
+  const fix = { id: 'fix.sampler', params: { sampler: 'flow-grpo' } } as const;
+  assert.equal(say(fix), 'use --sampler flow-grpo');
+  assert.doesNotMatch(clausesText([fix]), /--/);
+  // A rule with its fixes: the same clauses as the CLI's message, joined the same way (the flag said as its label).
+  const k3 = validateConfig({ ...defaultConfig, k: 3 });
+  assert.ok(k3?.clauses);
+  assert.equal(clausesText(k3.clauses), k3.message.replace('use --sampler', 'use sampler'));
 });
 
 test('backticks become code spans', () => {
@@ -49,14 +54,14 @@ test('advantage errors are said in the page’s words, from the core’s own fai
   assert.match(reversed.compare!.text, /DanceGRPO's local groups has no advantages here to compare with\.$/);
 });
 
-test('advantageErrorWords: TRL rows, slice back, and anything else prefixed in words', async () => {
-  const { advantageErrorWords } = await import('../../src/ui/page-text.ts');
+test('advantageErrorWords: TRL rows, slice back (the core’s facts), and anything else prefixed in words', async () => {
+  const { advantageErrorWords } = await import('../../src/ui/core-text.ts');
   const { trlAdvantages, sliceToRanks } = await import('../../src/core/grpo/advantages.ts');
   const messageOf = (f: () => unknown) => {
     try {
       f();
     } catch (e) {
-      return (e as Error).message;
+      return e;
     }
     throw new Error('expected a throw');
   };
@@ -68,5 +73,5 @@ test('advantageErrorWords: TRL rows, slice back, and anything else prefixed in w
     advantageErrorWords(messageOf(() => sliceToRanks([0, 1, 2], 2))),
     'No advantages to slice back: the 3 gathered samples do not split evenly over 2 ranks.',
   );
-  assert.equal(advantageErrorWords('something odd: `x`'), 'No advantages for this regrouping: something odd: `x`');
+  assert.equal(advantageErrorWords(new Error('something odd: `x`')), 'No advantages for this regrouping: something odd: `x`');
 });

@@ -1,0 +1,68 @@
+// Every ConfigError message and layout note the explorer's settings reach (each sampler × preset ×
+// one setting at an edge value, and the schedule's settings), in English as the CLI prints them.
+// `node --import tsx scripts/i18n/core-english.ts FILE` records them; test/cli/english-unchanged.test.ts
+// checks the core still says exactly that.
+import { writeFileSync } from 'node:fs';
+import { say } from '../../src/core/messages/index.ts';
+import { presets } from '../../src/core/presets.ts';
+import { buildLayout, samplerNames, validateConfig } from '../../src/core/samplers/index.ts';
+import { schedulePresets, validateScheduleConfig } from '../../src/core/schedule/index.ts';
+
+const FIELDS = [
+  'ranks',
+  'batch',
+  'k',
+  'batchesPerEpoch',
+  'epochs',
+  'datasetSize',
+  'seed',
+  'stepsPerGeneration',
+  'numIterations',
+  'gradientAccumulationSteps',
+  'numWorkers',
+  'prefetchFactor',
+  'acceleratePrepare',
+  'ppoMiniBatchSize',
+  'ppoMicroBatchSizePerGpu',
+  'dataloaderNumWorkers',
+  'balanceBatch',
+];
+const VALUES: unknown[] = [0, 1, 2, 3, 5, 7, 37, 1e9, -1, 1.5, Number.NaN, 2 ** 60, false];
+
+/** The distinct messages, in sweep order, each with the first setting that made it. */
+export function coreEnglish(): { asked: string; said: string }[] {
+  const out: { asked: string; said: string }[] = [];
+  const seen = new Set<string>();
+  const push = (asked: string, said: string) => {
+    if (!seen.has(said)) out.push({ asked, said });
+    seen.add(said);
+  };
+  for (const sampler of samplerNames) {
+    for (const [name, preset] of Object.entries(presets)) {
+      for (const field of FIELDS) {
+        for (const value of VALUES) {
+          const config = { ...preset.config, sampler, [field]: value };
+          const asked = `${name} ${sampler} ${field}=${String(value)}`;
+          const err = validateConfig(config);
+          if (err) push(asked, `error: ${err.message} | fixes: ${JSON.stringify(err.suggestions)}`);
+          else if (value === 37 || value === 3) {
+            for (const note of buildLayout(config).notes) push(asked, `note: ${say(note)}`);
+          }
+        }
+      }
+    }
+  }
+  const seed = schedulePresets['seed-001']!.config;
+  for (const field of ['ranks', 'batch', 'k', 'alpha', 'maxBatch', 'gatherCost', 'seed']) {
+    for (const value of [0, -1, 1.5, 2, 1e9, Number.NaN]) {
+      try {
+        validateScheduleConfig({ ...seed, [field]: value });
+      } catch (e) {
+        push(`schedule ${field}=${value}`, `error: ${(e as Error).message}`);
+      }
+    }
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) writeFileSync(process.argv[2]!, `${JSON.stringify(coreEnglish(), null, 1)}\n`);

@@ -1,0 +1,167 @@
+// The core's messages (src/core/messages: layout notes and ConfigError clauses) in Simplified
+// Chinese: one template per message id over the same parameters the English is built from, so both
+// languages quote the same numbers. The type lists every id the core can say: a message added to
+// the core without its Chinese here does not compile (and test/ui/i18n-catalogue.test.ts checks it).
+import type { MessageId, Params } from '../../core/messages/index.ts';
+import { LAYOUT_SETTINGS } from '../../core/settings.ts';
+import { zhCN } from './zh-CN.ts';
+
+/** A setting named by its flag ("batches-per-epoch") or param, as the Chinese settings table labels it. */
+function label(flag: string): string {
+  const s = LAYOUT_SETTINGS.find((x) => x.flag === flag || x.param === flag);
+  return s ? (zhCN.core.settings[s.param]?.label ?? s.label) : flag;
+}
+
+/** "got …" in Chinese: an empty or non-numeric box in words. */
+const got = (v: number | string) => `得到的是${typeof v === 'number' && Number.isNaN(v) ? '空值或非数字' : ` ${v}`}`;
+const list = (values: readonly number[], more: boolean) => `${values.join(', ')}${more ? ', …' : ''}`;
+const or = (parts: string[]) => parts.join(' 或 ');
+const loader = (p: { workers: number; prefetch: number; prepared: boolean }) =>
+  `num_workers=${p.workers}，prefetch_factor=${p.prefetch}，${p.prepared ? '经过' : '未经过'} accelerator.prepare`;
+
+export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
+  // Layout notes
+  'note.verl.step': (p) =>
+    `一个 step = data.train_batch_size=${p.prompts} 个 prompt × rollout.n=${p.k} = ${p.samples} 个样本；驱动进程持有全部样本，把第 r 个连续的 ${p.chunk} 个交给 rank r。`,
+  'note.verl.seed': (p) =>
+    `RandomSampler 的生成器只设一次种子（data.seed=${p.seed}）；` +
+    (p.workers !== null
+      ? `dataloader_num_workers=${p.workers} 时，torchdata.StatefulDataLoader 每个 epoch 会建两次 sampler 迭代器，` +
+        '所以第 e 个 epoch 用第 2e+1 次排列，偶数序号的被抽出后丢弃（0 个 worker 时用第 e 次）。'
+      : `第 e 个 epoch 用它的下一个 randperm(${p.datasetSize})。`) +
+    `data.seed 未设置时 torch.Generator() 保持默认种子 ${p.defaultSeed}，所以每次这样的运行抽到的顺序都一样。`,
+  'note.verl.drop-last': (p) => `drop_last：每个 epoch 排列末尾的 ${p.dropped} 个 prompt 永远不会被抽到。`,
+  'note.verl.balanced': (p) =>
+    `balance_batch=true：_balance_batch 按词元工作量（24576·长度 + 长度²）重排每个 step，所以一个 prompt 的 ${p.k} 个副本按长度散布到各 rank；` +
+    'advantage 仍在驱动进程上按 uid 分组，但 mini-batch 会混合不同的 prompt。',
+  'note.verl.unbalanced': (p) =>
+    `balance_batch=false：样本保持生成顺序，所以每个 prompt 的 ${p.k} 个副本是连续的` +
+    (p.straddle ? `；每个 rank ${p.perRank} 个不是 k 的倍数，所以有些组跨两个 rank。` : '，并且在同一个 rank 上。'),
+  'note.verl.measured-seqlens': (p) => `词元数：给定的 ${p.count} 个实测值，按生成顺序。`,
+  'note.verl.synthetic-seqlens': (p) =>
+    `词元数是合成的（每个样本一个 torch.randint(${p.low}, ${p.high})，生成器以 --seed 设种子）；用 --seqlens FILE 给出实测值。`,
+  'note.local-groups': () =>
+    '一个 prompt 的全部 k 个副本都在同一个 rank 上（repeat_interleave）；advantage 在本地计算，gather 只用于记录日志。',
+  'note.dance-grpo.local-groups': () =>
+    '一个 prompt 的全部 k 个副本都在同一个 rank 上（repeat_interleave）；advantage 在该 rank 上按组计算（无偏 std + 1e-8），gather 只记录 reward。',
+  'note.padded': (p) =>
+    `DistributedSampler 重复排列开头的 ${p.to - p.from} 个索引，把排列从 ${p.from} 个补齐到 ${p.to} 个，` +
+    `所以这些 prompt 每${p.per === 'epoch' ? '个 epoch' : '轮'}被抽到两次。`,
+  'note.contiguous.unused': (p) =>
+    `每个 rank 每个 epoch 最后的 ${p.unused} 个 prompt 用不到：循环只取该 epoch ${p.batches} 个 batch 中的 ${p.taken} 个，然后调用 set_epoch(epoch + 1)。`,
+  'note.contiguous.dropped': (p) => `每个 rank 每个 epoch 丢弃最后的 ${p.dropped} 个 prompt（不完整的 batch，drop_last=True）。`,
+  'note.dance-grpo.one-order': (p) =>
+    'DanceGRPO 只调用一次 sampler.set_epoch(0)，然后循环 `while True: for batch in loader`，所以每一轮遍历数据都重复第 0 轮的顺序：' +
+    `在全部 ${p.passes} 轮中，同样的 prompt 以同样的顺序落到同样的 rank 上（这里一个“epoch”是 ${p.steps} 个 step 的一轮）。`,
+  'note.dance-grpo.dropped': (p) => `每个 rank 每轮丢弃最后的 ${p.dropped} 个 prompt（drop_last=True），每轮丢弃的都是同一批。`,
+  'note.flow-grpo.reseeded': (p) =>
+    `在 epoch e 的第 i 个 batch 之前，训练循环调用 set_epoch(e × ${p.batches} + i)，于是生成器以“随机种子 + 该数”重新设定种子，` +
+    '每个 batch 都是独立抽取：一个 prompt 可能在同一 epoch 的两个 batch 中出现。',
+  'note.flow-grpo.look-ahead': (p) =>
+    `训练循环在每个 batch 之前调用 set_epoch(e × ${p.batches} + i)，但数据加载器（${loader(p)}）在循环开始前就建好了迭代器，` +
+    `并在对应的 set_epoch 调用之前抽取 ${p.ahead} 个索引 batch：` +
+    `step 0–${p.ahead} 都收到 set_epoch(0) 的 batch，step t ≥ ${p.ahead} 收到 set_epoch(t − ${p.ahead}) 生成的 batch，` +
+    '所以 PerPromptStatTracker 会看到含 2k 个或更多副本的 prompt 组。`--num-workers 0 --accelerate-prepare 0` 显示理想循环。',
+  'note.flow-grpo-lcm.epoch': (p) =>
+    `每个 epoch 一个排列（生成器种子为“随机种子 + epoch”）：m=${p.m} 个 prompt × k=${p.k} = ${p.m * p.k} 个样本，` +
+    `切成 ${p.batches} 个 ranks×batch=${p.stepSamples} 的 batch；一个组可能跨越两个 batch，但每个 prompt 每个 epoch 恰好出现 k 次。`,
+  'note.flow-grpo-lcm.new-iterator': (p) =>
+    `按 train_sd3.py（74db691）的运行方式：先 set_epoch(epoch)，再在每个 epoch 为数据加载器（${loader(p)}）新建迭代器，` +
+    '所以 worker 预取的都来自本 epoch 的那一轮，并随迭代器一起丢弃：布局就是 sampler 自己的。',
+  'note.flow-grpo-lcm.shards': (p) =>
+    `经过 accelerator.prepare（脚本并不这样做）时，BatchSamplerShard 每个 step 从 sampler 取 ${p.ranks} 个 batch，只留下本 rank 的那个：` +
+    `rank r 得到第 ((step × ${p.ranks} + r) 除以 ${p.batches} 的余数) 个窗口中自己的切片，所以同一 step 的各 rank 持有不同窗口的切片。`,
+  'note.flow-grpo-lcm.repeats-pass-0': () =>
+    '经过 accelerator.prepare（脚本并不这样做）时，DataLoaderShard 每次新建迭代器都对 sampler 调用 set_epoch(0)，所以每个 epoch 都重复第 0 轮。',
+  'note.group-distributed.same-ids': (p) =>
+    `每个 rank 以相同的顺序收到相同的 prompt id，每个 ${p.copies} 个副本；各 rank 的生成器不同，所以 completion 不同。每个 epoch 一个排列（随机种子 + epoch）。`,
+  'note.trl.step': (p) =>
+    `这里一个 step 就是一个生成 batch：${p.samples} 个样本 = ${p.prompts} 个 prompt × k=${p.k}；进程 p 取第 p 个长 ${p.block} 的连续块。`,
+  'note.trl.seed': (p) =>
+    `RepeatSampler 的生成器每次运行只设定一次种子：epoch e 接着 epoch e−1 的随机流继续；排列最后不完整的一段被丢弃（每个 epoch 有 ${p.dropped} 个 prompt 从未被抽到）。`,
+  'note.trl.no-reuse': () => 'num_iterations × steps_per_generation = 1：TRL 对数据加载器给出的每个 batch 都做生成，没有复用。',
+  'note.trl.reuse': (p) =>
+    `TRL 的数据加载器把每个生成 batch 给出 ${p.times} 次（num_iterations=${p.iterations} × steps_per_generation=${p.stepsPerGeneration}）；` +
+    `它只在第一次做生成，其余 ${p.times - 1} 次只是加载（复用缓存的 completion），所以这些重复在这里不算额外的 step。`,
+  'note.trl.micro-batches': (p) =>
+    `每个 rank 的 ${p.block} 个样本被用作 ${p.stepsPerGeneration} 个 batch=${p.batch} 的 micro-batch（每个 micro-step 一个）；` +
+    `每 gradient_accumulation_steps=${p.accumulation} 个 micro-step 构成一次优化器 step（见 step 计数）。`,
+  'note.trl.straddle': (p) => `每个进程的块（${p.block}）不是 k=${p.k} 的倍数：有些组跨越两个 rank。`,
+  // ConfigError clauses
+  'config.not-bool': (p) => `${label(p.setting)} 必须是 true 或 false，得到的是 ${p.got}`,
+  'config.not-whole': (p) => `${label(p.setting)} 必须是 ≥ ${p.min} 的整数，${got(p.got)}`,
+  'config.above-limit': (p) => `${label(p.setting)}=${p.value} 超过了本沙盒的上限 ${p.max}`,
+  'config.seed-unsafe': (p) =>
+    `${label('seed')} 必须是 ±(2^53−1) 以内的整数，${typeof p.got === 'string' ? '得到的数超出了这个范围' : got(p.got)}`,
+  'config.seed-low-bits': () => 'PyTorch 只用它的低 32 位',
+  'config.step-too-big': (p) => `一个 step 含 ${p.what}=${p.samples} 个样本，超过了本沙盒的上限 ${p.max}`,
+  'config.layout-too-big': (p) => `这个布局有 ${p.samples} 个样本，超过了本沙盒的上限 ${p.max}`,
+  'config.too-many-draws': (p) =>
+    `这个布局需要 ${p.draws} 次生成器抽取（每次重设种子做一次 dataset-size=${p.datasetSize} 的随机排列），超过了上限 ${p.max}`,
+  'flow-grpo.k-divide': (p) => `k=${p.k} 必须整除 ranks×batch=${p.total}`,
+  'flow-grpo.batch-short': (p) =>
+    `每个 batch 需要 m=ranks×batch/k=${p.m} 个不同的 prompt，但 dataset-size=${p.datasetSize}${p.fix ? `；改用 dataset-size ≥ ${p.m}` : ''}` +
+    `（flow_grpo 不做检查：randperm(${p.datasetSize})[:${p.m}] 只返回 ${p.datasetSize} 个 prompt，最后几个 rank 的 batch 不足或为空）`,
+  'flow-grpo-lcm.epoch-short': (p) =>
+    `一个 epoch 需要 m=${p.m} 个不同的 prompt（m·k 须是 ranks×batch=${p.stepSamples} 的倍数），但 dataset-size=${p.datasetSize}` +
+    `${p.fix ? `；改用 dataset-size ≥ ${p.m}` : ''}` +
+    `（flow_grpo 不做检查：randperm(${p.datasetSize})[:${p.m}] 只返回 ${p.datasetSize} 个 prompt，该 epoch 最后几个 batch 不足或为空）`,
+  'flow-grpo-lcm.batches-step': (p) =>
+    `flow-grpo-lcm 把一个 epoch 切成 k/gcd(k, ranks×batch)=${p.k}/${p.gcd}=${p.step} 个 batch 的倍数` +
+    `（m·k 必须填满 ranks×batch=${p.stepSamples} 的整 batch），所以 batches-per-epoch=${p.given} 会变成 ${p.effective}`,
+  'contiguous.k-divide-batch': (p) => `k=${p.k} 必须整除 batch=${p.batch}（每个 rank 每个 step 取 batch/k 个 prompt，并将每个重复 k 次）`,
+  'contiguous.dataset-short': (p) =>
+    `dataset-size=${p.datasetSize} 只给 ranks=${p.ranks} 中的每个 rank ${p.perRank} 个 prompt，少于一个 step 的 batch/k=${p.perStep}`,
+  'contiguous.batches-over': (p) =>
+    `batches-per-epoch=${p.batchesPerEpoch} 超过了一个 epoch 能容纳的数量：ranks=${p.ranks} 中的每个 rank 每个 epoch 得到 ${p.perRank} 个 prompt，` +
+    `即 ${p.most} 个每个 batch/k=${p.perStep} 的完整 batch`,
+  'dance-grpo.batch-k': (p) =>
+    `batch=${p.batch} 必须是 train_batch_size 个 prompt × k=${p.k}（DanceGRPO 把每个 prompt 重复 num_generations 次）`,
+  'dance-grpo.dataset-short': (p) =>
+    `dataset-size=${p.datasetSize} 只给 ranks=${p.ranks} 中的每个 rank ${p.perRank} 个 prompt，少于 train_batch_size=${p.trainBatch}：` +
+    'drop_last 的 DataLoader 为空，DanceGRPO 的 while-True 循环会一声不响地永远空转',
+  'group-distributed.k-multiple': (p) => `k=${p.k} 必须是 ranks=${p.ranks} 的倍数（每个 rank 持有每个 prompt 的 k/ranks 个副本）`,
+  'group-distributed.k-divide': (p) => `k=${p.k} 必须整除 ranks×batch=${p.total}（每个 step 必须持有完整的组）`,
+  'group-distributed.epoch-short': (p) =>
+    `batches-per-epoch=${p.batchesPerEpoch} 的一个 epoch 需要 ${p.m} 个不同的 prompt，但 dataset-size=${p.datasetSize}`,
+  'trl.k-at-least-2': (p) => `k (num_generations) = ${p.k} 至少应为 2：TRL 的 GRPO 每个 prompt 需要 2 个或更多 completion`,
+  'trl.k-divide-generation': (p) =>
+    `k=${p.k} (num_generations) 必须整除生成 batch ranks×batch×steps-per-generation=${p.ranks}×${p.batch}×${p.stepsPerGeneration}=${p.generation}`,
+  'trl.dataset-short': (p) =>
+    `一个生成 batch 需要 ${p.prompts} 个不同的 prompt（生成 batch ${p.generation} / k=${p.k}），但 dataset-size=${p.datasetSize}：` +
+    'RepeatSampler 会丢掉唯一且不完整的那一块',
+  'trl.both-given': () => '--generation-batch-size 和 --steps-per-generation 只能给一个（一个由另一个推出）',
+  'trl.generation-batch-multiple': (p) => `generation-batch-size=${p.generationBatchSize} 必须是 ranks×batch=${p.global} 的倍数`,
+  'verl.samples-not-prompts': (p) =>
+    `每个 step 的 ranks×batch=${p.ranks}×${p.batch}=${p.samples} 个样本必须是 data.train_batch_size 个 prompt × rollout.n=${p.k}（verl 把每个 prompt 复制 n 份）`,
+  'verl.dataset-short': (p) => `dataset-size=${p.datasetSize} 小于 data.train_batch_size=${p.trainBatch}：drop_last 的数据加载器为空`,
+  'verl.mini-above': (p) => `ppo-mini-batch-size=${p.mini} 个 prompt 超过了 data.train_batch_size=${p.trainBatch}`,
+  'verl.mini-empty': (p) => `ppo-mini-batch-size=${p.mini} 个 prompt × n=${p.k} // ranks=${p.ranks} 使每个 rank 一个样本也没有`,
+  'verl.micro-divide': (p) =>
+    `ppo-micro-batch-size-per-gpu=${p.micro} 必须整除每个 rank 的 mini-batch ${p.mini}×${p.k}//${p.ranks}=${p.normalised}`,
+  'framework.raises': (p) => `\`${p.framework}\` 报错：\`${p.says}\``,
+  'framework.pinned-raises': (p) => `${p.framework}（提交 ${p.beforeCommit} 之前的 ${p.code}）报错：\`${p.says}\``,
+  'fix.valid-k': (p) => `此处可用的 k：${list(p.values, p.more)}`,
+  'fix.valid-ranks': (p) => `此处可用的 ranks：${list(p.values, p.more)}`,
+  'fix.valid-here': (p) => `此处可用：${p.values.join(', ')}`,
+  'fix.batches': (p) => or(p.batches.map((b) => (p.times === null ? `batch=${b}` : `batch=${b} (→${b * p.times})`))),
+  'fix.dataset-size': (p) => `改用 dataset-size ≥ ${p.min}`,
+  'fix.batches-per-epoch': (p) => `batches-per-epoch=${p.value}`,
+  'fix.batches-per-epoch-or-dataset': (p) =>
+    `改用 ${or([p.most === null ? '' : `batches-per-epoch ≤ ${p.most}`, p.need === null ? '' : `dataset-size ≥ ${p.need}`].filter(Boolean))}`,
+  'fix.mini-at-most': (p) => `最多用 ${p.most}（0 = 全部）`,
+  'fix.at-least': (p) => `改用 ≥ ${p.least}`,
+  'fix.flag-values': (p) => `改用 ${or(p.values.map((v) => `${label(p.flag)} ${v}`))}`,
+  'fix.sampler': (p) => `改用 --sampler ${p.sampler}`,
+  'fix.try': (p) => `试试 ${or(p.fixes)}`,
+  'fix.lower-ranks-or-batch': () => `请调低 ${label('ranks')} 或 ${label('batch')}`,
+  'fix.none-change-several': () => '没有哪个单独的设置能修正它，需要同时改几个',
+  'fix.none-lower-several': () => '没有哪个单独的设置能修正它，需要同时调低几个',
+  'advantages.rows': (p) => `${p.rows}：${p.count} 个 reward 无法按每行 ${p.size} 个排成行；个数必须是组大小的倍数`,
+  'advantages.slice-back': (p) => `切回各 rank：${p.count} 个 gather 得到的值无法平均分给 ${p.ranks} 个 rank`,
+  'schedule.alpha': (p) => `α 必须在 [0, 1] 之间（0：合批毫无节省，1：一批只花一个的时间），${got(p.got)}`,
+  'schedule.config-time': (p) => `配置时间 T 必须是正数，${got(p.got)}`,
+  'schedule.gather-cost': (p) => `gather-cost 必须是非负数，${got(p.got)}`,
+  'schedule.too-many': (p) => `batch × k = ${p.total} 个配置，超过了模拟器的上限 ${p.max}`,
+  'fix.smaller-batch-or-k': () => '请调小 batch 或 k',
+};
