@@ -24,6 +24,8 @@ export const KERNELS = [
   'oneHot',
   'knob3Mask',
   'controllerReward',
+  'selectRows',
+  'entropySum',
 ] as const;
 export type KernelName = (typeof KERNELS)[number];
 

@@ -22,4 +22,6 @@ export {
   oneHot,
   knob3Mask,
   controllerReward,
+  selectRows,
+  entropySum,
 } from '../cpu/index.ts';
