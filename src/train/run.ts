@@ -9,6 +9,7 @@ import { World } from '../ranks/world.ts';
 import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { microPlanCovering } from './micro-steps.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
+import { fusedStepUnsupported, type TransferCounts } from './webgpu-step.ts';
 
 const program = (name: string) => ({ module: 'builtin:train', name });
 
@@ -46,6 +47,8 @@ export interface TrainResult {
   /** 'cpu' or the GPU adapter's description. */
   device: string;
   stopped: boolean;
+  /** On WebGPU: rank 0's command submissions and buffer readbacks over the run's steps (the fused step's), and per step. */
+  transfers?: TransferCounts & { steps: number; submissionsPerStep: number; readbacksPerStep: number };
 }
 
 /** The sampler's layout with enough epochs for `steps` steps (one training step per layout step, or the micro-steps' windows). */
@@ -56,6 +59,14 @@ export function trainingLayout(c: TrainConfig): Layout {
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
 async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
   if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks }), device: 'cpu' };
+  // WebGPU runs the fused step, which leaves a few settings to the CPU path.
+  const unsupported = fusedStepUnsupported(c);
+  if (unsupported) {
+    if (c.backend === 'webgpu')
+      throw new ConfigError(`--backend webgpu runs the fused GPU step, which does not support ${unsupported}; use --backend cpu`);
+    onNotice(`the fused WebGPU step does not support ${unsupported}; training on the CPU instead`);
+    return { world: await World.start({ size: c.ranks }), device: 'cpu' };
+  }
   try {
     return { world: await World.start({ size: c.ranks, gpu: true }), device: 'webgpu' };
   } catch (err) {
@@ -118,8 +129,16 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
     }
     const [final] = await world.run<ReplicaState | null>(program('trainCheckpoint'));
     await world.run(program('trainEnd'));
-    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped };
+    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped, ...transfersOf(metrics) };
   } finally {
     await world.stop();
   }
+}
+
+/** The fused step's counts over the run (from the last step's cumulative counts), or nothing on the CPU. */
+function transfersOf(metrics: StepRecord[]): Pick<TrainResult, 'transfers'> {
+  const t = metrics.at(-1)?.transfers;
+  if (!t) return {};
+  const steps = metrics.length;
+  return { transfers: { ...t, steps, submissionsPerStep: t.submissions / steps, readbacksPerStep: t.readbacks / steps } };
 }

@@ -1,32 +1,84 @@
-// Training with every rank's ops on its own WebGPU device (SwiftShader here) against the CPU
-// reference, and the auto backend's fallback. Fails in CI without an adapter; skips loudly locally.
+// `train --backend webgpu` (the fused step of src/gpu/fused-step.ts on each rank's own device,
+// SwiftShader or lavapipe here) against `train --backend cpu`, its transfer counts, the settings it
+// leaves to the CPU, and the auto backend. Fails in CI without an adapter; skips loudly locally.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ConfigError } from '../../src/core/errors.ts';
 import { testGpu } from '../helpers/gpu.ts';
 import { runTrain } from './helpers.ts';
 
 const gpu = await testGpu();
 if (gpu.result.ok) gpu.result.device.destroy();
 
-const tiny = { ranks: 2, batch: 8, k: 4, sampler: 'trl', steps: 3 } as const;
+const tiny = { ranks: 2, batch: 8, k: 4, sampler: 'trl', steps: 4, checksumEvery: 2 } as const;
 
-// Tolerance: the kernels sum in float32 where the CPU reference sums in float64 (see the op
-// suite, test/ops/cases.ts), so float metrics agree to 1e-4 relative; the sampled actions, and
-// so the rewards, are the same (Philox is bit-identical on both; no probability is that close
-// to a draw in these 3 steps).
-test('--backend webgpu: each rank trains on its own GPU device and matches the CPU run', { skip: gpu.skip }, async () => {
-  const cpu = await runTrain({ ...tiny, backend: 'cpu' });
-  const web = await runTrain({ ...tiny, backend: 'webgpu' });
-  assert.match(web.device, /swiftshader|lavapipe|llvmpipe|vulkan|gpu/i);
-  web.plain.forEach((m, i) => {
-    const c = cpu.plain[i]!;
-    assert.equal(m.rewardMean, c.rewardMean, `step ${m.step} rewardMean`);
-    assert.equal(m.optimumFraction, c.optimumFraction);
-    for (const key of ['gradNorm', 'rewardStd'] as const)
-      assert.ok(Math.abs(m[key] - c[key]) <= 1e-4 * Math.abs(c[key]), `step ${m.step} ${key}: ${m[key]} vs ${c[key]}`);
-    assert.ok(Math.abs(m.loss - c.loss) <= 1e-6, `step ${m.step} loss: ${m.loss} vs ${c.loss}`);
+// Tolerances: the kernels sum in float32 where the CPU sums in float64 or in another order (see the
+// op suite, test/ops/cases.ts), so float metrics agree to 1e-4 relative and the parameters to 1e-4
+// after 4 Adam steps of lr 0.01 (an Adam step moves a parameter by about lr whatever the gradient's
+// size, so a gradient near 0 that rounds differently could move it by up to ~lr; none does here);
+// the sampled actions, and so the rewards, are the same (Philox is bit-identical on both; no
+// probability is that close to a draw in these steps).
+for (const over of [
+  { loss: 'dapo', advantage: 'trl-group', reward: 'dense' },
+  { loss: 'grpo', advantage: 'flow-grpo', reward: 'sparse', epsilonHigh: 0.28 },
+] as const) {
+  test(`--backend webgpu (the fused step) matches --backend cpu over 4 steps: ${JSON.stringify(over)}`, { skip: gpu.skip }, async () => {
+    const cpu = await runTrain({ ...tiny, ...over, backend: 'cpu' });
+    const web = await runTrain({ ...tiny, ...over, backend: 'webgpu' });
+    assert.match(web.device, /swiftshader|lavapipe|llvmpipe|vulkan|gpu/i);
+    assert.equal(web.plain.length, cpu.plain.length);
+    web.plain.forEach((m, i) => {
+      const c = cpu.plain[i]!;
+      const close = (key: string, a: number, b: number, rel = 1e-4, abs = 1e-6) =>
+        assert.ok(Math.abs(a - b) <= abs + rel * Math.abs(b), `step ${m.step} ${key}: ${a} vs ${c ? b : '?'}`);
+      assert.equal(m.rewardMean, c.rewardMean, `step ${m.step} rewardMean`);
+      assert.equal(m.optimumFraction, c.optimumFraction);
+      assert.equal(m.zeroStdFraction, c.zeroStdFraction);
+      assert.equal(m.advantageStd, c.advantageStd);
+      assert.equal(m.clipFraction, c.clipFraction);
+      assert.equal(m.kl, c.kl);
+      for (const key of ['gradNorm', 'rewardStd', 'loss'] as const) close(key, m[key], c[key]);
+      for (const h of Object.keys(c.entropy) as (keyof typeof c.entropy)[]) close(`entropy ${h}`, m.entropy[h], c.entropy[h]);
+      // The replica check ran on the device's parameters (read back every checksumEvery steps).
+      assert.equal(m.checksum !== undefined, m.step % tiny.checksumEvery === 0, `step ${m.step} checksum`);
+    });
+    web.final.params.forEach((p, i) => assert.ok(Math.abs(p - cpu.final.params[i]!) <= 1e-4, `param ${i}: ${p} vs ${cpu.final.params[i]}`));
+    web.final.m.forEach((p, i) => assert.ok(Math.abs(p - cpu.final.m[i]!) <= 1e-5 + 1e-3 * Math.abs(cpu.final.m[i]!), `Adam m ${i}`));
   });
-  web.final.params.forEach((p, i) => assert.ok(Math.abs(p - cpu.final.params[i]!) <= 1e-4, `param ${i}: ${p} vs ${cpu.final.params[i]}`));
+}
+
+test('--backend webgpu: at most 2 submissions and 2 readbacks per step (the two collectives), plus one per replica check', {
+  skip: gpu.skip,
+}, async () => {
+  const steps = 6;
+  const r = await runTrain({ ...tiny, ranks: 1, steps, checksumEvery: 3, backend: 'webgpu' });
+  const t = r.transfers;
+  assert.ok(t, 'the run reports its transfers');
+  assert.equal(t.steps, steps);
+  // Per step: the rollout (with the previous step's Adam) and the backward, each one submission
+  // that maps one staging buffer; every 3 steps the parameters come back for the replica check.
+  assert.equal(t.submissions, 2 * steps + steps / 3);
+  assert.equal(t.readbacks, 2 * steps + steps / 3);
+  assert.equal(r.metrics.at(-1)!.transfers?.submissions, t.submissions);
+});
+
+test('--backend webgpu refuses what the fused step does not run, with a ConfigError naming it; auto trains those on the CPU', {
+  skip: gpu.skip,
+}, async () => {
+  for (const [over, flag] of [
+    [{ loss: 'pairwise' }, '--loss pairwise'],
+    [{ beta: 0.04 }, '--beta'],
+    [{ dynamicSampling: 'fallback' }, '--dynamic-sampling'],
+  ] as const) {
+    await assert.rejects(
+      runTrain({ ...tiny, steps: 1, ...over, backend: 'webgpu' }),
+      (err: Error) => err instanceof ConfigError && err.message.includes(flag) && err.message.includes('--backend cpu'),
+    );
+  }
+  const notices: string[] = [];
+  const r = await runTrain({ ...tiny, steps: 1, loss: 'pairwise', backend: 'auto' }, { onNotice: (l) => notices.push(l) });
+  assert.equal(r.device, 'cpu');
+  assert.match(notices.join('\n'), /fused WebGPU step does not support --loss pairwise/);
 });
 
 test('--backend auto uses WebGPU when every rank gets a device', { skip: gpu.skip }, async () => {
