@@ -242,7 +242,16 @@ export class FusedStep {
         },
       },
       // On-policy, one pass per generation: the sampling policy is the current one (old = logp); no reference (β = 0).
-      { shape: { rows, tokens: T }, logp: logpTok, oldLogp: logpTok, refLogp: null, mask: ones, advantages, rewards: null, settings: s.loss },
+      {
+        shape: { rows, tokens: T },
+        logp: logpTok,
+        oldLogp: logpTok,
+        refLogp: null,
+        mask: ones,
+        advantages,
+        rewards: null,
+        settings: s.loss,
+      },
     );
     this.backwardPass = [
       lossDispatch,
@@ -328,7 +337,11 @@ export class FusedStep {
   /** Reads the parameters and Adam's moments back (after any queued Adam step): for replica checksums and checkpoints. */
   async readState(): Promise<ReplicaTensors> {
     const L = this.length * 4;
-    const staging = this.device.createBuffer({ label: 'state readback', size: 3 * L, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.device.createBuffer({
+      label: 'state readback',
+      size: 3 * L,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     try {
       const encoder = this.encode([]);
       ['params', 'm', 'v'].forEach((name, i) => encoder.copyBufferToBuffer(this.b[name]!, 0, staging, i * L, L));

@@ -9,6 +9,7 @@ import { World } from '../ranks/world.ts';
 import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { microPlanCovering } from './micro-steps.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
+import { TRAIN_WORKER } from './worker.ts';
 import { fusedStepUnsupported, type TransferCounts } from './webgpu-step.ts';
 
 const program = (name: string) => ({ module: 'builtin:train', name });
@@ -58,22 +59,22 @@ export function trainingLayout(c: TrainConfig): Layout {
 
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
 async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
-  if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks }), device: 'cpu' };
+  if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
   // WebGPU runs the fused step, which leaves a few settings to the CPU path.
   const unsupported = fusedStepUnsupported(c);
   if (unsupported) {
     if (c.backend === 'webgpu')
       throw new ConfigError(`--backend webgpu runs the fused GPU step, which does not support ${unsupported}; use --backend cpu`);
     onNotice(`the fused WebGPU step does not support ${unsupported}; training on the CPU instead`);
-    return { world: await World.start({ size: c.ranks }), device: 'cpu' };
+    return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
   }
   try {
-    return { world: await World.start({ size: c.ranks, gpu: true }), device: 'webgpu' };
+    return { world: await World.start({ size: c.ranks, gpu: true, worker: TRAIN_WORKER }), device: 'webgpu' };
   } catch (err) {
     const reason = (err as Error).message.split('\n')[0];
     if (c.backend === 'webgpu') throw new ConfigError(`--backend webgpu: ${reason}; use --backend cpu (or auto to fall back)`);
     onNotice(`WebGPU unavailable (${reason}); training on the CPU instead`);
-    return { world: await World.start({ size: c.ranks }), device: 'cpu' };
+    return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
   }
 }
 

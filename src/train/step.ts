@@ -127,7 +127,12 @@ export async function generateAndGather(
  * One allGather for the three per-sample columns (fewer collectives: each one is two barriers
  * of every rank). float64 holds the float32 rewards and the integer ids exactly.
  */
-export async function gatherSamples(rank: Rank, rewards: Float32Array, expected: Float32Array, promptIds: readonly number[]): Promise<Gathered> {
+export async function gatherSamples(
+  rank: Rank,
+  rewards: Float32Array,
+  expected: Float32Array,
+  promptIds: readonly number[],
+): Promise<Gathered> {
   const n = rewards.length;
   const mine = new Float64Array(3 * n);
   mine.set(rewards, 0);

@@ -97,7 +97,12 @@ export class WebGpuTrainer {
       expected[r] = s.expected;
     }
     const gathered = await gatherSamples(rank, rewards, expected, promptIds);
-    const advantages = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
+    const advantages = schemeAdvantages(c.advantage, {
+      rewards: gathered.rewards,
+      promptIds: gathered.promptIds,
+      k: c.k,
+      ranks: rank.size,
+    });
     const back = await this.gpu.backward(Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)));
     const L = back.length - 1 - HEAD_LIST.length;
     // The all-reduce payload of step.ts: gradients, then [loss, KL sum, clipped tokens, entropy sums].
