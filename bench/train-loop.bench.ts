@@ -1,4 +1,4 @@
-// `npm run bench -- train` (beside train-step.bench.ts): the real training loop, train() of
+// `npm run bench -- train`: the real training loop, train() of
 // src/train/run.ts, the function `grpo-sandbox train` calls, side by side with PyTorch eager in
 // one run. Per step: each rank's prompt ids from the sampler, rollout and scoring, one all-gather
 // of rewards and prompt ids, the scheme's advantages, the loss, one all-reduce of the gradients
