@@ -55,9 +55,12 @@ async function trainRow(size: Size, ranks: number, backend: 'cpu' | 'webgpu'): P
   });
   const times = result.metrics.slice(size.warmup).map((m) => m.stepMs);
   const fraction = result.metrics.at(-1)!.optimumFraction;
+  const t = result.transfers;
   return {
     msPerStep: times.reduce((sum, t) => sum + t, 0) / times.length,
-    note: `start ${startMs.toFixed(0)} ms, ${device}, optimum fraction ${fraction.toFixed(3)}`,
+    note:
+      `start ${startMs.toFixed(0)} ms, ${device}, optimum fraction ${fraction.toFixed(3)}` +
+      (t ? `, ${t.submissionsPerStep.toFixed(2)} submissions and ${t.readbacksPerStep.toFixed(2)} readbacks per step` : ''),
   };
 }
 

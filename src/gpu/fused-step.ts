@@ -42,7 +42,7 @@ export interface FusedStepSettings {
   /** This rank's rows (samples) per step. */
   rows: number;
   seed: number;
-  /** A GRPO-family loss (the pairwise loss ranks groups gathered across ranks: not fused). */
+  /** TRL's GRPO-family losses, or the pairwise loss over contiguous groups of `groupSize` rows of this rank. */
   loss: LossSettings;
   adam: AdamSettings;
 }
@@ -124,7 +124,8 @@ export class FusedStep {
     const probs = HEAD_LIST.map((h) => zeros(`probs ${h.name}`, rows * h.width));
     const logpTok = zeros('logp per action', rows * T),
       gradLogp = zeros('d loss / d logp', rows * T);
-    const advantages = zeros('advantages', rows);
+    const advantages = zeros('advantages', rows),
+      rewards = zeros('rewards', rows);
     // [loss, (the loss kernels' second value)] and each head's entropy sum.
     const lossOut = zeros('loss', 2),
       entropy = zeros('entropy sums', HEAD_LIST.length);
@@ -237,9 +238,8 @@ export class FusedStep {
             buffers: [logp, oldLogp, refLogp ?? logp, mask, adv, gradLogp, lossOut],
             workgroups: 1,
           }),
-        pairwiseLoss: () => {
-          throw new Error('the fused step runs the GRPO-family losses only (the pairwise loss ranks groups gathered across ranks)');
-        },
+        pairwiseLoss: (logp, mask, rewardsOf, shape) =>
+          K.prepare('pairwiseLoss', { params: { ...shape }, buffers: [logp, mask, rewardsOf, gradLogp, lossOut], workgroups: 1 }),
       },
       // On-policy, one pass per generation: the sampling policy is the current one (old = logp); no reference (β = 0).
       {
@@ -249,7 +249,7 @@ export class FusedStep {
         refLogp: null,
         mask: ones,
         advantages,
-        rewards: null,
+        rewards,
         settings: s.loss,
       },
     );
@@ -279,6 +279,7 @@ export class FusedStep {
     this.stagingActions = staging('actions readback', HEAD_LIST.length * rows * 4);
     this.stagingGrads = staging('gradients readback', (layout.length + BACKWARD_SUMS) * 4);
     this.b.lossOut = lossOut;
+    this.b.rewards = rewards;
     this.b.entropy = entropy;
   }
 
@@ -306,12 +307,15 @@ export class FusedStep {
   }
 
   /**
-   * The backward half: uploads this rank's advantages (one per row), runs the loss and the
-   * backward pass in one submission, and reads back [gradients (the layout's length), loss,
-   * each head's entropy sum]: the all-reduce's payload.
+   * The backward half: uploads this rank's advantages and rewards (one per row; the GRPO losses
+   * read the advantages, the pairwise loss the rewards), runs the loss and the backward pass in one
+   * submission, and reads back [gradients (the layout's length), loss, each head's entropy sum]:
+   * the all-reduce's payload.
    */
-  async backward(advantages: Float32Array): Promise<Float32Array> {
-    this.device.queue.writeBuffer(this.b.advantages!, 0, advantages.buffer, advantages.byteOffset, advantages.byteLength);
+  async backward(advantages: Float32Array, rewards: Float32Array): Promise<Float32Array> {
+    const q = this.device.queue;
+    q.writeBuffer(this.b.advantages!, 0, advantages.buffer, advantages.byteOffset, advantages.byteLength);
+    q.writeBuffer(this.b.rewards!, 0, rewards.buffer, rewards.byteOffset, rewards.byteLength);
     const encoder = this.encode(this.backwardPass);
     const L = this.length * 4;
     encoder.copyBufferToBuffer(this.b.grads!, 0, this.stagingGrads, 0, L);

@@ -6,11 +6,11 @@ import { ConfigError } from '../core/errors.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { makeTask } from '../core/env/task.ts';
 import { World } from '../ranks/world.ts';
-import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
+import { fusedStepUnsupported, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { microPlanCovering } from './micro-steps.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
 import { TRAIN_WORKER } from './worker.ts';
-import { fusedStepUnsupported, type TransferCounts } from './webgpu-step.ts';
+import type { TransferCounts } from './webgpu-step.ts';
 
 const program = (name: string) => ({ module: 'builtin:train', name });
 
@@ -58,10 +58,14 @@ export function trainingLayout(c: TrainConfig): Layout {
 }
 
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
-async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
+async function startWorld(
+  c: TrainConfig,
+  layout: Layout,
+  onNotice: (line: string) => void,
+): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
   if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
   // WebGPU runs the fused step, which leaves a few settings to the CPU path.
-  const unsupported = fusedStepUnsupported(c);
+  const unsupported = fusedStepUnsupported(c, layout);
   if (unsupported) {
     if (c.backend === 'webgpu')
       throw new ConfigError(`--backend webgpu runs the fused GPU step, which does not support ${unsupported}; use --backend cpu`);
@@ -83,7 +87,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const c = o.config;
   // Built here once for every rank (a layout the validator refuses is a ConfigError before any worker starts).
   const layout = trainingLayout(c);
-  const { world, device } = await startWorld(c, o.onNotice ?? (() => {}));
+  const { world, device } = await startWorld(c, layout, o.onNotice ?? (() => {}));
   const metrics: StepRecord[] = [];
   let stopped = false;
   try {

@@ -12,7 +12,9 @@
 // Metrics need no readback of their own (they ride on the collectives, as on the CPU path);
 // parameters come back only for the replica checksum and the checkpoint.
 // Same results as the CPU path within float32 tolerance (test/train/gpu-train.test.ts): the same
-// samples and rewards, the loss and gradients summed in float32 by the kernels.
+// samples and rewards, the loss and gradients summed in float32 by the kernels. What it does not
+// run (config.ts's fusedStepUnsupported): β > 0, dynamic sampling, and the pairwise loss except on
+// one rank whose rows hold each prompt's k samples side by side.
 import { HEADS, HEAD_LIST, INSERTION_POSITIONS, stageInputs, type HeadName } from '../core/env/controller.ts';
 import { latencyToken, scoreSample, type Task } from '../core/env/task.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
@@ -20,18 +22,10 @@ import { FusedStep, type TransferCounts } from '../gpu/fused-step.ts';
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { gradNorm } from '../ops/cpu/gradNorm.ts';
 import type { Rank } from '../ranks/rank.ts';
-import type { TrainConfig } from './config.ts';
+import { contiguousGroups, fusedStepUnsupported, type TrainConfig } from './config.ts';
 import { gatherSamples, rewardStats, std, type StepMetrics, type TrainState } from './step.ts';
 
 export type { TransferCounts } from '../gpu/fused-step.ts';
-
-/** The settings the fused step does not run, as the flag and why; null when it runs them all. */
-export function fusedStepUnsupported(c: TrainConfig): string | null {
-  if (c.loss === 'pairwise') return '--loss pairwise (it ranks groups gathered across ranks in the middle of the loss)';
-  if (c.beta > 0) return '--beta > 0 (the reference policy’s forward pass is not fused)';
-  if (c.dynamicSampling) return '--dynamic-sampling (its resampling loop runs on the CPU)';
-  return null;
-}
 
 /** One rank's fused step and the host's share of it. */
 export class WebGpuTrainer {
@@ -103,7 +97,15 @@ export class WebGpuTrainer {
       k: c.k,
       ranks: rank.size,
     });
-    const back = await this.gpu.backward(Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)));
+    // The pairwise loss ranks this rank's rows in contiguous groups (one rank only: fusedStepUnsupported).
+    if (c.loss === 'pairwise' && !contiguousGroups(promptIds, c.k))
+      throw new Error(
+        `the fused pairwise loss needs each prompt's ${c.k} samples side by side; step ${state.step} gives ${promptIds.join(', ')}`,
+      );
+    const back = await this.gpu.backward(
+      Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)),
+      gathered.rewards.subarray(rowOffset, rowOffset + rows),
+    );
     const L = back.length - 1 - HEAD_LIST.length;
     // The all-reduce payload of step.ts: gradients, then [loss, KL sum, clipped tokens, entropy sums].
     // KL: no reference at β = 0. Clipped: on-policy with one pass the ratio is e^0 = 1 exactly, so
