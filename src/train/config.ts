@@ -360,13 +360,14 @@ export function trainBudgetError(c: TrainConfig): ConfigError | null {
 }
 
 /**
- * What `--backend webgpu` (the fused step, webgpu-step.ts) does not run in this configuration, as
- * the flag and why; null when it runs it. With the step's layout, the pairwise loss is checked
+ * What the fused WebGPU step (webgpu-step.ts) does not run in this configuration, as the flag and
+ * why; null when it runs it (`--backend webgpu` then runs every op as its own submission instead). With the step's layout, the pairwise loss is checked
  * step by step: the fused loss ranks contiguous groups of k rows on one rank.
  */
 export function fusedStepUnsupported(c: TrainConfig, layout?: Layout): string | null {
   if (c.beta > 0) return '--beta > 0 (the reference policy’s forward pass is not fused)';
   if (c.dynamicSampling) return '--dynamic-sampling (its resampling loop runs on the CPU)';
+  if (usesMicroSteps(c)) return 'micro-steps (--gradient-accumulation-steps, --num-iterations, --steps-per-generation)';
   if (c.loss !== 'pairwise') return null;
   if (c.ranks > 1) return '--loss pairwise on more than one rank (its groups are gathered across ranks inside the loss)';
   const bad = layout?.steps.findIndex((s) => !contiguousGroups(s.ranks[0]!, c.k)) ?? -1;

@@ -35,8 +35,10 @@ export interface InitArgs {
   layout?: Layout;
   /** Resume from this state instead of the initial parameters. */
   resume?: ReplicaState;
-  /** 'webgpu': run the fused step (webgpu-step.ts) on this rank's own GPUDevice. */
+  /** 'webgpu': run on this rank's own GPUDevice. */
   device: 'cpu' | 'webgpu';
+  /** On WebGPU: the fused step (webgpu-step.ts; the default), or false for settings it does not run: every op as its own submission (gpu/ops.ts). */
+  fused?: boolean;
   /** On the CPU: the fast backend (default) or the reference it matches (within float32 tolerance with SIMD, bit for bit without). */
   cpuOps?: 'fast' | 'reference';
   /** Testing the replica check: this rank nudges one parameter after its first step. */
@@ -75,7 +77,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
   const { config } = args;
   // The CPU path runs the fast backend (src/ops/fast): the reference's results within float32
   // tolerance (WebAssembly SIMD kernels; bit for bit where SIMD is missing), the hot loops rewritten.
-  const ops: OpsBackend = args.cpuOps === 'reference' ? cpuBackend : fastBackend;
+  let ops: OpsBackend = args.cpuOps === 'reference' ? cpuBackend : fastBackend;
   const state = initialState(config);
   if (args.resume) {
     state.params.set(args.resume.params);
@@ -85,9 +87,19 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
   }
   const task = args.task ?? makeTask(config.dims, config.seed, config.bankSize);
   let fused: WebGpuTrainer | null = null;
+  let close = () => {};
   if (args.device === 'webgpu') {
     if (!rank.gpu) throw new Error(`rank ${rank.rank} has no GPU device (start the world with gpu: true)`);
-    fused = await WebGpuTrainer.create(rank.gpu, task, config, state);
+    if (args.fused ?? true) {
+      const f = await WebGpuTrainer.create(rank.gpu, task, config, state);
+      fused = f;
+      close = () => f.destroy();
+    } else {
+      const { createGpuBackend } = await import('../gpu/ops.ts');
+      const gpu = await createGpuBackend(rank.gpu);
+      ops = gpu;
+      close = () => gpu.destroy();
+    }
   }
   run = {
     config,
@@ -95,7 +107,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     state,
     ops,
     fused,
-    close: () => fused?.destroy(),
+    close,
     divergeRank: args.divergeRank,
     deviceFix: args.deviceFix ?? true,
     layout: args.layout ?? null,

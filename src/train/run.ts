@@ -58,20 +58,8 @@ export function trainingLayout(c: TrainConfig): Layout {
 }
 
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
-async function startWorld(
-  c: TrainConfig,
-  layout: Layout,
-  onNotice: (line: string) => void,
-): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
+async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
   if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
-  // WebGPU runs the fused step, which leaves a few settings to the CPU path.
-  const unsupported = fusedStepUnsupported(c, layout);
-  if (unsupported) {
-    if (c.backend === 'webgpu')
-      throw new ConfigError(`--backend webgpu runs the fused GPU step, which does not support ${unsupported}; use --backend cpu`);
-    onNotice(`the fused WebGPU step does not support ${unsupported}; training on the CPU instead`);
-    return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
-  }
   try {
     return { world: await World.start({ size: c.ranks, gpu: true, worker: TRAIN_WORKER }), device: 'webgpu' };
   } catch (err) {
@@ -87,7 +75,13 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const c = o.config;
   // Built here once for every rank (a layout the validator refuses is a ConfigError before any worker starts).
   const layout = trainingLayout(c);
-  const { world, device } = await startWorld(c, layout, o.onNotice ?? (() => {}));
+  const { world, device } = await startWorld(c, o.onNotice ?? (() => {}));
+  // WebGPU runs the fused step; the few settings it does not run take each op through its own submission.
+  const unsupported = device === 'webgpu' ? fusedStepUnsupported(c, layout) : null;
+  if (unsupported)
+    o.onNotice?.(
+      `the fused WebGPU step does not run ${unsupported}: each rank runs every op as its own GPU submission and readback (slower)`,
+    );
   const metrics: StepRecord[] = [];
   let stopped = false;
   try {
@@ -98,6 +92,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
       layout,
       resume: o.resume,
       device,
+      fused: device === 'webgpu' && !unsupported,
       divergeRank: o.divergeRank,
       cpuOps: o.cpuOps,
       deviceFix: o.deviceFix,
