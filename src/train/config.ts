@@ -372,7 +372,10 @@ export function fusedStepUnsupported(c: TrainConfig, layout?: Layout): string | 
   if (c.ranks > 1) return '--loss pairwise on more than one rank (its groups are gathered across ranks inside the loss)';
   const bad = layout?.steps.findIndex((s) => !contiguousGroups(s.ranks[0]!, c.k)) ?? -1;
   if (bad >= 0)
-    return `--loss pairwise with --sampler ${c.sampler}, whose step ${bad} does not give each prompt's ${c.k} samples side by side (the fused pairwise loss ranks contiguous groups)`;
+    return (
+      `--loss pairwise with --sampler ${c.sampler}, whose step ${bad} does not give each prompt's ${c.k} samples side by side ` +
+      '(the fused pairwise loss ranks contiguous groups)'
+    );
   return null;
 }
 
