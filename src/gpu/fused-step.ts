@@ -4,7 +4,7 @@
 // rewards' all-gather before the advantages, the gradients' all-reduce before Adam), so it has two
 // halves; src/train/webgpu-step.ts runs the collectives and the host's part between them:
 //   rollout:  [Adam with the previous step's all-reduced gradients] → stage 1 → sample tier and
-//             insertion → stage 2's input (selectRows picks each row's latency token, one-hot of
+//             insertion → stage 2's input (selectCandidates picks each row's latency token, one-hot of
 //             the insertion, knob-3 mask) → stage 2 → sample top-K and knob 3 → each head's entropy
 //             sum; the actions are copied out (the host scores them for the all-gather);
 //   backward: the loss (d loss / d logp; on-policy, old = current log-probs) → each head's
@@ -204,7 +204,7 @@ export class FusedStep {
       this.samplers[HEADS.tier.column]!,
       this.samplers[HEADS.insertion.column]!,
       // Stage 2 sees the latency token of the sampled insertion and the insertion itself (one-hot).
-      K.prepare('selectRows', {
+      K.prepare('selectCandidates', {
         params: { rows, choices: INSERTION_POSITIONS.length, width: d.dModel, stride: input[2], offset: 0 },
         buffers: [candidates, insertion, x2],
         invocations: rows * d.dModel,

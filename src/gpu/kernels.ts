@@ -24,7 +24,7 @@ export const KERNELS = [
   'oneHot',
   'knob3Mask',
   'controllerReward',
-  'selectRows',
+  'selectCandidates',
   'entropySum',
 ] as const;
 export type KernelName = (typeof KERNELS)[number];

@@ -242,8 +242,12 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
       ]);
       return f32(rewards);
     },
-    async selectRows(candidates, index, s, into) {
-      const [out] = await run('selectRows', { params: { ...s }, invocations: s.rows * s.width }, [candidates, index, { inout: into }]);
+    async selectCandidates(candidates, index, s, into) {
+      const [out] = await run('selectCandidates', { params: { ...s }, invocations: s.rows * s.width }, [
+        candidates,
+        index,
+        { inout: into },
+      ]);
       into.set(out!);
       return into;
     },

@@ -431,13 +431,13 @@ add('oneHot, knob3Mask (p = 1 → 11…15, p = 3 → 9…13) and controllerRewar
   assert.ok(Math.abs(got[0]! - c0.reward) < 1e-5, `reward of (low, 1, 4, 12 blocks) ${got[0]} vs ${c0.reward}`);
 });
 
-add("selectRows copies each row's chosen candidate into its columns, leaving the others alone", async (b) => {
+add("selectCandidates copies each row's chosen candidate into its columns, leaving the others alone", async (b) => {
   const s = { rows: 3, choices: 5, width: 4, stride: 9, offset: 2 };
   const candidates = Float32Array.from({ length: s.rows * s.choices * s.width }, (_, i) => i);
   const index = new Uint32Array([4, 0, 2]);
   const into = uniform(s.rows * s.stride, 61);
-  const got = await b.selectRows(candidates, index, s, into.slice());
-  assert.deepEqual(Array.from(got), Array.from(cpu.selectRows(candidates, index, s, into.slice())));
+  const got = await b.selectCandidates(candidates, index, s, into.slice());
+  assert.deepEqual(Array.from(got), Array.from(cpu.selectCandidates(candidates, index, s, into.slice())));
   // Row 0 took candidate 4 (values 16…19); the columns outside offset…offset+width kept their values.
   assert.deepEqual(Array.from(got.subarray(2, 6)), [16, 17, 18, 19]);
   assert.equal(got[0], into[0]);

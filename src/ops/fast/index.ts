@@ -22,6 +22,6 @@ export {
   oneHot,
   knob3Mask,
   controllerReward,
-  selectRows,
+  selectCandidates,
   entropySum,
 } from '../cpu/index.ts';

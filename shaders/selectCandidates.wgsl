@@ -1,7 +1,7 @@
 // Each row takes one of its `choices` candidate vectors: into[r·stride + offset + j] =
 // candidates[(r·choices + index[r])·width + j] (index[r] < choices). The fused training step builds
 // stage 2's input this way: the sampled insertion picks that row's latency token among its five.
-// One invocation per (row, column).  CPU twin: src/ops/cpu/selectRows.ts
+// One invocation per (row, column).  CPU twin: src/ops/cpu/selectCandidates.ts
 struct Params { rows: u32, choices: u32, width: u32, stride: u32, offset: u32 }
 override WG: u32 = 64;
 @group(0) @binding(0) var<uniform> p: Params;
