@@ -1,4 +1,4 @@
-// `npm run bench -- train` (beside train-step.bench.ts): the real training loop, train() of
+// `npm run bench -- train`: the real training loop, train() of
 // src/train/run.ts, the function `grpo-sandbox train` calls, side by side with PyTorch eager in
 // one run. Per step: each rank's prompt ids from the sampler, rollout and scoring, one all-gather
 // of rewards and prompt ids, the scheme's advantages, the loss, one all-reduce of the gradients
@@ -55,9 +55,12 @@ async function trainRow(size: Size, ranks: number, backend: 'cpu' | 'webgpu'): P
   });
   const times = result.metrics.slice(size.warmup).map((m) => m.stepMs);
   const fraction = result.metrics.at(-1)!.optimumFraction;
+  const t = result.transfers;
   return {
     msPerStep: times.reduce((sum, t) => sum + t, 0) / times.length,
-    note: `start ${startMs.toFixed(0)} ms, ${device}, optimum fraction ${fraction.toFixed(3)}`,
+    note:
+      `start ${startMs.toFixed(0)} ms, ${device}, optimum fraction ${fraction.toFixed(3)}` +
+      (t ? `, ${t.submissionsPerStep.toFixed(2)} submissions and ${t.readbacksPerStep.toFixed(2)} readbacks per step` : ''),
   };
 }
 

@@ -48,7 +48,7 @@ const PARTS: [string, RegExp, RegExp][] = [
   ['checksums', /train\/step\.ts$/, /^(checksum|checkReplicas)$/],
   ['step code (policy, step, metrics)', /train\/(step|policy|program|dynamic)\.ts$/, /./],
   ['task and parameters (world start)', /env\/(task|controller)\.ts$/, /./],
-  ['rank worker messages (world.run round trips)', /comlink|ranks\/(rank-worker|world|spawn)\.ts$|node:internal\/worker/, /./],
+  ['rank worker messages (world.run round trips)', /comlink|ranks\/(rank-worker|serve|world|spawn)\.ts$|node:internal\/worker/, /./],
   ['loading (tsx, modules)', /tsx|esbuild|node:internal\/(modules|bootstrap)|esm\/|cjs/, /./],
 ];
 

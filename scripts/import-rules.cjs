@@ -14,9 +14,6 @@ const MAY_IMPORT = {
 };
 
 /** Exceptions, each with its reason: [from file, to path, why]. */
-const EXCEPTIONS = [
-  // The worker entry bundles the builtin rank programs (`builtin:train` runs src/train's loop).
-  ['src/ranks/rank-worker.ts', 'src/train/', 'the worker entry bundles the builtin rank programs'],
-];
+const EXCEPTIONS = [];
 
 module.exports = { MAY_IMPORT, EXCEPTIONS };

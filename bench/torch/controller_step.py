@@ -1,5 +1,5 @@
 """The seed-003 controller's GRPO training step in PyTorch eager on the CPU: what a researcher
-would write instead of the sandbox's step (src/train/controllerStep.ts), at the same shapes.
+would write instead of the sandbox's step (src/train/step.ts + policy.ts), at the same shapes.
 
 Two Linear+tanh trunks, four heads (tier | insertion from stage 1, top-K | knob 3 from stage 2),
 a masked softmax on knob 3, sampling, the one-hot insertion fed to stage 2, the simulated reward,

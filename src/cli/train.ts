@@ -353,7 +353,10 @@ const command: Command = {
       `on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} (${result.device}): ` +
       `${steps(ran)} in ${seconds.toFixed(1)} s (${(ran / seconds).toFixed(1)} steps/s)` +
       (last.length > 0 ? `; last ${steps(last.length)} at ${pct(finalFraction)} of the optimum` : '') +
-      (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached');
+      (reached ? `; 95% reached at step ${reached.step}` : '; 95% not reached') +
+      (result.transfers
+        ? `; GPU per step: ${result.transfers.submissionsPerStep.toFixed(2)} submissions, ${result.transfers.readbacksPerStep.toFixed(2)} readbacks`
+        : '');
     const task = makeTask(config.dims, config.seed, config.bankSize);
     const randomFraction = randomPolicyFraction(task);
     if (outDir !== undefined) {
@@ -388,6 +391,7 @@ const command: Command = {
               }
             : null,
           last: all.at(-1) ?? null,
+          transfers: result.transfers ?? null,
         })}\n`,
       );
     }

@@ -24,6 +24,8 @@ export const KERNELS = [
   'oneHot',
   'knob3Mask',
   'controllerReward',
+  'selectCandidates',
+  'entropySum',
 ] as const;
 export type KernelName = (typeof KERNELS)[number];
 

@@ -1,6 +1,6 @@
 // The WebGPU backend of the ops (src/ops/backend.ts): each call uploads its inputs, runs the
 // kernel of the same name in one submit and reads the results back. Good for tests and the
-// `loss` calculator; a training loop keeps data on the GPU instead (src/gpu/controllerStep.ts).
+// `loss` calculator; `train --backend webgpu` keeps its data on the GPU instead (src/gpu/fused-step.ts).
 import { KNOB3_WIDTH } from '../core/env/controller.ts';
 import { philoxKey } from '../core/rng/philox.ts';
 import type { OpsBackend } from '../ops/backend.ts';
@@ -241,6 +241,19 @@ export async function createGpuBackend(device: GPUDevice): Promise<GpuBackend> {
         { out: tier.length },
       ]);
       return f32(rewards);
+    },
+    async selectCandidates(candidates, index, s, into) {
+      const [out] = await run('selectCandidates', { params: { ...s }, invocations: s.rows * s.width }, [
+        candidates,
+        index,
+        { inout: into },
+      ]);
+      into.set(out!);
+      return into;
+    },
+    async entropySum(probs) {
+      const [out] = await run('entropySum', { params: { n: probs.length, at: 0 }, workgroups: 1 }, [probs, { out: 1 }]);
+      return out![0]!;
     },
   };
   return backend;

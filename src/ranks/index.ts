@@ -6,5 +6,5 @@ export { REDUCE_OPS, type ReduceOp } from '../core/reduce-op.ts';
 export { Tensor, stack, cat, DeviceMismatchError, type DeviceName } from './tensor.ts';
 export { CollectiveError, CollectiveMismatchError, CollectiveTimeoutError, RankFailedError, ShapeMismatchError } from './faults.ts';
 export { MAX_WORLD } from './arena.ts';
-export { liveRankWorkers } from './spawn.ts';
+export { liveRankWorkers, RANK_WORKER, type RankWorkerEntry } from './spawn.ts';
 export type { DType, TypedArray } from './dtype.ts';

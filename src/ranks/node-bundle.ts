@@ -5,15 +5,20 @@
 // as comlink's Node adapter and tsx resolve from there) and is removed when the process exits.
 // Without esbuild or a writable cache folder, spawn.ts falls back to the tsx bootstrap.
 
-/** A `file:` URL of the bundled rank worker, or null when it cannot be built here. */
-let bundle: Promise<URL | null> | undefined;
+/** Bundles by entry file (one per entry a process starts worlds on). */
+const bundles = new Map<string, Promise<URL | null>>();
 
-export function rankWorkerBundle(): Promise<URL | null> {
-  bundle ??= build().catch(() => null);
+/** A `file:` URL of the rank worker entry `entry` bundled, or null when it cannot be built here. */
+export function rankWorkerBundle(entry: URL): Promise<URL | null> {
+  let bundle = bundles.get(entry.href);
+  if (!bundle) {
+    bundle = build(entry).catch(() => null);
+    bundles.set(entry.href, bundle);
+  }
   return bundle;
 }
 
-async function build(): Promise<URL | null> {
+async function build(entry: URL): Promise<URL | null> {
   // Variable specifiers keep Vite from bundling Node-only modules into the browser build.
   const names = { module: 'node:module', fs: 'node:fs', path: 'node:path', url: 'node:url', process: 'node:process' };
   const { createRequire } = (await import(/* @vite-ignore */ names.module)) as typeof import('node:module');
@@ -31,7 +36,7 @@ async function build(): Promise<URL | null> {
   fs.mkdirSync(dir, { recursive: true });
   const out = path.join(dir, `rank-worker-${process.pid}-${Date.now()}.mjs`);
   await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('./rank-worker.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(entry)],
     outfile: out,
     bundle: true,
     format: 'esm',

@@ -3,8 +3,24 @@
 //   rank-worker.node.js (which registers tsx) where the bundle cannot be built;
 //   Deno and browsers: a module Web Worker on rank-worker.ts. The `new Worker(new URL(...,
 //   import.meta.url), { type: 'module' })` line is written literally so Vite can bundle it.
+// A world may run another entry (RankWorkerEntry): an application's own, which adds its rank
+// programs to the ranks' (src/train/worker.ts); it writes its Worker line literally likewise.
 import * as Comlink from 'comlink';
-import type { RankApi } from './rank-worker.ts';
+import type { RankApi } from './serve.ts';
+
+/** A worker entry file: where Node bundles it from, and how Deno and browsers start it (a literal `new Worker(new URL(…))`). */
+export interface RankWorkerEntry {
+  /** The entry's TypeScript file (Node bundles it, or loads it through tsx). */
+  url: URL;
+  /** Starts a module Web Worker on the entry. */
+  web(name: string): Worker;
+}
+
+/** The ranks' default entry: their own programs only. */
+export const RANK_WORKER: RankWorkerEntry = {
+  url: new URL('./rank-worker.ts', import.meta.url),
+  web: (name) => new Worker(new URL('./rank-worker.ts', import.meta.url), { type: 'module', name }),
+};
 
 /** A started rank worker. */
 export interface RankWorker {
@@ -27,9 +43,9 @@ interface NodeProcessLike {
 }
 const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
 
-/** Starts the worker of `rank` in a world of `size` ranks. */
-export async function spawnRankWorker(rank: number, size = 1): Promise<RankWorker> {
-  return isNode ? spawnNode(rank, size) : spawnWeb(rank);
+/** Starts the worker of `rank` in a world of `size` ranks, on `entry`. */
+export async function spawnRankWorker(rank: number, size = 1, entry: RankWorkerEntry = RANK_WORKER): Promise<RankWorker> {
+  return isNode ? spawnNode(rank, size, entry) : spawnWeb(rank, entry);
 }
 
 /**
@@ -40,7 +56,7 @@ export async function spawnRankWorker(rank: number, size = 1): Promise<RankWorke
  */
 const youngGenerationMb = (size: number) => (size <= 16 ? 32 : 2);
 
-async function spawnNode(rank: number, size: number): Promise<RankWorker> {
+async function spawnNode(rank: number, size: number, entryFile: RankWorkerEntry): Promise<RankWorker> {
   // Variable specifiers keep Vite from bundling Node-only modules into the browser build.
   const threads = 'node:worker_threads';
   const adapter = 'comlink/dist/esm/node-adapter.mjs';
@@ -48,10 +64,12 @@ async function spawnNode(rank: number, size: number): Promise<RankWorker> {
   const nodeEndpoint = ((await import(/* @vite-ignore */ adapter)) as { default: (w: unknown) => Comlink.Endpoint }).default;
   // The bundled plain-JS worker when it can be built (fast, small); else the tsx bootstrap.
   const { rankWorkerBundle } = await import('./node-bundle.ts');
-  const entry = (await rankWorkerBundle()) ?? new URL('./rank-worker.node.js', import.meta.url);
+  const bundled = await rankWorkerBundle(entryFile.url);
+  const entry = bundled ?? new URL('./rank-worker.node.js', import.meta.url);
   // Small old generations: a rank holds a few typed arrays.
   const worker = new Worker(entry, {
     name: `rank ${rank}`,
+    workerData: bundled ? undefined : { entry: entryFile.url.href },
     resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(size), maxOldGenerationSizeMb: 256 },
   });
   live++;
@@ -80,8 +98,8 @@ async function spawnNode(rank: number, size: number): Promise<RankWorker> {
   };
 }
 
-async function spawnWeb(rank: number): Promise<RankWorker> {
-  const worker = new Worker(new URL('./rank-worker.ts', import.meta.url), { type: 'module', name: `rank ${rank}` });
+async function spawnWeb(rank: number, entry: RankWorkerEntry): Promise<RankWorker> {
+  const worker = entry.web(`rank ${rank}`);
   live++;
   let alive = true;
   const crashed = new Promise<never>((_, reject) => {

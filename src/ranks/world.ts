@@ -6,7 +6,7 @@ import { ABORT, ABORT_RANK, Arena, controlBytes, createArenaBuffer, MAX_WORLD, P
 import { BACKEND_BEHAVIOURS, type BackendBehaviour } from './backend.ts';
 import type { RankMetrics, WaitMode } from './collectives.ts';
 import { describeRanks, groupByLabel, rankList } from './faults.ts';
-import { spawnRankWorker, type RankWorker } from './spawn.ts';
+import { RANK_WORKER, spawnRankWorker, type RankWorker, type RankWorkerEntry } from './spawn.ts';
 
 export interface WorldOptions {
   /** Number of ranks (1 … MAX_WORLD). */
@@ -28,9 +28,11 @@ export interface WorldOptions {
   backend?: BackendBehaviour;
   /** nccl: how long the ranks hang in a mismatched collective before the simulated watchdog fires (default 2000 ms). */
   watchdogMs?: number;
+  /** The workers' entry: the ranks' own programs (default) or an application's, which registers its programs there. */
+  worker?: RankWorkerEntry;
 }
 
-const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu', 'backend', 'watchdogMs'];
+const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu', 'backend', 'watchdogMs', 'worker'];
 
 /**
  * Which exported rank program to run: a module (`builtin:seeds` or `builtin:bench`, bundled into
@@ -94,7 +96,7 @@ function validate(options: WorldOptions): Required<Omit<WorldOptions, 'waitMode'
   const watchdogMs = options.watchdogMs ?? 2000;
   if (!(watchdogMs > 0) || !Number.isFinite(watchdogMs))
     throw new ConfigError(`watchdogMs must be a positive number of milliseconds, got ${String(watchdogMs)}`);
-  return { size, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode, backend, watchdogMs };
+  return { size, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode, backend, watchdogMs, worker: options.worker ?? RANK_WORKER };
 }
 
 /** The first line of a message without the per-rank "(rank n … was released)" note. */
@@ -134,7 +136,7 @@ export class World {
     // The Vulkan loader reads the real process environment, which a Node worker cannot change.
     if (o.gpu) await (await import('../gpu/device.ts')).prepareVulkanEnvironment();
     const buffer = createArenaBuffer(o.size, o.arenaBytes, o.maxArenaBytes);
-    const started = await Promise.allSettled(Array.from({ length: o.size }, (_, r) => spawnRankWorker(r, o.size)));
+    const started = await Promise.allSettled(Array.from({ length: o.size }, (_, r) => spawnRankWorker(r, o.size, o.worker)));
     const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     try {
       const failed = started.find((s) => s.status === 'rejected');

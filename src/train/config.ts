@@ -358,3 +358,36 @@ export function trainBudgetError(c: TrainConfig): ConfigError | null {
     c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
   );
 }
+
+/**
+ * What the fused WebGPU step (webgpu-step.ts) does not run in this configuration, as the flag and
+ * why; null when it runs it (`--backend webgpu` then runs every op as its own submission instead). With the step's layout, the pairwise loss is checked
+ * step by step: the fused loss ranks contiguous groups of k rows on one rank.
+ */
+export function fusedStepUnsupported(c: TrainConfig, layout?: Layout): string | null {
+  if (c.beta > 0) return '--beta > 0 (the reference policy’s forward pass is not fused)';
+  if (c.dynamicSampling) return '--dynamic-sampling (its resampling loop runs on the CPU)';
+  if (usesMicroSteps(c)) return 'micro-steps (--gradient-accumulation-steps, --num-iterations, --steps-per-generation)';
+  if (c.loss !== 'pairwise') return null;
+  if (c.ranks > 1) return '--loss pairwise on more than one rank (its groups are gathered across ranks inside the loss)';
+  const bad = layout?.steps.findIndex((s) => !contiguousGroups(s.ranks[0]!, c.k)) ?? -1;
+  if (bad >= 0)
+    return (
+      `--loss pairwise with --sampler ${c.sampler}, whose step ${bad} does not give each prompt's ${c.k} samples side by side ` +
+      '(the fused pairwise loss ranks contiguous groups)'
+    );
+  return null;
+}
+
+/** Whether `ids` is blocks of k equal ids, each prompt in one block only (the pairwise loss's groups, in order). */
+export function contiguousGroups(ids: readonly number[], k: number): boolean {
+  if (ids.length % k !== 0) return false;
+  const seen = new Set<number>();
+  for (let at = 0; at < ids.length; at += k) {
+    const id = ids[at]!;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    for (let j = 1; j < k; j++) if (ids[at + j] !== id) return false;
+  }
+  return true;
+}

@@ -11,6 +11,7 @@ import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { dynamicTrainStep, type DynamicStepMetrics } from './dynamic.ts';
 import { type MicroRun, microPlanCovering, microRun, microTrainStep } from './micro-steps.ts';
 import { checkReplicas, initialState, trainStep, type StepMetrics, type TrainState } from './step.ts';
+import { WebGpuTrainer, type TransferCounts } from './webgpu-step.ts';
 
 /** Parameters and Adam state as a checkpoint carries them. */
 export interface ReplicaState {
@@ -34,8 +35,10 @@ export interface InitArgs {
   layout?: Layout;
   /** Resume from this state instead of the initial parameters. */
   resume?: ReplicaState;
-  /** 'webgpu': run the ops on this rank's own GPUDevice. */
+  /** 'webgpu': run on this rank's own GPUDevice. */
   device: 'cpu' | 'webgpu';
+  /** On WebGPU: the fused step (webgpu-step.ts; the default), or false for settings it does not run: every op as its own submission (gpu/ops.ts). */
+  fused?: boolean;
   /** On the CPU: the fast backend (default) or the reference it matches (within float32 tolerance with SIMD, bit for bit without). */
   cpuOps?: 'fast' | 'reference';
   /** Testing the replica check: this rank nudges one parameter after its first step. */
@@ -48,7 +51,10 @@ interface Run {
   config: TrainConfig;
   task: Task;
   state: TrainState;
+  /** The CPU path's ops. */
   ops: OpsBackend;
+  /** The fused step on the rank's GPU (--backend webgpu), or null on the CPU. */
+  fused: WebGpuTrainer | null;
   close(): void;
   divergeRank?: number;
   deviceFix: boolean;
@@ -72,14 +78,6 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
   // The CPU path runs the fast backend (src/ops/fast): the reference's results within float32
   // tolerance (WebAssembly SIMD kernels; bit for bit where SIMD is missing), the hot loops rewritten.
   let ops: OpsBackend = args.cpuOps === 'reference' ? cpuBackend : fastBackend;
-  let close = () => {};
-  if (args.device === 'webgpu') {
-    if (!rank.gpu) throw new Error(`rank ${rank.rank} has no GPU device (start the world with gpu: true)`);
-    const { createGpuBackend } = await import('../gpu/ops.ts');
-    const gpu = await createGpuBackend(rank.gpu);
-    ops = gpu;
-    close = () => gpu.destroy();
-  }
   const state = initialState(config);
   if (args.resume) {
     state.params.set(args.resume.params);
@@ -87,11 +85,28 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     state.v.set(args.resume.v);
     state.step = args.resume.step;
   }
+  const task = args.task ?? makeTask(config.dims, config.seed, config.bankSize);
+  let fused: WebGpuTrainer | null = null;
+  let close = () => {};
+  if (args.device === 'webgpu') {
+    if (!rank.gpu) throw new Error(`rank ${rank.rank} has no GPU device (start the world with gpu: true)`);
+    if (args.fused ?? true) {
+      const f = await WebGpuTrainer.create(rank.gpu, task, config, state);
+      fused = f;
+      close = () => f.destroy();
+    } else {
+      const { createGpuBackend } = await import('../gpu/ops.ts');
+      const gpu = await createGpuBackend(rank.gpu);
+      ops = gpu;
+      close = () => gpu.destroy();
+    }
+  }
   run = {
     config,
-    task: args.task ?? makeTask(config.dims, config.seed, config.bankSize),
+    task,
     state,
     ops,
+    fused,
     close,
     divergeRank: args.divergeRank,
     deviceFix: args.deviceFix ?? true,
@@ -110,7 +125,8 @@ function idsAt(r: Run, at: number, rank: number): readonly number[] {
   return r.layout.steps[at]!.ranks[rank]!;
 }
 
-export type StepResult = StepMetrics & { checksum?: number; dynamic?: DynamicStepMetrics };
+/** A step's metrics as rank 0 returns them; `transfers`: the fused WebGPU step's submissions and readbacks so far (rank 0's). */
+export type StepResult = StepMetrics & { checksum?: number; dynamic?: DynamicStepMetrics; transfers?: TransferCounts };
 
 /**
  * `count` training steps in a row, without the main thread between them. `layoutStep` is the
@@ -125,7 +141,9 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
   let at = args.layoutStep;
   for (let i = 0; i < args.count; i++) {
     let metrics: StepResult;
-    if (r.micro) {
+    if (r.fused) {
+      metrics = await r.fused.step(rank, r.state, idsAt(r, at, rank.rank));
+    } else if (r.micro) {
       metrics = await microTrainStep(rank, r.ops, r.task, r.config, r.state, r.micro);
     } else if (r.config.dynamicSampling) {
       const first = at;
@@ -134,8 +152,16 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
       metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank));
     }
     at += metrics.dynamic?.draws ?? metrics.micro?.generations ?? 1;
-    if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;
-    if (r.state.step % r.config.checksumEvery === 0) metrics.checksum = await checkReplicas(rank, r.state);
+    if (r.divergeRank === rank.rank && r.state.step === 1) {
+      await r.fused?.syncState(r.state);
+      r.state.params[0]! += 1e-3;
+      r.fused?.writeState(r.state);
+    }
+    if (r.state.step % r.config.checksumEvery === 0) {
+      await r.fused?.syncState(r.state);
+      metrics.checksum = await checkReplicas(rank, r.state);
+    }
+    if (r.fused) metrics.transfers = r.fused.counts;
     out.push(metrics);
   }
   return rank.rank === 0 ? out : null;
@@ -144,6 +170,7 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
 /** This replica's state after checking that all replicas agree (rank 0 returns it, the others null). */
 export async function trainCheckpoint(rank: Rank): Promise<ReplicaState | null> {
   const r = current();
+  await r.fused?.syncState(r.state);
   await checkReplicas(rank, r.state);
   if (rank.rank !== 0) return null;
   return { params: r.state.params.slice(), m: r.state.m.slice(), v: r.state.v.slice(), step: r.state.step };

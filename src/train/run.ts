@@ -6,9 +6,11 @@ import { ConfigError } from '../core/errors.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { makeTask } from '../core/env/task.ts';
 import { World } from '../ranks/world.ts';
-import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
+import { fusedStepUnsupported, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { microPlanCovering } from './micro-steps.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
+import { TRAIN_WORKER } from './worker.ts';
+import type { TransferCounts } from './webgpu-step.ts';
 
 const program = (name: string) => ({ module: 'builtin:train', name });
 
@@ -46,6 +48,8 @@ export interface TrainResult {
   /** 'cpu' or the GPU adapter's description. */
   device: string;
   stopped: boolean;
+  /** On WebGPU: rank 0's command submissions and buffer readbacks over the run's steps (the fused step's), and per step. */
+  transfers?: TransferCounts & { steps: number; submissionsPerStep: number; readbacksPerStep: number };
 }
 
 /** The sampler's layout with enough epochs for `steps` steps (one training step per layout step, or the micro-steps' windows). */
@@ -55,14 +59,14 @@ export function trainingLayout(c: TrainConfig): Layout {
 
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
 async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
-  if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks }), device: 'cpu' };
+  if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
   try {
-    return { world: await World.start({ size: c.ranks, gpu: true }), device: 'webgpu' };
+    return { world: await World.start({ size: c.ranks, gpu: true, worker: TRAIN_WORKER }), device: 'webgpu' };
   } catch (err) {
     const reason = (err as Error).message.split('\n')[0];
     if (c.backend === 'webgpu') throw new ConfigError(`--backend webgpu: ${reason}; use --backend cpu (or auto to fall back)`);
     onNotice(`WebGPU unavailable (${reason}); training on the CPU instead`);
-    return { world: await World.start({ size: c.ranks }), device: 'cpu' };
+    return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
   }
 }
 
@@ -72,6 +76,12 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   // Built here once for every rank (a layout the validator refuses is a ConfigError before any worker starts).
   const layout = trainingLayout(c);
   const { world, device } = await startWorld(c, o.onNotice ?? (() => {}));
+  // WebGPU runs the fused step; the few settings it does not run take each op through its own submission.
+  const unsupported = device === 'webgpu' ? fusedStepUnsupported(c, layout) : null;
+  if (unsupported)
+    o.onNotice?.(
+      `the fused WebGPU step does not run ${unsupported}: each rank runs every op as its own GPU submission and readback (slower)`,
+    );
   const metrics: StepRecord[] = [];
   let stopped = false;
   try {
@@ -82,6 +92,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
       layout,
       resume: o.resume,
       device,
+      fused: device === 'webgpu' && !unsupported,
       divergeRank: o.divergeRank,
       cpuOps: o.cpuOps,
       deviceFix: o.deviceFix,
@@ -118,8 +129,16 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
     }
     const [final] = await world.run<ReplicaState | null>(program('trainCheckpoint'));
     await world.run(program('trainEnd'));
-    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped };
+    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped, ...transfersOf(metrics) };
   } finally {
     await world.stop();
   }
+}
+
+/** The fused step's counts over the run (from the last step's cumulative counts), or nothing on the CPU. */
+function transfersOf(metrics: StepRecord[]): Pick<TrainResult, 'transfers'> {
+  const t = metrics.at(-1)?.transfers;
+  if (!t) return {};
+  const steps = metrics.length;
+  return { transfers: { ...t, steps, submissionsPerStep: t.submissions / steps, readbacksPerStep: t.readbacks / steps } };
 }

@@ -8,6 +8,7 @@ import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControl
 import { scoreSample, type Task } from '../core/env/task.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
 import type { OpsBackend } from '../ops/backend.ts';
+import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
@@ -126,7 +127,12 @@ export async function generateAndGather(
  * One allGather for the three per-sample columns (fewer collectives: each one is two barriers
  * of every rank). float64 holds the float32 rewards and the integer ids exactly.
  */
-async function gatherSamples(rank: Rank, rewards: Float32Array, expected: Float32Array, promptIds: readonly number[]): Promise<Gathered> {
+export async function gatherSamples(
+  rank: Rank,
+  rewards: Float32Array,
+  expected: Float32Array,
+  promptIds: readonly number[],
+): Promise<Gathered> {
   const n = rewards.length;
   const mine = new Float64Array(3 * n);
   mine.set(rewards, 0);
@@ -329,7 +335,8 @@ export function std(x: ArrayLike<number>): number {
   return Math.sqrt(sq / x.length);
 }
 
-export const ADAM = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
+/** Adam's settings (torch.optim.Adam's defaults); every step overrides lr with the run's --lr. */
+export const ADAM = ADAM_DEFAULTS;
 
 /** Reward mean and std, fraction of the optimum, tied groups: from the gathered batch alone. */
 export function rewardStats(

@@ -15,7 +15,7 @@ import type { OpsBackend } from '../../src/ops/backend.ts';
 import * as cpu from '../../src/ops/cpu/index.ts';
 import type { Activation } from '../../src/ops/codes.ts';
 import { LOSS_TYPES, TRL_DEFAULTS, type GrpoLossSettings } from '../../src/core/grpo/loss.ts';
-import { ADAM_DEFAULTS } from '../../src/core/env/train-config.ts';
+import { ADAM_DEFAULTS } from '../../src/ops/cpu/adam.ts';
 import { KNOB3_WIDTH, configReward } from '../../src/core/env/controller.ts';
 import { assertClose, maxAbs, randomMask, uniform } from './data.ts';
 
@@ -429,6 +429,36 @@ add('oneHot, knob3Mask (p = 1 → 11…15, p = 3 → 9…13) and controllerRewar
   assert.equal(got.length, rows);
   const c0 = configReward({ tier: 0, insertion: 0, topK: 0, knob3: 11 }, 0.3, 30);
   assert.ok(Math.abs(got[0]! - c0.reward) < 1e-5, `reward of (low, 1, 4, 12 blocks) ${got[0]} vs ${c0.reward}`);
+});
+
+add("selectCandidates copies each row's chosen candidate into its columns, leaving the others alone", async (b) => {
+  const s = { rows: 3, choices: 5, width: 4, stride: 9, offset: 2 };
+  const candidates = Float32Array.from({ length: s.rows * s.choices * s.width }, (_, i) => i);
+  const index = new Uint32Array([4, 0, 2]);
+  const into = uniform(s.rows * s.stride, 61);
+  const got = await b.selectCandidates(candidates, index, s, into.slice());
+  assert.deepEqual(Array.from(got), Array.from(cpu.selectCandidates(candidates, index, s, into.slice())));
+  // Row 0 took candidate 4 (values 16…19); the columns outside offset…offset+width kept their values.
+  assert.deepEqual(Array.from(got.subarray(2, 6)), [16, 17, 18, 19]);
+  assert.equal(got[0], into[0]);
+});
+
+add('entropySum: a uniform head over w options sums to rows·log w; masked (zero) options add nothing', async (b) => {
+  const rows = 300,
+    w = 5;
+  const uniformProbs = new Float32Array(rows * w).fill(1 / w);
+  const want = rows * Math.log(w);
+  const got = await b.entropySum(uniformProbs);
+  assert.ok(Math.abs(got - want) <= 1e-5 * want, `uniform: ${got} vs ${want}`);
+  // Rows of 8 probabilities with every third zeroed (a masked option), then renormalised.
+  const probs = uniform(rows * 8, 62, 0.01, 1);
+  for (let i = 0; i < probs.length; i += 3) probs[i] = 0;
+  for (let r = 0; r < rows; r++) {
+    const row = probs.subarray(r * 8, (r + 1) * 8);
+    const sum = row.reduce((a, v) => a + v, 0);
+    for (let j = 0; j < 8; j++) row[j]! /= sum;
+  }
+  assertClose([await b.entropySum(probs)], [cpu.entropySum(probs)], 1e-4, 1e-5, 'masked');
 });
 
 // Row shapes that stress how the kernels split rows across a workgroup (teams of up to WG lanes,

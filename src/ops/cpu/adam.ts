@@ -1,4 +1,14 @@
-import type { AdamSettings } from '../../core/env/train-config.ts';
+/** Adam settings (torch.optim.Adam's names); weightDecay > 0 makes it AdamW (decoupled decay). */
+export interface AdamSettings {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
+}
+
+/** torch.optim.Adam's defaults. */
+export const ADAM_DEFAULTS: AdamSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
 
 /**
  * One Adam step in place, `step` counting from 1 (for bias correction). Each gradient is first

@@ -15,3 +15,5 @@ export { reduceRows } from './reduceRows.ts';
 export { oneHot } from './oneHot.ts';
 export { knob3Mask } from './knob3Mask.ts';
 export { controllerReward } from './controllerReward.ts';
+export { selectCandidates } from './selectCandidates.ts';
+export { entropySum } from './entropySum.ts';

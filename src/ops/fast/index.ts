@@ -22,4 +22,6 @@ export {
   oneHot,
   knob3Mask,
   controllerReward,
+  selectCandidates,
+  entropySum,
 } from '../cpu/index.ts';
