@@ -22,6 +22,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
+import { buildCliBundle } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
@@ -189,10 +190,13 @@ const deno =
       })
     : null;
 const app = await sharedBrowserApp();
+// The CLI tests' Node runs use the CLI bundled once (scripts/cli-bundle.mjs): tsx's start per run
+// cost about 1 s of CPU, several hundred times.
+const cliBundle = nodeFiles ? await buildCliBundle() : null;
 
 if (nodeFiles) {
   await run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], {
-    env: app?.env,
+    env: { ...app?.env, ...(cliBundle ? { GRPO_CLI_BUNDLE: cliBundle } : {}) },
     live: true,
     parse: (out) => {
       const num = (word) => {

@@ -19,9 +19,14 @@ export function runCli(args: string[], input?: string): CliResult {
   return 'Deno' in globalThis ? runCliDeno(args, input) : runCliNode(args, input);
 }
 
-/** Runs the CLI under Node (`node bin/grpo-sandbox.js ...args`) whatever runs the test. */
+/**
+ * Runs the CLI under Node (`node bin/grpo-sandbox.js ...args`) whatever runs the test. Under
+ * `npm test`, GRPO_CLI_BUNDLE names the same CLI bundled once by scripts/cli-bundle.mjs (a run
+ * starts in 0.2 s instead of tsx's 1.2 s); tests that spawn bin/grpo-sandbox.js by name still do.
+ */
 export function runCliNode(args: string[], input?: string): CliResult {
-  const res = spawnSync('node', ['bin/grpo-sandbox.js', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 28 });
+  const entry = process.env.GRPO_CLI_BUNDLE ?? 'bin/grpo-sandbox.js';
+  const res = spawnSync('node', [entry, ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 28 });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
