@@ -16,16 +16,19 @@ export const viewBudget = {
   ranks: 1_024,
 };
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+// Not toLocaleString: its first call loads the locale data, a few hundred ms before the first picture on a slow machine.
+const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** Why a valid configuration is too big for the page, with its arithmetic; null when it fits. */
 function overBudget(size: LayoutSize): string | null {
-  const perGather =
-    `${fmt(size.ranks)} rank${size.ranks === 1 ? '' : 's'} × ${fmt(size.perRankPerStep)} samples per rank per step` +
-    (size.stepsPerGather > 1 ? ` × ${fmt(size.stepsPerGather)} steps per gather` : '') +
-    ` = ${fmt(size.samplesPerGather)} tiles in one gather`;
   if (size.ranks > viewBudget.ranks) return `${fmt(size.ranks)} ranks are more rows than the page draws (at most ${fmt(viewBudget.ranks)})`;
-  if (size.samplesPerGather > viewBudget.tiles) return `${perGather}, more than the ${fmt(viewBudget.tiles)} tiles the page draws`;
+  if (size.samplesPerGather > viewBudget.tiles) {
+    const perGather =
+      `${fmt(size.ranks)} rank${size.ranks === 1 ? '' : 's'} × ${fmt(size.perRankPerStep)} samples per rank per step` +
+      (size.stepsPerGather > 1 ? ` × ${fmt(size.stepsPerGather)} steps per gather` : '') +
+      ` = ${fmt(size.samplesPerGather)} tiles in one gather`;
+    return `${perGather}, more than the ${fmt(viewBudget.tiles)} tiles the page draws`;
+  }
   if (size.samples > viewBudget.samples)
     return (
       `${fmt(size.gathers)} gathers × ${fmt(size.samplesPerGather)} = ${fmt(size.samples)} samples in the whole layout, more than the ` +
