@@ -255,7 +255,11 @@ export class ExplorerApp extends LitElement {
                   ? nothing
                   : html`<p class="caption-room" aria-hidden="true"><strong>${this.captionHead(v, i)}</strong>
                 ${caption(id, v.caption)}
-                ${i >= phaseIds.indexOf('advantages') && v.advantageError ? html`<br /><span class="warn-room">${withCode(v.advantageError)}</span>` : nothing}</p>`,
+                ${
+                  i >= phaseIds.indexOf('advantages') && v.advantageError
+                    ? html`<br /><span class="warn-room">${withCode(v.advantageError)}</span>`
+                    : nothing
+                }</p>`,
               )}
             </div>
           </div>`
