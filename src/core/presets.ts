@@ -31,8 +31,11 @@ export const presets: Record<string, Preset> = {
   'seed-000': {
     description:
       'flow_grpo DistributedKRepeatSampler: 8 ranks × 2 samples per rank, k=4 copies per prompt, 2 batches per epoch, seed 42. ' +
-      'Per batch 16 samples = 4 prompts × 4; per epoch 32 samples, 8 prompt draws. The dataset has 32 prompts (ids 0–31): ' +
-      'small enough to read every id, large enough that the draws are the real randperm(32) PyTorch makes for each set_epoch.',
+      'The dataset has 32 prompts (ids 0–31): small enough to read every id, large enough that the draws are the real ' +
+      'randperm(32) PyTorch makes for each set_epoch. The seed-000 document reads a new batch at every step: 16 samples = ' +
+      '4 prompts × 4 per batch, 8 groups of 4 per epoch. The loader settings are those of the published train_sd3.py (ac4c86e), ' +
+      'whose DataLoader and accelerator.prepare change those groups (`grpo-sandbox layout --preset seed-000` says how; ' +
+      "`--num-workers 0 --accelerate-prepare 0` gives the document's loop).",
     config: { ...base, sampler: 'flow-grpo', ranks: 8, batch: 2, k: 4, batchesPerEpoch: 2, datasetSize: 32 },
   },
   'seed-001': {

@@ -3,10 +3,11 @@
 // fixes as buttons (click to apply). Controls named in `hidden` (URL `<name>_hide=true`) are left out.
 import { LitElement, css, html, nothing } from 'lit';
 import type { ConfigError } from '../core/errors.ts';
-import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
+import type { Layout, LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
 import { samplers, VERL_ONLY_FIELDS, withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
+import { loaderNote } from './loader-note.ts';
 import { lang, M } from './i18n/index.ts';
 import { coreOriginal, errorText, settingHint, settingLabel, suggestionWords, withCode } from './core-text.ts';
 
@@ -25,6 +26,7 @@ export class ConfigPanel extends LitElement {
     samplerNames: { attribute: false },
     error: { attribute: false },
     hiddenParts: { attribute: false },
+    layout: { attribute: false },
   };
 
   declare config: LayoutConfig;
@@ -33,6 +35,8 @@ export class ConfigPanel extends LitElement {
   declare samplerNames: readonly SamplerName[];
   declare error: ConfigError | null;
   declare hiddenParts: ReadonlySet<string>;
+  /** The layout drawn (the preset's while a preset is chosen): its loader note completes the preset's description. */
+  declare layout: Layout | null;
 
   static override styles = css`
     :host { display: block; }
@@ -62,6 +66,13 @@ export class ConfigPanel extends LitElement {
     this.samplerNames = [];
     this.error = null;
     this.hiddenParts = new Set();
+    this.layout = null;
+  }
+
+  /** What the published script's loader does to the preset's settings, beside what its document expected. */
+  private loaderLine(layout: Layout) {
+    const note = loaderNote(layout);
+    return note === null ? nothing : html`<p class="desc loader-note">${withCode(note)}</p>`;
   }
 
   override render() {
@@ -85,6 +96,7 @@ export class ConfigPanel extends LitElement {
           </select>
         </label>
         ${this.preset && this.presets[this.preset] ? html`<p class="desc">${description(this.preset)}</p>` : nothing}
+        ${this.preset && this.presets[this.preset] && this.layout ? this.loaderLine(this.layout) : nothing}
       </div>`
       }
       <fieldset>

@@ -81,8 +81,14 @@ export class ExplorerApp extends LitElement {
     aside { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
     main { display: grid; gap: 10px; min-width: 0; }
     .card { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; min-width: 0; }
-    .caption { font-size: 15px; line-height: 1.5; margin: 0; min-height: 3em; }
-    .caption strong { display: block; font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; }
+    /* Every phase's caption sits in the same cell, all but the current one invisible: the card is as
+       tall as the longest caption, so the picture below never moves between phases. */
+    .caption-stack { display: grid; }
+    .caption-stack > p { grid-area: 1 / 1; }
+    .caption-room { visibility: hidden; }
+    .caption, .caption-room { font-size: 15px; line-height: 1.5; margin: 0; min-height: 3em; }
+    .caption strong, .caption-room strong { display: block; font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; }
+    .warn-room { font-size: 13px; }
     .caption.waiting { color: #222; }
     .below { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
     .warn { color: #8b1a1a; font-size: 13px; }
@@ -108,7 +114,7 @@ export class ExplorerApp extends LitElement {
       .below { grid-template-columns: minmax(0, 1fr); }
       h1 { font-size: 16px; }
       h1 span { display: block; font-size: 13px; }
-      .caption { font-size: 14px; }
+      .caption, .caption-room { font-size: 14px; }
     }
   `;
 
@@ -237,13 +243,24 @@ export class ExplorerApp extends LitElement {
               ? nothing
               : html`<div class="card">
             ${this.renderQuiz(phase)}
-            <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
-              <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}${
-                v.gathers.length > 1 ? T.gatherOf(v.gatherIndex + 1, v.gathers.length) : ''
-              }</strong>
-              ${caption(phase, v.caption)}
-              ${scored && v.advantageError ? html`<br /><span class="warn">${withCode(v.advantageError)}</span>` : nothing}
-            </p>
+            <div class="caption-stack">
+              <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
+                <strong>${this.captionHead(v, this.story.phase)}</strong>
+                ${caption(phase, v.caption)}
+                ${scored && v.advantageError ? html`<br /><span class="warn">${withCode(v.advantageError)}</span>` : nothing}
+              </p>
+              ${phaseIds.map((id, i) =>
+                id === phase
+                  ? nothing
+                  : html`<p class="caption-room" aria-hidden="true"><strong>${this.captionHead(v, i)}</strong>
+                ${caption(id, v.caption)}
+                ${
+                  i >= phaseIds.indexOf('advantages') && v.advantageError
+                    ? html`<br /><span class="warn-room">${withCode(v.advantageError)}</span>`
+                    : nothing
+                }</p>`,
+              )}
+            </div>
           </div>`
           }
           ${v.error && needsOverview(s.config) ? html`<div class="card overview"><grpo-overview .config=${s.config}></grpo-overview></div>` : nothing}
@@ -291,7 +308,7 @@ export class ExplorerApp extends LitElement {
             ? nothing
             : html`<aside>
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
-            .error=${v.error} .hiddenParts=${s.hidden} @config-change=${this.onConfig}></grpo-config-panel>
+            .error=${v.error} .hiddenParts=${s.hidden} .layout=${v.error ? null : v.layout} @config-change=${this.onConfig}></grpo-config-panel>
           <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .compare=${s.compare} .rewards=${s.rewards}
             .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null}
             .does=${M().core.does[v.layout.config.sampler] ?? null}
@@ -303,6 +320,12 @@ export class ExplorerApp extends LitElement {
           ? nothing
           : html`<p class="to-views"><a href=${lang() === 'en' ? '?view=train' : `?view=train&lang=${lang()}`}>${T.toViews}</a></p>`
       }`;
+  }
+
+  /** The caption's heading for phase number `i`: its place in the story, its title, the followed gather. */
+  private captionHead(v: ExplorerView, i: number): string {
+    const id = phaseIds[i]!;
+    return `${i + 1} / ${phaseIds.length} · ${phaseTitles[id]}${v.gathers.length > 1 ? M().explorer.gatherOf(v.gatherIndex + 1, v.gathers.length) : ''}`;
   }
 
   /** The phase's question while its caption waits; after the reveal, the answer stays until the story leaves the phase. */
@@ -371,6 +394,7 @@ export class ExplorerApp extends LitElement {
   }
 
   override firstUpdated(): void {
+    performance.mark('grpo-explorer-render');
     // The first picture is on screen once the canvas has drawn and the browser has painted.
     void this.canvas?.updateComplete.then(() =>
       requestAnimationFrame(() => {

@@ -73,6 +73,8 @@ export class LayoutCanvas extends LitElement {
   /** Width of the host (what fits), and of the drawing (wider when even the smallest tiles do not fit: then it scrolls). */
   private cssWidth = 800;
   private drawWidth = 800;
+  /** Whether cssWidth is the host's measured width (the ResizeObserver's first report may come after the first draw). */
+  private measured = false;
   private resize?: ResizeObserver;
 
   static override styles = css`
@@ -111,6 +113,7 @@ export class LayoutCanvas extends LitElement {
     this.resize = new ResizeObserver((entries) => {
       const w = Math.floor(entries[0]!.contentRect.width);
       if (w > 0 && w !== this.cssWidth) {
+        this.measured = true;
         this.cssWidth = w;
         this.rebuild();
       }
@@ -222,6 +225,11 @@ export class LayoutCanvas extends LitElement {
       this.draw();
       return;
     }
+    // The first picture is built for the width it gets, not built twice (a guess now, the real width when the observer reports).
+    if (!this.measured) {
+      const w = Math.floor(this.getBoundingClientRect().width);
+      if (w > 0) [this.cssWidth, this.measured] = [w, true];
+    }
     // The cell size comes from the scatter grid (the widest picture that must fit unwrapped).
     const stepWidths = new Map<number, number>();
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
@@ -282,6 +290,7 @@ export class LayoutCanvas extends LitElement {
       cssW,
       cssH,
     );
+    if (this.drawTimes.length === 0) performance.mark('grpo-first-draw');
     if (this.drawTimes.length < 100_000) this.drawTimes.push(performance.now() - t0);
   }
 

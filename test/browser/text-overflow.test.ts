@@ -1,7 +1,9 @@
-// No label is cut off: every view (the explorer, its compare pair, the schedule, dynamic and
-// training views) at 390, 860 and 1280 px wide is searched, through every shadow root, for text
-// clipped by its box (an element that hides overflow and whose content is wider or taller than
-// it, outside scrollable areas) and for a select narrower than its chosen option's text. The
+// No label is cut off: every view (the explorer, its compare pair, the schedule, dynamic, steps and
+// training views, the latter after a short run so its result table is there) at 390, 860 and
+// 1280 px wide is searched, through every shadow root, for text clipped by its box (an element
+// that hides overflow and whose content is wider or taller than it, outside scrollable areas),
+// for a select narrower than its chosen option's text, and for a page wider than the window
+// (text past its right edge, outside a scrollable area). The
 // pictures' own labels are drawn into a canvas; the painter fits each one into the picture's
 // width (layout-painter.ts). Screenshots: test-results/overflow-<view>-<width>.png.
 import assert from 'node:assert/strict';
@@ -10,12 +12,22 @@ import type { Page } from 'playwright-core';
 import { screenshot, withPage } from './harness.ts';
 
 const WIDTHS = [390, 860, 1280];
-const VIEWS: Record<string, { url: string; ready: string }> = {
+const VIEWS: Record<string, { url: string; ready: string; act?: (page: Page) => Promise<void> }> = {
   explorer: { url: '/?preset=seed-000&phase=gather', ready: 'grpo-explorer grpo-layout-canvas' },
   compare: { url: '/?preset=seed-000&phase=regroup&compare=view', ready: 'grpo-explorer figure.compared grpo-layout-canvas' },
   schedule: { url: '/?view=schedule&latency=controller', ready: 'grpo-schedule svg.gantt' },
   dynamic: { url: '/?view=dynamic&preset=seed-002&step=4', ready: 'grpo-dynamic svg.dynamic-figure' },
+  steps: { url: '/?view=steps', ready: 'grpo-steps .figure svg' },
   train: { url: '/?view=train', ready: 'grpo-train #start' },
+  'train result': {
+    url: '/?view=train&ranks=2&batch=8&k=4&sampler=trl&steps=6&seed=0&backend=cpu',
+    ready: 'grpo-train #start',
+    act: async (page) => {
+      await page.locator('grpo-train #start').click();
+      await page.locator('grpo-train table.policy tr').nth(2).waitFor({ timeout: 240_000 });
+    },
+  },
+  'explorer zh-CN': { url: '/?preset=seed-000&phase=slice&lang=zh-CN', ready: 'grpo-explorer grpo-layout-canvas' },
 };
 
 /**
@@ -26,6 +38,16 @@ const CLIPPED = `(() => {
   const out = [];
   const measure = document.createElement('canvas').getContext('2d');
   const hides = (o) => o === 'hidden' || o === 'clip';
+  // Inside an area that scrolls sideways (a wide picture's own scroller), through shadow roots.
+  const scrolled = (el) => {
+    for (let p = el.parentElement || el.getRootNode().host; p; p = p.parentElement || (p.getRootNode().host ?? null)) {
+      const x = getComputedStyle(p).overflowX;
+      if ((x === 'auto' || x === 'scroll') && p.scrollWidth > p.clientWidth) return true;
+    }
+    return false;
+  };
+  if (document.documentElement.scrollWidth > innerWidth + 1)
+    out.push('the page is ' + document.documentElement.scrollWidth + ' px wide in a ' + innerWidth + ' px window');
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (el.shadowRoot) visit(el.shadowRoot);
@@ -43,6 +65,8 @@ const CLIPPED = `(() => {
       }
       const hasText = [...el.childNodes].some((n) => n.nodeType === 3 && (n.textContent || '').trim() !== '');
       if (!hasText) continue;
+      if (el.getBoundingClientRect().right > innerWidth + 1 && style.position !== 'fixed' && !scrolled(el))
+        out.push(what + ': past the right edge of the window (' + Math.round(el.getBoundingClientRect().right) + ' px of ' + innerWidth + ')');
       if (hides(style.overflowX) && el.scrollWidth > el.clientWidth + 1) out.push(what + ': ' + el.scrollWidth + ' px wide in ' + el.clientWidth);
       else if (hides(style.overflowY) && el.scrollHeight > el.clientHeight + 1) out.push(what + ': ' + el.scrollHeight + ' px tall in ' + el.clientHeight);
     }
@@ -54,13 +78,14 @@ const CLIPPED = `(() => {
 const clipped = (page: Page): Promise<string[]> => page.evaluate(CLIPPED);
 
 for (const [name, view] of Object.entries(VIEWS)) {
-  test(`${name}: no text cut off at 390, 860 and 1280 px`, async () => {
+  test(`${name}: no text cut off at 390, 860 and 1280 px`, { timeout: 900_000 }, async () => {
     for (const width of WIDTHS) {
       await withPage(
         view.url,
         async (page) => {
           await page.locator(view.ready).first().waitFor({ timeout: 120_000 });
-          await screenshot(page, `overflow-${name}-${width}`);
+          await view.act?.(page);
+          await screenshot(page, `overflow-${name.replace(' ', '-')}-${width}`);
           assert.deepEqual(await clipped(page), [], `${name} at ${width} px`);
         },
         { viewport: { width, height: 900 } },

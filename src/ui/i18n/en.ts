@@ -16,6 +16,11 @@ import {
 } from '../../core/schedule/explain.ts';
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+/** "4 groups of 8" or "2 groups of 8 and 4 groups of 4" (sizes as groupSizes gives them). */
+const groupsWords = (sizes: [number, number][]) => {
+  const parts = sizes.map(([size, n]) => `${plural(n, 'group')} of ${size}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? 'no groups');
+};
 
 const regroupText: Record<RegroupMethod, string> = {
   'prompt-id': "by prompt id, as flow_grpo's PerPromptStatTracker does (it groups by prompt string)",
@@ -226,6 +231,12 @@ export const en = {
     sampler: 'sampler',
     tryFix: 'try:',
     showingLast: 'Showing the last valid layout meanwhile.',
+    loaderNote: (loader: string, expected: [number, number][], real: [number, number][], pairs: string[]) =>
+      `The seed-000 document expects a new draw at every step: per epoch ${groupsWords(expected)}. flow_grpo's published ` +
+      `train_sd3.py reads the sampler through ${loader}, and with these settings ` +
+      (pairs.length > 0 ? `${pairs.join(', ')}, so ` : '') +
+      `PerPromptStatTracker sees ${groupsWords(real)} per epoch. ` +
+      "Loader workers 0 and accelerate prepare 0 give the document's loop.",
   },
   follow: {
     title: 'What to follow',

@@ -5,6 +5,9 @@ import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
 import type { Catalogue } from './en.ts';
 import { captionZh, conclusionZh, headlineZh } from './schedule-zh.ts';
 
+/** "4 个大小为 8 的组" or "2 个大小为 8 的组和 4 个大小为 4 的组" (sizes as groupSizes gives them). */
+const groupsZh = (sizes: [number, number][]) => sizes.map(([size, n]) => `${n} 个大小为 ${size} 的组`).join('和') || '没有组';
+
 const regroupText: Record<RegroupMethod, string> = {
   'prompt-id': '按 prompt id 分组，与 flow_grpo 的 PerPromptStatTracker 相同（它按 prompt 字符串分组）',
   view: '用 rewards.view(-1, k) 分组，与 TRL 相同：汇集顺序中每 k 个相邻样本组成一行，不管其中是哪些 prompt',
@@ -224,8 +227,10 @@ export const zhCN: Catalogue = {
     presets: {
       'seed-000':
         'flow_grpo DistributedKRepeatSampler：8 个 rank × 每 rank 2 个样本，每个 prompt k=4 个副本，每个 epoch 2 个 batch，种子 42。' +
-        '每个 batch 16 个样本 = 4 个 prompt × 4；每个 epoch 32 个样本，抽取 8 次 prompt。数据集有 32 个 prompt（id 0–31）：' +
-        '小到每个 id 都能看清，又大到抽取的正是 PyTorch 在每次 set_epoch 时生成的真实 randperm(32)。',
+        '数据集有 32 个 prompt（id 0–31）：小到每个 id 都能看清，又大到抽取的正是 PyTorch 在每次 set_epoch 时生成的真实 randperm(32)。' +
+        'seed-000 文档在每个 step 读取一个新的 batch：每个 batch 16 个样本 = 4 个 prompt × 4，每个 epoch 8 个大小为 4 的组。' +
+        '加载器设置取自发布的 train_sd3.py（ac4c86e），它的 DataLoader 和 accelerator.prepare 会改变这些组' +
+        '（`grpo-sandbox layout --preset seed-000` 说明如何改变；`--num-workers 0 --accelerate-prepare 0` 给出文档中的循环）。',
       'seed-001':
         '扩展 batch（batch 4 × 组大小 5 = 20 个配置）：最接近理想方案的布局，4 个 rank 各自持有自己样本的 5 个配置' +
         '（contiguous，共 4 个 prompt；`--sampler dance-grpo` 给出 DanceGRPO 自己的循环，每一遍都沿用第 0 遍的顺序）。' +
@@ -269,6 +274,11 @@ export const zhCN: Catalogue = {
     sampler: 'sampler',
     tryFix: '试试：',
     showingLast: '在此期间显示上一个有效布局。',
+    loaderNote: (loader: string, expected: [number, number][], real: [number, number][], pairs: string[]) =>
+      `seed-000 文档期望每个 step 都是一次新的抽取：每个 epoch ${groupsZh(expected)}。flow_grpo 发布的 train_sd3.py ` +
+      `通过 ${loader} 读取 sampler，在这些设置下` +
+      (pairs.length > 0 ? `${pairs.join('，')}，因此` : '') +
+      `PerPromptStatTracker 每个 epoch 看到${groupsZh(real)}。把“DataLoader 的 worker 数”和“accelerator.prepare”都设为 0，即为文档中的循环。`,
   },
   follow: {
     title: '跟踪什么',

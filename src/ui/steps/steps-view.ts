@@ -41,6 +41,8 @@ export class GrpoStepsView extends LitElement {
     form { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; margin-bottom: 10px; font-size: 12px; }
     label { display: flex; flex-direction: column; gap: 2px; color: #444; }
     input, select { font: inherit; font-size: 13px; width: 9em; }
+    /* A select is as wide as its longest option (a framework name with its commit), within the window. */
+    select { width: auto; min-width: 9em; max-width: 100%; }
     .figure { overflow-x: auto; }
     .error { color: #a00; }
     .meta, .notes { font-size: 12px; color: #555; max-width: 1100px; }
@@ -73,7 +75,8 @@ export class GrpoStepsView extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if ([...changed.keys()].some((k) => k !== 'report' && k !== 'error')) this.compute();
+    // The first update too: `?view=steps` with no settings shows the defaults' report, not an empty page.
+    if (!this.hasUpdated || [...changed.keys()].some((k) => k !== 'report' && k !== 'error')) this.compute();
   }
 
   private compute(): void {

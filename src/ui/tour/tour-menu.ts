@@ -25,6 +25,11 @@ export class TourMenu extends LitElement {
     li a { display: block; padding: 4px 12px; color: #1f3b5a; text-decoration: none; }
     li a:hover, li a:focus-visible { background: #eef3f9; }
     li a strong { font-variant-numeric: tabular-nums; margin-right: 6px; }
+    /* A phone: the menu spans the window under its button instead of running past the right edge. */
+    @media (max-width: 600px) {
+      :host { position: static; }
+      ul { left: 10px; right: 10px; top: auto; min-width: 0; }
+    }
   `;
 
   override render() {

@@ -52,11 +52,14 @@ export class ChartsController implements ReactiveController {
   /** The host's first render is in the DOM: queue every chart's construction, one or more per frame. */
   build(): void {
     const root = this.host.renderRoot;
+    // As wide as the column allows on a phone (390 px leaves about 350), CHART_W elsewhere.
+    const room = (root.querySelector('.charts') as HTMLElement | null)?.clientWidth ?? CHART_W;
+    const width = room > 0 ? Math.max(240, Math.min(CHART_W, room)) : CHART_W;
     for (const spec of CHARTS) {
       this.pending.push(() => {
         const opts: uPlot.Options = {
           title: spec.title,
-          width: CHART_W,
+          width,
           height: CHART_H,
           scales: { x: { time: false } },
           axes: [{ label: 'step', size: 36 }, yAxis],
@@ -75,7 +78,7 @@ export class ChartsController implements ReactiveController {
       this.budgetChart = new uPlot(
         {
           title: MSG.charts.budget,
-          width: CHART_W,
+          width,
           height: CHART_H,
           scales: { x: { time: false } },
           axes: [{ label: seriesLabel('budget ms'), size: 36 }, yAxis],
@@ -212,7 +215,7 @@ export class ChartsController implements ReactiveController {
       const x = (i % cols) * CHART_W;
       const y = Math.floor(i / cols) * (CHART_H + titleH);
       ctx.fillText(u.root.querySelector('.u-title')?.textContent ?? '', x + 8, y + 15);
-      ctx.drawImage(u.ctx.canvas, x, y + titleH, CHART_W, CHART_H);
+      ctx.drawImage(u.ctx.canvas, x, y + titleH, u.width, CHART_H);
     });
     return out;
   }

@@ -98,12 +98,20 @@ export class TrainDashboard extends LitElement {
       .charts { display: flex; flex-wrap: wrap; gap: 12px; }
       .u-title { font-size: 13px; font-weight: 600; }
       .u-legend { font-size: 12px; }
-      .chart-box { width: 380px; }
+      .chart-box { width: 380px; max-width: 100%; }
       .chart-note { font-size: 12px; color: #555; margin: 2px 8px 0; }
-      .chart-off { width: 380px; min-height: 60px; border: 1px dashed #bbb; padding: 8px 10px; box-sizing: border-box; }
+      .chart-off { width: 380px; max-width: 100%; min-height: 60px; border: 1px dashed #bbb; padding: 8px 10px; box-sizing: border-box; }
       .chart-off strong { display: block; font-size: 13px; }
       table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
       td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
+      /* A phone has no room for eight columns: each budget band becomes a block of labelled lines. */
+      @media (max-width: 640px) {
+        table.policy, table.policy tbody, table.policy tr, table.policy td { display: block; }
+        table.policy tr.head { display: none; }
+        table.policy tr { border: 1px solid #ccc; margin: 0 0 6px; padding: 2px 0; }
+        table.policy td { border: 0; padding: 1px 8px; }
+        table.policy td::before { content: attr(data-label) ': '; color: #555; }
+      }
       .muted { color: #666; }
     `,
   ];
@@ -321,12 +329,23 @@ export class TrainDashboard extends LitElement {
   private policyTable(): unknown {
     const bands = this.run.bands;
     if (!bands) return html`<p class="muted">${this.run.policyState === 'pending' ? MSG.policyPending : MSG.policyNone}</p>`;
-    const row = (b: BudgetBand) =>
-      html`<tr><td>${b.fromMs.toFixed(0)}–${b.toMs.toFixed(0)} ms</td><td>${b.prompts}</td><td>${b.policy.config}</td>
-        <td>${b.policy.latencyMs.toFixed(1)}</td><td>${b.policy.reward.toFixed(3)}</td><td>${b.optimum.config}</td>
-        <td>${b.optimum.latencyMs.toFixed(1)}</td><td>${b.optimum.reward.toFixed(3)}</td></tr>`;
+    const head = MSG.policyHead;
+    const row = (b: BudgetBand) => {
+      const cells = [
+        `${b.fromMs.toFixed(0)}–${b.toMs.toFixed(0)} ms`,
+        String(b.prompts),
+        b.policy.config,
+        b.policy.latencyMs.toFixed(1),
+        b.policy.reward.toFixed(3),
+        b.optimum.config,
+        b.optimum.latencyMs.toFixed(1),
+        b.optimum.reward.toFixed(3),
+      ];
+      // Each cell names its column (data-label), for the narrow layout where the header row is hidden.
+      return html`<tr>${cells.map((c, i) => html`<td data-label=${head[i] ?? ''}>${c}</td>`)}</tr>`;
+    };
     return html`<p class="muted">${MSG.randomFraction(bands.randomFraction)}</p>
-      <table class="policy"><tr>${MSG.policyHead.map((h) => html`<th>${h}</th>`)}</tr>${bands.bands.map(row)}</table>`;
+      <table class="policy"><tr class="head">${head.map((h) => html`<th>${h}</th>`)}</tr>${bands.bands.map(row)}</table>`;
   }
 
   /** One chart's place: the chart (with its sentence, if any), or why it cannot move in this run. */

@@ -1,0 +1,148 @@
+// The explorer's speed as a reader meets it, on the production build (`npm run build`, served by a
+// plain static server with COOP/COEP) in headless Chromium (software rendering on GPU-less machines):
+// 1. time from navigation start to the first picture of seed-000 (the canvas drawn and the frame
+//    painted: the `grpo-first-view` mark), median and worst of 7 loads after one that warms the file
+//    cache, with what it waited on: the last script fetched, the explorer's first render, the first
+//    canvas draw, and the longest main-thread task before the picture;
+// 2. the frames of play of seed-000 at its default settings, step by step through the whole story:
+//    the interval between animation frames (p50 / p95, ≤ 16.7 ms means no frame was dropped at
+//    60 Hz) and the work each frame did (the canvas's draw, p50 / p95).
+// Figures go to bench/README.md with the load average; no thresholds (the machine is shared).
+import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { buildSite } from '../test/browser/app-build.ts';
+import { launchChromium } from '../test/browser/chromium.ts';
+import { serveDir } from '../test/browser/static-server.ts';
+import { printTable } from './timing.ts';
+
+const quantile = (values: number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+
+interface Load {
+  firstView: number;
+  scripts: number;
+  render: number;
+  draw: number;
+  longest: number;
+  bytes: number;
+}
+
+/** One load of `url` in a fresh context: when the first picture came and what came before it. */
+async function load(browser: Browser, url: string): Promise<Load> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // Long tasks are only reported to an observer registered before they happen.
+  await page.addInitScript(() => {
+    const w = window as unknown as { grpoLongTasks: number[] };
+    w.grpoLongTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.grpoLongTasks.push(e.startTime + e.duration, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(url);
+  // No named functions inside page.evaluate: tsx would wrap them in a helper the page lacks.
+  const m = await page.evaluate(async () => {
+    while (window.grpoFirstViewMs === undefined) await new Promise((r) => setTimeout(r, 5));
+    const firstView = window.grpoFirstViewMs;
+    const scripts = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js')) as PerformanceResourceTiming[];
+    const tasks = (window as unknown as { grpoLongTasks: number[] }).grpoLongTasks;
+    let longest = 0;
+    for (let i = 0; i < tasks.length; i += 2) if (tasks[i]! <= firstView) longest = Math.max(longest, tasks[i + 1]!);
+    return {
+      firstView,
+      scripts: Math.max(0, ...scripts.filter((s) => s.responseEnd <= firstView).map((s) => s.responseEnd)),
+      bytes: scripts.filter((s) => s.responseEnd <= firstView).reduce((n, s) => n + s.decodedBodySize, 0),
+      render: performance.getEntriesByName('grpo-explorer-render')[0]?.startTime ?? Number.NaN,
+      draw: performance.getEntriesByName('grpo-first-draw')[0]?.startTime ?? Number.NaN,
+      longest,
+    };
+  });
+  await context.close();
+  return m;
+}
+
+/** Plays seed-000's story at its default settings to the end; frame intervals and draw times. */
+async function play(browser: Browser, base: string): Promise<{ intervals: number[]; draws: number[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/?preset=seed-000&speed=4`);
+  await page.waitForFunction(() => window.grpoFirstViewMs !== undefined);
+  await page.locator('grpo-story-controls button.play').click();
+  await page.waitForFunction(
+    () => {
+      const app = document.querySelector('grpo-explorer') as HTMLElement;
+      return app.dataset.phase === 'slice' && app.dataset.stage === 'idle';
+    },
+    undefined,
+    { timeout: 300_000, polling: 200 },
+  );
+  const m = await page.evaluate(() => {
+    const app = document.querySelector('grpo-explorer') as unknown as { story: { frameDeltas: number[] }; shadowRoot: ShadowRoot };
+    const canvas = app.shadowRoot.querySelector('grpo-layout-canvas') as unknown as { drawTimes: number[] };
+    return { intervals: app.story.frameDeltas, draws: canvas.drawTimes };
+  });
+  await context.close();
+  return m;
+}
+
+export default async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'grpo-bench-site-'));
+  const browser = await launchChromium();
+  try {
+    await buildSite(dir);
+    const server = await serveDir(dir, { isolated: true, spaFallback: true });
+    try {
+      const url = `${server.url}/?preset=seed-000`;
+      await load(browser, url); // warms the file cache and Chromium's code cache
+      const loads: Load[] = [];
+      for (let i = 0; i < 7; i++) loads.push(await load(browser, url));
+      const frames = await play(browser, server.url);
+      console.log(
+        `headless Chromium ${browser.version()}, software rendering; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      );
+      const col = (f: (l: Load) => number) => [quantile(loads.map(f), 0.5).toFixed(0), Math.max(...loads.map(f)).toFixed(0)];
+      printTable(
+        ['first picture of seed-000, production build (7 loads)', 'median ms', 'max ms'],
+        [
+          ['scripts it runs fetched (after navigation start)', ...col((l) => l.scripts)],
+          ['explorer rendered its first frame of HTML', ...col((l) => l.render)],
+          ['canvas drew the first picture', ...col((l) => l.draw)],
+          ['picture painted (grpo-first-view)', ...col((l) => l.firstView)],
+          ['longest main-thread task before it', ...col((l) => l.longest)],
+          ['JavaScript fetched before it, kB', ...col((l) => l.bytes / 1000)],
+        ],
+      );
+      printTable(
+        ['play of seed-000, whole story', 'frames', 'p50 ms', 'p95 ms', 'max ms'],
+        [
+          [
+            'interval between animation frames',
+            frames.intervals.length,
+            quantile(frames.intervals, 0.5).toFixed(1),
+            quantile(frames.intervals, 0.95).toFixed(1),
+            Math.max(...frames.intervals).toFixed(1),
+          ],
+          [
+            'canvas draw per frame',
+            frames.draws.length,
+            quantile(frames.draws, 0.5).toFixed(2),
+            quantile(frames.draws, 0.95).toFixed(2),
+            Math.max(...frames.draws).toFixed(2),
+          ],
+        ],
+      );
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
