@@ -17,6 +17,9 @@ export interface RankWorker {
 
 let live = 0;
 
+/** `rank 3` or `ranks 0–3`. */
+const label = (ranks: string) => (/^\d+$/.test(ranks) ? `rank ${ranks}` : `ranks ${ranks}`);
+
 /** Rank workers started and not yet terminated, across all worlds of this thread (for leak checks). */
 export function liveRankWorkers(): number {
   return live;
@@ -27,20 +30,30 @@ interface NodeProcessLike {
 }
 const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
 
-/** Starts the worker of `rank` in a world of `size` ranks. */
-export async function spawnRankWorker(rank: number, size = 1): Promise<RankWorker> {
-  return isNode ? spawnNode(rank, size) : spawnWeb(rank);
+/** Starts the worker thread of `ranks` (a label such as `0` or `0–3`) in a world of `threads` worker threads. */
+export async function spawnRankWorker(ranks: string, threads = 1): Promise<RankWorker> {
+  return isNode ? spawnNode(ranks, threads) : spawnWeb(ranks);
+}
+
+/** The machine's logical cores as this runtime reports them (at least 1). */
+export async function coreCount(): Promise<number> {
+  if (isNode) {
+    const os = 'node:os';
+    const { availableParallelism, cpus } = (await import(/* @vite-ignore */ os)) as typeof import('node:os');
+    return Math.max(1, availableParallelism?.() ?? cpus().length);
+  }
+  return Math.max(1, (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1);
 }
 
 /**
  * A Node worker's young generation, MiB. A training step allocates a few MiB of activations; in
  * a 2 MiB young generation they survived into the old one and every step paid a full
- * mark-compact (measured: GC was the largest part of a 256 × 8 step after the kernels). Small
- * worlds get room for a step; worlds of hundreds of ranks keep the small heaps they need.
+ * mark-compact (measured: GC was the largest part of a 256 × 8 step after the kernels). Worlds
+ * of a few threads get room for a step; worlds of hundreds of threads keep the small heaps they need.
  */
-const youngGenerationMb = (size: number) => (size <= 16 ? 32 : 2);
+const youngGenerationMb = (threadCount: number) => (threadCount <= 16 ? 32 : 2);
 
-async function spawnNode(rank: number, size: number): Promise<RankWorker> {
+async function spawnNode(rank: string, threadCount: number): Promise<RankWorker> {
   // Variable specifiers keep Vite from bundling Node-only modules into the browser build.
   const threads = 'node:worker_threads';
   const adapter = 'comlink/dist/esm/node-adapter.mjs';
@@ -51,8 +64,8 @@ async function spawnNode(rank: number, size: number): Promise<RankWorker> {
   const entry = (await rankWorkerBundle()) ?? new URL('./rank-worker.node.js', import.meta.url);
   // Small old generations: a rank holds a few typed arrays.
   const worker = new Worker(entry, {
-    name: `rank ${rank}`,
-    resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(size), maxOldGenerationSizeMb: 256 },
+    name: label(rank),
+    resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(threadCount), maxOldGenerationSizeMb: 256 },
   });
   live++;
   let ending = false;
@@ -63,9 +76,9 @@ async function spawnNode(rank: number, size: number): Promise<RankWorker> {
     }),
   );
   const crashed = new Promise<never>((_, reject) => {
-    worker.once('error', (err) => reject(new Error(`rank ${rank}'s worker failed: ${(err as Error).message}`)));
+    worker.once('error', (err) => reject(new Error(`${label(rank)}'s worker failed: ${(err as Error).message}`)));
     worker.once('exit', (code) => {
-      if (!ending) reject(new Error(`rank ${rank}'s worker exited unexpectedly (code ${code})`));
+      if (!ending) reject(new Error(`${label(rank)}'s worker exited unexpectedly (code ${code})`));
     });
   });
   crashed.catch(() => undefined);
@@ -80,15 +93,15 @@ async function spawnNode(rank: number, size: number): Promise<RankWorker> {
   };
 }
 
-async function spawnWeb(rank: number): Promise<RankWorker> {
-  const worker = new Worker(new URL('./rank-worker.ts', import.meta.url), { type: 'module', name: `rank ${rank}` });
+async function spawnWeb(rank: string): Promise<RankWorker> {
+  const worker = new Worker(new URL('./rank-worker.ts', import.meta.url), { type: 'module', name: label(rank) });
   live++;
   let alive = true;
   const crashed = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (ev: ErrorEvent) => {
       // Handled here: unhandled, a worker error would end a Deno process.
       ev.preventDefault();
-      reject(new Error(`rank ${rank}'s worker failed: ${ev.message}`));
+      reject(new Error(`${label(rank)}'s worker failed: ${ev.message}`));
     });
   });
   crashed.catch(() => undefined);
