@@ -26,6 +26,14 @@ test('dynamic sampling on shared threads resamples and trains as on one thread p
   assert.deepEqual(Array.from(shared.final.params), Array.from(separate.final.params));
 });
 
+test('accumulated micro-steps on shared threads train as on one thread per rank', async () => {
+  const micro = { ...config, steps: 4, gradientAccumulationSteps: 2, numIterations: 2 } as const;
+  const separate = await runTrain(micro, { threads: 4 });
+  const shared = await runTrain(micro, { threads: 2 });
+  assert.deepEqual(shared.plain, separate.plain);
+  assert.deepEqual(Array.from(shared.final.params), Array.from(separate.final.params));
+});
+
 test('a replica that diverges is caught on shared threads as on separate ones, naming the rank', async () => {
   const failure = async (threads: number) => {
     try {
