@@ -6,13 +6,17 @@
 // several steps per call to the main thread. The demo's settings (flow_grpo's sampler and
 // advantages, DAPO), in worker threads as the CLI runs them, at three sizes: the demo (32 prompts
 // × 8, dModel 32), 256 × 8 (dModel 32) and 256 × 8 at the seed's dModel 2048 (hidden 256). Rows:
-// the CPU at 1 and 8 ranks (the same global batch), --backend webgpu on 1 rank (whatever adapter
-// Dawn finds: SwiftShader on a machine without a GPU), and PyTorch eager
-// (bench/torch/controller_step.py, the same controller step) at 1 and 2 threads.
+// the CPU at 1 and 8 ranks (the same global batch; 8 ranks on the default min(ranks, cores) threads,
+// and at the two smaller sizes also on 8 threads, one per rank), --backend webgpu on 1 rank (whatever
+// adapter Dawn finds: SwiftShader on a machine without a GPU; BENCH_NO_WEBGPU=1 leaves it out), and
+// PyTorch eager (bench/torch/controller_step.py, the same controller step) at 1 and 2 threads; at the
+// demo's size also `npm run train` as a user runs it, the whole process (start, 120 steps, files).
 // ms/step: the mean wall time of the timed steps (after the warm-up steps). BENCH_QUICK=1: the
 // first two sizes only, fewer steps.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../src/core/env/controller.ts';
@@ -39,7 +43,12 @@ interface Row {
 }
 
 /** One train() run of warmup + timed steps; the warm-up steps (V8 optimising every worker) are not timed. */
-async function trainRow(size: Size, ranks: number, backend: 'cpu' | 'webgpu'): Promise<{ msPerStep: number; note: string }> {
+async function trainRow(
+  size: Size,
+  ranks: number,
+  backend: 'cpu' | 'webgpu',
+  threads?: number,
+): Promise<{ msPerStep: number; note: string }> {
   const global = size.prompts * DEFAULT_TRAIN.k;
   const steps = size.warmup + size.timed;
   const config: TrainConfig = { ...DEFAULT_TRAIN, backend, ranks, batch: global / ranks, steps, dims: size.dims };
@@ -48,6 +57,7 @@ async function trainRow(size: Size, ranks: number, backend: 'cpu' | 'webgpu'): P
   let device = '';
   const result = await train({
     config,
+    threads,
     onStart: (d) => {
       startMs = performance.now() - t0;
       device = d;
@@ -80,6 +90,20 @@ function torchRow(python: string, size: Size, threads: number): { msPerStep: num
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { msPerStep: number; torch: string };
 }
 
+/** `npm run train` (the demo) as a user runs it: the whole process, wall seconds. */
+function demoProcessSeconds(): number {
+  const out = mkdtempSync(join(os.tmpdir(), 'bench-demo-'));
+  try {
+    const bin = fileURLToPath(new URL('../bin/grpo-sandbox.js', import.meta.url));
+    const t0 = performance.now();
+    const run = spawnSync(process.execPath, [bin, 'train', '--out', out, '--overwrite'], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`npm run train failed: ${run.stderr.trim().split('\n').at(-1)}`);
+    return (performance.now() - t0) / 1000;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 export default async function trainLoopBench(): Promise<void> {
   const quick = Boolean(process.env.BENCH_QUICK);
   const demoPrompts = (DEFAULT_TRAIN.ranks * DEFAULT_TRAIN.batch) / DEFAULT_TRAIN.k;
@@ -99,11 +123,22 @@ export default async function trainLoopBench(): Promise<void> {
     const label = `${size.prompts}×${DEFAULT_TRAIN.k} dModel ${size.dims.dModel}`;
     // Other jobs on the machine skew every row: say how busy it was (1-minute load average).
     console.log(`  ${label}: load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
-    for (const ranks of [1, 8]) {
-      const r = await trainRow(size, ranks, 'cpu');
-      add({ size: label, what: `train --backend cpu, ${ranks} rank${ranks > 1 ? 's' : ''}`, ...r });
+    const cores = os.availableParallelism();
+    for (const [ranks, threads] of [[1, 1], [8, Math.min(8, cores)], ...(size.gpu && cores < 8 ? [[8, 8]] : [])] as const) {
+      const r = await trainRow(size, ranks, 'cpu', threads);
+      const on = ranks === 1 ? '' : ` on ${threads} thread${threads > 1 ? 's' : ''}`;
+      add({ size: label, what: `train --backend cpu, ${ranks} rank${ranks > 1 ? 's' : ''}${on}`, ...r });
     }
-    if (size.gpu) {
+    if (size.prompts === demoPrompts) {
+      const s = demoProcessSeconds();
+      add({
+        size: label,
+        what: 'npm run train (the demo, whole process)',
+        msPerStep: null,
+        note: `${s.toFixed(1)} s for ${DEFAULT_TRAIN.steps} steps`,
+      });
+    }
+    if (size.gpu && !process.env.BENCH_NO_WEBGPU) {
       try {
         const r = await trainRow(size, 1, 'webgpu');
         add({ size: label, what: 'train --backend webgpu, 1 rank', ...r });

@@ -57,6 +57,9 @@ function partOf(url: string, fn: string): string {
   return 'other';
 }
 
+/** Self milliseconds of the samples no part claims, by function (printed with PROFILE_OTHER=1). */
+const others = new Map<string, number>();
+
 /** Self milliseconds by part over the given profiles. */
 function breakdown(files: string[]): Map<string, number> {
   const out = new Map<string, number>();
@@ -67,6 +70,10 @@ function breakdown(files: string[]): Map<string, number> {
       const cf = byId.get(id)!.callFrame;
       const part = partOf(cf.url, cf.functionName);
       out.set(part, (out.get(part) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+      if (part === 'other') {
+        const key = `other: ${cf.functionName || '(anonymous)'} ${cf.url.replace(/^.*\/(src|node_modules)\//, '$1/')}`;
+        others.set(key, (others.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+      }
     });
   }
   return out;
@@ -127,6 +134,9 @@ for (const ranks of ranksList.length ? ranksList : [1, 8]) {
     console.log(
       `| ${part} | ${ms.toFixed(0)} | ${(ms / steps).toFixed(2)} | ${part.startsWith('idle') ? '' : ((100 * ms) / busy).toFixed(1)} |`,
     );
+  if (process.env.PROFILE_OTHER)
+    for (const [fn, ms] of [...others].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`|   ${fn} | ${ms.toFixed(0)} | | |`);
+  others.clear();
   const mainBusy = [...main].filter(([p]) => !p.startsWith('idle')).reduce((s, [, ms]) => s + ms, 0);
   console.log(`| main thread busy (CLI, world.run, metrics files) | ${mainBusy.toFixed(0)} | ${(mainBusy / steps).toFixed(2)} | |`);
 }

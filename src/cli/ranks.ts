@@ -1,4 +1,4 @@
-// `grpo-sandbox ranks`: starts a world of simulated ranks (one worker each), runs a healthy
+// `grpo-sandbox ranks`: starts a world of simulated ranks (on worker threads), runs a healthy
 // step (allGather, allReduce, allGatherObject) or reproduces one seeded failure on purpose,
 // and prints what happened in words. Exit 0 when the step succeeded, 1 when the simulated
 // run failed (as the real one would), 2 on bad flags.
@@ -97,7 +97,7 @@ function printHealthy(out: (line?: string) => void, results: HealthySummary[]): 
 const MIN_WORLD: Record<Fault, number> = { none: 1, shape: 2, deadlock: 2, mismatch: 2, device: 2, throw: 2 };
 
 const command: Command = {
-  summary: 'simulated ranks (one worker each): collectives, and the seeded multi-rank failures (shape, deadlock, device) explained',
+  summary: 'simulated ranks on worker threads: collectives, and the seeded multi-rank failures (shape, deadlock, device) explained',
   async run(args, io) {
     // Results go to stdout in a stable form (no timings), diagnosis and progress to stderr.
     const out = (line = '') => io.out(`${line}\n`);

@@ -28,7 +28,7 @@ import { train, type StepRecord } from '../train/run.ts';
 import { TRAIN_SETTINGS, trainConfigFrom } from '../train/settings.ts';
 import { WorldFailure } from '../ranks/world.ts';
 import type { Command } from './commands.ts';
-import { type FlagSpec, parseFlags } from './flags.ts';
+import { type FlagSpec, intFlag, parseFlags } from './flags.ts';
 import { parseJsonText } from './json-input.ts';
 import { helpLine } from './layout-flags.ts';
 import { settingFlagSpec, settingsHelp } from './setting-help.ts';
@@ -40,6 +40,7 @@ const spec = {
   resume: { type: 'string' },
   overwrite: { type: 'boolean' },
   json: { type: 'boolean' },
+  threads: { type: 'string' },
 } as const satisfies FlagSpec;
 
 /** The flags about files and output (not settings of the run: the page has none of them). */
@@ -48,13 +49,14 @@ const OUTPUT_HELP = [
   ['--resume DIR', 'continue the run saved in DIR (its config.json; --steps and --backend may change)'],
   ['--overwrite', 'let --out replace a run already saved there (without it, that is refused: nothing is lost)'],
   ['--json', 'print the final summary as JSON on stdout (progress goes to stderr)'],
+  ['--threads N', 'worker threads for the ranks (default min(ranks, cores)); the same results for any N'],
 ]
   .map(([flag, text]) => helpLine(flag!, text!))
   .join('');
 
 const help = `usage: grpo-sandbox train [--preset seed-000|seed-003] [flags]
 
-Trains the seed-003 controller with GRPO on simulated ranks (one worker each): every step the
+Trains the seed-003 controller with GRPO on simulated ranks (sharing min(ranks, cores) threads): every step the
 sampler gives each rank its prompt ids, each rank samples and scores its configurations, rewards
 and prompt ids are all-gathered, advantages computed, gradients all-reduced, Adam applied.
 ${helpLine('--preset NAME', Object.keys(TRAIN_PRESETS).join(', '))}${settingsHelp(TRAIN_SETTINGS)}${OUTPUT_HELP}presets: ${Object.entries(
@@ -82,7 +84,7 @@ const text = (flags: Flags, key: string) => (flags as Record<string, string | un
 
 const setting = (key: string) => TRAIN_SETTINGS.find((s) => s.key === key)! as Setting<never>;
 
-const RUN_FLAGS = Object.keys(spec).filter((f) => !['steps', 'backend', 'out', 'resume', 'overwrite', 'json'].includes(f));
+const RUN_FLAGS = Object.keys(spec).filter((f) => !['steps', 'backend', 'out', 'resume', 'overwrite', 'json', 'threads'].includes(f));
 
 function readJson(path: string): unknown {
   let text: string;
@@ -285,6 +287,7 @@ const command: Command = {
       result = await train({
         config,
         resume: resumed?.state,
+        threads: intFlag(flags.threads, 'threads', 1, config.ranks),
         shouldStop: () => stopRequested,
         onNotice: notice,
         onStart: (device) => {

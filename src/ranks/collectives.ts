@@ -7,7 +7,10 @@
 //
 // Waiting never spins: a rank sleeps in Atomics.wait on the barrier word ('block' mode, for
 // worker threads with no GPU promise pending) or awaits Atomics.waitAsync ('async' mode, for
-// a rank that must keep its event loop running, e.g. while a GPU readback is in flight).
+// a rank that must keep its event loop running, e.g. while a GPU readback is in flight, and for
+// logical ranks: several ranks of one world on one thread, which take turns). The ranks of one
+// thread share one Atomics.waitAsync per word, and the last of them to arrive wakes the others
+// directly (a promise, no thread wake-up), so a collective among them costs microtasks.
 import { ConfigError } from '../core/errors.ts';
 import { REDUCE_OPS, type ReduceOp } from '../core/reduce-op.ts';
 import {
@@ -56,6 +59,61 @@ export type WaitMode = 'block' | 'async';
 // ES2024's Atomics.waitAsync (Node ≥ 16, Deno, Chromium), typed here because the project's lib is ES2023.
 interface AtomicsWithWaitAsync {
   waitAsync(c: Int32Array, index: number, value: number, timeoutMs: number): { async: boolean; value: Promise<string> | string };
+}
+
+/** One Atomics.waitAsync that the ranks of this thread waiting on the same word and value share. */
+interface SharedWait {
+  promise: Promise<void>;
+  resolve(): void;
+  /** When its timeout ends (Date.now() milliseconds). */
+  until: number;
+}
+
+// This thread's shared waits, by arena and word (a worker thread holds the ranks of one world).
+const sharedWaits = new WeakMap<SharedArrayBuffer, Map<number, Map<number, SharedWait>>>();
+
+/** The shared waits on word `index` of `buffer`, by expected value. */
+function waitsOn(buffer: SharedArrayBuffer, index: number): Map<number, SharedWait> {
+  let byWord = sharedWaits.get(buffer);
+  if (!byWord) sharedWaits.set(buffer, (byWord = new Map()));
+  let byValue = byWord.get(index);
+  if (!byValue) byWord.set(index, (byValue = new Map()));
+  return byValue;
+}
+
+/**
+ * Resolves when `c[index]` may differ from `expected`, a notify reaches this thread, `wakeLocal` is called, or
+ * about `ms` pass; waiters of this thread on the same word and value share one Atomics.waitAsync.
+ */
+function waitShared(c: Int32Array, index: number, expected: number, ms: number): Promise<void> | null {
+  const waits = waitsOn(c.buffer as SharedArrayBuffer, index);
+  const now = Date.now();
+  const found = waits.get(expected);
+  // Join a wait that ends no later than this one should (a few ms of slack); else start one.
+  if (found && found.until <= now + ms + 5) return found.promise;
+  const r = (Atomics as unknown as AtomicsWithWaitAsync).waitAsync(c, index, expected, ms);
+  if (!r.async) return null;
+  let resolve!: () => void;
+  const promise = new Promise<void>((res) => {
+    resolve = res;
+  });
+  const entry: SharedWait = { promise, resolve, until: now + ms };
+  if (!found) waits.set(expected, entry);
+  const done = () => {
+    if (waits.get(expected) === entry) waits.delete(expected);
+    resolve();
+  };
+  (r.value as Promise<string>).then(done, done);
+  return promise;
+}
+
+/** Wakes this thread's waiters on word `index` at once (they re-check the word). */
+function wakeLocal(c: Int32Array, index: number): void {
+  const waits = sharedWaits.get(c.buffer as SharedArrayBuffer)?.get(index);
+  if (!waits?.size) return;
+  const all = [...waits.values()];
+  waits.clear();
+  for (const w of all) w.resolve();
 }
 
 /** A collective's payload: a typed array (shape [length]) or a Tensor. */
@@ -366,6 +424,7 @@ export class Communicator {
       Atomics.store(c, ARRIVED, 0);
       Atomics.add(c, GEN, 1);
       Atomics.notify(c, GEN);
+      wakeLocal(c, GEN);
       return;
     }
     const t0 = performance.now();
@@ -397,8 +456,8 @@ export class Communicator {
       Atomics.wait(c, index, expected, ms);
       return;
     }
-    const r = (Atomics as unknown as AtomicsWithWaitAsync).waitAsync(c, index, expected, ms);
-    if (r.async) await r.value;
+    const shared = waitShared(c, index, expected, ms);
+    if (shared) await shared;
   }
 
   /** Claims the abort, writes its message and wakes every waiting rank. False if another rank aborted first. */
@@ -410,6 +469,8 @@ export class Communicator {
     Atomics.store(c, ABORT, reason);
     Atomics.notify(c, ABORT);
     Atomics.notify(c, GEN);
+    wakeLocal(c, ABORT);
+    wakeLocal(c, GEN);
     return true;
   }
 
@@ -539,8 +600,18 @@ export class Communicator {
     }
   }
 
+  /** Whether every rank posted the same value in header words [from, to) of collective `seq` (the checks' fast path). */
+  private sameWords(seq: number, from: number, to: number): boolean {
+    const a = this.arena;
+    const c = a.ctrl;
+    for (let r = 1; r < this.size; r++)
+      for (let w = from; w < to; w++) if (Atomics.load(c, a.header(seq, r, w)) !== Atomics.load(c, a.header(seq, 0, w))) return false;
+    return true;
+  }
+
   /** Every rank posted the same collective kind at the same sequence number, or all raise. */
   private checkSameCollective(seq: number): void {
+    if (this.sameWords(seq, H_KIND, H_SEQ + 1)) return;
     const a = this.arena;
     const labels = this.ranks().map(
       (r) => `${kindName(Atomics.load(a.ctrl, a.header(seq, r, H_KIND)))} #${Atomics.load(a.ctrl, a.header(seq, r, H_SEQ))}`,
@@ -557,6 +628,7 @@ export class Communicator {
 
   /** Every rank posted the same argument (root, dst, op), or all raise. */
   private checkArgs(seq: number, kind: CollectiveKind, what: string, show: (arg: number) => string): void {
+    if (this.sameWords(seq, H_ARG, H_ARG + 1)) return;
     const a = this.arena;
     const groups = groupByLabel(this.ranks().map((r) => show(Atomics.load(a.ctrl, a.header(seq, r, H_ARG)))));
     if (groups.length > 1) {
@@ -581,6 +653,8 @@ export class Communicator {
 
   /** Every rank posted the same dtype and shape, or all raise a ShapeMismatchError naming each rank's. */
   private checkSameShape(seq: number, kind: CollectiveKind, fix: string): void {
+    const ndims = Atomics.load(this.arena.ctrl, this.arena.header(seq, 0, H_NDIMS));
+    if (this.sameWords(seq, H_DTYPE, H_DTYPE + 1) && this.sameWords(seq, H_NDIMS, H_DIMS + ndims)) return;
     const labels = this.ranks().map((r) => this.describePost(seq, r));
     const groups = groupByLabel(labels);
     if (groups.length > 1) {

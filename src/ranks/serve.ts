@@ -1,9 +1,10 @@
 // What every rank's worker runs, the same code in Node (worker_threads), Deno and the browser (Web
-// Workers): serveRank(programs) answers the main thread over comlink (init, run a step, read
-// metrics, close). Bulk data goes through the arena only. A worker entry file calls it once with
-// the rank programs it bundles: rank-worker.ts (the ranks' own programs) or an application's
-// entry that adds its own (src/train/rank-worker.ts adds `builtin:train`), so this folder imports
-// nothing above it.
+// Workers): serveRank(programs) answers the main thread over comlink (init, run a step on every
+// hosted rank, read metrics, close). A worker thread hosts one or more ranks of the world (logical
+// ranks), which take turns on it, each awaiting its collectives. Bulk data goes through the arena
+// only. A worker entry file calls it once with the rank programs it bundles: rank-worker.ts (the
+// ranks' own programs) or an application's entry that adds its own (src/train/rank-worker.ts adds
+// `builtin:train`), so this folder imports nothing above it.
 import * as Comlink from 'comlink';
 import { ConfigError } from '../core/errors.ts';
 import type { WaitMode } from './collectives.ts';
@@ -21,21 +22,25 @@ const RANKS_PROGRAMS: Record<string, ProgramModule> = { bench, dynamic, seeds };
 
 export interface RankInit {
   buffer: SharedArrayBuffer;
-  rank: number;
+  /** The ranks this worker thread hosts (logical ranks: one or more, in rank order). */
+  ranks: number[];
   size: number;
   timeoutMs: number;
   waitMode: WaitMode;
   backend: BackendBehaviour;
   watchdogMs: number;
-  /** Request a GPUDevice for this rank (src/gpu/device.ts). */
+  /** Request a GPUDevice for each hosted rank (src/gpu/device.ts). */
   gpu: boolean;
 }
 
-let rank: Rank | null = null;
+/** How one hosted rank's step ended (errors as plain data: name and message). */
+export type RankSettled = { ok: true; value: unknown } | { ok: false; name: string; message: string };
 
-function mine(): Rank {
-  if (!rank) throw new Error('rank worker used before init()');
-  return rank;
+let ranks: Rank[] = [];
+
+function mine(): Rank[] {
+  if (!ranks.length) throw new Error('rank worker used before init()');
+  return ranks;
 }
 
 /**
@@ -59,69 +64,99 @@ export async function serveRank(programs: Record<string, ProgramModule> = {}): P
   }
 }
 
+/** The exported rank program `name` of module `url` (a `builtin:` name or a URL), or a ConfigError naming what there is. */
+async function findProgram(BUILTIN: Record<string, ProgramModule>, url: string, name: string): Promise<RankProgram> {
+  if (!url.startsWith('builtin:')) await loadTypeScript();
+  const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
+  if (!mod)
+    throw new ConfigError(
+      `no built-in rank program module '${url}'; built-in: ${Object.keys(BUILTIN)
+        .map((k) => `builtin:${k}`)
+        .join(', ')}`,
+    );
+  const program = mod[name];
+  if (typeof program !== 'function') {
+    throw new ConfigError(
+      `${url} has no exported rank program '${name}'; exported functions: ${
+        Object.keys(mod)
+          .filter((k) => typeof mod[k] === 'function')
+          .join(', ') || 'none'
+      }`,
+    );
+  }
+  return program as RankProgram;
+}
+
+/** A rank's failure: marks it failed (releasing the other ranks) and returns it as data. */
+function failed(r: Rank, err: unknown): RankSettled {
+  r.fail(err);
+  const e = err as { name?: string; message?: string };
+  return { ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err) };
+}
+
 const makeApi = (BUILTIN: Record<string, ProgramModule>) => ({
-  /** Attaches this worker to the world's arena; returns its device names. */
-  async init(init: RankInit): Promise<{ device: string; gpu: string | null }> {
-    rank = new Rank(init.buffer, {
-      rank: init.rank,
-      size: init.size,
-      timeoutMs: init.timeoutMs,
-      waitMode: init.waitMode,
-      backend: init.backend,
-      watchdogMs: init.watchdogMs,
-      device: `sim:${init.rank}`,
-    });
+  /** Attaches this worker's ranks to the world's arena; returns each rank's device names. */
+  async init(init: RankInit): Promise<{ device: string; gpu: string | null }[]> {
+    ranks = init.ranks.map(
+      (rank) =>
+        new Rank(init.buffer, {
+          rank,
+          size: init.size,
+          timeoutMs: init.timeoutMs,
+          waitMode: init.waitMode,
+          backend: init.backend,
+          watchdogMs: init.watchdogMs,
+          device: `sim:${rank}`,
+        }),
+    );
     if (init.gpu) {
       const { requestGpuDevice } = await import('../gpu/device.ts');
-      const got = await requestGpuDevice();
-      if (!got.ok) throw new Error(`rank ${init.rank} could not get a GPU device: ${got.reason}`);
-      rank.gpu = got.device;
-      rank.gpuInfo = got.adapterInfo;
-    }
-    return { device: rank.device, gpu: rank.gpuInfo };
-  },
-
-  /** Runs export `name` of module `url` as this rank's step; a throw releases the other ranks. */
-  async run(url: string, name: string, args: unknown): Promise<unknown> {
-    const r = mine();
-    try {
-      if (!url.startsWith('builtin:')) await loadTypeScript();
-      const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
-      if (!mod)
-        throw new ConfigError(
-          `no built-in rank program module '${url}'; built-in: ${Object.keys(BUILTIN)
-            .map((k) => `builtin:${k}`)
-            .join(', ')}`,
-        );
-      const program = mod[name];
-      if (typeof program !== 'function') {
-        throw new ConfigError(
-          `${url} has no exported rank program '${name}'; exported functions: ${
-            Object.keys(mod)
-              .filter((k) => typeof mod[k] === 'function')
-              .join(', ') || 'none'
-          }`,
-        );
+      for (const rank of ranks) {
+        const got = await requestGpuDevice();
+        if (!got.ok) throw new Error(`rank ${rank.rank} could not get a GPU device: ${got.reason}`);
+        rank.gpu = got.device;
+        rank.gpuInfo = got.adapterInfo;
       }
-      r.stepStarted();
-      const result = await (program as RankProgram)(r, args);
-      r.stepFinished();
-      return result;
-    } catch (err) {
-      r.fail(err);
-      throw err;
     }
+    return ranks.map((r) => ({ device: r.device, gpu: r.gpuInfo }));
   },
 
-  /** Collective counters of this rank. */
+  /**
+   * Runs export `name` of module `url` as the step of every rank this worker hosts, interleaved on
+   * this thread (each awaits its collectives); a throw releases the other ranks. One outcome per hosted rank.
+   */
+  async run(url: string, name: string, args: unknown): Promise<RankSettled[]> {
+    const hosted = mine();
+    let program: RankProgram;
+    try {
+      program = await findProgram(BUILTIN, url, name);
+    } catch (err) {
+      return hosted.map((r) => failed(r, err));
+    }
+    // Every hosted rank has begun before any runs: one still queued behind another on this thread is behind, not absent.
+    for (const r of hosted) r.stepStarted();
+    return Promise.all(
+      hosted.map(async (r): Promise<RankSettled> => {
+        try {
+          const value = await program(r, args);
+          r.stepFinished();
+          return { ok: true, value };
+        } catch (err) {
+          return failed(r, err);
+        }
+      }),
+    );
+  },
+
+  /** Collective counters of each hosted rank. */
   metrics() {
-    return mine().metrics();
+    return mine().map((r) => r.metrics());
   },
 
-  /** Releases this rank's GPU device (Dawn would otherwise keep the process alive). */
+  /** Releases the hosted ranks' GPU devices (Dawn would otherwise keep the process alive). */
   close(): void {
-    rank?.gpu?.destroy();
-    rank = null;
+    for (const r of ranks) r.gpu?.destroy();
+    ranks = [];
   },
 });
 

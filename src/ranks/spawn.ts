@@ -1,4 +1,5 @@
-// Starts one rank's worker in whichever runtime we are in and wraps it with comlink:
+// Starts one rank worker thread (it hosts one or more ranks) in whichever runtime we are in and
+// wraps it with comlink:
 //   Node: worker_threads on the rank worker bundled once per process (node-bundle.ts), or through
 //   rank-worker.node.js (which registers tsx) where the bundle cannot be built;
 //   Deno and browsers: a module Web Worker on rank-worker.ts. The `new Worker(new URL(...,
@@ -33,6 +34,9 @@ export interface RankWorker {
 
 let live = 0;
 
+/** `rank 3` or `ranks 0–3`. */
+const label = (ranks: string) => (/^\d+$/.test(ranks) ? `rank ${ranks}` : `ranks ${ranks}`);
+
 /** Rank workers started and not yet terminated, across all worlds of this thread (for leak checks). */
 export function liveRankWorkers(): number {
   return live;
@@ -43,20 +47,30 @@ interface NodeProcessLike {
 }
 const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
 
-/** Starts the worker of `rank` in a world of `size` ranks, on `entry`. */
-export async function spawnRankWorker(rank: number, size = 1, entry: RankWorkerEntry = RANK_WORKER): Promise<RankWorker> {
-  return isNode ? spawnNode(rank, size, entry) : spawnWeb(rank, entry);
+/** Starts the worker thread of `ranks` (a label such as `0` or `0–3`) in a world of `threads` worker threads, on `entry`. */
+export async function spawnRankWorker(ranks: string, threads = 1, entry: RankWorkerEntry = RANK_WORKER): Promise<RankWorker> {
+  return isNode ? spawnNode(ranks, threads, entry) : spawnWeb(ranks, entry);
+}
+
+/** The machine's logical cores as this runtime reports them (at least 1). */
+export async function coreCount(): Promise<number> {
+  if (isNode) {
+    const os = 'node:os';
+    const { availableParallelism, cpus } = (await import(/* @vite-ignore */ os)) as typeof import('node:os');
+    return Math.max(1, availableParallelism?.() ?? cpus().length);
+  }
+  return Math.max(1, (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1);
 }
 
 /**
  * A Node worker's young generation, MiB. A training step allocates a few MiB of activations; in
  * a 2 MiB young generation they survived into the old one and every step paid a full
- * mark-compact (measured: GC was the largest part of a 256 × 8 step after the kernels). Small
- * worlds get room for a step; worlds of hundreds of ranks keep the small heaps they need.
+ * mark-compact (measured: GC was the largest part of a 256 × 8 step after the kernels). Worlds
+ * of a few threads get room for a step; worlds of hundreds of threads keep the small heaps they need.
  */
-const youngGenerationMb = (size: number) => (size <= 16 ? 32 : 2);
+const youngGenerationMb = (threadCount: number) => (threadCount <= 16 ? 32 : 2);
 
-async function spawnNode(rank: number, size: number, entryFile: RankWorkerEntry): Promise<RankWorker> {
+async function spawnNode(rank: string, threadCount: number, entryFile: RankWorkerEntry): Promise<RankWorker> {
   // Variable specifiers keep Vite from bundling Node-only modules into the browser build.
   const threads = 'node:worker_threads';
   const adapter = 'comlink/dist/esm/node-adapter.mjs';
@@ -68,9 +82,9 @@ async function spawnNode(rank: number, size: number, entryFile: RankWorkerEntry)
   const entry = bundled ?? new URL('./rank-worker.node.js', import.meta.url);
   // Small old generations: a rank holds a few typed arrays.
   const worker = new Worker(entry, {
-    name: `rank ${rank}`,
+    name: label(rank),
     workerData: bundled ? undefined : { entry: entryFile.url.href },
-    resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(size), maxOldGenerationSizeMb: 256 },
+    resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(threadCount), maxOldGenerationSizeMb: 256 },
   });
   live++;
   let ending = false;
@@ -81,9 +95,9 @@ async function spawnNode(rank: number, size: number, entryFile: RankWorkerEntry)
     }),
   );
   const crashed = new Promise<never>((_, reject) => {
-    worker.once('error', (err) => reject(new Error(`rank ${rank}'s worker failed: ${(err as Error).message}`)));
+    worker.once('error', (err) => reject(new Error(`${label(rank)}'s worker failed: ${(err as Error).message}`)));
     worker.once('exit', (code) => {
-      if (!ending) reject(new Error(`rank ${rank}'s worker exited unexpectedly (code ${code})`));
+      if (!ending) reject(new Error(`${label(rank)}'s worker exited unexpectedly (code ${code})`));
     });
   });
   crashed.catch(() => undefined);
@@ -98,15 +112,15 @@ async function spawnNode(rank: number, size: number, entryFile: RankWorkerEntry)
   };
 }
 
-async function spawnWeb(rank: number, entry: RankWorkerEntry): Promise<RankWorker> {
-  const worker = entry.web(`rank ${rank}`);
+async function spawnWeb(rank: string, entry: RankWorkerEntry): Promise<RankWorker> {
+  const worker = entry.web(label(rank));
   live++;
   let alive = true;
   const crashed = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (ev: ErrorEvent) => {
       // Handled here: unhandled, a worker error would end a Deno process.
       ev.preventDefault();
-      reject(new Error(`rank ${rank}'s worker failed: ${ev.message}`));
+      reject(new Error(`${label(rank)}'s worker failed: ${ev.message}`));
     });
   });
   crashed.catch(() => undefined);

@@ -1,23 +1,34 @@
 // A world of W ranks, driven from the main thread: start the workers, run a step on every
-// rank, read metrics, stop. When a step fails on any rank the world reports every rank's
-// error in one WorldFailure and terminates all its workers, so nothing is left running.
+// rank, read metrics, stop. The W ranks live on T ≤ W worker threads (logical ranks: a thread
+// hosts a contiguous block of ranks, which wait for their collectives by awaiting, so the ranks
+// of one thread take turns on it and meet each other without a thread switch). When a step fails
+// on any rank the world reports every rank's error in one WorldFailure and terminates all its
+// workers, so nothing is left running.
 import { ConfigError } from '../core/errors.ts';
 import { ABORT, ABORT_RANK, Arena, controlBytes, createArenaBuffer, MAX_WORLD, Phase, ST_PHASE } from './arena.ts';
 import { BACKEND_BEHAVIOURS, type BackendBehaviour } from './backend.ts';
 import type { RankMetrics, WaitMode } from './collectives.ts';
 import { describeRanks, groupByLabel, rankList } from './faults.ts';
-import { RANK_WORKER, spawnRankWorker, type RankWorker, type RankWorkerEntry } from './spawn.ts';
+import { coreCount, RANK_WORKER, spawnRankWorker, type RankWorker, type RankWorkerEntry } from './spawn.ts';
 
 export interface WorldOptions {
   /** Number of ranks (1 … MAX_WORLD). */
   size: number;
+  /**
+   * Worker threads the ranks run on (1 … size; default min(size, the machine's cores), or size with gpu).
+   * Each thread hosts a contiguous block of ranks; results, collectives and faults are the same for any count.
+   */
+  threads?: number;
   /** A collective with no progress for this many milliseconds is diagnosed as a hang (default 10 000). */
   timeoutMs?: number;
   /** Payload room allocated up front, bytes (default 1 MiB). */
   arenaBytes?: number;
   /** The arena grows on demand up to this many bytes (default 1 GiB; address space only until used). */
   maxArenaBytes?: number;
-  /** How ranks wait: 'block' (Atomics.wait) or 'async' (Atomics.waitAsync); default 'async' with gpu, else 'block'. */
+  /**
+   * How ranks wait: 'block' (Atomics.wait) or 'async' (Atomics.waitAsync); default 'async' with gpu or when a thread
+   * hosts several ranks (which must take turns on it), else 'block'.
+   */
   waitMode?: WaitMode;
   /** Give each rank its own WebGPU device (default false; slow to start, keep it off tests that do not need it). */
   gpu?: boolean;
@@ -32,7 +43,7 @@ export interface WorldOptions {
   worker?: RankWorkerEntry;
 }
 
-const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu', 'backend', 'watchdogMs', 'worker'];
+const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu', 'backend', 'watchdogMs', 'worker', 'threads'];
 
 /**
  * Which exported rank program to run: a module (`builtin:seeds` or `builtin:bench`, bundled into
@@ -65,7 +76,9 @@ export class WorldFailure extends Error {
   }
 }
 
-function validate(options: WorldOptions): Required<Omit<WorldOptions, 'waitMode'>> & { waitMode: WaitMode } {
+type Validated = Required<WorldOptions>;
+
+function validate(options: WorldOptions, cores: number): Validated {
   if (typeof options !== 'object' || options === null) throw new ConfigError('World.start needs an options object such as { size: 8 }');
   for (const key of Object.keys(options)) {
     if (!KNOWN_OPTIONS.includes(key)) throw new ConfigError(`unknown world option '${key}'; known options: ${KNOWN_OPTIONS.join(', ')}`);
@@ -88,15 +101,28 @@ function validate(options: WorldOptions): Required<Omit<WorldOptions, 'waitMode'
   }
   const gpu = options.gpu ?? false;
   if (typeof gpu !== 'boolean') throw new ConfigError(`gpu must be true or false, got ${String(gpu)}`);
-  const waitMode = options.waitMode ?? (gpu ? 'async' : 'block');
+  const threads = options.threads ?? (gpu ? size : Math.min(size, cores));
+  if (!Number.isInteger(threads) || threads < 1 || threads > size) {
+    throw new ConfigError(`threads must be a whole number from 1 to the world size ${size}, got ${String(threads)}`, [
+      { threads: Math.min(size, cores) },
+    ]);
+  }
+  const shared = threads < size;
+  const waitMode = options.waitMode ?? (gpu || shared ? 'async' : 'block');
   if (waitMode !== 'block' && waitMode !== 'async') throw new ConfigError(`waitMode must be 'block' or 'async', got '${String(waitMode)}'`);
+  if (waitMode === 'block' && shared) {
+    throw new ConfigError(
+      `waitMode 'block' needs one rank per thread, but ${size} ranks share ${threads} threads (a blocked rank would stop the others on its thread); ` +
+        `use waitMode 'async' or threads: ${size}`,
+    );
+  }
   const backend = options.backend ?? 'sandbox';
   if (!BACKEND_BEHAVIOURS.includes(backend))
     throw new ConfigError(`backend must be one of ${BACKEND_BEHAVIOURS.join(', ')}, got '${String(backend)}'`);
   const watchdogMs = options.watchdogMs ?? 2000;
   if (!(watchdogMs > 0) || !Number.isFinite(watchdogMs))
     throw new ConfigError(`watchdogMs must be a positive number of milliseconds, got ${String(watchdogMs)}`);
-  return { size, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode, backend, watchdogMs, worker: options.worker ?? RANK_WORKER };
+  return { size, threads, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode, backend, watchdogMs, worker: options.worker ?? RANK_WORKER };
 }
 
 /** The first line of a message without the per-rank "(rank n … was released)" note. */
@@ -106,12 +132,28 @@ const essence = (message: string): string =>
     .filter((l) => !/^\s*\(rank \d+ .* released/.test(l))
     .join('\n');
 
+/** The ranks each of `threads` threads hosts: contiguous blocks, the first size mod threads one larger. */
+export function placeRanks(size: number, threads: number): number[][] {
+  const base = Math.floor(size / threads);
+  const extra = size % threads;
+  const out: number[][] = [];
+  let next = 0;
+  for (let t = 0; t < threads; t++) {
+    const n = base + (t < extra ? 1 : 0);
+    out.push(Array.from({ length: n }, (_, i) => next + i));
+    next += n;
+  }
+  return out;
+}
+
 /** A started world of ranks. */
 export class World {
   readonly size: number;
   readonly timeoutMs: number;
   /** Each rank's device name (`sim:0`, …) and GPU adapter (or null). */
   readonly devices: { device: string; gpu: string | null }[];
+  /** The ranks each worker thread hosts (`placement[t]`, in rank order). */
+  readonly placement: readonly (readonly number[])[];
   private workers: RankWorker[];
   private running: string | null = null;
   private readonly buffer: SharedArrayBuffer;
@@ -121,22 +163,32 @@ export class World {
     timeoutMs: number,
     buffer: SharedArrayBuffer,
     workers: RankWorker[],
+    placement: number[][],
     devices: { device: string; gpu: string | null }[],
   ) {
     this.size = size;
     this.timeoutMs = timeoutMs;
     this.buffer = buffer;
     this.workers = workers;
+    this.placement = placement;
     this.devices = devices;
   }
 
-  /** Starts `size` rank workers sharing one arena; rejects (leaving no worker behind) if any fails to start. */
+  /** Worker threads the ranks run on. */
+  get threads(): number {
+    return this.placement.length;
+  }
+
+  /** Starts the world's worker threads sharing one arena; rejects (leaving no worker behind) if any fails to start. */
   static async start(options: WorldOptions): Promise<World> {
-    const o = validate(options);
+    const o = validate(options, await coreCount());
     // The Vulkan loader reads the real process environment, which a Node worker cannot change.
     if (o.gpu) await (await import('../gpu/device.ts')).prepareVulkanEnvironment();
     const buffer = createArenaBuffer(o.size, o.arenaBytes, o.maxArenaBytes);
-    const started = await Promise.allSettled(Array.from({ length: o.size }, (_, r) => spawnRankWorker(r, o.size, o.worker)));
+    const placement = placeRanks(o.size, o.threads);
+    const started = await Promise.allSettled(
+      placement.map((ranks) => spawnRankWorker(rankList(ranks).replace(/^ranks? /, ''), o.threads, o.worker)),
+    );
     const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     try {
       const failed = started.find((s) => s.status === 'rejected');
@@ -145,11 +197,11 @@ export class World {
       // inside Dawn's requestAdapter (another rank found no adapter first) kills the whole Node
       // process with a native 'napi_throw' fatal error instead of a catchable one.
       const inits = await Promise.allSettled(
-        workers.map((w, rank) =>
+        workers.map((w, t) =>
           Promise.race([
             w.api.init({
               buffer,
-              rank,
+              ranks: placement[t]!,
               size: o.size,
               timeoutMs: o.timeoutMs,
               waitMode: o.waitMode,
@@ -163,8 +215,8 @@ export class World {
       );
       const initFailed = inits.find((s) => s.status === 'rejected');
       if (initFailed) throw (initFailed as PromiseRejectedResult).reason;
-      const devices = inits.map((s) => (s as PromiseFulfilledResult<(typeof World.prototype.devices)[number]>).value);
-      return new World(o.size, o.timeoutMs, buffer, workers, devices);
+      const devices = inits.flatMap((s) => (s as PromiseFulfilledResult<(typeof World.prototype.devices)[number][]>).value);
+      return new World(o.size, o.timeoutMs, buffer, workers, placement, devices);
     } catch (err) {
       await Promise.all(workers.map((w) => w.terminate()));
       throw err;
@@ -215,22 +267,27 @@ export class World {
     const url = String(program.module);
     const outcomes: (RankOutcome | undefined)[] = new Array(this.size).fill(undefined);
     await new Promise<void>((resolve) => {
-      let pending = this.size;
       let grace: ReturnType<typeof setTimeout> | undefined;
-      this.workers.forEach((w, rank) => {
+      let pending = this.workers.length;
+      this.workers.forEach((w, t) => {
+        const hosted = this.placement[t]!;
         Promise.race([w.api.run(url, program.name, args), w.crashed])
           .then(
-            (value) => {
-              outcomes[rank] = { rank, ok: true, value };
+            (settled) => {
+              hosted.forEach((rank, i) => {
+                const s = settled[i]!;
+                outcomes[rank] = s.ok ? { rank, ok: true, value: s.value } : { rank, ok: false, name: s.name, message: s.message };
+              });
             },
             (err: unknown) => {
+              // The thread itself failed (it crashed, or could not be messaged): every rank it hosts failed so.
               const e = err as { name?: string; message?: string };
-              outcomes[rank] = { rank, ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err) };
-              // Released ranks raise within the timeout; one stuck outside collectives never returns.
-              grace ??= setTimeout(resolve, this.timeoutMs + 500);
+              for (const rank of hosted) outcomes[rank] = { rank, ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err) };
             },
           )
           .finally(() => {
+            // Released ranks raise within the timeout; one stuck outside collectives never returns.
+            if (hosted.some((rank) => !outcomes[rank]?.ok)) grace ??= setTimeout(resolve, this.timeoutMs + 500);
             if (--pending === 0) {
               clearTimeout(grace);
               resolve();
@@ -245,7 +302,9 @@ export class World {
           rank,
           ok: false,
           name: 'Unresponsive',
-          message: `did not return within ${this.timeoutMs + 500} ms after the world failed (busy outside any collective); its worker was terminated`,
+          message:
+            `did not return within ${this.timeoutMs + 500} ms after the world failed (busy outside any collective); ` +
+            `its worker was terminated${this.sharing(rank)}`,
         },
     );
     const arena = new Arena(this.buffer, this.size);
@@ -265,6 +324,12 @@ export class World {
     throw new WorldFailure(this.describeFailure(program.name, final, root), final, root.rank);
   }
 
+  /** ` (it shares that thread with rank …)` for a rank that shares its worker thread, else ''. */
+  private sharing(rank: number): string {
+    const hosted = this.placement.find((p) => p.includes(rank))!;
+    return hosted.length > 1 ? ` (it shares that thread with ${rankList(hosted.filter((r) => r !== rank))})` : '';
+  }
+
   private describeFailure(name: string, outcomes: RankOutcome[], root: Extract<RankOutcome, { ok: false }>): string {
     const labels = outcomes.map((o) => (o.ok ? 'finished the step' : `${o.name}: ${essence(o.message)}`));
     const lines = groupByLabel(labels).map((g) => `${rankList(g.ranks)}: ${g.label.replace(/\n/g, '\n    ')}`);
@@ -273,7 +338,7 @@ export class World {
 
   /** Every rank's collective counters. */
   async metrics(): Promise<RankMetrics[]> {
-    return Promise.all(this.workers.map((w) => w.api.metrics()));
+    return (await Promise.all(this.workers.map((w) => w.api.metrics()))).flat();
   }
 
   /** Releases GPU devices and terminates every worker; safe to call twice. */

@@ -18,7 +18,7 @@ export const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'cpu'];
 export { LOSS_KINDS };
 
 export interface TrainConfig {
-  /** W: simulated ranks (one worker each). */
+  /** W: simulated ranks (on min(W, cores) worker threads by default). */
   ranks: number;
   /** Samples (configurations) per rank per step. */
   batch: number;

@@ -64,16 +64,18 @@ interface Run {
   micro: MicroRun | null;
 }
 
-let run: Run | null = null;
+// Each rank's run, by rank: a worker thread may host several ranks (logical ranks), each with its own replica.
+const runs = new WeakMap<Rank, Run>();
 
-function current(): Run {
+function current(rank: Rank): Run {
+  const run = runs.get(rank);
   if (!run) throw new Error('train program used before trainInit');
   return run;
 }
 
 /** Builds this rank's task, replica and ops backend. */
 export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: string }> {
-  run?.close();
+  runs.get(rank)?.close();
   const { config } = args;
   // The CPU path runs the fast backend (src/ops/fast): the reference's results within float32
   // tolerance (WebAssembly SIMD kernels; bit for bit where SIMD is missing), the hot loops rewritten.
@@ -101,7 +103,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
       close = () => gpu.destroy();
     }
   }
-  run = {
+  runs.set(rank, {
     config,
     task,
     state,
@@ -112,7 +114,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     deviceFix: args.deviceFix ?? true,
     layout: args.layout ?? null,
     micro: usesMicroSteps(config) ? microRun(config, args.layout ?? microPlanCovering(config, config.steps).layout) : null,
-  };
+  });
   return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }
 
@@ -136,7 +138,7 @@ export type StepResult = StepMetrics & { checksum?: number; dynamic?: DynamicSte
  * the others null.
  */
 export async function trainSteps(rank: Rank, args: { layoutStep: number; count: number }): Promise<StepResult[] | null> {
-  const r = current();
+  const r = current(rank);
   const out: StepResult[] = [];
   let at = args.layoutStep;
   for (let i = 0; i < args.count; i++) {
@@ -169,7 +171,7 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
 
 /** This replica's state after checking that all replicas agree (rank 0 returns it, the others null). */
 export async function trainCheckpoint(rank: Rank): Promise<ReplicaState | null> {
-  const r = current();
+  const r = current(rank);
   await r.fused?.syncState(r.state);
   await checkReplicas(rank, r.state);
   if (rank.rank !== 0) return null;
@@ -177,7 +179,7 @@ export async function trainCheckpoint(rank: Rank): Promise<ReplicaState | null> 
 }
 
 /** Frees the rank's backend. */
-export async function trainEnd(_rank: Rank): Promise<void> {
-  run?.close();
-  run = null;
+export async function trainEnd(rank: Rank): Promise<void> {
+  runs.get(rank)?.close();
+  runs.delete(rank);
 }

@@ -34,6 +34,11 @@ export interface TrainOptions {
   onStart?(device: string): void;
   /** One-line notices (the auto backend's fallback). */
   onNotice?(line: string): void;
+  /**
+   * Worker threads for the ranks (default: min(ranks, cores)); the ranks of one thread take turns on it.
+   * The results are the same for any count (src/ranks/world.ts).
+   */
+  threads?: number;
   /** Testing the replica check only. */
   divergeRank?: number;
   /** CPU ops: the fast backend (default) or the reference (to check they agree). */
@@ -58,15 +63,20 @@ export function trainingLayout(c: TrainConfig): Layout {
 }
 
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
-async function startWorld(c: TrainConfig, onNotice: (line: string) => void): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
-  if (c.backend === 'cpu') return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
+async function startWorld(
+  c: TrainConfig,
+  threads: number | undefined,
+  onNotice: (line: string) => void,
+): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
+  const cpu = { size: c.ranks, worker: TRAIN_WORKER, ...(threads !== undefined && { threads }) };
+  if (c.backend === 'cpu') return { world: await World.start(cpu), device: 'cpu' };
   try {
-    return { world: await World.start({ size: c.ranks, gpu: true, worker: TRAIN_WORKER }), device: 'webgpu' };
+    return { world: await World.start({ ...cpu, gpu: true }), device: 'webgpu' };
   } catch (err) {
     const reason = (err as Error).message.split('\n')[0];
     if (c.backend === 'webgpu') throw new ConfigError(`--backend webgpu: ${reason}; use --backend cpu (or auto to fall back)`);
     onNotice(`WebGPU unavailable (${reason}); training on the CPU instead`);
-    return { world: await World.start({ size: c.ranks, worker: TRAIN_WORKER }), device: 'cpu' };
+    return { world: await World.start(cpu), device: 'cpu' };
   }
 }
 
@@ -75,7 +85,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const c = o.config;
   // Built here once for every rank (a layout the validator refuses is a ConfigError before any worker starts).
   const layout = trainingLayout(c);
-  const { world, device } = await startWorld(c, o.onNotice ?? (() => {}));
+  const { world, device } = await startWorld(c, o.threads, o.onNotice ?? (() => {}));
   // WebGPU runs the fused step; the few settings it does not run take each op through its own submission.
   const unsupported = device === 'webgpu' ? fusedStepUnsupported(c, layout) : null;
   if (unsupported)

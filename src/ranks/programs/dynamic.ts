@@ -30,8 +30,9 @@ export interface CollectArgs {
   rewards: RewardModel;
 }
 
-// This worker's slice between `collect` and `consume`: it stays on the rank, as in a real trainer.
-let held: StepPlan<RankSample> | null = null;
+// Each rank's slice between `collect` and `consume`: it stays on the rank, as in a real trainer
+// (by rank: a worker thread may host several ranks).
+const held = new WeakMap<Rank, StepPlan<RankSample>>();
 
 export async function collect(rank: Rank, args: CollectArgs): Promise<PlanSummary> {
   const plan = await dynamicStep<RankSample>(
@@ -47,7 +48,7 @@ export async function collect(rank: Rank, args: CollectArgs): Promise<PlanSummar
     },
     args.config,
   );
-  held = plan;
+  held.set(rank, plan);
   return summarize(plan);
 }
 
@@ -77,8 +78,8 @@ export interface ConsumeResult {
 
 /** The trainer's next lines on this rank: stack the slice's rewards, then gather them for the loss. */
 export async function consume(rank: Rank, args: { deviceFix: boolean }): Promise<ConsumeResult> {
-  const plan = held;
-  held = null;
+  const plan = held.get(rank) ?? null;
+  held.delete(rank);
   if (!plan) throw new Error('consume ran before collect on this rank');
   if (plan.error) {
     // The framework raises in its generation loop; every rank reaches the same decision.

@@ -1,0 +1,50 @@
+// Training on logical ranks: the same run with its ranks on one thread per rank, on fewer threads
+// and on one thread gives the same metrics and the same parameters, bit for bit (each rank keeps its
+// own replica; the collectives reduce in rank order whatever thread a rank is on).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WorldFailure } from '../../src/ranks/world.ts';
+import { runTrain } from './helpers.ts';
+
+const config = { ranks: 4, batch: 16, k: 4, sampler: 'trl', steps: 12, checksumEvery: 4 } as const;
+
+test('4 ranks on 4 threads, 2 threads and 1 thread train to the same bits', async () => {
+  const separate = await runTrain(config, { threads: 4 });
+  for (const threads of [2, 1]) {
+    const shared = await runTrain(config, { threads });
+    assert.deepEqual(shared.plain, separate.plain, `metrics on ${threads} thread(s)`);
+    assert.deepEqual(Array.from(shared.final.params), Array.from(separate.final.params), `parameters on ${threads} thread(s)`);
+    assert.deepEqual(Array.from(shared.final.v), Array.from(separate.final.v), `Adam state on ${threads} thread(s)`);
+  }
+});
+
+test('dynamic sampling on shared threads resamples and trains as on one thread per rank', async () => {
+  const dyn = { ...config, reward: 'sparse', steps: 6, dynamicSampling: 'fallback' } as const;
+  const separate = await runTrain(dyn, { threads: 4 });
+  const shared = await runTrain(dyn, { threads: 1 });
+  assert.deepEqual(shared.plain, separate.plain);
+  assert.deepEqual(Array.from(shared.final.params), Array.from(separate.final.params));
+});
+
+test('accumulated micro-steps on shared threads train as on one thread per rank', async () => {
+  const micro = { ...config, steps: 4, gradientAccumulationSteps: 2, numIterations: 2 } as const;
+  const separate = await runTrain(micro, { threads: 4 });
+  const shared = await runTrain(micro, { threads: 2 });
+  assert.deepEqual(shared.plain, separate.plain);
+  assert.deepEqual(Array.from(shared.final.params), Array.from(separate.final.params));
+});
+
+test('a replica that diverges is caught on shared threads as on separate ones, naming the rank', async () => {
+  const failure = async (threads: number) => {
+    try {
+      await runTrain({ ...config, checksumEvery: 1, steps: 3 }, { threads, divergeRank: 3 });
+    } catch (err) {
+      assert.ok(err instanceof WorldFailure, String(err));
+      return err.message.replace(/\d+ ms/g, 'N ms');
+    }
+    assert.fail('the diverged replica was not caught');
+  };
+  const separate = await failure(4);
+  assert.match(separate, /rank 3/);
+  assert.equal(await failure(2), separate);
+});
