@@ -11,7 +11,6 @@ import { dirname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { builtSite, downloaded, launchBrowser, root } from './harness.ts';
 import { serveDir, type StaticServer } from './static-server.ts';
-import { MSG } from '../../src/ui/isolation.ts';
 
 /** The components the library can hold, and the file each comes from (present or not in this checkout). */
 const optional: Record<string, string> = {

@@ -16,7 +16,6 @@ import {
   POLICIES,
   POLICY_ABOUT,
   type Policy,
-  plural,
   type SweepConfig,
   type SweepResult,
 } from '../../core/dynamic/index.ts';
