@@ -11,14 +11,7 @@ import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.t
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import uPlot from 'uplot';
-import {
-  DYNAMIC_PRESET_NAMES,
-  POLICIES,
-  POLICY_ABOUT,
-  type Policy,
-  type SweepConfig,
-  type SweepResult,
-} from '../../core/dynamic/index.ts';
+import { DYNAMIC_PRESET_NAMES, POLICIES, POLICY_ABOUT, type Policy, type SweepConfig, type SweepResult } from '../../core/dynamic/index.ts';
 import { type RunRecord, runDynamicOnce } from '../../ranks/dynamic-run.ts';
 import type { PlanSummary } from '../../ranks/programs/dynamic.ts';
 import { isolationProblem } from '../isolation.ts';
