@@ -104,14 +104,12 @@ export class TrainDashboard extends LitElement {
       .chart-off strong { display: block; font-size: 13px; }
       table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
       td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
-      /* A phone has no room for eight columns: each budget band becomes a block of labelled lines. */
-      @media (max-width: 640px) {
-        table.policy, table.policy tbody, table.policy tr, table.policy td { display: block; }
-        table.policy tr.head { display: none; }
-        table.policy tr { border: 1px solid #ccc; margin: 0 0 6px; padding: 2px 0; }
-        table.policy td { border: 0; padding: 1px 8px; }
-        table.policy td::before { content: attr(data-label) ': '; color: #555; }
-      }
+      /*
+       * A phone has no room for eight columns: the table scrolls sideways in its own box (the page keeps the
+       * window's width). Labelled blocks per band were tried: 1,300 px tall at 390 px, more than a phone's
+       * window, so no tour step could show the table whole.
+       */
+      .policy-scroll { overflow-x: auto; max-width: 100%; }
       .muted { color: #666; }
     `,
   ];
@@ -341,11 +339,12 @@ export class TrainDashboard extends LitElement {
         b.optimum.latencyMs.toFixed(1),
         b.optimum.reward.toFixed(3),
       ];
-      // Each cell names its column (data-label), for the narrow layout where the header row is hidden.
-      return html`<tr>${cells.map((c, i) => html`<td data-label=${head[i] ?? ''}>${c}</td>`)}</tr>`;
+      return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`;
     };
     return html`<p class="muted">${MSG.randomFraction(bands.randomFraction)}</p>
-      <table class="policy"><tr class="head">${head.map((h) => html`<th>${h}</th>`)}</tr>${bands.bands.map(row)}</table>`;
+      <div class="policy-scroll"><table class="policy"><tr class="head">${head.map((h) => html`<th>${h}</th>`)}</tr>${bands.bands.map(
+        row,
+      )}</table></div>`;
   }
 
   /** One chart's place: the chart (with its sentence, if any), or why it cannot move in this run. */
