@@ -44,13 +44,12 @@ const testDir = process.env.GRPO_TEST_DIR ?? 'test';
 // last files to finish are short ones and neither of the Node pass's two slots idles at the end.
 // The rest follow in path order. A file missing here only loses its place in the queue.
 const slowestFirst = [
-  'test/browser/tour-layout.test.ts',
+  'test/browser/tours.test.ts',
   'test/cli/diff.test.ts',
   'test/browser/train-dashboard.test.ts',
   'test/cli/advantages.test.ts',
   'test/cli/dynamic.test.ts',
   'test/cli/layout.test.ts',
-  'test/browser/tours.test.ts',
   'test/browser/text-overflow.test.ts',
   'test/browser/explorer-honest.test.ts',
   'test/cli/fuzz.test.ts',

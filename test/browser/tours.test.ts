@@ -5,6 +5,9 @@
 // workers, seed-003 training in <grpo-train> until a reward shows). A link to step 3 opens
 // there; Back steps back; ← → and Esc; the explorer's tours menu; zh-CN texts. No page errors.
 // speed=8 shortens the pause between a step's text and its action (and the explorer's story).
+// The same walk checks that the panel never covers a step's target, at 390, 768 and 1280 px
+// (tour-layout.ts: each step at the size it opens at, then after resizes to the other two), so
+// each tour is walked once (seed-003 trains once) for both.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -13,6 +16,7 @@ import { TOURS, tourNames } from '../../src/ui/tour/tours.ts';
 import { en } from '../../src/ui/i18n/en.ts';
 import { zhCN } from '../../src/ui/i18n/zh-CN.ts';
 import { withPage } from './harness.ts';
+import { checkPlacedAtSizes, openingSize } from './tour-layout.ts';
 
 const WORKERS = { timeout: 60_000 };
 
@@ -177,6 +181,7 @@ async function runTour(page: Page, id: string): Promise<void> {
       );
     }
     await CHECKS[id]?.[n]?.(page);
+    await checkPlacedAtSizes(page, id, n);
     const next = page.locator('grpo-tour-panel button.next');
     if (n < tour.steps.length) await next.click();
     else assert.equal(await next.isDisabled(), true, 'the last step has no next');
@@ -184,9 +189,9 @@ async function runTour(page: Page, id: string): Promise<void> {
 }
 
 for (const id of tourNames) {
-  test(`tour ${id} runs to its end: each step's text, then its action in the live view`, async () => {
+  test(`tour ${id} runs to its end: each step's text, then its action in the live view; at 390, 768 and 1280 px the panel never covers the step's target`, async () => {
     const t0 = performance.now();
-    await withPage(`/?tour=${id}&speed=8`, (page) => runTour(page, id));
+    await withPage(`/?tour=${id}&speed=8`, (page) => runTour(page, id), { viewport: openingSize });
     console.log(`# tour ${id}: ${TOURS[id]!.steps.length} steps in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   });
 }

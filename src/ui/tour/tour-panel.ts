@@ -7,7 +7,9 @@
 // The panel never covers what its step points at (the step's `target`): it docks at the foot of
 // the window, the page gets that much room below its end, and the page scrolls the target into
 // the free area above the panel (the panel folds to its header first when the target is taller,
-// and docks beside it, in the page's margin, when even that is not enough).
+// and docks beside it, in the page's margin, when even that is not enough). A change of the
+// window's size (a phone turned, a window resized) places the step again from the start: docked at
+// the foot and unfolded first, as if the step had opened at that size.
 import { LitElement, css, html, nothing } from 'lit';
 import type { ExplorerApp } from '../explorer-app.ts';
 import type { TrainDashboard } from '../train/train-dashboard.ts';
@@ -72,6 +74,8 @@ export class TourPanel extends LitElement {
   private resize: ResizeObserver | null = null;
   /** The current step's target, once found. */
   private target: Element | null = null;
+  /** Bumped by every search for the target (a step shown, the window resized): an older search stops. */
+  private search = 0;
 
   /** Bumped by every step change: a pending action of an older step is dropped. */
   private token = 0;
@@ -126,7 +130,7 @@ export class TourPanel extends LitElement {
     super.connectedCallback();
     window.addEventListener('keydown', this.onKey, { capture: true });
     window.addEventListener('popstate', this.onPop);
-    window.addEventListener('resize', this.onResize);
+    window.addEventListener('resize', this.onWindowResize);
     this.resize = new ResizeObserver(this.onResize);
     this.resize.observe(this);
     this.onPop();
@@ -162,9 +166,20 @@ export class TourPanel extends LitElement {
     };
   }
 
+  /** The panel or the target changed size: the panel's room below the page, and the target placed again. */
   private readonly onResize = () => {
     this.reserveRoom();
     if (this.target) this.place(this.target);
+  };
+
+  /**
+   * The window changed size: the step is placed from the start (a dock beside the target, or a fold
+   * for a tall one, chosen at the old size may be wrong at the new one: a phone turned to landscape
+   * has room for the unfolded panel again).
+   */
+  private readonly onWindowResize = () => {
+    this.reserveRoom();
+    if (this.tour && this.stage === 'done') void this.awaitTarget(this.token);
   };
 
   /**
@@ -191,7 +206,7 @@ export class TourPanel extends LitElement {
       if (!this.folded) {
         this.folded = true;
         // The fold takes effect on the next render: place again then.
-        void this.updateComplete.then(() => this.place(target));
+        void this.updateComplete.then(() => this.target === target && this.place(target));
         return;
       }
       // Taller than the room above even the folded panel: dock beside it, where the page leaves a margin wide enough.
@@ -202,7 +217,7 @@ export class TourPanel extends LitElement {
         this.dock = left >= right ? 'left' : 'right';
         this.style.setProperty('--tour-width', `${Math.floor(Math.min(460, Math.max(left, right)))}px`);
         this.folded = this.foldedByReader;
-        void this.updateComplete.then(() => this.place(target));
+        void this.updateComplete.then(() => this.target === target && this.place(target));
         return;
       }
     }
@@ -215,24 +230,27 @@ export class TourPanel extends LitElement {
 
   /** Waits for step `token`'s target to appear (polling, since it may live deep in a view's shadow roots), then places it. */
   private async awaitTarget(token: number): Promise<void> {
+    const search = ++this.search;
+    if (this.target) this.resize?.unobserve(this.target);
     this.target = null;
     this.placed = 'pending';
     this.dock = 'bottom';
     this.folded = this.foldedByReader;
     const until = performance.now() + TARGET_WAIT_MS;
-    while (token === this.token && performance.now() < until) {
+    const current = () => token === this.token && search === this.search;
+    while (current() && performance.now() < until) {
       const target = this.findTarget();
       const box = target?.getBoundingClientRect();
       if (target && box && box.height > 0) {
         // The view may still be laying out: wait for two frames with the same box.
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        if (token !== this.token) return;
+        if (!current()) return;
         const again = target.getBoundingClientRect();
         if (again.height === box.height && again.top === box.top) {
           this.target = target;
           this.resize?.observe(target);
           await this.updateComplete;
-          this.place(target);
+          if (current()) this.place(target);
           return;
         }
         continue;
@@ -245,7 +263,7 @@ export class TourPanel extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('keydown', this.onKey, { capture: true });
     window.removeEventListener('popstate', this.onPop);
-    window.removeEventListener('resize', this.onResize);
+    window.removeEventListener('resize', this.onWindowResize);
     this.resize?.disconnect();
     document.body.style.paddingBottom = '';
     this.token++;
