@@ -22,7 +22,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { buildCliBundle } from './cli-bundle.mjs';
+import { cliBundle as bundledCli } from '../bin/cached-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
@@ -189,9 +189,9 @@ const deno =
       })
     : null;
 const app = await sharedBrowserApp();
-// The CLI tests' Node runs use the CLI bundled once (scripts/cli-bundle.mjs): tsx's start per run
-// cost about 1 s of CPU, several hundred times.
-const cliBundle = nodeFiles ? await buildCliBundle() : null;
+// The CLI tests' Node runs use the CLI's cached bundle (bin/cached-bundle.js) directly: tsx's start
+// per run cost about 1 s of CPU, several hundred times; built here once if the sources changed.
+const cliBundle = nodeFiles ? await bundledCli() : null;
 
 if (nodeFiles) {
   await run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], {

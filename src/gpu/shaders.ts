@@ -9,17 +9,9 @@
 
 const cache = new Map<string, Promise<string>>();
 
-declare global {
-  /** The shaders/ folder, fixed at build time in Node's bundled rank worker (src/ranks/node-bundle.ts). */
-  var GRPO_SHADERS_URL: string | undefined;
-}
-
 /** The URL of shaders/<name>.wgsl relative to this module. */
 export function shaderUrl(name: string): URL {
-  // In the bundled rank worker import.meta.url is the bundle's place in node_modules/.cache, not
-  // src/gpu/, so the bundler writes the real folder in (a WebGPU rank would find no shader otherwise).
-  const bundled = globalThis.GRPO_SHADERS_URL;
-  if (bundled) return new URL(`${name}.wgsl`, bundled);
+  // Bundles (bin/cached-bundle.js) keep each module's own import.meta.url, so this holds there too.
   return new URL(`../../shaders/${name}.wgsl`, import.meta.url);
 }
 

@@ -21,8 +21,8 @@ export function runCli(args: string[], input?: string): CliResult {
 
 /**
  * Runs the CLI under Node (`node bin/grpo-sandbox.js ...args`) whatever runs the test. Under
- * `npm test`, GRPO_CLI_BUNDLE names the same CLI bundled once by scripts/cli-bundle.mjs (a run
- * starts in 0.2 s instead of tsx's 1.2 s); tests that spawn bin/grpo-sandbox.js by name still do.
+ * `npm test`, GRPO_CLI_BUNDLE names the CLI's cached bundle (bin/cached-bundle.js), which
+ * bin/grpo-sandbox.js would also run, without looking for it in every run.
  */
 export function runCliNode(args: string[], input?: string): CliResult {
   const entry = process.env.GRPO_CLI_BUNDLE ?? 'bin/grpo-sandbox.js';
