@@ -18,7 +18,7 @@ import {
   type HeadName,
   type HeadSpec,
 } from '../core/env/controller.ts';
-import { latencyToken, type Task } from '../core/env/task.ts';
+import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
 
@@ -100,6 +100,7 @@ export async function rollout(
   // Stage 2 sees what the first p blocks made of the input, and p itself (one-hot).
   const insertion = forcedInsertion ?? heads.insertion.actions;
   const x2 = new Float32Array(rows * s2);
+  cacheLatencyTokens(task, promptIds); // the step's new prompts together (blocked)
   promptIds.forEach((id, r) => latencyToken(task, id, insertion[r]! + 1, x2, r * s2));
   await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
   const knob3Mask = await ops.knob3Mask(insertion);

@@ -16,7 +16,7 @@
 // run (config.ts's fusedStepUnsupported): β > 0, dynamic sampling, and the pairwise loss except on
 // one rank whose rows hold each prompt's k samples side by side.
 import { HEADS, HEAD_LIST, INSERTION_POSITIONS, stageInputs, type HeadName } from '../core/env/controller.ts';
-import { latencyToken, scoreSample, type Task } from '../core/env/task.ts';
+import { cacheLatencyTokens, latencyToken, scoreSample, type Task } from '../core/env/task.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
 import { FusedStep, type TransferCounts } from '../gpu/fused-step.ts';
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
@@ -76,6 +76,7 @@ export class WebGpuTrainer {
     const P = INSERTION_POSITIONS.length;
     const x1 = new Float32Array(rows * s1);
     const candidates = new Float32Array(rows * P * d);
+    cacheLatencyTokens(task, promptIds); // the step's new prompts together (blocked)
     promptIds.forEach((id, r) => {
       x1.set(task.prompts.stage1Input.subarray(id * s1, (id + 1) * s1), r * s1);
       for (let p = 1; p <= P; p++) latencyToken(task, id, p, candidates, (r * P + p - 1) * d);

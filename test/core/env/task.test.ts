@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { configReward, DEFAULT_DIMS, knob3Valid } from '../../../src/core/env/controller.ts';
-import { latencyToken, makeTask, scoreSample, VALID_CONFIGS } from '../../../src/core/env/task.ts';
+import {
+  blockedLatencyTokens,
+  cacheLatencyTokens,
+  latencyToken,
+  makeTask,
+  referenceLatencyTokens,
+  scoreSample,
+  VALID_CONFIGS,
+} from '../../../src/core/env/task.ts';
 
 const task = makeTask(DEFAULT_DIMS, 0, 64);
 
@@ -61,4 +69,38 @@ test('sparse rewards are 0/1 minus the penalty, with the dense reward as their m
   // The draw is keyed by the sample's gathered position and step, nothing else.
   const k = { seed: 0, step: 7, gatheredIndex: 123 };
   assert.equal(scoreSample(task, 3, a, 'sparse', k).reward, scoreSample(task, 3, a, 'sparse', { ...k }).reward);
+});
+
+test('the blocked latency tokens have the bits of the readable definition, for many prompts and sizes', () => {
+  // dModel 37 (rows of the block not a multiple of 4), 128, 256 and 2048, odd and even counts of
+  // prompts (blocks of 16 and a prompt left over), against referenceLatencyTokens bit for bit.
+  for (const [dModel, count] of [
+    [37, 101],
+    [128, 35],
+    [256, 40],
+    [2048, 3], // the seed's size
+  ] as const) {
+    const t = makeTask({ dModel, hidden: 8 }, 7, count);
+    const ids = Array.from({ length: count }, (_, i) => (i * 7) % count);
+    const blocked = blockedLatencyTokens(t, ids);
+    ids.forEach((id, k) => {
+      const want = referenceLatencyTokens(t, id);
+      assert.deepEqual(new Uint32Array(blocked[k]!.buffer), new Uint32Array(want.buffer), `dModel ${dModel}, prompt ${id}`);
+    });
+  }
+});
+
+test("latencyToken gives the definition's bits whether prompts were kept one by one or a step at a time", () => {
+  for (const dModel of [32, 160]) {
+    const t = makeTask({ dModel, hidden: 8 }, 3, 48);
+    cacheLatencyTokens(t, [5, 9, 9, 40, 5, 17]);
+    const out = new Float32Array(dModel);
+    for (const id of [5, 9, 40, 17, 2]) {
+      const ref = referenceLatencyTokens(t, id);
+      for (let p = 1; p <= 5; p++) {
+        latencyToken(t, id, p, out, 0);
+        assert.deepEqual(out, ref.subarray((p - 1) * dModel, p * dModel), `dModel ${dModel}, prompt ${id}, p ${p}`);
+      }
+    }
+  }
 });
