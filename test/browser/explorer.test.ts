@@ -2,6 +2,7 @@
 // each in test-results/), tiles checked against the core's layout, highlighting against
 // copiesOf, settings, errors with suggestions, the URL round trip, embed/_hide and isolation.
 import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { screenshot, withPage } from './harness.ts';
 import {
@@ -253,42 +254,60 @@ test('embed mode and _hide flags strip the page down for course material', async
   });
 });
 
+/**
+ * Records every change of the explorer's data-phase / data-stage, in order, into window.stageLog
+ * (replacing an earlier record). Polling, once per frame, missed a caption stage that lasted a
+ * single frame on a loaded machine; a record's new value is the next record's oldValue for the
+ * same attribute, or the attribute's current value.
+ */
+async function recordStages(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { stageLog: string[]; stageObserver?: MutationObserver };
+    w.stageObserver?.disconnect();
+    const app = document.querySelector('grpo-explorer') as HTMLElement;
+    const log: string[] = [`${app.dataset.phase}:${app.dataset.stage}`];
+    const current: Record<string, string | null> = { 'data-phase': app.dataset.phase!, 'data-stage': app.dataset.stage! };
+    w.stageObserver = new MutationObserver((records) => {
+      records.forEach((record, i) => {
+        const name = record.attributeName!;
+        const next = records.slice(i + 1).find((r) => r.attributeName === name);
+        current[name] = next ? next.oldValue : app.getAttribute(name);
+        const entry = `${current['data-phase']}:${current['data-stage']}`;
+        if (log.at(-1) !== entry) log.push(entry);
+      });
+    });
+    w.stageObserver.observe(app, { attributes: true, attributeOldValue: true, attributeFilter: ['data-phase', 'data-stage'] });
+    w.stageLog = log;
+  });
+}
+
+const stageLog = (page: Page) => page.evaluate(() => (window as unknown as { stageLog: string[] }).stageLog);
+
 test('play runs the story: each phase shows its caption before the tiles move, and keys step back and forth', async () => {
   await withPage('/?preset=seed-000&speed=4', async (page) => {
     await firstView(page);
     // ← → step the story wherever the focus is, except on the picture (there they move between tiles).
     await page.locator('grpo-story-controls button.play').focus();
+    await recordStages(page);
     await page.keyboard.press('ArrowRight');
     // "Text, then the action": the new phase's caption is up while the tiles still wait.
-    await page.waitForFunction(() => (document.querySelector('grpo-explorer') as HTMLElement).dataset.stage === 'caption');
-    assert.equal(await page.evaluate(() => (document.querySelector('grpo-explorer') as HTMLElement).dataset.phase), 'scatter');
+    await page.waitForFunction(() => (window as unknown as { stageLog: string[] }).stageLog.includes('scatter:caption'));
+    const stepped = await stageLog(page);
+    const move = stepped.indexOf('scatter:move');
+    assert.ok(move === -1 || stepped.indexOf('scatter:caption') < move, `the caption before the movement: ${stepped.join(' ')}`);
     await settled(page, 'scatter');
     await page.keyboard.press('ArrowLeft');
     await settled(page, 'sample');
-    const seen = await page.evaluate(async () => {
+    await recordStages(page);
+    await page.evaluate(() => {
       const app = document.querySelector('grpo-explorer') as HTMLElement;
-      const log: string[] = [`${app.dataset.phase}:${app.dataset.stage}`];
-      // Every change of data-phase / data-stage, in order: polling once per frame missed a caption
-      // stage that lasted a single frame on a loaded machine. A record's new value is the next
-      // record's oldValue for the same attribute, or the attribute's current value.
-      const current: Record<string, string | null> = { 'data-phase': app.dataset.phase!, 'data-stage': app.dataset.stage! };
-      const observer = new MutationObserver((records) => {
-        records.forEach((record, i) => {
-          const name = record.attributeName!;
-          const next = records.slice(i + 1).find((r) => r.attributeName === name);
-          current[name] = next ? next.oldValue : app.getAttribute(name);
-          const entry = `${current['data-phase']}:${current['data-stage']}`;
-          if (log.at(-1) !== entry) log.push(entry);
-        });
-      });
-      observer.observe(app, { attributes: true, attributeOldValue: true, attributeFilter: ['data-phase', 'data-stage'] });
       const button = app.shadowRoot!.querySelector('grpo-story-controls')!.shadowRoot!.querySelector('button.play') as HTMLButtonElement;
       button.click();
-      const start = performance.now();
-      while (performance.now() - start < 20000 && log.at(-1) !== 'slice:idle') await new Promise((r) => setTimeout(r, 50));
-      observer.disconnect();
-      return log;
     });
+    await page.waitForFunction(() => (window as unknown as { stageLog: string[] }).stageLog.at(-1) === 'slice:idle', undefined, {
+      timeout: 60_000,
+    });
+    const seen = await stageLog(page);
     for (const phase of phases.slice(1)) {
       const c = seen.indexOf(`${phase}:caption`),
         m = seen.indexOf(`${phase}:move`);
