@@ -5,7 +5,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView, needsOverview } from './view-budget.ts';
-import { lang, M } from './i18n/index.ts';
+import { lang, M, whenCatalogue } from './i18n/index.ts';
 import { errorText, suggestionWords, withCode } from './core-text.ts';
 import './i18n/lang-switch.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
@@ -496,4 +496,5 @@ export class ExplorerApp extends LitElement {
     }, 1500);
   };
 }
-customElements.define('grpo-explorer', ExplorerApp);
+// Defined (so the page's <grpo-explorer> renders) once the page's language has its words: at once in English.
+whenCatalogue(() => customElements.define('grpo-explorer', ExplorerApp));
