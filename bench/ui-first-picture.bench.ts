@@ -7,6 +7,8 @@
 // 2. the frames of play of seed-000 at its default settings, step by step through the whole story:
 //    the interval between animation frames (p50 / p95, ≤ 16.7 ms means no frame was dropped at
 //    60 Hz) and the work each frame did (the canvas's draw, p50 / p95).
+// Both in two Chromiums: the tests' (its WebGPU flags composite the page through SwiftShader, an
+// emulated GPU) and a reader's on a machine without a GPU (no flags: software compositing).
 // Figures go to bench/README.md with the load average; no thresholds (the machine is shared).
 import { loadavg } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { buildSite } from '../test/browser/app-build.ts';
-import { launchChromium } from '../test/browser/chromium.ts';
+import { chromiumArgs, launchChromium, readerChromiumArgs } from '../test/browser/chromium.ts';
 import { serveDir } from '../test/browser/static-server.ts';
 import { printTable } from './timing.ts';
 
@@ -90,59 +92,74 @@ async function play(browser: Browser, base: string): Promise<{ intervals: number
   return m;
 }
 
+/** The two Chromiums: the tests' (WebGPU flags: compositing through SwiftShader) and a reader's on a GPU-less machine (software compositing). */
+const BROWSERS = [
+  { name: 'test Chromium (WebGPU flags)', args: chromiumArgs },
+  { name: "reader's Chromium (no flags)", args: readerChromiumArgs },
+];
+
+interface Measured {
+  loads: Load[];
+  frames: { intervals: number[]; draws: number[] };
+}
+
 export default async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'grpo-bench-site-'));
-  const browser = await launchChromium();
   try {
     await buildSite(dir);
     const server = await serveDir(dir, { isolated: true, spaFallback: true });
+    const measured: Measured[] = [];
+    let version = '';
     try {
       const url = `${server.url}/?preset=seed-000`;
-      await load(browser, url); // warms the file cache and Chromium's code cache
-      const loads: Load[] = [];
-      for (let i = 0; i < 7; i++) loads.push(await load(browser, url));
-      const frames = await play(browser, server.url);
-      console.log(
-        `headless Chromium ${browser.version()}, software rendering; load average ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}`,
-      );
-      const col = (f: (l: Load) => number) => [quantile(loads.map(f), 0.5).toFixed(0), Math.max(...loads.map(f)).toFixed(0)];
-      printTable(
-        ['first picture of seed-000, production build (7 loads)', 'median ms', 'max ms'],
-        [
-          ['scripts it runs fetched (after navigation start)', ...col((l) => l.scripts)],
-          ['explorer rendered its first frame of HTML', ...col((l) => l.render)],
-          ['canvas drew the first picture', ...col((l) => l.draw)],
-          ['picture painted (grpo-first-view)', ...col((l) => l.firstView)],
-          ['longest main-thread task before it', ...col((l) => l.longest)],
-          ['JavaScript fetched before it, kB', ...col((l) => l.bytes / 1000)],
-        ],
-      );
-      printTable(
-        ['play of seed-000, whole story', 'frames', 'p50 ms', 'p95 ms', 'max ms'],
-        [
-          [
-            'interval between animation frames',
-            frames.intervals.length,
-            quantile(frames.intervals, 0.5).toFixed(1),
-            quantile(frames.intervals, 0.95).toFixed(1),
-            Math.max(...frames.intervals).toFixed(1),
-          ],
-          [
-            'canvas draw per frame',
-            frames.draws.length,
-            quantile(frames.draws, 0.5).toFixed(2),
-            quantile(frames.draws, 0.95).toFixed(2),
-            Math.max(...frames.draws).toFixed(2),
-          ],
-        ],
-      );
+      for (const b of BROWSERS) {
+        const browser = await launchChromium(b.args);
+        try {
+          version = browser.version();
+          await load(browser, url); // warms the file cache and Chromium's code cache
+          const loads: Load[] = [];
+          for (let i = 0; i < 7; i++) loads.push(await load(browser, url));
+          measured.push({ loads, frames: await play(browser, server.url) });
+        } finally {
+          await browser.close();
+        }
+      }
     } finally {
       await server.close();
     }
+    console.log(
+      `headless Chromium ${version}, no GPU; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    const col = (f: (l: Load) => number) =>
+      measured.flatMap((m) => [quantile(m.loads.map(f), 0.5).toFixed(0), Math.max(...m.loads.map(f)).toFixed(0)]);
+    printTable(
+      ['first picture of seed-000, production build (7 loads)', ...BROWSERS.flatMap((b) => [`${b.name} median ms`, 'max ms'])],
+      [
+        ['scripts it runs fetched (after navigation start)', ...col((l) => l.scripts)],
+        ['explorer rendered its first frame of HTML', ...col((l) => l.render)],
+        ['canvas drew the first picture', ...col((l) => l.draw)],
+        ['picture painted (grpo-first-view)', ...col((l) => l.firstView)],
+        ['longest main-thread task before it', ...col((l) => l.longest)],
+        ['JavaScript fetched before it, kB', ...col((l) => l.bytes / 1000)],
+      ],
+    );
+    const row = (what: string, values: number[], digits: number) => [
+      what,
+      values.length,
+      quantile(values, 0.5).toFixed(digits),
+      quantile(values, 0.95).toFixed(digits),
+      Math.max(...values).toFixed(digits),
+    ];
+    printTable(
+      ['play of seed-000, whole story', 'frames', 'p50 ms', 'p95 ms', 'max ms'],
+      measured.flatMap((m, i) => [
+        row(`${BROWSERS[i]!.name}: interval between animation frames`, m.frames.intervals, 1),
+        row(`${BROWSERS[i]!.name}: canvas draw per frame`, m.frames.draws, 2),
+      ]),
+    );
   } finally {
-    await browser.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

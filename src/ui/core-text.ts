@@ -1,15 +1,15 @@
 // What the core says, as a page shows it in the page's language. The core says its notes and
 // ConfigErrors as facts (src/core/messages: a message id and its parameters): English renders them
 // with the core's own templates, in the page's words for a flag (the setting's label) and for an
-// empty number box; Chinese with src/ui/i18n/core-zh.ts. Messages of the page itself (the view
+// empty number box; Chinese with src/ui/i18n/core-zh.ts (loaded with the Chinese catalogue). Messages of the page
+// itself (the view
 // budget) are facts of the catalogues' `pageFacts`. A message the core says only in English (a
 // framework's log line, a CLI-only flag error) is shown as is in English and, in Chinese, as the
 // marked English original (lang="en", which the untranslated-strings test treats as deliberate).
 import { html, type TemplateResult } from 'lit';
 import { type Words, say } from '../core/messages/index.ts';
 import { LAYOUT_SETTINGS, type LayoutSetting } from '../core/settings.ts';
-import { CORE_ZH } from './i18n/core-zh.ts';
-import { lang, M } from './i18n/index.ts';
+import { coreTemplates, lang, M } from './i18n/index.ts';
 
 /** A fact as the core or the page says it: a message id and its parameters (`or`: an alternative fix). */
 export interface SaidFact {
@@ -43,8 +43,9 @@ const PAGE_WORDS: Words = {
 export function factText(f: SaidFact): string {
   const own = (M().pageFacts as Record<string, ((p: never) => string) | undefined>)[f.id];
   if (own) return own(f.params as never);
-  if (lang() === 'en') return say(f, PAGE_WORDS);
-  return (CORE_ZH as Record<string, (p: object) => string>)[f.id]!(f.params);
+  const templates = coreTemplates(lang());
+  if (templates === null) return say(f, PAGE_WORDS);
+  return (templates as Record<string, (p: object) => string>)[f.id]!(f.params);
 }
 
 /** A message's clauses in the page's language: "a; or b" in English, "a；或b。" in Chinese. */

@@ -5,7 +5,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView, needsOverview } from './view-budget.ts';
-import { lang, M } from './i18n/index.ts';
+import { lang, M, whenCatalogue } from './i18n/index.ts';
 import { errorText, suggestionWords, withCode } from './core-text.ts';
 import './i18n/lang-switch.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
@@ -45,11 +45,22 @@ declare global {
 }
 
 export class ExplorerApp extends LitElement {
-  static override properties = { state: { attribute: false }, hoverPrompt: { state: true }, tableOpen: { state: true } };
+  static override properties = {
+    state: { attribute: false },
+    hoverPrompt: { state: true },
+    tableOpen: { state: true },
+    complete: { state: true },
+  };
 
   declare state: ExplorerState;
   declare hoverPrompt: number | null;
   declare tableOpen: boolean;
+  /**
+   * False until the first picture has been painted: the first render holds what the picture needs
+   * (the title, Play, the caption, the canvas); the header's menus, the settings, the follow panel
+   * and the panels below come in the task after that frame (`data-complete` on the element then).
+   */
+  declare complete: boolean;
   readonly story: StoryController;
   /** The last configuration the core accepted (drawn while the current one is invalid). */
   private lastValid: LayoutConfig = defaultConfig;
@@ -123,6 +134,7 @@ export class ExplorerApp extends LitElement {
     this.state = parseState(location.search, defaultConfig, presets);
     this.hoverPrompt = null;
     this.tableOpen = false;
+    this.complete = false;
     if (checkView(this.state.config) === null) this.lastValid = this.state.config;
     this.story = new StoryController(
       this,
@@ -214,8 +226,7 @@ export class ExplorerApp extends LitElement {
           ? nothing
           : html`<header>
         <h1>grpo-sandbox <span>${T.subtitle}</span></h1>
-        <grpo-lang-switch></grpo-lang-switch>
-        <grpo-tour-menu></grpo-tour-menu>
+        ${this.complete ? html`<grpo-lang-switch></grpo-lang-switch><grpo-tour-menu></grpo-tour-menu>` : nothing}
         <button class="projector" aria-pressed=${String(s.zoom > 1)} title=${T.projectorTitle}
           @click=${() => this.setState({ zoom: s.zoom > 1 ? 1 : 2 })}>${T.projector}</button>
         <button class="share" @click=${this.copyLink} title=${T.copyLinkTitle}>${T.copyLink}</button>
@@ -288,9 +299,11 @@ export class ExplorerApp extends LitElement {
             ${this.renderTable(v)}
           </div>
           ${
-            s.embed
-              ? html`<div class="embed-link"><a href=${this.fullLink()} target="_blank" rel="noopener">${T.openFull}</a></div>`
-              : html`<div class="below">
+            !this.complete
+              ? nothing
+              : s.embed
+                ? html`<div class="embed-link"><a href=${this.fullLink()} target="_blank" rel="noopener">${T.openFull}</a></div>`
+                : html`<div class="below">
             ${
               hide('copies')
                 ? nothing
@@ -306,7 +319,9 @@ export class ExplorerApp extends LitElement {
         ${
           s.embed
             ? nothing
-            : html`<aside>
+            : !this.complete
+              ? html`<aside></aside>`
+              : html`<aside>
           <grpo-config-panel .config=${s.config} .preset=${s.preset} .presets=${presets} .samplerNames=${samplerNames}
             .error=${v.error} .hiddenParts=${s.hidden} .layout=${v.error ? null : v.layout} @config-change=${this.onConfig}></grpo-config-panel>
           <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .compare=${s.compare} .rewards=${s.rewards}
@@ -316,7 +331,7 @@ export class ExplorerApp extends LitElement {
         </aside>`
         }
       </div>${
-        s.embed
+        s.embed || !this.complete
           ? nothing
           : html`<p class="to-views"><a href=${lang() === 'en' ? '?view=train' : `?view=train&lang=${lang()}`}>${T.toViews}</a></p>`
       }`;
@@ -396,15 +411,25 @@ export class ExplorerApp extends LitElement {
   override firstUpdated(): void {
     performance.mark('grpo-explorer-render');
     // The first picture is on screen once the canvas has drawn and the browser has painted.
-    void this.canvas?.updateComplete.then(() =>
+    const canvas = this.canvas;
+    if (!canvas) {
+      this.complete = true;
+      return;
+    }
+    void canvas.updateComplete.then(() =>
       requestAnimationFrame(() => {
         window.grpoFirstViewMs = performance.now();
         performance.mark('grpo-first-view');
+        // The rest of the page in the task after this frame, so it never delays the picture's paint.
+        setTimeout(() => {
+          this.complete = true;
+        });
       }),
     );
   }
 
   override updated(): void {
+    if (this.complete) this.dataset.complete = '';
     this.showAll(this.story.phase, this.story.progress);
     this.dataset.phase = phaseIds[this.story.phase];
     this.dataset.stage = this.story.stage;
@@ -496,4 +521,5 @@ export class ExplorerApp extends LitElement {
     }, 1500);
   };
 }
-customElements.define('grpo-explorer', ExplorerApp);
+// Defined (so the page's <grpo-explorer> renders) once the page's language has its words: at once in English.
+whenCatalogue(() => customElements.define('grpo-explorer', ExplorerApp));

@@ -6,9 +6,11 @@ import { setExplorerBase } from './embed/base.ts';
 import { watchTags } from './embed/lazy.ts';
 import './embed/layout-view.ts';
 import { VIEWS } from './views.ts';
+import { catalogueReady } from './i18n/index.ts';
 
 // Every view of the page (views.ts lists them), defined before the elements are watched.
-await Promise.all(Object.values(VIEWS).map((v) => v.load()));
+// The page's language's words (a chunk of their own unless English) before any element renders.
+await Promise.all([catalogueReady, ...Object.values(VIEWS).map((v) => v.load())]);
 
 // The built file sits next to the explorer's index.html; under the dev server this module is /src/ui/lib.ts.
 setExplorerBase(new URL(import.meta.url.includes('/src/ui/') ? '/' : './', import.meta.url).href);

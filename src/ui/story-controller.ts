@@ -40,6 +40,8 @@ export class StoryController implements ReactiveController {
   readonly frameDeltas: number[] = [];
 
   private stageStart = 0;
+  /** captionWait() for the current caption stage, worked out once (reading the caption's words) rather than every frame; null: not yet. */
+  private captionWaitNow: number | null = null;
   private lastFrame = 0;
   private raf = 0;
 
@@ -122,6 +124,7 @@ export class StoryController implements ReactiveController {
 
   private setStage(stage: StoryStage): void {
     this.stage = stage;
+    this.captionWaitNow = null;
     this.stageStart = performance.now();
     this.lastFrame = 0;
     if (stage !== 'idle' && this.raf === 0) this.raf = requestAnimationFrame(this.tick);
@@ -130,6 +133,7 @@ export class StoryController implements ReactiveController {
   }
 
   private changed(): void {
+    this.captionWaitNow = null; // playing or paused: the caption's wait may differ
     this.host.requestUpdate();
     this.onChange();
   }
@@ -141,7 +145,7 @@ export class StoryController implements ReactiveController {
     const scale = 1 / this.speed;
     if (this.stage === 'caption' && this.holdCaption(this.phase)) {
       this.stageStart = now; // the pause after the answer is the caption's full time again
-    } else if (this.stage === 'caption' && elapsed >= this.captionWait() * scale) {
+    } else if (this.stage === 'caption' && elapsed >= (this.captionWaitNow ??= this.captionWait()) * scale) {
       if (this.reducedMotion) {
         this.progress = 1;
         if (this.phase >= this.phaseCount - 1) this.playing = false;

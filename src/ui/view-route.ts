@@ -3,7 +3,7 @@
 // demand, so the explorer's first picture never pays for the dashboards. Imported by main.ts
 // before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
 import './i18n/lang-switch.ts';
-import { LANG_EVENT, M } from './i18n/index.ts';
+import { LANG_EVENT, M, whenCatalogue } from './i18n/index.ts';
 import { lang, withLang } from './i18n/lang.ts';
 import { VIEWS, viewOf } from './views.ts';
 
@@ -43,4 +43,5 @@ export function routeView(): boolean {
   return true;
 }
 
-routeView();
+// The view renders words: it waits for the page's catalogue (at once in English).
+whenCatalogue(routeView);

@@ -23,7 +23,21 @@ export const chromiumArgs = [
   '--no-first-run',
 ];
 
-function launchOptions(): LaunchOptions {
+/**
+ * Chromium as a machine without a GPU runs it for a reader: no WebGPU flags, so the page is
+ * composited in software (the WebGPU flags above composite through SwiftShader's emulated GPU,
+ * which on a small machine costs more than the page's own work; bench/README.md).
+ */
+export const readerChromiumArgs = [
+  '--disable-gpu',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+function launchOptions(args: readonly string[] = chromiumArgs): LaunchOptions {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `Chromium not found at ${chromiumPath}: install Debian's chromium (apt-get install chromium, as .ci/run does) or set GRPO_CHROMIUM`,
@@ -31,12 +45,12 @@ function launchOptions(): LaunchOptions {
   }
   // A writable XDG_RUNTIME_DIR silences harmless Mesa/Vulkan warnings.
   const runtimeDir = mkdtempSync(join(tmpdir(), 'grpo-xdg-'));
-  return { executablePath: chromiumPath, headless: true, args: chromiumArgs, env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir } };
+  return { executablePath: chromiumPath, headless: true, args: [...args], env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir } };
 }
 
-/** Launches headless Chromium with the WebGPU/SwiftShader flags and a fresh temporary profile. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch(launchOptions());
+/** Launches headless Chromium with the WebGPU/SwiftShader flags (or `args`) and a fresh temporary profile. */
+export function launchChromium(args: readonly string[] = chromiumArgs): Promise<Browser> {
+  return chromium.launch(launchOptions(args));
 }
 
 /** The same browser as a server other processes connect to (`chromium.connect(server.wsEndpoint())`). */

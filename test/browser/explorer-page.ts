@@ -5,9 +5,9 @@ import type { TileRect } from '../../src/ui/layout-canvas.ts';
 
 export const phases = ['sample', 'scatter', 'accumulate', 'gather', 'regroup', 'advantages', 'slice'] as const;
 
-/** Waits until the first picture is drawn; returns its time in ms after navigation start. */
+/** Waits until the first picture is drawn and the rest of the page has come after it; returns the picture's time in ms after navigation start. */
 export async function firstView(page: Page): Promise<number> {
-  await page.waitForFunction(() => window.grpoFirstViewMs !== undefined);
+  await page.waitForFunction(() => window.grpoFirstViewMs !== undefined && document.querySelector('grpo-explorer[data-complete]') !== null);
   return page.evaluate(() => window.grpoFirstViewMs!);
 }
 

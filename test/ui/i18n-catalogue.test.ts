@@ -25,7 +25,7 @@ import {
 } from '../../src/core/schedule/index.ts';
 import { presets } from '../../src/core/presets.ts';
 import { LAYOUT_SETTINGS } from '../../src/core/settings.ts';
-import { CATALOGUES, LANGS, langOf, M, setLang, withLang } from '../../src/ui/i18n/index.ts';
+import { catalogue, LANGS, langOf, loadCatalogue, M, setLang, withLang } from '../../src/ui/i18n/index.ts';
 import { EN, say, sayClauses } from '../../src/core/messages/index.ts';
 import { clausesText, factText, suggestionWords } from '../../src/ui/core-text.ts';
 import { CORE_ZH } from '../../src/ui/i18n/core-zh.ts';
@@ -47,6 +47,9 @@ function shape(value: unknown, path = ''): Shape {
 }
 
 /** Catalogue sections whose English is the core's own text (the zh entries translate it; English leaves them empty). */
+// The Chinese catalogue is a chunk of its own in the page; here it is loaded once, up front.
+await loadCatalogue('zh-CN');
+
 const CORE_SECTIONS = [
   'core.settings',
   'core.presets',
@@ -62,7 +65,7 @@ test('every catalogue has exactly the English keys, kinds and parameters', () =>
   const want = shape(en).filter((e) => !isCore(e.path));
   let keys = 0;
   for (const lang of LANGS) {
-    const got = shape(CATALOGUES[lang]).filter((e) => !isCore(e.path));
+    const got = shape(catalogue(lang)).filter((e) => !isCore(e.path));
     assert.deepEqual(got, want, lang);
     keys = got.length;
   }
@@ -70,7 +73,7 @@ test('every catalogue has exactly the English keys, kinds and parameters', () =>
 });
 
 test('the Chinese core tables cover the core: every setting, preset, sampler and regrouping', () => {
-  const zh = CATALOGUES['zh-CN'];
+  const zh = catalogue('zh-CN');
   assert.deepEqual(Object.keys(zh.core.settings).sort(), LAYOUT_SETTINGS.map((s) => s.param).sort());
   assert.deepEqual(Object.keys(zh.core.presets).sort(), Object.keys(presets).sort());
   assert.deepEqual(Object.keys(zh.core.does).sort(), [...samplerNames].sort());
@@ -91,7 +94,7 @@ test('no Chinese string holds an English word outside the allowed terms and iden
   // The lead-in says "original text" in Chinese; the English catalogue is not checked. The tours'
   // captions quote framework identifiers and log lines by the dozen (shape mismatch, Expected all
   // tensors on the same device…): test/ui/tour-state.test.ts checks each has Chinese in it.
-  const { tours: _tours, ...checked } = CATALOGUES['zh-CN'];
+  const { tours: _tours, ...checked } = catalogue('zh-CN');
   visit(checked, '');
   assert.deepEqual(bad, []);
 });
@@ -105,7 +108,7 @@ test('every message the core says as a fact has its English and its Chinese temp
     assert.equal(typeof (CORE_ZH as Record<string, unknown>)[id], 'function', id);
   }
   // The page's own facts: the same ids in both catalogues.
-  assert.deepEqual(Object.keys(CATALOGUES['zh-CN'].pageFacts).sort(), Object.keys(en.pageFacts).sort());
+  assert.deepEqual(Object.keys(catalogue('zh-CN').pageFacts).sort(), Object.keys(en.pageFacts).sort());
 });
 
 test('core ConfigErrors in Chinese from their facts; English unchanged', () => {
@@ -205,7 +208,7 @@ test('schedule headline, captions and conclusion: the core English in en, Chines
     assert.equal(en.schedule.explain.headline(headlineFacts(r)), scheduleHeadline(r), name);
     assert.equal(en.schedule.explain.conclusion(conclusionFacts(r, shown)), scheduleConclusion(r, shown), name);
     for (const s of r.schemes) assert.equal(en.schedule.explain.caption(captionFacts(r, s)), scheduleCaption(r, s), `${name}: ${s.scheme}`);
-    const zh = CATALOGUES['zh-CN'].schedule.explain;
+    const zh = catalogue('zh-CN').schedule.explain;
     const texts = [zh.headline(headlineFacts(r)), zh.conclusion(conclusionFacts(r)), zh.conclusion(conclusionFacts(r, shown))];
     texts.push(...r.schemes.map((s) => zh.caption(captionFacts(r, s))));
     for (const text of texts) {
@@ -220,12 +223,12 @@ test('schedule headline, captions and conclusion: the core English in en, Chines
       assert.deepEqual(zhNums, enNums, `${name}: ${s.scheme}`);
     }
   }
-  const seedZh = CATALOGUES['zh-CN'].schedule.explain.caption(captionFacts(simulateSchedules(seed), simulateSchedules(seed).schemes[0]!));
+  const seedZh = catalogue('zh-CN').schedule.explain.caption(captionFacts(simulateSchedules(seed), simulateSchedules(seed).schemes[0]!));
   assert.match(seedZh, /全部 20 个配置在 rank 0 上一个接一个地运行：20T，而 rank 1–3 整个 step 都处于空闲。$/);
 });
 
 test('the preset stories (schedule seed-001, dynamic seed-002/004) in Chinese without English words', () => {
-  const zh = CATALOGUES['zh-CN'];
+  const zh = catalogue('zh-CN');
   for (const text of [...Object.values(zh.schedule.presetIntro), ...Object.values(zh.dynamic.presetAbout)]) {
     assert.deepEqual(untranslatedWords(text), [], text);
   }

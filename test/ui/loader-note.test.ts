@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { presets } from '../../src/core/presets.ts';
 import { buildLayout } from '../../src/core/samplers/index.ts';
-import { setLang } from '../../src/ui/i18n/index.ts';
+import { loadCatalogue, setLang } from '../../src/ui/i18n/index.ts';
 import { groupSizes, loaderNote } from '../../src/ui/loader-note.ts';
 import { fixture } from '../helpers/fixtures.ts';
 
@@ -26,6 +26,8 @@ function recordedSizes(name: string): [number, number][] {
   for (const size of counts.values()) bySize.set(size, (bySize.get(size) ?? 0) + 1);
   return [...bySize].sort((a, b) => b[0] - a[0]);
 }
+
+await loadCatalogue('zh-CN');
 
 test('seed-000: the note states the recorded groups, the document’s loop and the shipped loader’s, in English and Chinese', () => {
   const shipped = recordedSizes('seed-000, as scripts/train_sd3.py builds it');

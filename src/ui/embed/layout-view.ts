@@ -5,7 +5,7 @@
 // explorer's own pieces (deriveView, <grpo-layout-canvas>, <grpo-story-controls>, the captions);
 // this file only wires them for a page that is not the explorer. Nothing is built until the lazy
 // loader (lazy.ts) calls start(), when the element scrolls near; pause() stops the story playing.
-import { M, section } from '../i18n/index.ts';
+import { M, section, whenCatalogue } from '../i18n/index.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import { defaultConfig } from '../../core/samplers/index.ts';
 import { presets } from '../../core/presets.ts';
@@ -307,5 +307,8 @@ export class GrpoCompare extends GrpoLayout {
   }
 }
 
-customElements.define('grpo-layout', GrpoLayout);
-customElements.define('grpo-compare', GrpoCompare);
+// Defined once the page's language has its words (at once in English).
+whenCatalogue(() => {
+  customElements.define('grpo-layout', GrpoLayout);
+  customElements.define('grpo-compare', GrpoCompare);
+});

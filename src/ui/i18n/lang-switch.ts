@@ -26,7 +26,7 @@ export class LangSwitch extends LitElement {
     const now = lang();
     return html`<span role="group" aria-label=${M().lang.label}>${LANGS.filter((l) => l !== now).map(
       (l) =>
-        html`<button type="button" lang=${l} data-lang=${l} title=${M().lang.switchTo} @click=${() => setLang(l)}>${NAMES[l]}</button>`,
+        html`<button type="button" lang=${l} data-lang=${l} title=${M().lang.switchTo} @click=${() => void setLang(l)}>${NAMES[l]}</button>`,
     )}</span>${
       unknownLang !== null && !this.dismissed ? html`<span class="notice" role="status">${M().lang.unknown(unknownLang)}</span>` : nothing
     }`;

@@ -52,9 +52,10 @@ function rerender(root: Document | ShadowRoot): void {
 
 /**
  * Switches the page's language: the catalogues, `<html lang>`, the URL (replaceState: a language is
- * a way of reading the same view, not a step Back should undo) and every element's text.
+ * a way of reading the same view, not a step Back should undo) and every element's text. The
+ * language's catalogue must be loaded: callers use index.ts's `setLang`, which loads it first.
  */
-export function setLang(l: Lang): void {
+export function switchLang(l: Lang): void {
   current = l;
   if (typeof document === 'undefined') return;
   document.documentElement.lang = l;
