@@ -39,3 +39,13 @@ test('the core says the recorded English for every error and note the explorer s
   assert.ok(want.length > 800, `only ${want.length} messages recorded`);
   assert.deepEqual(coreEnglish(), want);
 });
+
+test('the settings tables and the features’ rules say the recorded English for every error the sweep reaches', async () => {
+  const { settingsEnglish } = await import('../../scripts/i18n/settings-english.ts');
+  const want = JSON.parse(readFileSync(new URL('../fixtures/settings-english.json', import.meta.url), 'utf8')) as {
+    asked: string;
+    said: string;
+  }[];
+  assert.ok(want.length > 1000, `only ${want.length} messages recorded`);
+  assert.deepEqual(settingsEnglish(), want);
+});
