@@ -95,6 +95,22 @@ export function settingsEnglish(): { asked: string; said: string }[] {
     { ranks: '3', batch: '1', k: '2', sampler: 'flow-grpo' },
     { ranks: '64', batch: '64', k: '64' },
     { ranks: '3', k: '4', sampler: 'group-distributed' },
+    // Over the step budget: plain, with micro-batches, with dynamic sampling, on WebGPU.
+    { ranks: '64', batch: '256', k: '16', sampler: 'trl' },
+    { preset: 'seed-003', ranks: '64', batch: '64', k: '4', sampler: 'trl' },
+    { preset: 'seed-003', ranks: '64', batch: '64', k: '4', sampler: 'trl', backend: 'webgpu' },
+    { ranks: '64', batch: '64', k: '16', sampler: 'trl', loss: 'dapo', 'gradient-accumulation-steps': '4' },
+    { ranks: '64', batch: '64', k: '16', sampler: 'trl', loss: 'dapo', 'dynamic-sampling': 'fallback', 'max-resample-times': '3' },
+    {
+      ranks: '64',
+      batch: '64',
+      k: '16',
+      sampler: 'trl',
+      loss: 'dapo',
+      'dynamic-sampling': 'fallback',
+      'max-resample-times': '3',
+      backend: 'webgpu',
+    },
   ];
   for (const p of pairs) tryIt(`train ${JSON.stringify(p)}`, () => trainConfigFrom((key) => p[key] ?? null));
   const schedulePairs: Record<string, string>[] = [
