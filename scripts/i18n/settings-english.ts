@@ -39,18 +39,15 @@ const TEXTS = [
 ];
 const BELL = `bad\u0007${'z'.repeat(50)}`;
 
-/** The messages the sweep reaches, each with the first settings that made it. */
-export function settingsEnglish(): { asked: string; said: string }[] {
-  const out: { asked: string; said: string }[] = [];
-  const seen = new Set<string>();
+/** Every error the sweep reaches, each with the settings that made it (repeats included). */
+export function settingsErrors(): { asked: string; error: Error }[] {
+  const out: { asked: string; error: Error }[] = [];
   const tryIt = (asked: string, run: () => unknown) => {
     try {
       const r = run();
       if (r instanceof Error) throw r;
     } catch (e) {
-      const said = `${(e as Error).name}: ${(e as Error).message} | fixes: ${JSON.stringify((e as { suggestions?: unknown }).suggestions ?? null)}`;
-      if (!seen.has(said)) out.push({ asked, said });
-      seen.add(said);
+      out.push({ asked, error: e as Error });
     }
   };
   const features: [string, readonly Setting<never>[], (get: SettingGetter) => unknown][] = [
@@ -177,6 +174,18 @@ export function settingsEnglish(): { asked: string; said: string }[] {
   }
   for (const text of ['', '[1,', '{}', '{"a":1}', '1 2 x', '[1, -1]', '[9999]', '1 2 3'])
     tryIt(`lengths ${text}`, () => parseLengths(text, 'f.txt', 512));
+  return out;
+}
+
+/** The distinct messages the sweep reaches, each with the first settings that made it. */
+export function settingsEnglish(): { asked: string; said: string }[] {
+  const out: { asked: string; said: string }[] = [];
+  const seen = new Set<string>();
+  for (const { asked, error: e } of settingsErrors()) {
+    const said = `${e.name}: ${e.message} | fixes: ${JSON.stringify((e as { suggestions?: unknown }).suggestions ?? null)}`;
+    if (!seen.has(said)) out.push({ asked, said });
+    seen.add(said);
+  }
   return out;
 }
 

@@ -27,14 +27,34 @@ function seconds(ms: number): string {
 
 /** The ConfigError for an estimate over budget, or null. `what` names the work, `lower` the flags that shrink it. */
 export function overBudget(what: string, estimate: Estimate, lower: string, budget: Estimate = BUDGET): ConfigError | null {
+  const over = overBudgetAmounts(estimate, budget);
+  return over ? new ConfigError(`${what} would need ${budgetNeeds(over)}; lower ${lower}`) : null;
+}
+
+/** What an estimate over budget needs, in words ("1.20 GB", "12.3 s"), each with its budget; null within budget. */
+export interface OverBudget {
+  memory: { need: string; budget: string } | null;
+  time: { need: string; budget: string } | null;
+}
+
+export function overBudgetAmounts(estimate: Estimate, budget: Estimate = BUDGET): OverBudget | null {
   const memory = estimate.bytes > budget.bytes;
   const time = estimate.ms > budget.ms;
   if (!memory && !time) return null;
-  const parts = [
-    memory ? `about ${gb(estimate.bytes)} of memory (budget ${gb(budget.bytes)})` : '',
-    time ? `about ${seconds(estimate.ms)} (budget ${seconds(budget.ms)})` : '',
-  ].filter(Boolean);
-  return new ConfigError(`${what} would need ${parts.join(' and ')}; lower ${lower}`);
+  return {
+    memory: memory ? { need: gb(estimate.bytes), budget: gb(budget.bytes) } : null,
+    time: time ? { need: seconds(estimate.ms), budget: seconds(budget.ms) } : null,
+  };
+}
+
+/** "about 2.11 GB of memory (budget 2.00 GB) and about 151 s (budget 30.0 s)". */
+export function budgetNeeds(over: OverBudget): string {
+  return [
+    over.memory ? `about ${over.memory.need} of memory (budget ${over.memory.budget})` : '',
+    over.time ? `about ${over.time.need} (budget ${over.time.budget})` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
 }
 
 // Per-command estimates. Costs measured on the 2-core x86-64 VM with Node 20 (shared, so slow),

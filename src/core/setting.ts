@@ -5,7 +5,7 @@
 // flags, an element's attributes, a URL's keys): src/train/settings.ts, src/core/schedule/settings.ts,
 // src/core/dynamic/settings.ts; the layout's table is src/core/settings.ts. The CLI prints `--help`
 // from the tables (src/cli/setting-help.ts).
-import { ConfigError } from './errors.ts';
+import { configError, fact } from './messages/index.ts';
 
 /**
  * How a setting's text is read: a whole number or a real number in [min, max]; one of `choices`;
@@ -60,10 +60,10 @@ export function quote(text: string, max = 40): string {
 export function readInt(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined || value === null) return undefined;
   const text = String(value).trim();
-  if (!/^-?\d+$/.test(text)) throw new ConfigError(`--${name} must be a whole number, got ${quote(text)}`);
+  if (!/^-?\d+$/.test(text)) throw configError([fact('setting.not-whole', { key: name, got: quote(text) })]);
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`--${name} must be between ${min} and ${max}, got ${text.length > 40 ? quote(text) : text}`);
+    throw configError([fact('setting.between', { key: name, min, max, got: text.length > 40 ? quote(text) : text })]);
   }
   return n;
 }
@@ -78,18 +78,19 @@ export function readNumber(
   if (value === undefined || value === null) return undefined;
   const text = String(value).trim();
   const n = Number(text);
-  if (text === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got ${quote(text)}`);
+  if (text === '' || !Number.isFinite(n)) throw configError([fact('setting.not-number', { key: name, got: quote(text) })]);
   if (n < min || n > max) {
     // Words for open bounds: "between 5e-324 and Infinity" is what the check means, not what a person reads.
-    const range =
+    const got = text.length > 40 ? quote(text) : text;
+    throw configError([
       max === Number.POSITIVE_INFINITY
         ? min === Number.MIN_VALUE
-          ? 'a positive number'
-          : `a number ≥ ${min}`
+          ? fact('setting.positive', { key: name, got })
+          : fact('setting.at-least', { key: name, min, got })
         : min === Number.NEGATIVE_INFINITY
-          ? `a number ≤ ${max}`
-          : `between ${min} and ${max}`;
-    throw new ConfigError(`--${name} must be ${range}, got ${text.length > 40 ? quote(text) : text}`);
+          ? fact('setting.at-most', { key: name, max, got })
+          : fact('setting.between', { key: name, min, max, got }),
+    ]);
   }
   return n;
 }
@@ -105,28 +106,31 @@ export function readSetting(s: Setting<never>, value: string | null | undefined)
     case 'number':
       return readNumber(value, s.key, s.min, s.max);
     case 'choice':
-      if (!s.choices!.includes(value)) throw new ConfigError(`--${s.key} must be one of ${s.choices!.join(', ')}, got ${quote(value)}`);
+      if (!s.choices!.includes(value))
+        throw configError([fact('setting.not-choice', { key: s.key, choices: [...s.choices!], got: quote(value) })]);
       return value;
     case 'switch':
-      if (text !== 'on' && text !== 'off') throw new ConfigError(`--${s.key} must be on or off, got ${quote(value)}`);
+      if (text !== 'on' && text !== 'off') throw configError([fact('setting.not-switch', { key: s.key, got: quote(value) })]);
       return text === 'on';
     case 'probability': {
       const n = Number(text);
       if (text === '' || !Number.isFinite(n) || n < 0 || n > 1)
-        throw new ConfigError(`--${s.key} must be a probability from 0 to 1, got ${quote(text)}`);
+        throw configError([fact('setting.not-probability', { key: s.key, got: quote(text) })]);
       return n;
     }
     case 'interval': {
       const parts = value.split(',').map(Number);
       if (parts.length !== 2 || parts.some((x) => !Number.isFinite(x)) || !(parts[0]! < parts[1]!))
-        throw new ConfigError(`--${s.key} must be MIN,MAX with MIN < MAX (e.g. 0,1), got ${quote(value)}`);
+        throw configError([fact('setting.not-interval', { key: s.key, got: quote(value) })]);
       return [parts[0]!, parts[1]!];
     }
     case 'list': {
       const names = value.split(',').map((x) => x.trim());
       const unknown = names.filter((x) => !s.choices!.includes(x));
       if (unknown.length > 0)
-        throw new ConfigError(`unknown ${s.item ?? 'value'} ${quote(unknown[0]!)} in --${s.key}; ${s.key}: ${s.choices!.join(', ')}`);
+        throw configError([
+          fact('setting.unknown-item', { key: s.key, item: s.item ?? 'value', got: quote(unknown[0]!), choices: [...s.choices!] }),
+        ]);
       return s.choices!.filter((x) => names.includes(x));
     }
     case 'text':

@@ -2,8 +2,9 @@
 // and the checks that turn a bad setting into one ConfigError line.
 import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../core/env/controller.ts';
 import { BANK_SIZE, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
-import { BUDGET, overBudget, trainStepEstimate } from '../core/budget.ts';
+import { BUDGET, overBudgetAmounts, trainStepEstimate } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
+import { configError, fact } from '../core/messages/index.ts';
 import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import { samplerNames, validateConfig } from '../core/samplers/index.ts';
@@ -222,25 +223,28 @@ const positive = (v: number) => Number.isFinite(v) && v > 0;
 
 /** Checks a configuration; throws a ConfigError naming the flag and a valid value. */
 export function checkTrainConfig(c: TrainConfig): void {
-  if (!REWARD_MODES.includes(c.reward)) throw new ConfigError(`--reward must be ${REWARD_MODES.join(' or ')}, got '${c.reward}'`);
-  if (!BACKENDS.includes(c.backend)) throw new ConfigError(`--backend must be one of ${BACKENDS.join(', ')}, got '${c.backend}'`);
-  if (!LOSS_KINDS.includes(c.loss)) throw new ConfigError(`--loss must be one of ${LOSS_KINDS.join(', ')}, got '${c.loss}'`);
+  if (!REWARD_MODES.includes(c.reward))
+    throw configError([fact('train.either', { key: 'reward', choices: [...REWARD_MODES], got: String(c.reward) })]);
+  if (!BACKENDS.includes(c.backend))
+    throw configError([fact('train.one-of', { key: 'backend', choices: [...BACKENDS], got: String(c.backend) })]);
+  if (!LOSS_KINDS.includes(c.loss))
+    throw configError([fact('train.one-of', { key: 'loss', choices: [...LOSS_KINDS], got: String(c.loss) })]);
   if (!ADVANTAGE_SCHEMES.includes(c.advantage))
-    throw new ConfigError(`--advantage must be one of ${ADVANTAGE_SCHEMES.join(', ')}, got '${c.advantage}'`);
-  if (!samplerNames.includes(c.sampler)) throw new ConfigError(`--sampler must be one of ${samplerNames.join(', ')}, got '${c.sampler}'`);
-  if (c.k < 2) throw new ConfigError(`--k must be at least 2: a group of one sample has no relative advantage, got ${c.k}`);
-  if (!(c.epsilonLow >= 0 && c.epsilonLow < 1)) throw new ConfigError(`--epsilon-low must be in [0, 1), got ${c.epsilonLow}`);
-  if (!(c.epsilonHigh >= 0 && Number.isFinite(c.epsilonHigh))) throw new ConfigError(`--epsilon-high must be ≥ 0, got ${c.epsilonHigh}`);
-  if (!(c.beta >= 0 && Number.isFinite(c.beta))) throw new ConfigError(`--beta must be ≥ 0, got ${c.beta}`);
-  if (!positive(c.lr) || c.lr > 1) throw new ConfigError(`--lr must be in (0, 1], got ${c.lr}`);
-  if (c.advantage === 'dance' && c.batch % c.k !== 0)
-    throw new ConfigError(
-      `--advantage dance groups each rank's ${c.batch} samples in runs of k=${c.k}; use a --batch that is a multiple of ${c.k}`,
-    );
+    throw configError([fact('train.one-of', { key: 'advantage', choices: [...ADVANTAGE_SCHEMES], got: String(c.advantage) })]);
+  if (!samplerNames.includes(c.sampler))
+    throw configError([fact('train.one-of', { key: 'sampler', choices: [...samplerNames], got: String(c.sampler) })]);
+  if (c.k < 2) throw configError([fact('train.k-at-least-2', { k: c.k })]);
+  if (!(c.epsilonLow >= 0 && c.epsilonLow < 1)) throw configError([fact('train.epsilon-low', { got: c.epsilonLow })]);
+  if (!(c.epsilonHigh >= 0 && Number.isFinite(c.epsilonHigh)))
+    throw configError([fact('train.non-negative', { key: 'epsilon-high', got: c.epsilonHigh })]);
+  if (!(c.beta >= 0 && Number.isFinite(c.beta))) throw configError([fact('train.non-negative', { key: 'beta', got: c.beta })]);
+  if (!positive(c.lr) || c.lr > 1) throw configError([fact('train.lr', { got: c.lr })]);
+  if (c.advantage === 'dance' && c.batch % c.k !== 0) throw configError([fact('train.dance-batch', { batch: c.batch, k: c.k })]);
   checkDynamicSampling(c);
   checkMicroSteps(c);
   const err = validateConfig(layoutConfigOf(c));
-  if (err) throw new ConfigError(`${err.message} (flags --ranks --batch --k --sampler)`);
+  // The page says the layout's clauses; the CLI's English adds which of its flags set the layout.
+  if (err) throw new ConfigError(`${err.message} (flags --ranks --batch --k --sampler)`, [], err.clauses);
 }
 
 /** The framework versions whose loss types are the trainer's GRPO losses (grpo, bnpo, dr_grpo, dapo): TRL's and ms-swift's. */
@@ -274,40 +278,28 @@ function checkMicroSteps(c: TrainConfig): void {
     ['num-iterations', c.numIterations, 1],
     ['steps-per-generation', c.stepsPerGeneration, 0],
   ] as const) {
-    if (!Number.isSafeInteger(v) || v < min) throw new ConfigError(`--${key} must be a whole number ≥ ${min}, got ${v}`);
+    if (!Number.isSafeInteger(v) || v < min) throw configError([fact('train.whole-at-least', { key, min, got: v })]);
   }
   if (!MICRO_FRAMEWORKS.includes(c.framework))
-    throw new ConfigError(`--framework must be one of ${MICRO_FRAMEWORKS.join(', ')} (their loss types are train's), got '${c.framework}'`);
-  if (c.stepsPerGeneration > 0 && c.sampler !== 'trl')
-    throw new ConfigError(
-      `--steps-per-generation is TRL's: the ${c.sampler} sampler generates one batch per layout step; use --sampler trl, or leave it out`,
-    );
+    throw configError([fact('train.framework', { frameworks: [...MICRO_FRAMEWORKS], got: String(c.framework) })]);
+  if (c.stepsPerGeneration > 0 && c.sampler !== 'trl') throw configError([fact('train.steps-per-generation-trl', { sampler: c.sampler })]);
   if (!usesMicroSteps(c)) return;
-  const what =
-    c.gradientAccumulationSteps > 1 ? '--gradient-accumulation-steps' : c.numIterations > 1 ? '--num-iterations' : '--steps-per-generation';
-  if (c.loss === 'pairwise')
-    throw new ConfigError(
-      `${what} needs a per-token GRPO loss: --loss pairwise ranks whole groups; use --loss dapo (or grpo, bnpo, dr_grpo)`,
-    );
-  if (c.dynamicSampling !== null)
-    throw new ConfigError(
-      `${what} and --dynamic-sampling do not combine here (dynamic sampling runs one generation per update); leave one out`,
-    );
+  const key =
+    c.gradientAccumulationSteps > 1 ? 'gradient-accumulation-steps' : c.numIterations > 1 ? 'num-iterations' : 'steps-per-generation';
+  if (c.loss === 'pairwise') throw configError([fact('train.micro-pairwise', { key })]);
+  if (c.dynamicSampling !== null) throw configError([fact('train.micro-dynamic', { key })]);
 }
 
 /** The combinations dynamic sampling cannot train, each named with what to change. */
 function checkDynamicSampling(c: TrainConfig): void {
   if (!FILTER_METRICS.includes(c.filterMetric))
-    throw new ConfigError(`--filter-metric must be ${FILTER_METRICS.join(' or ')}, got '${c.filterMetric}'`);
+    throw configError([fact('train.either', { key: 'filter-metric', choices: [...FILTER_METRICS], got: String(c.filterMetric) })]);
   if (!Number.isInteger(c.maxResampleTimes) || c.maxResampleTimes < 0)
-    throw new ConfigError(`--max-resample-times must be a whole number ≥ 0, got ${c.maxResampleTimes}`);
+    throw configError([fact('train.whole-at-least', { key: 'max-resample-times', min: 0, got: c.maxResampleTimes })]);
   const p = c.dynamicSampling;
   if (p === null) return;
-  if (!POLICIES.includes(p)) throw new ConfigError(`--dynamic-sampling must be one of ${POLICIES.join(', ')}, got '${p}'`);
-  if (p === 'stream' && c.batch % c.k !== 0)
-    throw new ConfigError(
-      `--dynamic-sampling stream replaces whole prompts in each rank's ${c.batch} slots; use a --batch that is a multiple of k=${c.k}`,
-    );
+  if (!POLICIES.includes(p)) throw configError([fact('train.one-of', { key: 'dynamic-sampling', choices: [...POLICIES], got: String(p) })]);
+  if (p === 'stream' && c.batch % c.k !== 0) throw configError([fact('train.stream-batch', { batch: c.batch, k: c.k })]);
   if (p === 'stream') {
     // OpenRLHF replaces a dropped prompt on the rank that holds it: every group must live on one rank.
     const err = validateConfig(layoutConfigOf(c));
@@ -316,28 +308,15 @@ function checkDynamicSampling(c: TrainConfig): void {
     first?.ranks.forEach((ids, rank) => {
       for (const id of ids) {
         const at = home.get(id);
-        if (at !== undefined && at !== rank)
-          throw new ConfigError(
-            `--dynamic-sampling stream needs every group on one rank, but the ${c.sampler} sampler puts prompt ${id} ` +
-              `on ranks ${at} and ${rank}; use --sampler trl or contiguous`,
-          );
+        if (at !== undefined && at !== rank) throw configError([fact('train.stream-split', { sampler: c.sampler, prompt: id, at, rank })]);
         home.set(id, rank);
       }
     });
   }
   // Both need every prompt's k samples once, on fixed per-rank runs; dynamic sampling regroups the batch.
-  if (c.loss === 'pairwise')
-    throw new ConfigError(
-      '--loss pairwise needs each prompt exactly k times per step; with --dynamic-sampling use --loss dapo (or grpo, bnpo, dr_grpo)',
-    );
-  if (c.advantage === 'dance' && p === 'rebalance')
-    throw new ConfigError(
-      "--advantage dance normalises each rank's runs of k, but rebalance's slices need not be multiples of k; use --advantage verl or flow-grpo",
-    );
+  if (c.loss === 'pairwise') throw configError([fact('train.dynamic-pairwise')]);
+  if (c.advantage === 'dance' && p === 'rebalance') throw configError([fact('train.dance-rebalance')]);
 }
-
-/** The flags that set how many micro-batches an accumulated step trains on. */
-const MICRO_BATCH_FLAGS = '--gradient-accumulation-steps, --steps-per-generation';
 
 /**
  * The budget before work for a training run (the CLI and the page's dashboard both call it): one
@@ -348,15 +327,16 @@ export function trainBudgetError(c: TrainConfig): ConfigError | null {
   // Dynamic sampling draws up to 1 + resamples batches; an accumulated update trains on GA micro-batches
   // of --batch, and its first may sample a generation of steps_per_generation of them.
   const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : Math.max(c.gradientAccumulationSteps, stepsPerGenerationOf(c));
-  const lowerToo = c.dynamicSampling ? ' (or --max-resample-times)' : draws > 1 ? ` (or ${MICRO_BATCH_FLAGS})` : '';
-  return overBudget(
-    `one training step of ranks × batch = ${c.ranks * c.batch} samples` +
-      (c.dynamicSampling ? ` drawn up to ${draws} times` : draws > 1 ? ` × ${draws} micro-batches` : '') +
-      ` (dModel ${c.dims.dModel}, hidden ${c.dims.hidden}, CPU estimate)`,
+  const over = overBudgetAmounts(
     trainStepEstimate({ ranks: c.ranks, batch: c.batch, dModel: c.dims.dModel, hidden: c.dims.hidden, draws }),
-    `--batch or --ranks${lowerToo}${c.backend === 'webgpu' ? '' : ', or use --backend webgpu'}`,
     c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
   );
+  if (!over) return null;
+  const { dModel, hidden } = c.dims;
+  const dynamic = c.dynamicSampling !== null;
+  return configError([
+    fact('train.over-budget', { samples: c.ranks * c.batch, dynamic, draws, dModel, hidden, ...over, webgpu: c.backend === 'webgpu' }),
+  ]);
 }
 
 /**

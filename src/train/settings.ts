@@ -4,7 +4,7 @@
 // setting is one row here plus its field in TrainConfig (src/train/config.ts).
 import { POLICIES, type Policy } from '../core/dynamic/types.ts';
 import { REWARD_MODES } from '../core/env/task.ts';
-import { ConfigError } from '../core/errors.ts';
+import { configError, fact } from '../core/messages/index.ts';
 import { ADVANTAGE_SCHEMES } from '../core/grpo/schemes.ts';
 import { samplerNames } from '../core/samplers/index.ts';
 import { quote, readSettings, type Setting, type SettingGetter } from '../core/setting.ts';
@@ -188,7 +188,7 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
   if (preset !== null && preset !== undefined) {
     // An own property only: `--preset __proto__` (or constructor, toString) is just an unknown name.
     if (!Object.hasOwn(TRAIN_PRESETS, preset))
-      throw new ConfigError(`unknown --preset ${quote(preset)}; presets: ${Object.keys(TRAIN_PRESETS).join(', ')}`);
+      throw configError([fact('train.unknown-preset', { got: quote(preset), presets: Object.keys(TRAIN_PRESETS) })]);
     c = { ...c, ...TRAIN_PRESETS[preset]!.config };
   }
   const v = readSettings(TRAIN_SETTINGS, get);
@@ -199,7 +199,7 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
   if (v.epsilonLow !== undefined && v.epsilonHigh === undefined) c.epsilonHigh = v.epsilonLow;
   if (c.dynamicSampling === null) {
     const orphan = DYNAMIC_ONLY.find((key) => get(key) !== null && get(key) !== undefined);
-    if (orphan) throw new ConfigError(`--${orphan} only applies with --dynamic-sampling POLICY (one of ${POLICIES.join(', ')})`);
+    if (orphan) throw configError([fact('train.dynamic-only', { key: orphan, policies: [...POLICIES] })]);
   }
   checkTrainConfig(c);
   const tooMuch = trainBudgetError(c);

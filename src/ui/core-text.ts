@@ -18,40 +18,50 @@ export interface SaidFact {
   or?: true;
 }
 
-/** An error as a view keeps it: its English message, and its facts when the core said it as facts. */
+/**
+ * An error as a view keeps it: its English message, and its facts when the core said it as facts.
+ * `keys`: the view's form names its settings by their keys (the train, schedule and dynamic forms),
+ * so its English names a setting by its key where the explorer names it by its label.
+ */
 export interface Said {
   message: string;
   clauses?: readonly SaidFact[] | null;
+  keys?: boolean;
 }
 
-/** An error as a view keeps it; `words` rewrites an English-only message (a form's own words for the CLI's flags). */
-export function saidOf(err: unknown, words: (message: string) => string = (m) => m): Said {
+/** An error as a view keeps it (`keys`: the view's form is labelled by the settings' keys). */
+export function saidOf(err: unknown, keys = false): Said {
   const e = err as { message?: string; clauses?: readonly SaidFact[] | null };
-  return { message: words(String(e?.message ?? err)), clauses: e?.clauses ?? null };
+  return { message: String(e?.message ?? err), clauses: e?.clauses ?? null, keys };
 }
 
-/** The page's English words for the flags and refused values the core's English names. */
+const got = (value: number | string) => (typeof value === 'number' && Number.isNaN(value) ? M().model.gotNaN : `got ${value}`);
+
+/** The explorer's English words for the flags and refused values the core's English names: a layout setting's label. */
 const PAGE_WORDS: Words = {
   flag: (name) => {
     const s = LAYOUT_SETTINGS.find((x) => x.flag === name);
     return s ? settingLabel(s) : `--${name}`;
   },
-  got: (value) => (typeof value === 'number' && Number.isNaN(value) ? M().model.gotNaN : `got ${value}`),
+  got,
 };
 
-/** One fact in the page's language. */
-export function factText(f: SaidFact): string {
+/** A form's English words: the form labels each setting by its key (what the CLI calls --key). */
+const FORM_WORDS: Words = { flag: (name) => name, got };
+
+/** One fact in the page's language (`keys`: in the words of a form labelled by the settings' keys). */
+export function factText(f: SaidFact, keys = false): string {
   const own = (M().pageFacts as Record<string, ((p: never) => string) | undefined>)[f.id];
   if (own) return own(f.params as never);
   const templates = coreTemplates(lang());
-  if (templates === null) return say(f, PAGE_WORDS);
+  if (templates === null) return say(f, keys ? FORM_WORDS : PAGE_WORDS);
   return (templates as Record<string, (p: object) => string>)[f.id]!(f.params);
 }
 
 /** A message's clauses in the page's language: "a; or b" in English, "a；或b。" in Chinese. */
-export function clausesText(clauses: readonly SaidFact[]): string {
-  if (lang() === 'en') return clauses.map((c) => (c.or ? `or ${factText(c)}` : factText(c))).join('; ');
-  return `${clauses.map((c) => (c.or ? `或${factText(c)}` : factText(c))).join('；')}。`;
+export function clausesText(clauses: readonly SaidFact[], keys = false): string {
+  if (lang() === 'en') return clauses.map((c) => (c.or ? `or ${factText(c, keys)}` : factText(c, keys))).join('; ');
+  return `${clauses.map((c) => (c.or ? `或${factText(c, keys)}` : factText(c, keys))).join('；')}。`;
 }
 
 /** Text with `code` spans rendered as <code> (no raw backticks on the page). */
@@ -69,7 +79,7 @@ export function coreOriginal(text: string, words: (s: string) => (string | Templ
 /** An error for the page, in the page's language, code as <code>. */
 export function errorText(error: Said | string): (string | TemplateResult)[] {
   const said = typeof error === 'string' ? { message: error } : error;
-  return said.clauses ? withCode(clausesText(said.clauses)) : coreOriginal(said.message, withCode);
+  return said.clauses ? withCode(clausesText(said.clauses, said.keys)) : coreOriginal(said.message, withCode);
 }
 
 /** `lead(error)` in the page's language: the error said from its facts, or its English behind the lead in another language. */

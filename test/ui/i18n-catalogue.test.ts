@@ -27,7 +27,7 @@ import { presets } from '../../src/core/presets.ts';
 import { LAYOUT_SETTINGS } from '../../src/core/settings.ts';
 import { catalogue, LANGS, langOf, loadCatalogue, M, setLang, withLang } from '../../src/ui/i18n/index.ts';
 import { EN, say, sayClauses } from '../../src/core/messages/index.ts';
-import { clausesText, factText, suggestionWords } from '../../src/ui/core-text.ts';
+import { clausesText, factText, type SaidFact, suggestionWords } from '../../src/ui/core-text.ts';
 import { CORE_ZH } from '../../src/ui/i18n/core-zh.ts';
 import { en } from '../../src/ui/i18n/en.ts';
 import { parseState, stateToSearch } from '../../src/ui/url-state.ts';
@@ -336,4 +336,30 @@ test('core ConfigErrors the explorer settings reach: every one said as facts, in
   assert.ok(messages > 100, `only ${messages} errors reached`);
   assert.deepEqual(untranslated, []);
   assert.deepEqual([...new Set(english)], []);
+});
+
+test('every settings error the sweep reaches is said as facts: its English from them, its Chinese typed', async () => {
+  const { settingsErrors } = await import('../../scripts/i18n/settings-english.ts');
+  const english: string[] = [];
+  const only: string[] = [];
+  for (const { asked, error } of settingsErrors()) {
+    const clauses = (error as { clauses?: readonly SaidFact[] | null }).clauses;
+    if (!clauses) {
+      only.push(`${asked}: ${error.message}`);
+      continue;
+    }
+    // The train command adds which of its flags set the layout to a layout rule's English.
+    assert.equal(error.message.replace(/ \(flags --ranks --batch --k --sampler\)$/, ''), sayClauses(clauses), asked);
+    english.push(clausesText(clauses, true));
+    setLang('zh-CN');
+    try {
+      assert.match(clausesText(clauses), /[\u4e00-\u9fff]/, asked);
+    } finally {
+      setLang('en');
+    }
+  }
+  assert.ok(english.length > 1500, `only ${english.length} errors said as facts`);
+  for (const text of english) assert.doesNotMatch(text, /(^|[^-])--[a-z]/, 'a form names a setting by its key');
+  // What is still said in English only: the steps command's framework and lengths rules (CLI-only flags).
+  assert.deepEqual([...new Set(only.map((o) => o.split(':')[0]!.split(' ')[0]))].sort(), ['lengths', 'steps']);
 });

@@ -9,7 +9,7 @@ import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../../src/cli/io.ts';
 import { DEFAULT_TRAIN, TRAIN_PRESETS } from '../../src/train/config.ts';
 import { TRAIN_SETTINGS } from '../../src/train/settings.ts';
-import { formWords } from '../../src/ui/setting-attributes.ts';
+import { clausesText, type SaidFact } from '../../src/ui/core-text.ts';
 import { runSearch, trainRequest } from '../../src/ui/train/train-request.ts';
 
 type TrainFlag = string;
@@ -64,16 +64,20 @@ test('a bad setting is refused with the words the CLI prints (without the dashes
   ];
   for (const [flags, args] of cases) {
     let message = '';
+    let clauses: readonly SaidFact[] | null = null;
     try {
       fromFlags(flags);
     } catch (err) {
       message = (err as Error).message;
+      clauses = (err as { clauses: readonly SaidFact[] | null }).clauses;
     }
     assert.notEqual(message, '', `${args.join(' ')} is refused`);
     const cli = await cliError(args);
     // One parse function: the same words.
     assert.equal(message, cli, args.join(' '));
-    assert.doesNotMatch(formWords(message), /--/);
+    // Said as facts: the form names each setting by its key, without the CLI's dashes.
+    assert.ok(clauses, `${args.join(' ')} is said as facts`);
+    assert.doesNotMatch(clausesText(clauses, true), /--/);
   }
 });
 

@@ -1,4 +1,4 @@
-// The attributes of <grpo-schedule> and <grpo-dynamic> (issue 16), named like the CLI flags,
+// The attributes of <grpo-schedule> and <grpo-dynamic>, named like the CLI flags,
 // turned into the simulators' configurations by the CLI's rules, with one-line errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -6,7 +6,7 @@ import { DYNAMIC_PRESETS } from '../../src/core/dynamic/index.ts';
 import { schedulePresets, simulateSchedules } from '../../src/core/schedule/index.ts';
 import { dynamicRequest } from '../../src/ui/dynamic/dynamic-request.ts';
 import { scheduleRequest } from '../../src/ui/schedule/schedule-request.ts';
-import { formWords } from '../../src/ui/setting-attributes.ts';
+import { clausesText, type SaidFact } from '../../src/ui/core-text.ts';
 
 test('schedule attributes: seed-001 by default (20T serially, 5T per rank), flags applied over the preset', () => {
   const seed = scheduleRequest({}, null);
@@ -40,7 +40,8 @@ test('schedule attributes: mistakes are one line naming the attribute', () => {
     try {
       scheduleRequest(a, null);
     } catch (e) {
-      return formWords((e as Error).message);
+      const clauses = (e as { clauses: readonly SaidFact[] | null }).clauses;
+      return clauses ? clausesText(clauses, true) : (e as Error).message;
     }
     return 'no error';
   };

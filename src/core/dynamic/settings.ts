@@ -1,8 +1,4 @@
-// One step of dynamic sampling's settings, each described once: `grpo-sandbox dynamic`'s flags
-// and `--help` (src/cli/dynamic.ts) and <grpo-dynamic>'s attributes (src/ui/dynamic/dynamic-view.ts)
-// come from DYNAMIC_SETTINGS, and both read them through dynamicSettingsFrom. Adding a setting is
-// one row here plus its field in DynamicValues (and where it goes in DynamicRequest).
-import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 import { readSettings, type Setting, type SettingGetter } from '../setting.ts';
 import { DYNAMIC_PRESET_NAMES, DYNAMIC_PRESETS, type DynamicPreset } from './presets.ts';
 import type { RewardModel } from './rewards.ts';
@@ -134,10 +130,7 @@ export function dynamicSettingsFrom(get: SettingGetter): DynamicRequest {
   const presetName = v.preset === undefined || v.preset === NO_PRESET ? null : v.preset;
   const preset = presetName === null ? null : DYNAMIC_PRESETS[presetName]!;
   const fixed = ['ranks', 'per-rank', 'k', 'p'].some((key) => get(key) !== null && get(key) !== undefined);
-  if (preset && fixed)
-    throw new ConfigError(
-      `--preset ${presetName} fixes --ranks, --per-rank, --k and the reward draws; leave them out or use --preset ${NO_PRESET}`,
-    );
+  if (preset && fixed) throw configError([fact('dynamic.preset-fixes', { preset: presetName!, none: NO_PRESET })]);
   const config: DynamicConfig = {
     ...DEFAULT_CONFIG,
     ...preset?.config,
@@ -151,9 +144,7 @@ export function dynamicSettingsFrom(get: SettingGetter): DynamicRequest {
   };
   validateDynamicConfig(config);
   if (config.ranks * config.perRank > MAX_STEP_SAMPLES)
-    throw new ConfigError(
-      `--ranks × --per-rank must be at most ${MAX_STEP_SAMPLES} samples per step, got ${config.ranks} × ${config.perRank} = ${config.ranks * config.perRank}`,
-    );
+    throw configError([fact('dynamic.step-too-big', { max: MAX_STEP_SAMPLES, ranks: config.ranks, perRank: config.perRank })]);
   const p = v.p ?? 0.2;
   return {
     preset: presetName,

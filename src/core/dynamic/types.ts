@@ -1,6 +1,4 @@
-// The vocabulary of dynamic sampling (seed-002, seed-004): samples that remember where they
-// were generated, the shortage policies, and one step's configuration.
-import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 
 /**
  * How a step ends when the pool of valid samples is short, each as its framework does it:
@@ -73,12 +71,10 @@ export const DEFAULT_CONFIG: DynamicConfig = {
 
 /** Throws a ConfigError naming the first rule a configuration breaks. */
 export function validateDynamicConfig(c: DynamicConfig): void {
-  if (!POLICIES.includes(c.policy)) throw new ConfigError(`policy must be one of ${POLICIES.join(', ')}, got '${c.policy}'`);
+  if (!POLICIES.includes(c.policy)) throw configError([fact('dynamic.policy', { policies: [...POLICIES], got: String(c.policy) })]);
   if (c.perRank % c.k !== 0) {
     const lo = c.perRank - (c.perRank % c.k);
-    throw new ConfigError(
-      `per-rank batch ${c.perRank} must be a multiple of k = ${c.k} (each rank generates whole groups); try --per-rank ${lo || c.k} or ${lo + c.k}`,
-    );
+    throw configError([fact('dynamic.per-rank-k', { perRank: c.perRank, k: c.k, lower: lo || c.k, higher: lo + c.k })]);
   }
-  if (!(c.range[0] < c.range[1])) throw new ConfigError(`range must be min < max, got (${c.range[0]}, ${c.range[1]})`);
+  if (!(c.range[0] < c.range[1])) throw configError([fact('dynamic.range', { min: c.range[0], max: c.range[1] })]);
 }

@@ -1,6 +1,6 @@
 // PyTorch's seed rule: a Python int becomes a uint64 (negative seeds as two's complement),
 // and only its low 32 bits seed MT19937. Seeds outside [-2^63, 2^64) are an error there too.
-import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 
 /** What a generator may be seeded with: a safe integer or a bigint. */
 export type Seed = number | bigint;
@@ -14,14 +14,12 @@ export function seedToUint64(seed: Seed): bigint {
   if (typeof seed === 'bigint') big = seed;
   else {
     if (!Number.isSafeInteger(seed)) {
-      throw new ConfigError(`seed must be a whole number within ±(2^53−1) (or a bigint), got ${seed}`);
+      throw configError([fact('seed.not-safe', { got: seed })]);
     }
     big = BigInt(seed);
   }
   if (big >= TWO_64 || big < MIN_SEED) {
-    throw new ConfigError(
-      `seed ${big} is outside PyTorch's range [-2^63, 2^64); seeds s and s+2^32 give the same stream, so use ${BigInt.asUintN(32, big)}`,
-    );
+    throw configError([fact('seed.outside-torch', { seed: String(big), low32: String(BigInt.asUintN(32, big)) })]);
   }
   return BigInt.asUintN(64, big);
 }

@@ -58,9 +58,9 @@ export const danceGrpo: SamplerSpec = {
   effective: (config) => ({ ...config, batchesPerEpoch: batchesInEpoch(config) }),
   ignores: {
     ...loaderSettingsIgnored,
-    batchesPerEpoch: 'a DanceGRPO pass is the whole DataLoader (len = per-rank prompts // train_batch_size); --epochs counts passes',
-    stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)',
-    numIterations: 'DanceGRPO trains each sample once (no num_iterations / inner epochs)',
+    batchesPerEpoch: 'ignores.dance-batches',
+    stepsPerGeneration: 'ignores.trl-only',
+    numIterations: 'ignores.dance-iterations',
   },
   counts: danceGrpoCounts,
   perRankPerStep: (config) => config.batch,

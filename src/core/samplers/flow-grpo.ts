@@ -133,7 +133,7 @@ export const flowGrpo: SamplerSpec = {
     return null;
   },
   effective: (config) => ({ ...config }),
-  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  ignores: { stepsPerGeneration: 'ignores.trl-only' },
   // scripts/train_sd3.py at ac4c86e: DataLoader(batch_sampler=train_sampler, num_workers=1), accelerator.prepare(... train_dataloader ...).
   defaults: { numWorkers: 1, prefetchFactor: 2, acceleratePrepare: 1 },
   counts: (config) => flowGrpoLoopCounts(config, 'flow_grpo'),
@@ -186,7 +186,7 @@ export const flowGrpoLcm: SamplerSpec = {
     const m = lcmPromptsPerEpoch(config);
     return { ...config, batchesPerEpoch: (m * config.k) / (config.ranks * config.batch) };
   },
-  ignores: { stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  ignores: { stepsPerGeneration: 'ignores.trl-only' },
   // scripts/train_sd3.py at 74db691: DataLoader(batch_sampler=train_sampler, num_workers=1), not prepared.
   defaults: { numWorkers: 1, prefetchFactor: 2, acceleratePrepare: 0 },
   counts: (config) => flowGrpoLoopCounts(config, 'flow_grpo (lcm sampler)'),

@@ -65,7 +65,7 @@ export const groupDistributed: SamplerSpec = {
     return null;
   },
   effective: (config) => ({ ...config }),
-  ignores: { ...loaderSettingsIgnored, stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)' },
+  ignores: { ...loaderSettingsIgnored, stepsPerGeneration: 'ignores.trl-only' },
   counts: (config) => flowGrpoLoopCounts(config, "counted with flow_grpo's training loop (assumed for Flow-Factory's samplers)"),
   perRankPerStep: (config) => config.batch,
   draws: (c) => c.epochs * (c.datasetSize + promptsPerEpoch(c)),

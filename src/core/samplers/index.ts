@@ -60,8 +60,8 @@ export function validateConfig(config: LayoutConfig): ConfigError | null {
 function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
   const spec = Object.hasOwn(samplers, config.sampler) ? samplers[config.sampler] : undefined;
   if (!spec) {
-    return new ConfigError(
-      `unknown sampler '${String(config.sampler)}'; samplers: ${samplerNames.join(', ')}`,
+    return configError(
+      [fact('sampler.unknown', { got: String(config.sampler), samplers: [...samplerNames] })],
       samplerNames.map((s) => ({ sampler: s })),
     );
   }
@@ -197,12 +197,12 @@ export function checkGivenSettings(
   for (const field of given) {
     const reason = spec.ignores[field as keyof LayoutConfig];
     if (reason) {
-      return new ConfigError(`--sampler ${sampler} does not use --${flagName(field)}: ${reason}; leave it out`, [{ sampler }]);
+      return configError([fact('sampler.does-not-use', { sampler, flag: flagName(field), reason })], [{ sampler }]);
     }
     const readers = extra[field];
     if (readers && !readers.includes(sampler)) {
-      return new ConfigError(
-        `--sampler ${sampler} does not use --${flagName(field)}: only ${readers.join(', ')} read(s) it; leave it out or use --sampler ${readers[0]}`,
+      return configError(
+        [fact('sampler.only-readers', { sampler, flag: flagName(field), readers: [...readers] })],
         [{ sampler: readers[0]! }],
       );
     }

@@ -106,7 +106,7 @@ export function receivedDraws(m: LoaderModel): Draw[][] {
 }
 
 /** The reason samplers other than flow_grpo's refuse the loader settings (SamplerSpec.ignores). */
-const notModelled = 'the loader between sampler and loop is modelled for flow_grpo’s scripts (use --sampler flow-grpo or flow-grpo-lcm)';
+const notModelled = 'ignores.loader';
 export const loaderSettingsIgnored = {
   numWorkers: notModelled,
   prefetchFactor: notModelled,

@@ -1,7 +1,7 @@
 // What every sampler provides, so the layout code treats them all alike.
 import type { ConfigError } from '../errors.ts';
 import type { LayoutConfig, LayoutStep, SamplerName, TrainingCounts } from '../layout/types.ts';
-import type { Fact } from '../messages/index.ts';
+import type { Fact, IgnoreReason } from '../messages/index.ts';
 import type { FixCheck } from './rules.ts';
 
 export interface SamplerSpec {
@@ -29,7 +29,7 @@ export interface SamplerSpec {
    * Settings this sampler does not read, each with the reason (one clause). A user who sets one
    * explicitly is refused (see `checkGivenSettings`) instead of having it silently ignored.
    */
-  ignores: Partial<Record<keyof LayoutConfig, string>>;
+  ignores: Partial<Record<keyof LayoutConfig, IgnoreReason>>;
   /**
    * The values its framework's published script gives settings only this sampler reads (flow_grpo's
    * loader): taken when the sampler is chosen without them, and by configurations that lack them.

@@ -100,7 +100,7 @@ export const trl: SamplerSpec = {
   },
   ignores: {
     ...loaderSettingsIgnored,
-    batchesPerEpoch: 'TRL derives it: an epoch is every full generation batch RepeatSampler cuts from the dataset (change --dataset-size)',
+    batchesPerEpoch: 'ignores.trl-batches',
   },
   counts: trlCounts,
   perRankPerStep: (config) => config.batch * config.stepsPerGeneration,

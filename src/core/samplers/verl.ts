@@ -1,14 +1,3 @@
-// verl's data path for GRPO (VERL_VERSION; verl/trainer/main_ppo.py, verl/trainer/ppo/ray_trainer.py):
-//   sampler = RandomSampler(dataset, generator=torch.Generator() seeded with data.seed)   ← torchdata's stateful one
-//   loader  = StatefulDataLoader(batch_size=data.train_batch_size, drop_last=True, sampler=sampler)
-//   for epoch: for batch in loader:                       ← one randperm per epoch from the one generator
-//     uid per prompt; batch.repeat(rollout.n, interleave=True)
-//     if trainer.balance_batch: _balance_batch(batch)      ← reorder by token workload (verl-balance.ts)
-//     dispatch: DataProto.chunk(dp size), rank r gets the r-th contiguous chunk
-// The sandbox's settings map onto verl's: ranks = the data-parallel size (trainer.n_gpus_per_node ×
-// nnodes), k = actor_rollout_ref.rollout.n, and batch = the samples each rank gets per step, so
-// data.train_batch_size = ranks × batch / k prompts (`--train-batch-size` on the CLI sets batch from it).
-import { ConfigError } from '../errors.ts';
 import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randint, randperm } from '../rng/index.ts';
@@ -149,21 +138,20 @@ export const verl: SamplerSpec = {
     if (c.seqlens) {
       const need = c.epochs * stepsPerEpoch * samples;
       const bad = c.seqlens.findIndex((s) => !Number.isSafeInteger(s) || s < 1 || s > MAX_SEQLEN);
-      if (bad >= 0) return new ConfigError(`seqlens[${bad}]=${c.seqlens[bad]} must be a whole token count in 1 … ${MAX_SEQLEN}`);
+      if (bad >= 0) return configError([fact('verl.seqlen-bad', { index: bad, got: c.seqlens[bad]!, max: MAX_SEQLEN })]);
       if (c.seqlens.length < need) {
-        return new ConfigError(
-          `the seqlens give ${c.seqlens.length} token counts but this layout has ${need} samples (${c.epochs} epoch(s) × ${stepsPerEpoch} ` +
-            `step(s) × ${samples}); give more, or lower --epochs or --dataset-size`,
-        );
+        return configError([
+          fact('verl.seqlens-short', { given: c.seqlens.length, need, epochs: c.epochs, steps: stepsPerEpoch, samples }),
+        ]);
       }
     }
     return null;
   },
   effective: (c) => ({ ...c, batchesPerEpoch: verlSizes(c).stepsPerEpoch }),
   ignores: {
-    batchesPerEpoch: 'verl runs every full batch of the epoch: len(dataset) // data.train_batch_size steps (change --dataset-size)',
-    stepsPerGeneration: 'steps-per-generation is TRL’s (use --sampler trl)',
-    gradientAccumulationSteps: 'verl accumulates ppo_mini_batch_size / ppo_micro_batch_size_per_gpu micro-batches (use those)',
+    batchesPerEpoch: 'ignores.verl-batches',
+    stepsPerGeneration: 'ignores.trl-only',
+    gradientAccumulationSteps: 'ignores.verl-ga',
   },
   counts: verlCounts,
   perRankPerStep: (c) => c.batch,

@@ -1,8 +1,4 @@
-// The schedule simulator's settings, each described once: `grpo-sandbox schedule`'s flags and
-// `--help` (src/cli/schedule.ts) and <grpo-schedule>'s attributes (src/ui/schedule/schedule-view.ts)
-// come from SCHEDULE_SETTINGS, and both read them through scheduleSettingsFrom. Adding a setting is
-// one row here plus its field in ScheduleValues (and where it goes in ScheduleConfig).
-import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 import { quote, readSettings, type Setting, type SettingGetter } from '../setting.ts';
 import { uniformPolicy } from './policy.ts';
 import { schedulePresetNames, schedulePresets } from './presets.ts';
@@ -131,7 +127,7 @@ export function scheduleSettingsFrom(get: SettingGetter): ScheduleSettings {
   const preset = get('preset') ?? 'seed-001';
   // An own property only: `--preset __proto__` or `constructor` is just an unknown name.
   if (!Object.hasOwn(schedulePresets, preset))
-    throw new ConfigError(`unknown preset ${quote(preset)}; schedule presets: ${schedulePresetNames.join(', ')}`);
+    throw configError([fact('schedule.unknown-preset', { got: quote(preset), presets: [...schedulePresetNames] })]);
   const base = schedulePresets[preset]!.config;
   const v = readSettings(SCHEDULE_SETTINGS, get);
   const config: ScheduleConfig = { ...base };
@@ -140,14 +136,10 @@ export function scheduleSettingsFrom(get: SettingGetter): ScheduleSettings {
   }
   const latency = v.latency ?? (v.policy !== undefined ? 'controller' : base.latency.kind);
   if (latency === 'constant') {
-    if (v.policy !== undefined)
-      throw new ConfigError('--policy draws configurations for --latency controller; drop --latency constant or --policy');
+    if (v.policy !== undefined) throw configError([fact('schedule.policy-constant')]);
     config.latency = v.configTime === undefined ? { kind: 'constant', t: 1, unit: 'T' } : { kind: 'constant', t: v.configTime, unit: 'ms' };
   } else {
-    if (v.configTime !== undefined)
-      throw new ConfigError(
-        "--config-time sets the constant model's T; the controller model takes each configuration's prefill latency instead",
-      );
+    if (v.configTime !== undefined) throw configError([fact('schedule.config-time-controller')]);
     config.latency = { kind: 'controller', policy: uniformPolicy() };
   }
   return { preset, config, policy: latency === 'controller' ? v.policy : undefined, schemes: v.schemes ?? [...SCHEMES] };

@@ -17,7 +17,6 @@ import type { PlanSummary } from '../../ranks/programs/dynamic.ts';
 import { isolationProblem } from '../isolation.ts';
 import { uplotStyles } from '../train/uplot-style.ts';
 import { drawLabel, dynamicSvg } from './dynamic-figure.ts';
-import { formWords } from '../setting-attributes.ts';
 import { DYNAMIC_ATTRIBUTES, type DynamicRequest, dynamicRequest } from './dynamic-request.ts';
 import { type StepTrace, traceStep } from './dynamic-trace.ts';
 import type { SweepMessage } from './sweep-worker.ts';
@@ -215,7 +214,7 @@ export class GrpoDynamicView extends LitElement {
     try {
       request = dynamicRequest(this.attrs());
     } catch (err) {
-      this.error = saidOf(err, formWords);
+      this.error = saidOf(err, true);
       this.trace = null;
       this.ranksState = { status: 'idle', records: [] };
       return;

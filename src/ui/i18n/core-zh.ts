@@ -164,4 +164,80 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'schedule.gather-cost': (p) => `gather-cost 必须是非负数，${got(p.got)}`,
   'schedule.too-many': (p) => `batch × k = ${p.total} 个配置，超过了模拟器的上限 ${p.max}`,
   'fix.smaller-batch-or-k': () => '请调小 batch 或 k',
+  // A setting's text against its row; the features' rules
+  'setting.not-whole': (p) => `${label(p.key)} 必须是整数，得到的是 ${p.got}`,
+  'setting.between': (p) => `${label(p.key)} 必须在 ${p.min} 到 ${p.max} 之间，得到的是 ${p.got}`,
+  'setting.not-number': (p) => `${label(p.key)} 必须是数字，得到的是 ${p.got}`,
+  'setting.positive': (p) => `${label(p.key)} 必须是正数，得到的是 ${p.got}`,
+  'setting.at-least': (p) => `${label(p.key)} 必须是 ≥ ${p.min} 的数，得到的是 ${p.got}`,
+  'setting.at-most': (p) => `${label(p.key)} 必须是 ≤ ${p.max} 的数，得到的是 ${p.got}`,
+  'setting.not-choice': (p) => `${label(p.key)} 必须是 ${p.choices.join('、')} 之一，得到的是 ${p.got}`,
+  'setting.not-switch': (p) => `${label(p.key)} 必须是 on 或 off，得到的是 ${p.got}`,
+  'setting.not-probability': (p) => `${label(p.key)} 必须是 0 到 1 之间的概率，得到的是 ${p.got}`,
+  'setting.not-interval': (p) => `${label(p.key)} 必须写成 MIN,MAX 且 MIN < MAX（例如 0,1），得到的是 ${p.got}`,
+  'setting.unknown-item': (p) => `${label(p.key)} 中有未知的项 ${p.got}；可选：${p.choices.join('、')}`,
+  'train.unknown-preset': (p) => `未知的预设 ${p.got}；预设：${p.presets.join('、')}`,
+  'train.dynamic-only': (p) => `${label(p.key)} 只在开启 dynamic-sampling 策略（${p.policies.join('、')} 之一）时适用`,
+  'train.one-of': (p) => `${label(p.key)} 必须是 ${p.choices.join('、')} 之一，得到的是 '${p.got}'`,
+  'train.either': (p) => `${label(p.key)} 必须是 ${or(p.choices)}，得到的是 '${p.got}'`,
+  'train.k-at-least-2': (p) => `k 至少应为 2：只有一个样本的组没有相对 advantage，得到的是 ${p.k}`,
+  'train.epsilon-low': (p) => `epsilon-low 必须在 [0, 1) 之间，得到的是 ${p.got}`,
+  'train.non-negative': (p) => `${label(p.key)} 必须 ≥ 0，得到的是 ${p.got}`,
+  'train.lr': (p) => `lr 必须在 (0, 1] 之间，得到的是 ${p.got}`,
+  'train.dance-batch': (p) => `advantage dance 把每个 rank 的 ${p.batch} 个样本按每 k=${p.k} 个一段分组；请用 ${p.k} 的倍数作 batch`,
+  'train.whole-at-least': (p) => `${label(p.key)} 必须是 ≥ ${p.min} 的整数，得到的是 ${p.got}`,
+  'train.framework': (p) => `framework 必须是 ${p.frameworks.join('、')} 之一（它们的 loss 类型就是训练所用的），得到的是 '${p.got}'`,
+  'train.steps-per-generation-trl': (p) =>
+    `steps-per-generation 是 TRL 的设置：${p.sampler} sampler 每个 layout step 只生成一个 batch；请改用 sampler trl，或不设置它`,
+  'train.micro-pairwise': (p) =>
+    `${label(p.key)} 需要逐词元的 GRPO loss：loss pairwise 对整组排序；请改用 loss dapo（或 grpo、bnpo、dr_grpo）`,
+  'train.micro-dynamic': (p) => `${label(p.key)} 和 dynamic-sampling 在这里不能同时用（dynamic sampling 每次更新只生成一次）；去掉其中一个`,
+  'train.stream-batch': (p) => `dynamic-sampling stream 在每个 rank 的 ${p.batch} 个位置里替换整个 prompt；请用 k=${p.k} 的倍数作 batch`,
+  'train.stream-split': (p) =>
+    `dynamic-sampling stream 要求每组都在同一个 rank 上，但 ${p.sampler} sampler 把 prompt ${p.prompt} 放在了 rank ${p.at} 和 ${p.rank} 上；` +
+    '请改用 sampler trl 或 contiguous',
+  'train.dynamic-pairwise': () =>
+    'loss pairwise 要求每个 step 里每个 prompt 恰好出现 k 次；开启 dynamic-sampling 时请用 loss dapo（或 grpo、bnpo、dr_grpo）',
+  'train.dance-rebalance': () =>
+    'advantage dance 按每个 rank 每 k 个一段归一化，但 rebalance 切出的片段不一定是 k 的倍数；请改用 advantage verl 或 flow-grpo',
+  'train.over-budget': (p) =>
+    `一个训练 step 有 ranks × batch = ${p.samples} 个样本` +
+    (p.dynamic ? `，最多抽 ${p.draws} 次` : p.draws > 1 ? ` × ${p.draws} 个 micro-batch` : '') +
+    `（dModel ${p.dModel}，hidden ${p.hidden}，按 CPU 估算），需要` +
+    [p.memory ? `约 ${p.memory.need} 内存（预算 ${p.memory.budget}）` : '', p.time ? `约 ${p.time.need}（预算 ${p.time.budget}）` : '']
+      .filter(Boolean)
+      .join('和') +
+    `；请调低 batch 或 ranks` +
+    (p.dynamic ? '（或 max-resample-times）' : p.draws > 1 ? '（或 gradient-accumulation-steps、steps-per-generation）' : '') +
+    (p.webgpu ? '' : '，或改用 backend webgpu'),
+  'schedule.unknown-preset': (p) => `未知的预设 ${p.got}；调度预设：${p.presets.join('、')}`,
+  'schedule.policy-constant': () => 'policy 为 latency controller 抽取配置；去掉 latency constant 或 policy',
+  'schedule.config-time-controller': () => 'config-time 设置常数模型的 T；controller 模型改用每个配置的 prefill 延迟',
+  'dynamic.preset-fixes': (p) => `预设 ${p.preset} 固定了 ranks、per-rank、k 和 reward 抽样；不要设置它们，或改用预设 ${p.none}`,
+  'dynamic.step-too-big': (p) =>
+    `ranks × per-rank 每个 step 最多 ${p.max} 个样本，得到的是 ${p.ranks} × ${p.perRank} = ${p.ranks * p.perRank}`,
+  'dynamic.policy': (p) => `policy 必须是 ${p.policies.join('、')} 之一，得到的是 '${p.got}'`,
+  'dynamic.per-rank-k': (p) =>
+    `每个 rank 的 batch ${p.perRank} 必须是 k = ${p.k} 的倍数（每个 rank 生成完整的组）；试试 per-rank ${p.lower} 或 ${p.higher}`,
+  'dynamic.range': (p) => `range 必须满足 min < max，得到的是 (${p.min}, ${p.max})`,
+  'sampler.does-not-use': (p) => `sampler ${p.sampler} 不使用 ${label(p.flag)}：${CORE_ZH[p.reason]({})}；请不要设置它`,
+  'ignores.trl-only': () => 'steps-per-generation 是 TRL 的设置（请用 sampler trl）',
+  'ignores.loader': () => 'sampler 与训练循环之间的 loader 只为 flow_grpo 的脚本建了模（请用 sampler flow-grpo 或 flow-grpo-lcm）',
+  'ignores.dance-batches': () =>
+    `DanceGRPO 的一遍就是整个 DataLoader（长度 = 每 rank 的 prompt 数 // train_batch_size）；${label('epochs')}数的是遍数`,
+  'ignores.dance-iterations': () => 'DanceGRPO 每个样本只训练一次（没有 num_iterations / 内层 epoch）',
+  'ignores.trl-batches': () =>
+    `TRL 自行推出它：一个 epoch 是 RepeatSampler 从数据集切出的每个完整生成 batch（请改${label('dataset-size')}）`,
+  'ignores.verl-batches': () =>
+    `verl 跑完 epoch 的每个完整 batch：len(dataset) // data.train_batch_size 个 step（请改${label('dataset-size')}）`,
+  'ignores.verl-ga': () => 'verl 累积 ppo_mini_batch_size / ppo_micro_batch_size_per_gpu 个 micro-batch（请设置这两个）',
+  'sampler.only-readers': (p) =>
+    `sampler ${p.sampler} 不使用 ${label(p.flag)}：只有 ${p.readers.join('、')} 读取它；请不要设置它，或改用 sampler ${p.readers[0]}`,
+  'sampler.unknown': (p) => `未知的 sampler '${p.got}'；可选：${p.samplers.join('、')}`,
+  'verl.seqlen-bad': (p) => `seqlens[${p.index}]=${p.got} 必须是 1 … ${p.max} 之间的整数词元数`,
+  'verl.seqlens-short': (p) =>
+    `seqlens 给了 ${p.given} 个词元数，但这个 layout 有 ${p.need} 个样本（${p.epochs} 个 epoch × ${p.steps} 个 step × ${p.samples}）；` +
+    `请多给一些，或调低 ${label('epochs')} 或 ${label('dataset-size')}`,
+  'seed.not-safe': (p) => `seed 必须是 ±(2^53−1) 以内的整数（或 bigint），得到的是 ${p.got}`,
+  'seed.outside-torch': (p) => `seed ${p.seed} 超出了 PyTorch 的范围 [-2^63, 2^64)；seed s 和 s+2^32 给出同一个序列，所以请用 ${p.low32}`,
 };

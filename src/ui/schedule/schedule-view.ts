@@ -21,7 +21,6 @@ import {
   type SchemeResult,
 } from '../../core/schedule/index.ts';
 import { ganttSvg, sampleColour } from './schedule-gantt.ts';
-import { formWords } from '../setting-attributes.ts';
 import { SCHEDULE_ATTRIBUTES, scheduleRequest, type ScheduleRequest } from './schedule-request.ts';
 import { readTrainedRun, type TrainedRun } from './trained-policy.ts';
 
@@ -161,7 +160,7 @@ export class GrpoScheduleView extends LitElement {
       this.result = simulateSchedules(request.config);
       this.error = null;
     } catch (err) {
-      this.error = saidOf(err, formWords);
+      this.error = saidOf(err, true);
       this.result = null;
     }
   }

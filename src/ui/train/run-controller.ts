@@ -5,8 +5,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { TrainConfig } from '../../train/config.ts';
 import { train, type StepRecord } from '../../train/run.ts';
-import { formWords } from '../setting-attributes.ts';
-import { deviceNotice, MSG } from './messages.ts';
+import { type Said, saidOf } from '../core-text.ts';
+import { deviceNotice } from './messages.ts';
 import type { PolicyAnswer } from './policy-worker.ts';
 
 export type Phase = 'idle' | 'starting' | 'running' | 'stopping' | 'done' | 'failed';
@@ -22,7 +22,10 @@ export interface RunEvents {
 
 export class RunController implements ReactiveController {
   phase: Phase = 'idle';
-  error = '';
+  /** The error to show (a setting's, or why the run or the policy table failed), as the core said it. */
+  error: Said | null = null;
+  /** The error is a failure of the run or of the policy table (shown after "The run failed:"), not a setting's. */
+  failure = false;
   notice: string | null = null;
   bands: PolicyAnswer | null = null;
   policyState: 'none' | 'pending' | 'failed' = 'none';
@@ -97,7 +100,7 @@ export class RunController implements ReactiveController {
         void this.evaluatePolicy(config, result.final.params, generation);
       } catch (err) {
         if (!mine()) return;
-        this.set({ phase: 'failed', error: MSG.failed(formWords((err as Error).message.split('\n')[0]!)) });
+        this.set({ phase: 'failed', error: firstLine(saidOf(err, true)), failure: true });
       }
     })();
     try {
@@ -134,11 +137,11 @@ export class RunController implements ReactiveController {
   }
 
   /** A settings error (or none) to show. */
-  setError(error: string): void {
-    if (error !== this.error) this.set({ error });
+  setError(error: Said | null): void {
+    if (error?.message !== this.error?.message) this.set({ error, failure: false });
   }
 
-  private set(change: Partial<Pick<RunController, 'phase' | 'error' | 'notice' | 'bands' | 'policyState'>>): void {
+  private set(change: Partial<Pick<RunController, 'phase' | 'error' | 'failure' | 'notice' | 'bands' | 'policyState'>>): void {
     Object.assign(this, change);
     this.host.requestUpdate();
   }
@@ -147,7 +150,7 @@ export class RunController implements ReactiveController {
     this.records = [];
     this.device = '';
     this.t0 = this.tLast = 0;
-    this.set({ error: '', notice: null, bands: null, policyState: 'none' });
+    this.set({ error: null, failure: false, notice: null, bands: null, policyState: 'none' });
     this.events.cleared();
   }
 
@@ -169,9 +172,14 @@ export class RunController implements ReactiveController {
       this.events.changed();
     } catch (err) {
       if (generation !== this.generation) return;
-      this.set({ policyState: 'failed', error: MSG.failed((err as Error).message) });
+      this.set({ policyState: 'failed', error: saidOf(err, true), failure: true });
     } finally {
       worker.terminate();
     }
   }
+}
+
+/** An error's first line (a stack or a worker's trace may follow it). */
+function firstLine(said: Said): Said {
+  return { ...said, message: said.message.split('\n')[0]! };
 }

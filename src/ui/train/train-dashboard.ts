@@ -3,7 +3,7 @@
 // src/train/settings.ts, read by the function the CLI calls) and the template; two reactive
 // controllers hold the rest: run-controller.ts the run's lifecycle and the policy per budget,
 // chart-controller.ts the charts (charts.ts says what they plot) drawn once per animation frame.
-import { withCoreMessage } from '../core-text.ts';
+import { errorText, saidOf, withCoreMessage } from '../core-text.ts';
 import { lang } from '../i18n/index.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_TRAIN, TRAIN_PRESETS, type TrainConfig } from '../../train/config.ts';
@@ -11,7 +11,6 @@ import type { BudgetBand } from '../../train/evaluate.ts';
 import type { StepRecord } from '../../train/run.ts';
 import { settingText, TRAIN_SETTINGS } from '../../train/settings.ts';
 import { download } from '../figure-export.ts';
-import { formWords } from '../setting-attributes.ts';
 import { ChartsController } from './chart-controller.ts';
 import { CHARTS } from './charts.ts';
 import { isolationProblem, MSG } from './messages.ts';
@@ -160,7 +159,7 @@ export class TrainDashboard extends LitElement {
     try {
       config = this.formConfig();
     } catch (err) {
-      this.run.setError(formWords((err as Error).message));
+      this.run.setError(saidOf(err, true));
       return;
     }
     await this.run.start(config, this.values.preset || undefined);
@@ -269,9 +268,9 @@ export class TrainDashboard extends LitElement {
     if (!changed.has('values') || this.run.phase === 'failed') return;
     try {
       this.formConfig();
-      this.run.setError('');
+      this.run.setError(null);
     } catch (err) {
-      this.run.setError(formWords((err as Error).message));
+      this.run.setError(saidOf(err, true));
     }
   }
 
@@ -298,10 +297,9 @@ export class TrainDashboard extends LitElement {
 
   /** The error in the page's language: a failed run's line as it was said, a settings error as the core said it (English: itself). */
   private errorWords(): unknown {
-    const failed = MSG.failed('');
-    const error = this.run.error;
-    if (lang() === 'en' || error.startsWith(failed)) return error;
-    return withCoreMessage(() => '', error);
+    const { error, failure } = this.run;
+    if (!error) return nothing;
+    return failure ? withCoreMessage(MSG.failed, error) : errorText(error);
   }
 
   private statusLine(): string {

@@ -1,0 +1,130 @@
+// The clauses of the settings' ConfigErrors in English: a setting's text that its row refuses
+// (src/core/setting.ts), and the rules of the features that read the tables (train, schedule,
+// dynamic, steps), the samplers' "does not use" and verl's seqlens, and the seed. A template names
+// a setting through `w.flag(key)` (`--key` on the CLI; the page's own name for it on the page).
+// Refused text is a parameter as the CLI quotes it ('abc', cut at 40 characters, controls escaped).
+import { budgetNeeds, type OverBudget } from '../budget.ts';
+import { CLI_WORDS, type Words } from './errors.ts';
+
+const orList = (values: readonly string[]) => values.join(' or ');
+
+/** Why a sampler does not read a layout setting (SamplerSpec.ignores), one clause each. */
+export const IGNORES_EN = {
+  'ignores.trl-only': (_: Record<string, never>, w: Words = CLI_WORDS) => `steps-per-generation is TRL’s (use ${w.flag('sampler')} trl)`,
+  'ignores.loader': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `the loader between sampler and loop is modelled for flow_grpo’s scripts (use ${w.flag('sampler')} flow-grpo or flow-grpo-lcm)`,
+  'ignores.dance-batches': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `a DanceGRPO pass is the whole DataLoader (len = per-rank prompts // train_batch_size); ${w.flag('epochs')} counts passes`,
+  'ignores.dance-iterations': () => 'DanceGRPO trains each sample once (no num_iterations / inner epochs)',
+  'ignores.trl-batches': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `TRL derives it: an epoch is every full generation batch RepeatSampler cuts from the dataset (change ${w.flag('dataset-size')})`,
+  'ignores.verl-batches': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `verl runs every full batch of the epoch: len(dataset) // data.train_batch_size steps (change ${w.flag('dataset-size')})`,
+  'ignores.verl-ga': () => 'verl accumulates ppo_mini_batch_size / ppo_micro_batch_size_per_gpu micro-batches (use those)',
+};
+
+/** A reason a sampler gives for not reading a setting. */
+export type IgnoreReason = keyof typeof IGNORES_EN;
+
+export const SETTINGS_EN = {
+  ...IGNORES_EN,
+  // A setting's text against its row (src/core/setting.ts)
+  'setting.not-whole': (p: { key: string; got: string }, w: Words = CLI_WORDS) => `${w.flag(p.key)} must be a whole number, got ${p.got}`,
+  'setting.between': (p: { key: string; min: number; max: number; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be between ${p.min} and ${p.max}, got ${p.got}`,
+  'setting.not-number': (p: { key: string; got: string }, w: Words = CLI_WORDS) => `${w.flag(p.key)} must be a number, got ${p.got}`,
+  'setting.positive': (p: { key: string; got: string }, w: Words = CLI_WORDS) => `${w.flag(p.key)} must be a positive number, got ${p.got}`,
+  'setting.at-least': (p: { key: string; min: number; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be a number ≥ ${p.min}, got ${p.got}`,
+  'setting.at-most': (p: { key: string; max: number; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be a number ≤ ${p.max}, got ${p.got}`,
+  'setting.not-choice': (p: { key: string; choices: string[]; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be one of ${p.choices.join(', ')}, got ${p.got}`,
+  'setting.not-switch': (p: { key: string; got: string }, w: Words = CLI_WORDS) => `${w.flag(p.key)} must be on or off, got ${p.got}`,
+  'setting.not-probability': (p: { key: string; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be a probability from 0 to 1, got ${p.got}`,
+  'setting.not-interval': (p: { key: string; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be MIN,MAX with MIN < MAX (e.g. 0,1), got ${p.got}`,
+  'setting.unknown-item': (p: { key: string; item: string; got: string; choices: string[] }, w: Words = CLI_WORDS) =>
+    `unknown ${p.item} ${p.got} in ${w.flag(p.key)}; ${p.key}: ${p.choices.join(', ')}`,
+  // Training's rules (src/train/settings.ts, src/train/config.ts)
+  'train.unknown-preset': (p: { got: string; presets: string[] }, w: Words = CLI_WORDS) =>
+    `unknown ${w.flag('preset')} ${p.got}; presets: ${p.presets.join(', ')}`,
+  'train.dynamic-only': (p: { key: string; policies: string[] }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} only applies with ${w.flag('dynamic-sampling')} POLICY (one of ${p.policies.join(', ')})`,
+  'train.one-of': (p: { key: string; choices: string[]; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be one of ${p.choices.join(', ')}, got '${p.got}'`,
+  'train.either': (p: { key: string; choices: string[]; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be ${orList(p.choices)}, got '${p.got}'`,
+  'train.k-at-least-2': (p: { k: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('k')} must be at least 2: a group of one sample has no relative advantage, got ${p.k}`,
+  'train.epsilon-low': (p: { got: number }, w: Words = CLI_WORDS) => `${w.flag('epsilon-low')} must be in [0, 1), got ${p.got}`,
+  'train.non-negative': (p: { key: string; got: number }, w: Words = CLI_WORDS) => `${w.flag(p.key)} must be ≥ 0, got ${p.got}`,
+  'train.lr': (p: { got: number }, w: Words = CLI_WORDS) => `${w.flag('lr')} must be in (0, 1], got ${p.got}`,
+  'train.dance-batch': (p: { batch: number; k: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('advantage')} dance groups each rank's ${p.batch} samples in runs of k=${p.k}; use a ${w.flag('batch')} that is a multiple of ${p.k}`,
+  'train.whole-at-least': (p: { key: string; min: number; got: number }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} must be a whole number ≥ ${p.min}, got ${p.got}`,
+  'train.framework': (p: { frameworks: string[]; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('framework')} must be one of ${p.frameworks.join(', ')} (their loss types are train's), got '${p.got}'`,
+  'train.steps-per-generation-trl': (p: { sampler: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('steps-per-generation')} is TRL's: the ${p.sampler} sampler generates one batch per layout step; use ${w.flag('sampler')} trl, or leave it out`,
+  'train.micro-pairwise': (p: { key: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} needs a per-token GRPO loss: ${w.flag('loss')} pairwise ranks whole groups; use ${w.flag('loss')} dapo (or grpo, bnpo, dr_grpo)`,
+  'train.micro-dynamic': (p: { key: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} and ${w.flag('dynamic-sampling')} do not combine here (dynamic sampling runs one generation per update); leave one out`,
+  'train.stream-batch': (p: { batch: number; k: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('dynamic-sampling')} stream replaces whole prompts in each rank's ${p.batch} slots; use a ${w.flag('batch')} that is a multiple of k=${p.k}`,
+  'train.stream-split': (p: { sampler: string; prompt: number; at: number; rank: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('dynamic-sampling')} stream needs every group on one rank, but the ${p.sampler} sampler puts prompt ${p.prompt} ` +
+    `on ranks ${p.at} and ${p.rank}; use ${w.flag('sampler')} trl or contiguous`,
+  'train.dynamic-pairwise': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('loss')} pairwise needs each prompt exactly k times per step; with ${w.flag('dynamic-sampling')} use ${w.flag('loss')} dapo (or grpo, bnpo, dr_grpo)`,
+  'train.dance-rebalance': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('advantage')} dance normalises each rank's runs of k, but rebalance's slices need not be multiples of k; use ${w.flag('advantage')} verl or flow-grpo`,
+  'train.over-budget': (
+    p: { samples: number; dynamic: boolean; draws: number; dModel: number; hidden: number; webgpu: boolean } & OverBudget,
+    w: Words = CLI_WORDS,
+  ) =>
+    `one training step of ranks × batch = ${p.samples} samples` +
+    (p.dynamic ? ` drawn up to ${p.draws} times` : p.draws > 1 ? ` × ${p.draws} micro-batches` : '') +
+    ` (dModel ${p.dModel}, hidden ${p.hidden}, CPU estimate) would need ${budgetNeeds(p)}; lower ${w.flag('batch')} or ${w.flag('ranks')}` +
+    (p.dynamic
+      ? ` (or ${w.flag('max-resample-times')})`
+      : p.draws > 1
+        ? ` (or ${w.flag('gradient-accumulation-steps')}, ${w.flag('steps-per-generation')})`
+        : '') +
+    (p.webgpu ? '' : `, or use ${w.flag('backend')} webgpu`),
+  // The schedule's and the dynamic step's rules (src/core/schedule/settings.ts, src/core/dynamic/*.ts)
+  'schedule.unknown-preset': (p: { got: string; presets: string[] }) =>
+    `unknown preset ${p.got}; schedule presets: ${p.presets.join(', ')}`,
+  'schedule.policy-constant': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('policy')} draws configurations for ${w.flag('latency')} controller; drop ${w.flag('latency')} constant or ${w.flag('policy')}`,
+  'schedule.config-time-controller': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('config-time')} sets the constant model's T; the controller model takes each configuration's prefill latency instead`,
+  'dynamic.preset-fixes': (p: { preset: string; none: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('preset')} ${p.preset} fixes ${w.flag('ranks')}, ${w.flag('per-rank')}, ${w.flag('k')} and the reward draws; ` +
+    `leave them out or use ${w.flag('preset')} ${p.none}`,
+  'dynamic.step-too-big': (p: { max: number; ranks: number; perRank: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('ranks')} × ${w.flag('per-rank')} must be at most ${p.max} samples per step, got ${p.ranks} × ${p.perRank} = ${p.ranks * p.perRank}`,
+  'dynamic.policy': (p: { policies: string[]; got: string }) => `policy must be one of ${p.policies.join(', ')}, got '${p.got}'`,
+  'dynamic.per-rank-k': (p: { perRank: number; k: number; lower: number; higher: number }, w: Words = CLI_WORDS) =>
+    `per-rank batch ${p.perRank} must be a multiple of k = ${p.k} (each rank generates whole groups); try ${w.flag('per-rank')} ${p.lower} or ${p.higher}`,
+  'dynamic.range': (p: { min: number; max: number }) => `range must be min < max, got (${p.min}, ${p.max})`,
+  // A layout setting the sampler does not read; an unknown sampler; verl's measured seqlens (src/core/samplers)
+  'sampler.does-not-use': (p: { sampler: string; flag: string; reason: IgnoreReason }, w: Words = CLI_WORDS) =>
+    `${w.flag('sampler')} ${p.sampler} does not use ${w.flag(p.flag)}: ${IGNORES_EN[p.reason]({} as never, w)}; leave it out`,
+  'sampler.only-readers': (p: { sampler: string; flag: string; readers: string[] }, w: Words = CLI_WORDS) =>
+    `${w.flag('sampler')} ${p.sampler} does not use ${w.flag(p.flag)}: only ${p.readers.join(', ')} read(s) it; ` +
+    `leave it out or use ${w.flag('sampler')} ${p.readers[0]}`,
+  'sampler.unknown': (p: { got: string; samplers: string[] }) => `unknown sampler '${p.got}'; samplers: ${p.samplers.join(', ')}`,
+  'verl.seqlen-bad': (p: { index: number; got: number; max: number }) =>
+    `seqlens[${p.index}]=${p.got} must be a whole token count in 1 … ${p.max}`,
+  'verl.seqlens-short': (p: { given: number; need: number; epochs: number; steps: number; samples: number }, w: Words = CLI_WORDS) =>
+    `the seqlens give ${p.given} token counts but this layout has ${p.need} samples (${p.epochs} epoch(s) × ${p.steps} ` +
+    `step(s) × ${p.samples}); give more, or lower ${w.flag('epochs')} or ${w.flag('dataset-size')}`,
+  // The seed (src/core/rng/seed.ts)
+  'seed.not-safe': (p: { got: number }) => `seed must be a whole number within ±(2^53−1) (or a bigint), got ${p.got}`,
+  'seed.outside-torch': (p: { seed: string; low32: string }) =>
+    `seed ${p.seed} is outside PyTorch's range [-2^63, 2^64); seeds s and s+2^32 give the same stream, so use ${p.low32}`,
+};
