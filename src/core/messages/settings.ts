@@ -123,6 +123,40 @@ export const SETTINGS_EN = {
   'verl.seqlens-short': (p: { given: number; need: number; epochs: number; steps: number; samples: number }, w: Words = CLI_WORDS) =>
     `the seqlens give ${p.given} token counts but this layout has ${p.need} samples (${p.epochs} epoch(s) × ${p.steps} ` +
     `step(s) × ${p.samples}); give more, or lower ${w.flag('epochs')} or ${w.flag('dataset-size')}`,
+  // The steps report's framework, loss and batching (src/core/steps/build.ts)
+  'steps.sampler-not-modelled': (p: { sampler: string }, w: Words = CLI_WORDS) =>
+    `steps does not model ${w.flag('sampler')} ${p.sampler}'s loss normalisation (not transcribed); samplers: trl, flow-grpo, flow-grpo-lcm, contiguous, ` +
+    `group-distributed (and verl's)`,
+  'steps.unknown-framework': (p: { got: string; frameworks: string[] }, w: Words = CLI_WORDS) =>
+    `unknown ${w.flag('framework')} '${p.got}'; frameworks: ${p.frameworks.join(', ')}`,
+  'steps.framework-sampler': (p: { framework: string; sampler: string; fits: string[] }, w: Words = CLI_WORDS) =>
+    `${w.flag('framework')} ${p.framework} does not train ${w.flag('sampler')} ${p.sampler}'s layout; for ${p.sampler}: ${p.fits.join(', ') || 'none'}`,
+  'steps.loss': (p: { got: string; framework: string; losses: string[] }, w: Words = CLI_WORDS) =>
+    `${w.flag('loss')} ${p.got} is not one of ${p.framework}'s: ${p.losses.join(', ')}`,
+  'steps.micro-not-verl': (p: { framework: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('micro-batch')} is verl's ppo_micro_batch_size_per_gpu; ${p.framework}'s micro-batch is ${w.flag('batch')} (leave it out)`,
+  'steps.micro-conflict': (p: { given: number; micro: number; leftOut: boolean }, w: Words = CLI_WORDS) =>
+    `${w.flag('micro-batch')} ${p.given} conflicts with verl's ppo_micro_batch_size_per_gpu ${p.micro} (${w.flag('ppo-micro-batch-size-per-gpu')}` +
+    `${p.leftOut ? ' left out: the per-rank mini-batch' : ''}); with ${w.flag('sampler')} verl give ${w.flag('ppo-micro-batch-size-per-gpu')} only`,
+  'steps.mini-split': (p: { block: number; given: number | null; ga: number; fits: number[] }, w: Words = CLI_WORDS) =>
+    `verl splits each rank's ${p.block} samples per step into mini-batches of micro-batch × GA = ${p.given ?? `${p.block}/${p.ga}`} × ${p.ga} samples, ` +
+    `which must divide ${p.block}` +
+    (p.fits.length
+      ? `; ${w.flag('micro-batch')} ${p.fits.join(' or ')}`
+      : `; no micro-batch fits GA ${p.ga}: use a ${w.flag('gradient-accumulation-steps')} dividing ${p.block}`),
+  'steps.max-length': (p: { max: number; longest: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('max-completion-length')} ${p.max} is below the longest of the verl sampler's seqlens (${p.longest}), which the ` +
+    `loss counts as completion tokens; use ${w.flag('max-completion-length')} ${p.longest} or more, or give ${w.flag('lengths')}`,
+  'steps.no-tokens': (p: { framework: string }, w: Words = CLI_WORDS) =>
+    `${p.framework}'s loss is a per-sample mean (no tokens): leave ${w.flag('lengths')} out`,
+  'lengths.not-json': (p: { source: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('lengths')} ${p.source}: not a JSON array of whole numbers (or numbers separated by spaces)`,
+  'lengths.not-array': (p: { source: string }, w: Words = CLI_WORDS) => `${w.flag('lengths')} ${p.source}: not a JSON array`,
+  'lengths.none': (p: { source: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('lengths')} ${p.source}: no lengths; give one whole number per completion`,
+  'lengths.entry': (p: { source: string; index: number; got: string; max: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('lengths')} ${p.source}: entry ${p.index} is ${p.got}; each length must be a whole number in [0, ${p.max}] ` +
+    `(${w.flag('max-completion-length')} ${p.max}; raise it or shorten the entry)`,
   // The seed (src/core/rng/seed.ts)
   'seed.not-safe': (p: { got: number }) => `seed must be a whole number within ±(2^53−1) (or a bigint), got ${p.got}`,
   'seed.outside-torch': (p: { seed: string; low32: string }) =>

@@ -1,7 +1,7 @@
 // The optimizer steps of a layout under one framework version and loss: every rank's
 // micro-batches, the policy that generated them and each completion's applied weight against the
 // global token mean over the step.
-import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 import type { Layout } from '../layout/types.ts';
 import { verlSizes } from '../samplers/verl.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, defaultFramework, type FrameworkSpec } from './frameworks.ts';
@@ -33,26 +33,22 @@ export function resolveFramework(layout: Layout, options: Pick<StepsOptions, 'fr
   if (options.framework === undefined) {
     spec = defaultFramework(sampler);
     if (!spec) {
-      throw new ConfigError(
-        `steps does not model --sampler ${sampler}'s loss normalisation (not transcribed); samplers: trl, flow-grpo, flow-grpo-lcm, contiguous, ` +
-          `group-distributed (and verl's)`,
-        [{ sampler: 'trl' }],
-      );
+      throw configError([fact('steps.sampler-not-modelled', { sampler })], [{ sampler: 'trl' }]);
     }
   } else {
     spec = Object.hasOwn(FRAMEWORKS, options.framework) ? FRAMEWORKS[options.framework]! : null;
     if (!spec)
-      throw new ConfigError(`unknown --framework '${String(options.framework).slice(0, 40)}'; frameworks: ${FRAMEWORK_NAMES.join(', ')}`);
+      throw configError([
+        fact('steps.unknown-framework', { got: String(options.framework).slice(0, 40), frameworks: [...FRAMEWORK_NAMES] }),
+      ]);
     if (!spec.accepts(sampler)) {
       const ok = FRAMEWORK_NAMES.filter((n) => FRAMEWORKS[n]!.accepts(sampler));
-      throw new ConfigError(
-        `--framework ${spec.name} does not train --sampler ${sampler}'s layout; for ${sampler}: ${ok.join(', ') || 'none'}`,
-      );
+      throw configError([fact('steps.framework-sampler', { framework: spec.name, sampler, fits: ok })]);
     }
   }
   const loss = options.loss ?? spec.defaultLoss;
   if (!spec.losses.includes(loss)) {
-    throw new ConfigError(`--loss ${String(loss).slice(0, 40)} is not one of ${spec.name}'s: ${spec.losses.join(', ')}`);
+    throw configError([fact('steps.loss', { got: String(loss).slice(0, 40), framework: spec.name, losses: [...spec.losses] })]);
   }
   return { spec, loss };
 }
@@ -77,7 +73,7 @@ function batchingOf(layout: Layout, spec: FrameworkSpec, given: number | undefin
   const block = layout.steps[0]?.ranks[0]?.length ?? c.batch;
   if (spec.schedule !== 'verl') {
     if (given !== undefined) {
-      throw new ConfigError(`--micro-batch is verl's ppo_micro_batch_size_per_gpu; ${spec.name}'s micro-batch is --batch (leave it out)`);
+      throw configError([fact('steps.micro-not-verl', { framework: spec.name })]);
     }
     return { microBatch: c.batch, ga: c.gradientAccumulationSteps };
   }
@@ -85,10 +81,7 @@ function batchingOf(layout: Layout, spec: FrameworkSpec, given: number | undefin
     // The layout has checked that the micro-batch divides the normalised mini-batch.
     const { micro, normalisedMini } = verlSizes(c);
     if (given !== undefined && given !== micro) {
-      throw new ConfigError(
-        `--micro-batch ${given} conflicts with verl's ppo_micro_batch_size_per_gpu ${micro} (--ppo-micro-batch-size-per-gpu` +
-          `${c.ppoMicroBatchSizePerGpu ? '' : ' left out: the per-rank mini-batch'}); with --sampler verl give --ppo-micro-batch-size-per-gpu only`,
-      );
+      throw configError([fact('steps.micro-conflict', { given, micro, leftOut: !c.ppoMicroBatchSizePerGpu })]);
     }
     return { microBatch: micro, miniBatch: normalisedMini, ga: Math.floor(normalisedMini / micro) };
   }
@@ -96,13 +89,7 @@ function batchingOf(layout: Layout, spec: FrameworkSpec, given: number | undefin
   const m = given ?? block / ga;
   if (!Number.isInteger(m) || m < 1 || block % (m * ga) !== 0) {
     const fits = [...Array(block).keys()].map((i) => i + 1).filter((x) => block % (x * ga) === 0);
-    throw new ConfigError(
-      `verl splits each rank's ${block} samples per step into mini-batches of micro-batch × GA = ${given ?? `${block}/${ga}`} × ${ga} samples, ` +
-        `which must divide ${block}` +
-        (fits.length
-          ? `; --micro-batch ${fits.slice(0, 4).join(' or ')}`
-          : `; no micro-batch fits GA ${ga}: use a --gradient-accumulation-steps dividing ${block}`),
-    );
+    throw configError([fact('steps.mini-split', { block, given: given ?? null, ga, fits: fits.slice(0, 4) })]);
   }
   return { microBatch: m, ga };
 }
@@ -129,10 +116,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
   const seqlens = layout.sampler === 'verl' && !given?.length ? verlSeqlens(layout) : null;
   const longest = seqlens ? seqlens.reduce((a, b) => Math.max(a, b), 0) : 0;
   if (seqlens && options.maxCompletionLength !== undefined && options.maxCompletionLength < longest) {
-    throw new ConfigError(
-      `--max-completion-length ${options.maxCompletionLength} is below the longest of the verl sampler's seqlens (${longest}), which the ` +
-        `loss counts as completion tokens; use --max-completion-length ${longest} or more, or give --lengths`,
-    );
+    throw configError([fact('steps.max-length', { max: options.maxCompletionLength, longest })]);
   }
   const maxLength = options.maxCompletionLength ?? Math.max(512, longest);
   const batching = batchingOf(layout, spec, options.microBatch);
@@ -141,7 +125,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
   const total = offsets.length ? offsets.at(-1)! + layout.steps.at(-1)!.ranks.flat().length : 0;
   const diffusion = spec.schedule === 'flow-grpo';
   if (diffusion && given?.length) {
-    throw new ConfigError(`${spec.name}'s loss is a per-sample mean (no tokens): leave --lengths out`);
+    throw configError([fact('steps.no-tokens', { framework: spec.name })]);
   }
   const lengths = diffusion ? [1] : given?.length ? given : (seqlens ?? seededLengths(c.seed, Math.max(1, total), maxLength));
   const tokensOf = (completion: number) => lengths[completion % lengths.length]!;

@@ -1,5 +1,5 @@
 // Completion token counts: read from a user's list, or drawn from a seeded generator.
-import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 import { Mt19937, randint } from '../rng/index.ts';
 
 /** A seeded default: `count` lengths uniform in [max(1, ⌊maxLength/8⌋), maxLength], PyTorch's randint on MT19937(seed). */
@@ -19,19 +19,16 @@ export function parseLengths(text: string, source: string, maxLength: number): n
     try {
       values = JSON.parse(trimmed) as unknown[];
     } catch {
-      throw new ConfigError(`--lengths ${source}: not a JSON array of whole numbers (or numbers separated by spaces)`);
+      throw configError([fact('lengths.not-json', { source })]);
     }
-    if (!Array.isArray(values)) throw new ConfigError(`--lengths ${source}: not a JSON array`);
+    if (!Array.isArray(values)) throw configError([fact('lengths.not-array', { source })]);
   } else {
     values = trimmed === '' ? [] : trimmed.split(/[\s,]+/).map((w) => (/^\d+$/.test(w) ? Number(w) : w));
   }
-  if (values.length === 0) throw new ConfigError(`--lengths ${source}: no lengths; give one whole number per completion`);
+  if (values.length === 0) throw configError([fact('lengths.none', { source })]);
   values.forEach((v, i) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > maxLength) {
-      throw new ConfigError(
-        `--lengths ${source}: entry ${i} is ${JSON.stringify(v)?.slice(0, 40)}; each length must be a whole number in [0, ${maxLength}] ` +
-          `(--max-completion-length ${maxLength}; raise it or shorten the entry)`,
-      );
+      throw configError([fact('lengths.entry', { source, index: i, got: String(JSON.stringify(v)?.slice(0, 40)), max: maxLength })]);
     }
   });
   return values as number[];

@@ -238,6 +238,32 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'verl.seqlens-short': (p) =>
     `seqlens 给了 ${p.given} 个词元数，但这个 layout 有 ${p.need} 个样本（${p.epochs} 个 epoch × ${p.steps} 个 step × ${p.samples}）；` +
     `请多给一些，或调低 ${label('epochs')} 或 ${label('dataset-size')}`,
+  'steps.sampler-not-modelled': (p) =>
+    `steps 没有为 sampler ${p.sampler} 的 loss 归一化建模（未转写）；可用的 sampler：trl、flow-grpo、flow-grpo-lcm、contiguous、group-distributed（以及 verl 的）`,
+  'steps.unknown-framework': (p) => `未知的 framework '${p.got}'；可选：${p.frameworks.join('、')}`,
+  'steps.framework-sampler': (p) =>
+    `framework ${p.framework} 不训练 sampler ${p.sampler} 的 layout；适用于 ${p.sampler} 的：${p.fits.join('、') || '无'}`,
+  'steps.loss': (p) => `loss ${p.got} 不是 ${p.framework} 的 loss 之一：${p.losses.join('、')}`,
+  'steps.micro-not-verl': (p) =>
+    `micro-batch 是 verl 的 ppo_micro_batch_size_per_gpu；${p.framework} 的 micro-batch 就是 batch（请不要设置它）`,
+  'steps.micro-conflict': (p) =>
+    `micro-batch ${p.given} 与 verl 的 ppo_micro_batch_size_per_gpu ${p.micro} 冲突（ppo-micro-batch-size-per-gpu` +
+    `${p.leftOut ? ' 未设置：取每 rank 的 mini-batch' : ''}）；用 sampler verl 时只设置 ppo-micro-batch-size-per-gpu`,
+  'steps.mini-split': (p) =>
+    `verl 把每个 rank 每个 step 的 ${p.block} 个样本分成 micro-batch × GA = ${p.given ?? `${p.block}/${p.ga}`} × ${p.ga} 个样本的 mini-batch，` +
+    `它必须整除 ${p.block}` +
+    (p.fits.length
+      ? `；micro-batch 可用 ${or(p.fits.map(String))}`
+      : `；没有能配合 GA ${p.ga} 的 micro-batch：请用整除 ${p.block} 的 gradient-accumulation-steps`),
+  'steps.max-length': (p) =>
+    `max-completion-length ${p.max} 小于 verl sampler 的 seqlens 中最长的一个（${p.longest}），loss 把它们算作 completion 词元；` +
+    `请用 max-completion-length ${p.longest} 或更大，或给出 lengths`,
+  'steps.no-tokens': (p) => `${p.framework} 的 loss 是按样本的平均（没有词元）：请不要给 lengths`,
+  'lengths.not-json': (p) => `lengths ${p.source}：不是整数的 JSON 数组（也不是用空格分隔的数）`,
+  'lengths.not-array': (p) => `lengths ${p.source}：不是 JSON 数组`,
+  'lengths.none': (p) => `lengths ${p.source}：没有长度；每个 completion 给一个整数`,
+  'lengths.entry': (p) =>
+    `lengths ${p.source}：第 ${p.index} 项是 ${p.got}；每个长度必须是 [0, ${p.max}] 之间的整数（max-completion-length ${p.max}；调高它或缩短这一项）`,
   'seed.not-safe': (p) => `seed 必须是 ±(2^53−1) 以内的整数（或 bigint），得到的是 ${p.got}`,
   'seed.outside-torch': (p) => `seed ${p.seed} 超出了 PyTorch 的范围 [-2^63, 2^64)；seed s 和 s+2^32 给出同一个序列，所以请用 ${p.low32}`,
 };
