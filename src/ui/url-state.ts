@@ -9,6 +9,7 @@ import { withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { phaseIds, type PhaseId } from './story.ts';
 import { lang, M } from './i18n/index.ts';
+import type { Where } from './i18n/en.ts';
 
 /** The explorer's whole state; `config` may be invalid (the UI then shows the core's error). */
 export interface ExplorerState {
@@ -64,10 +65,17 @@ export const speeds = [0.25, 0.5, 1, 2, 4] as const;
 export const zooms = [1, 1.5, 2, 3] as const;
 
 /** `value` when it is one of `allowed`; otherwise `fallback`, with a notice when the link gave something else. */
-function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T, param: string, notices: string[]): T {
+function pick<T extends string>(
+  value: string | null,
+  allowed: readonly T[],
+  fallback: T,
+  param: string,
+  notices: string[],
+  where: Where,
+): T {
   if (value === null) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  notices.push(M().notices.notOneOf(param, value, allowed.join(', '), fallback));
+  notices.push(M().notices.notOneOf(where, param, value, allowed.join(', '), fallback));
   return fallback;
 }
 
@@ -83,11 +91,16 @@ function num(value: string | null): number | null {
  * notice saying so (a number that is out of range is kept, so the UI can show the core's
  * error about it).
  */
-export function parseState(search: string, defaults: LayoutConfig, presets: Record<string, { config: LayoutConfig }>): ExplorerState {
+export function parseState(
+  search: string,
+  defaults: LayoutConfig,
+  presets: Record<string, { config: LayoutConfig }>,
+  where: Where = 'link',
+): ExplorerState {
   const p = new URLSearchParams(search);
   const notices: string[] = [];
   const presetName = p.get('preset');
-  if (presetName !== null && !presets[presetName]) notices.push(M().notices.notPreset(presetName, Object.keys(presets).join(', ')));
+  if (presetName !== null && !presets[presetName]) notices.push(M().notices.notPreset(where, presetName, Object.keys(presets).join(', ')));
   const base = presetName !== null && presets[presetName] ? presets[presetName].config : defaults;
   const config: LayoutConfig = { ...base };
   let overridden = false;
@@ -101,7 +114,7 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
     } else {
       const n = num(raw);
       if (n === null) {
-        notices.push(M().notices.notNumber(param, raw, String(base[field])));
+        notices.push(M().notices.notNumber(where, param, raw, String(base[field])));
         continue;
       }
       (config as unknown as Record<string, unknown>)[field] = n;
@@ -117,27 +130,27 @@ export function parseState(search: string, defaults: LayoutConfig, presets: Reco
   for (const [key, value] of p) if (key.endsWith('_hide') && value !== 'false') hidden.add(key.slice(0, -'_hide'.length));
   const speed = num(p.get('speed'));
   const speedOk = speed !== null && speed > 0 && speed <= 8;
-  if (p.get('speed') !== null && !speedOk) notices.push(M().notices.speed(p.get('speed')!));
+  if (p.get('speed') !== null && !speedOk) notices.push(M().notices.speed(where, p.get('speed')!));
   const zoom = num(p.get('zoom'));
   const zoomOk = zoom !== null && (zooms as readonly number[]).includes(zoom);
-  if (p.get('zoom') !== null && !zoomOk) notices.push(M().notices.zoom(p.get('zoom')!, zooms.join(', ')));
+  if (p.get('zoom') !== null && !zoomOk) notices.push(M().notices.zoom(where, p.get('zoom')!, zooms.join(', ')));
   const prompt = num(p.get('prompt'));
   const promptOk = prompt !== null && Number.isInteger(prompt) && prompt >= 0;
-  if (p.get('prompt') !== null && !promptOk) notices.push(M().notices.prompt(p.get('prompt')!));
+  if (p.get('prompt') !== null && !promptOk) notices.push(M().notices.prompt(where, p.get('prompt')!));
   const gather = num(p.get('gather'));
   const gatherOk = gather !== null && Number.isInteger(gather) && gather >= 0;
-  if (p.get('gather') !== null && !gatherOk) notices.push(M().notices.gather(p.get('gather')!));
+  if (p.get('gather') !== null && !gatherOk) notices.push(M().notices.gather(where, p.get('gather')!));
   return {
     config,
     preset: presetName !== null && presets[presetName] && !overridden ? presetName : null,
-    phase: pick(p.get('phase'), phaseIds, 'sample', 'phase', notices),
+    phase: pick(p.get('phase'), phaseIds, 'sample', 'phase', notices, where),
     gather: gatherOk ? gather : 0,
     // Without a choice in the link, the regrouping is the one the sampler's framework uses.
-    regroup: pick(p.get('regroup'), regroupMethods, frameworkDefaults[config.sampler]?.regroup ?? 'prompt-id', 'regroup', notices),
+    regroup: pick(p.get('regroup'), regroupMethods, frameworkDefaults[config.sampler]?.regroup ?? 'prompt-id', 'regroup', notices, where),
     quiz: p.has('quiz') && p.get('quiz') !== '0' && p.get('quiz') !== 'false',
-    compare: p.get('compare') === null ? null : pick(p.get('compare'), regroupMethods, 'view', 'compare', notices),
-    rewards: pick(p.get('rewards'), rewardSources, 'random', 'rewards', notices),
-    scale: pick(p.get('scale'), scaleOptions, 'group', 'scale', notices),
+    compare: p.get('compare') === null ? null : pick(p.get('compare'), regroupMethods, 'view', 'compare', notices, where),
+    rewards: pick(p.get('rewards'), rewardSources, 'random', 'rewards', notices, where),
+    scale: pick(p.get('scale'), scaleOptions, 'group', 'scale', notices, where),
     speed: speedOk ? speed : 1,
     zoom: zoomOk ? zoom : 1,
     prompt: promptOk ? prompt : null,

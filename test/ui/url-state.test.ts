@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseState, stateToSearch } from '../../src/ui/url-state.ts';
+import { setLang } from '../../src/ui/i18n/index.ts';
 import type { LayoutConfig } from '../../src/core/layout/types.ts';
 
 const defaults: LayoutConfig = {
@@ -72,4 +73,18 @@ test('every setting of the table round-trips through its URL key', async () => {
   assert.deepEqual(parseState(`?${search}`, defaults, presets).config, changed);
   const written = new URLSearchParams(stateToSearch(parseState(`?${search}`, defaults, presets)));
   for (const s of LAYOUT_SETTINGS) assert.equal(written.get(s.param), String(changed[s.field]), s.param);
+});
+
+test('an embedded element says its unreadable values are in its attributes, in both languages', () => {
+  const search = '?speed=9&preset=nope&k=x&phase=nope';
+  assert.ok(parseState(search, defaults, presets).notices.every((n) => n.includes(' in the link ')));
+  const attributes = parseState(search, defaults, presets, 'attributes').notices;
+  assert.equal(attributes.length, 4);
+  assert.ok(attributes.every((n) => n.includes(' in the attributes ')));
+  setLang('zh-CN');
+  try {
+    assert.ok(parseState(search, defaults, presets, 'attributes').notices.every((n) => n.startsWith('属性中的“')));
+  } finally {
+    setLang('en');
+  }
 });

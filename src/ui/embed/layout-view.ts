@@ -189,8 +189,7 @@ export class GrpoLayout extends LitElement {
       const regroup = parseState(p.toString(), defaultConfig, presets).regroup;
       p.set('compare', regroup !== this.defaultCompare ? this.defaultCompare : otherThan(regroup));
     }
-    const state = parseState(p.toString(), defaultConfig, presets);
-    return { ...state, notices: state.notices.map((n) => n.replace(' in the link', ' in the attributes')) };
+    return parseState(p.toString(), defaultConfig, presets, 'attributes');
   }
 
   override render() {

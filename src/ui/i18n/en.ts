@@ -31,6 +31,10 @@ const regroupText: Record<RegroupMethod, string> = {
 
 const tooBig = (why: string) => `Too big for this page: ${why}. The overview shows it as a heatmap; for tiles, pick smaller numbers.`;
 
+/** Where a value the page could not read was given: the page's link, or an embedded element's attributes. */
+export type Where = 'link' | 'attributes';
+const inWhere = (where: Where) => (where === 'link' ? 'in the link' : 'in the attributes');
+
 export const en = {
   /**
    * The page's own messages said as facts (a message id and its parameters, as the core says its
@@ -89,14 +93,16 @@ export const en = {
     regrouped: (label: string) => `regrouped ${label}`,
   },
   notices: {
-    notOneOf: (param: string, value: string, allowed: string, fallback: string) =>
-      `“${param}=${value}” in the link is not one of ${allowed}; showing ${fallback}.`,
-    notPreset: (name: string, presets: string) => `“preset=${name}” in the link is not a preset (${presets}); starting from the default.`,
-    notNumber: (param: string, raw: string, stays: string) => `“${param}=${raw}” in the link is not a number; ${param} stays ${stays}.`,
-    speed: (raw: string) => `“speed=${raw}” in the link is not a speed between 0 and 8; playing at 1×.`,
-    zoom: (raw: string, valid: string) => `“zoom=${raw}” in the link is not a picture size (${valid}); showing 1×.`,
-    prompt: (raw: string) => `“prompt=${raw}” in the link is not a prompt id (0, 1, 2, …); nothing is highlighted.`,
-    gather: (raw: string) => `“gather=${raw}” in the link is not a gather number; following the first gather.`,
+    notOneOf: (where: Where, param: string, value: string, allowed: string, fallback: string) =>
+      `“${param}=${value}” ${inWhere(where)} is not one of ${allowed}; showing ${fallback}.`,
+    notPreset: (where: Where, name: string, presets: string) =>
+      `“preset=${name}” ${inWhere(where)} is not a preset (${presets}); starting from the default.`,
+    notNumber: (where: Where, param: string, raw: string, stays: string) =>
+      `“${param}=${raw}” ${inWhere(where)} is not a number; ${param} stays ${stays}.`,
+    speed: (where: Where, raw: string) => `“speed=${raw}” ${inWhere(where)} is not a speed between 0 and 8; playing at 1×.`,
+    zoom: (where: Where, raw: string, valid: string) => `“zoom=${raw}” ${inWhere(where)} is not a picture size (${valid}); showing 1×.`,
+    prompt: (where: Where, raw: string) => `“prompt=${raw}” ${inWhere(where)} is not a prompt id (0, 1, 2, …); nothing is highlighted.`,
+    gather: (where: Where, raw: string) => `“gather=${raw}” ${inWhere(where)} is not a gather number; following the first gather.`,
   },
   phases: {
     sample: 'Sample',

@@ -2,8 +2,10 @@
 // Practitioners' technical terms stay in English inside the Chinese text (GRPO, rank, all-gather,
 // batch, k, prompt id, uid, std, KL, WebGPU …), as they are written in Chinese papers and code reviews.
 import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
-import type { Catalogue } from './en.ts';
+import type { Catalogue, Where } from './en.ts';
 import { captionZh, conclusionZh, headlineZh } from './schedule-zh.ts';
+
+const zaiWhere = (where: Where) => (where === 'link' ? '链接中' : '属性中');
 
 /** "4 个大小为 8 的组" or "2 个大小为 8 的组和 4 个大小为 4 的组" (sizes as groupSizes gives them). */
 const groupsZh = (sizes: [number, number][]) => sizes.map(([size, n]) => `${n} 个大小为 ${size} 的组`).join('和') || '没有组';
@@ -60,14 +62,16 @@ export const zhCN: Catalogue = {
     regrouped: (label: string) => `重组方式：${label}`,
   },
   notices: {
-    notOneOf: (param: string, value: string, allowed: string, fallback: string) =>
-      `链接中的“${param}=${value}”不在可选值 ${allowed} 之中；改用 ${fallback}。`,
-    notPreset: (name: string, presets: string) => `链接中的“preset=${name}”不是预设（${presets}）；从默认设置开始。`,
-    notNumber: (param: string, raw: string, stays: string) => `链接中的“${param}=${raw}”不是数字；${param} 保持为 ${stays}。`,
-    speed: (raw: string) => `链接中的“speed=${raw}”不是 0 到 8 之间的速度；按 1× 播放。`,
-    zoom: (raw: string, valid: string) => `链接中的“zoom=${raw}”不是可用的图片大小（${valid}）；按 1× 显示。`,
-    prompt: (raw: string) => `链接中的“prompt=${raw}”不是 prompt id（0、1、2……）；不高亮任何 prompt。`,
-    gather: (raw: string) => `链接中的“gather=${raw}”不是 gather 编号；跟踪第一次 gather。`,
+    notOneOf: (where: Where, param: string, value: string, allowed: string, fallback: string) =>
+      `${zaiWhere(where)}的“${param}=${value}”不在可选值 ${allowed} 之中；改用 ${fallback}。`,
+    notPreset: (where: Where, name: string, presets: string) =>
+      `${zaiWhere(where)}的“preset=${name}”不是预设（${presets}）；从默认设置开始。`,
+    notNumber: (where: Where, param: string, raw: string, stays: string) =>
+      `${zaiWhere(where)}的“${param}=${raw}”不是数字；${param} 保持为 ${stays}。`,
+    speed: (where: Where, raw: string) => `${zaiWhere(where)}的“speed=${raw}”不是 0 到 8 之间的速度；按 1× 播放。`,
+    zoom: (where: Where, raw: string, valid: string) => `${zaiWhere(where)}的“zoom=${raw}”不是可用的图片大小（${valid}）；按 1× 显示。`,
+    prompt: (where: Where, raw: string) => `${zaiWhere(where)}的“prompt=${raw}”不是 prompt id（0、1、2……）；不高亮任何 prompt。`,
+    gather: (where: Where, raw: string) => `${zaiWhere(where)}的“gather=${raw}”不是 gather 编号；跟踪第一次 gather。`,
   },
   phases: {
     sample: '采样',
