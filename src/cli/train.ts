@@ -9,6 +9,7 @@ import process from 'node:process';
 import { controllerLayout } from '../core/env/controller.ts';
 import { makeTask, randomPolicyFraction } from '../core/env/task.ts';
 import { ConfigError } from '../core/errors.ts';
+import { say } from '../core/messages/index.ts';
 import { readSetting, type Setting } from '../core/setting.ts';
 import { decodeCheckpoint, encodeCheckpoint } from '../train/checkpoint.ts';
 import {
@@ -289,7 +290,7 @@ const command: Command = {
         resume: resumed?.state,
         threads: intFlag(flags.threads, 'threads', 1, config.ranks),
         shouldStop: () => stopRequested,
-        onNotice: notice,
+        onNotice: (n) => notice(say(n)),
         onStart: (device) => {
           info(
             `training ${steps(config.steps - startStep)} on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +

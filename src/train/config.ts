@@ -4,7 +4,7 @@ import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../core/env/contro
 import { BANK_SIZE, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
 import { BUDGET, overBudgetAmounts, trainStepEstimate } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
-import { configError, fact } from '../core/messages/index.ts';
+import { configError, fact, type FusedGap, say } from '../core/messages/index.ts';
 import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import { samplerNames, validateConfig } from '../core/samplers/index.ts';
@@ -345,18 +345,19 @@ export function trainBudgetError(c: TrainConfig): ConfigError | null {
  * step by step: the fused loss ranks contiguous groups of k rows on one rank.
  */
 export function fusedStepUnsupported(c: TrainConfig, layout?: Layout): string | null {
-  if (c.beta > 0) return '--beta > 0 (the reference policy’s forward pass is not fused)';
-  if (c.dynamicSampling) return '--dynamic-sampling (its resampling loop runs on the CPU)';
-  if (usesMicroSteps(c)) return 'micro-steps (--gradient-accumulation-steps, --num-iterations, --steps-per-generation)';
+  const gap = fusedStepGap(c, layout);
+  return gap ? say(gap) : null;
+}
+
+/** fusedStepUnsupported as a fact (the run's notice carries it, so the page says it in its language). */
+export function fusedStepGap(c: TrainConfig, layout?: Layout): FusedGap | null {
+  if (c.beta > 0) return { id: 'fused.beta', params: {} };
+  if (c.dynamicSampling) return { id: 'fused.dynamic', params: {} };
+  if (usesMicroSteps(c)) return { id: 'fused.micro-steps', params: {} };
   if (c.loss !== 'pairwise') return null;
-  if (c.ranks > 1) return '--loss pairwise on more than one rank (its groups are gathered across ranks inside the loss)';
+  if (c.ranks > 1) return { id: 'fused.pairwise-ranks', params: {} };
   const bad = layout?.steps.findIndex((s) => !contiguousGroups(s.ranks[0]!, c.k)) ?? -1;
-  if (bad >= 0)
-    return (
-      `--loss pairwise with --sampler ${c.sampler}, whose step ${bad} does not give each prompt's ${c.k} samples side by side ` +
-      '(the fused pairwise loss ranks contiguous groups)'
-    );
-  return null;
+  return bad >= 0 ? { id: 'fused.pairwise-sampler', params: { sampler: c.sampler, step: bad, k: c.k } } : null;
 }
 
 /** Whether `ids` is blocks of k equal ids, each prompt in one block only (the pairwise loss's groups, in order). */

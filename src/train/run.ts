@@ -2,11 +2,11 @@
 // the sampler's layout for the bank, and drive the rank program (program.ts) one step at a time,
 // reporting each step's metrics. Runtime-neutral (Node, Deno, a page): files and the terminal
 // belong to the CLI (src/cli/train.ts).
-import { ConfigError } from '../core/errors.ts';
+import { configError, type Fact, fact } from '../core/messages/index.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { makeTask } from '../core/env/task.ts';
 import { World } from '../ranks/world.ts';
-import { fusedStepUnsupported, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
+import { fusedStepGap, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { microPlanCovering } from './micro-steps.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
 import { TRAIN_WORKER } from './worker.ts';
@@ -21,6 +21,9 @@ export type StepRecord = StepResult & { stepMs: number; layoutStep: number };
 const CALL_MS = 100;
 const MAX_STEPS_PER_CALL = 64;
 
+/** What a run tells while it starts, as a fact. */
+export type RunNotice = Fact<'run.webgpu-unavailable' | 'run.fused-unsupported'>;
+
 export interface TrainOptions {
   config: TrainConfig;
   /** Continue from this state (its step count says where). */
@@ -32,8 +35,8 @@ export interface TrainOptions {
   stepsPerCall?: number;
   /** Called once the ranks are up, with the device they train on ('cpu' or the GPU adapter). */
   onStart?(device: string): void;
-  /** One-line notices (the auto backend's fallback). */
-  onNotice?(line: string): void;
+  /** Notices as facts (the auto backend's fallback, a setting the fused WebGPU step does not run): the CLI prints `say(notice)`. */
+  onNotice?(notice: RunNotice): void;
   /**
    * Worker threads for the ranks (default: min(ranks, cores)); the ranks of one thread take turns on it.
    * The results are the same for any count (src/ranks/world.ts).
@@ -66,7 +69,7 @@ export function trainingLayout(c: TrainConfig): Layout {
 async function startWorld(
   c: TrainConfig,
   threads: number | undefined,
-  onNotice: (line: string) => void,
+  onNotice: (notice: RunNotice) => void,
 ): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
   const cpu = { size: c.ranks, worker: TRAIN_WORKER, ...(threads !== undefined && { threads }) };
   if (c.backend === 'cpu') return { world: await World.start(cpu), device: 'cpu' };
@@ -74,8 +77,8 @@ async function startWorld(
     return { world: await World.start({ ...cpu, gpu: true }), device: 'webgpu' };
   } catch (err) {
     const reason = (err as Error).message.split('\n')[0];
-    if (c.backend === 'webgpu') throw new ConfigError(`--backend webgpu: ${reason}; use --backend cpu (or auto to fall back)`);
-    onNotice(`WebGPU unavailable (${reason}); training on the CPU instead`);
+    if (c.backend === 'webgpu') throw configError([fact('run.webgpu-failed', { reason })]);
+    onNotice(fact('run.webgpu-unavailable', { reason }));
     return { world: await World.start(cpu), device: 'cpu' };
   }
 }
@@ -87,11 +90,8 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const layout = trainingLayout(c);
   const { world, device } = await startWorld(c, o.threads, o.onNotice ?? (() => {}));
   // WebGPU runs the fused step; the few settings it does not run take each op through its own submission.
-  const unsupported = device === 'webgpu' ? fusedStepUnsupported(c, layout) : null;
-  if (unsupported)
-    o.onNotice?.(
-      `the fused WebGPU step does not run ${unsupported}: each rank runs every op as its own GPU submission and readback (slower)`,
-    );
+  const unsupported = device === 'webgpu' ? fusedStepGap(c, layout) : null;
+  if (unsupported) o.onNotice?.(fact('run.fused-unsupported', { gap: unsupported }));
   const metrics: StepRecord[] = [];
   let stopped = false;
   try {

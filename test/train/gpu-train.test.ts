@@ -2,6 +2,7 @@
 // SwiftShader or lavapipe here) against `train --backend cpu`, its transfer counts, the settings it
 // leaves to the per-op GPU path, and the auto backend. Fails in CI without an adapter; skips loudly locally.
 import assert from 'node:assert/strict';
+import { say } from '../../src/core/messages/index.ts';
 import { test } from 'node:test';
 import { testGpu } from '../helpers/gpu.ts';
 import type { TrainConfig } from '../../src/train/config.ts';
@@ -89,7 +90,7 @@ test('what the fused step does not run trains on the GPU op by op, after a notic
     [{ gradientAccumulationSteps: 2 }, 'micro-steps'],
   ] as const) {
     const notices: string[] = [];
-    const r = await runTrain({ ...tiny, steps: 1, ...over, backend: 'webgpu' }, { onNotice: (l) => notices.push(l) });
+    const r = await runTrain({ ...tiny, steps: 1, ...over, backend: 'webgpu' }, { onNotice: (n) => notices.push(say(n)) });
     assert.notEqual(r.device, 'cpu');
     assert.equal(r.transfers, undefined, `${flag}: not the fused step`);
     assert.match(notices.join('\n'), /fused WebGPU step does not run .*own GPU submission/);
@@ -99,7 +100,7 @@ test('what the fused step does not run trains on the GPU op by op, after a notic
 
 test('--backend auto uses WebGPU when every rank gets a device', { skip: gpu.skip }, async () => {
   const notices: string[] = [];
-  const r = await runTrain({ ...tiny, steps: 1, backend: 'auto' }, { onNotice: (l) => notices.push(l) });
+  const r = await runTrain({ ...tiny, steps: 1, backend: 'auto' }, { onNotice: (n) => notices.push(say(n)) });
   assert.notEqual(r.device, 'cpu');
   assert.deepEqual(notices, []);
 });

@@ -7,7 +7,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../../src/cli/io.ts';
-import { DEFAULT_TRAIN, TRAIN_PRESETS } from '../../src/train/config.ts';
+import { DEFAULT_TRAIN, fusedStepGap, fusedStepUnsupported, TRAIN_PRESETS, type TrainConfig } from '../../src/train/config.ts';
+import { fact, say } from '../../src/core/messages/index.ts';
+import { trainingLayout } from '../../src/train/run.ts';
+import { setLang } from '../../src/ui/i18n/index.ts';
 import { TRAIN_SETTINGS } from '../../src/train/settings.ts';
 import { clausesText, type SaidFact } from '../../src/ui/core-text.ts';
 import { runSearch, trainRequest } from '../../src/ui/train/train-request.ts';
@@ -158,15 +161,46 @@ test('missing cross-origin isolation: the message names what is missing', () => 
 });
 
 test('the CPU fallback notice: shown for backend auto when train() reports no WebGPU, never for backend cpu', () => {
-  const line = 'WebGPU unavailable (no WebGPU adapter); training on the CPU instead';
-  assert.equal(deviceNotice('auto', [line]), 'WebGPU unavailable (no WebGPU adapter): training on the CPU instead.');
+  const fallback = fact('run.webgpu-unavailable', { reason: 'no WebGPU adapter' });
+  assert.equal(deviceNotice('auto', [fallback]), 'WebGPU unavailable (no WebGPU adapter): training on the CPU instead.');
   assert.equal(deviceNotice('auto', []), null);
-  assert.equal(deviceNotice('cpu', [line]), null);
-  // The line is the one src/train/run.ts writes.
-  assert.match(
-    readFileSync(new URL('../../src/train/run.ts', import.meta.url), 'utf8'),
-    /WebGPU unavailable \(\$\{reason\}\); training on the CPU instead/,
-  );
+  assert.equal(deviceNotice('cpu', [fallback]), null);
+  // The CLI prints the line it always printed.
+  assert.equal(say(fallback), 'WebGPU unavailable (no WebGPU adapter); training on the CPU instead');
+});
+
+test('the fused-step notice: the setting the fused WebGPU step does not run, in the English the CLI printed and in Chinese', () => {
+  // Recorded from fusedStepUnsupported before its reasons became facts.
+  const recorded: [Partial<TrainConfig>, string][] = [
+    [{ beta: 0.1 }, '--beta > 0 (the reference policy’s forward pass is not fused)'],
+    [{ dynamicSampling: 'fallback' }, '--dynamic-sampling (its resampling loop runs on the CPU)'],
+    [{ gradientAccumulationSteps: 2 }, 'micro-steps (--gradient-accumulation-steps, --num-iterations, --steps-per-generation)'],
+    [{ loss: 'pairwise', ranks: 2 }, '--loss pairwise on more than one rank (its groups are gathered across ranks inside the loss)'],
+    [
+      { loss: 'pairwise', ranks: 1, sampler: 'flow-grpo' },
+      "--loss pairwise with --sampler flow-grpo, whose step 0 does not give each prompt's 8 samples side by side " +
+        '(the fused pairwise loss ranks contiguous groups)',
+    ],
+    [{ loss: 'pairwise', ranks: 1, sampler: 'trl' }, ''],
+  ];
+  for (const [over, english] of recorded) {
+    const c = { ...DEFAULT_TRAIN, backend: 'webgpu' as const, ...over };
+    assert.equal(fusedStepUnsupported(c, trainingLayout(c)) ?? '', english, JSON.stringify(over));
+    const gap = fusedStepGap(c, trainingLayout(c));
+    if (!gap) continue;
+    const notice = fact('run.fused-unsupported', { gap });
+    assert.equal(
+      say(notice),
+      `the fused WebGPU step does not run ${english}: each rank runs every op as its own GPU submission and readback (slower)`,
+    );
+    assert.doesNotMatch(deviceNotice('webgpu', [notice])!, /--/, 'the form names settings by their keys');
+    setLang('zh-CN');
+    try {
+      assert.match(deviceNotice('webgpu', [notice])!, /^融合的 WebGPU step 不运行/);
+    } finally {
+      setLang('en');
+    }
+  }
 });
 
 test("the shadow root's uPlot stylesheet is the installed uplot/dist/uPlot.min.css", () => {

@@ -26,7 +26,7 @@ export function fact<K extends MessageId>(id: K, ...params: Params<K> extends Re
 }
 
 export { CLI_WORDS, type Words };
-export type { IgnoreReason } from './settings.ts';
+export type { FusedGap, IgnoreReason } from './settings.ts';
 
 /** A fact in English: the text the CLI prints (the page's English passes its own words for flags and refused values). */
 export function say(f: { id: string; params: object }, words: Words = CLI_WORDS): string {

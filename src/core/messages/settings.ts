@@ -23,11 +23,39 @@ export const IGNORES_EN = {
   'ignores.verl-ga': () => 'verl accumulates ppo_mini_batch_size / ppo_micro_batch_size_per_gpu micro-batches (use those)',
 };
 
+/** What the fused WebGPU training step does not run (src/train/config.ts: fusedStepGap). */
+export const FUSED_GAPS_EN = {
+  'fused.beta': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('beta')} > 0 (the reference policy’s forward pass is not fused)`,
+  'fused.dynamic': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('dynamic-sampling')} (its resampling loop runs on the CPU)`,
+  'fused.micro-steps': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `micro-steps (${w.flag('gradient-accumulation-steps')}, ${w.flag('num-iterations')}, ${w.flag('steps-per-generation')})`,
+  'fused.pairwise-ranks': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('loss')} pairwise on more than one rank (its groups are gathered across ranks inside the loss)`,
+  'fused.pairwise-sampler': (p: { sampler: string; step: number; k: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('loss')} pairwise with ${w.flag('sampler')} ${p.sampler}, whose step ${p.step} does not give each prompt's ${p.k} samples side by side ` +
+    '(the fused pairwise loss ranks contiguous groups)',
+};
+
+/** A setting the fused WebGPU step does not run, as a fact. */
+export type FusedGap = {
+  [K in keyof typeof FUSED_GAPS_EN]: { id: K; params: Parameters<(typeof FUSED_GAPS_EN)[K]>[0] };
+}[keyof typeof FUSED_GAPS_EN];
+
 /** A reason a sampler gives for not reading a setting. */
 export type IgnoreReason = keyof typeof IGNORES_EN;
 
 export const SETTINGS_EN = {
   ...IGNORES_EN,
+  ...FUSED_GAPS_EN,
+  // What a training run tells while it starts (src/train/run.ts: onNotice), and the WebGPU backend it could not start
+  'run.webgpu-unavailable': (p: { reason: string }) => `WebGPU unavailable (${p.reason}); training on the CPU instead`,
+  'run.fused-unsupported': (p: { gap: FusedGap }, w: Words = CLI_WORDS) =>
+    `the fused WebGPU step does not run ${(FUSED_GAPS_EN[p.gap.id] as (q: object, w: Words) => string)(p.gap.params, w)}: ` +
+    'each rank runs every op as its own GPU submission and readback (slower)',
+  'run.webgpu-failed': (p: { reason: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('backend')} webgpu: ${p.reason}; use ${w.flag('backend')} cpu (or auto to fall back)`,
   // A setting's text against its row (src/core/setting.ts)
   'setting.not-whole': (p: { key: string; got: string }, w: Words = CLI_WORDS) => `${w.flag(p.key)} must be a whole number, got ${p.got}`,
   'setting.between': (p: { key: string; min: number; max: number; got: string }, w: Words = CLI_WORDS) =>

@@ -264,6 +264,16 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'lengths.none': (p) => `lengths ${p.source}：没有长度；每个 completion 给一个整数`,
   'lengths.entry': (p) =>
     `lengths ${p.source}：第 ${p.index} 项是 ${p.got}；每个长度必须是 [0, ${p.max}] 之间的整数（max-completion-length ${p.max}；调高它或缩短这一项）`,
+  'fused.beta': () => 'beta > 0（参考策略的前向计算没有融合）',
+  'fused.dynamic': () => 'dynamic-sampling（它的重采样循环在 CPU 上运行）',
+  'fused.micro-steps': () => 'micro-step（gradient-accumulation-steps、num-iterations、steps-per-generation）',
+  'fused.pairwise-ranks': () => '多于一个 rank 时的 loss pairwise（它的组在 loss 内部跨 rank gather）',
+  'fused.pairwise-sampler': (p) =>
+    `sampler ${p.sampler} 下的 loss pairwise：它的第 ${p.step} 个 step 没有把每个 prompt 的 ${p.k} 个样本排在一起（融合的 pairwise loss 按连续的组排序）`,
+  'run.webgpu-unavailable': (p) => `WebGPU 不可用（\`${p.reason}\`）；改在 CPU 上训练`,
+  'run.fused-unsupported': (p) =>
+    `融合的 WebGPU step 不运行${(CORE_ZH[p.gap.id] as (q: object) => string)(p.gap.params)}：每个 rank 把每个算子作为单独的 GPU 提交和回读来运行（更慢）`,
+  'run.webgpu-failed': (p) => `backend webgpu：\`${p.reason}\`；请改用 backend cpu（或 auto 以便回退）`,
   'seed.not-safe': (p) => `seed 必须是 ±(2^53−1) 以内的整数（或 bigint），得到的是 ${p.got}`,
   'seed.outside-torch': (p) => `seed ${p.seed} 超出了 PyTorch 的范围 [-2^63, 2^64)；seed s 和 s+2^32 给出同一个序列，所以请用 ${p.low32}`,
 };

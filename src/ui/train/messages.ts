@@ -1,6 +1,8 @@
 // The training dashboard's words (MSG: its section of the en/zh catalogues in src/ui/i18n), plus
 // the two decisions that produce text: what is missing for cross-origin isolation, and which
 // notice the device choice gets. Pure, so unit tests check them without a browser.
+import type { RunNotice } from '../../train/run.ts';
+import { factText } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 
 /** The dashboard's words: a live view of the current language's catalogue section. */
@@ -30,13 +32,14 @@ export function isolationProblem(f: IsolationFacts): string | null {
 }
 
 /**
- * The visible notice for the device a run trains on: the fallback line when `--backend auto`
- * found no WebGPU device (train() reports it through onNotice), else null. A `--backend cpu`
- * run has no notice: the CPU is what was asked for.
+ * The visible notice for the device a run trains on, from train()'s notices (facts): the fallback
+ * when `--backend auto` found no WebGPU device, or the setting the fused WebGPU step does not run;
+ * else null. A `--backend cpu` run has no notice: the CPU is what was asked for.
  */
-export function deviceNotice(backend: string, notices: readonly string[]): string | null {
-  const fallback = notices.find((n) => n.startsWith('WebGPU unavailable'));
-  if (backend !== 'auto' || !fallback) return null;
-  const reason = /^WebGPU unavailable \((.*)\); training on the CPU instead$/.exec(fallback)?.[1] ?? fallback;
-  return MSG.cpuFallback(reason);
+export function deviceNotice(backend: string, notices: readonly RunNotice[]): string | null {
+  if (backend === 'cpu') return null;
+  const fallback = notices.find((n) => n.id === 'run.webgpu-unavailable');
+  if (fallback) return backend === 'auto' ? MSG.cpuFallback(fallback.params.reason) : null;
+  const fused = notices.find((n) => n.id === 'run.fused-unsupported');
+  return fused ? factText(fused, true) : null;
 }

@@ -4,7 +4,7 @@
 // a worker (policy-worker.ts). Callbacks of an older run (after a reset) are ignored.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { TrainConfig } from '../../train/config.ts';
-import { train, type StepRecord } from '../../train/run.ts';
+import { type RunNotice, train, type StepRecord } from '../../train/run.ts';
 import { type Said, saidOf } from '../core-text.ts';
 import { deviceNotice } from './messages.ts';
 import type { PolicyAnswer } from './policy-worker.ts';
@@ -68,15 +68,15 @@ export class RunController implements ReactiveController {
     this.set({ phase: 'starting' });
     this.stopRequested = false;
     const generation = this.generation;
-    const notices: string[] = [];
+    const notices: RunNotice[] = [];
     const mine = () => generation === this.generation;
     this.running = (async () => {
       try {
         const result = await train({
           config,
           shouldStop: () => this.stopRequested || !mine(),
-          onNotice: (line) => {
-            notices.push(line);
+          onNotice: (notice) => {
+            notices.push(notice);
             if (mine()) this.set({ notice: deviceNotice(config.backend, notices) });
           },
           onStart: (device) => {
