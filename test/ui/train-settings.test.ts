@@ -10,7 +10,7 @@ import { memoryIo } from '../../src/cli/io.ts';
 import { DEFAULT_TRAIN, fusedStepGap, fusedStepUnsupported, TRAIN_PRESETS, type TrainConfig } from '../../src/train/config.ts';
 import { fact, say } from '../../src/core/messages/index.ts';
 import { trainingLayout } from '../../src/train/run.ts';
-import { setLang } from '../../src/ui/i18n/index.ts';
+import { loadCatalogue, setLang } from '../../src/ui/i18n/index.ts';
 import { TRAIN_SETTINGS } from '../../src/train/settings.ts';
 import { clausesText, type SaidFact } from '../../src/ui/core-text.ts';
 import { runSearch, trainRequest } from '../../src/ui/train/train-request.ts';
@@ -23,6 +23,9 @@ import { CSV_COLUMNS, metricsCsv, metricsJsonl } from '../../src/ui/train/metric
 import { deviceNotice, isolationProblem } from '../../src/ui/train/messages.ts';
 import { UPLOT_CSS_TEXT } from '../../src/ui/train/uplot-style.ts';
 import type { StepRecord } from '../../src/train/run.ts';
+
+// Chinese is a chunk the page loads before it switches; the tests load it once.
+await loadCatalogue('zh-CN');
 
 const fromFlags = (flags: Partial<Record<TrainFlag, string>>) => trainRequest(flags);
 

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseState, stateToSearch } from '../../src/ui/url-state.ts';
-import { setLang } from '../../src/ui/i18n/index.ts';
+import { loadCatalogue, setLang } from '../../src/ui/i18n/index.ts';
 import type { LayoutConfig } from '../../src/core/layout/types.ts';
+
+// Chinese is a chunk the page loads before it switches; the tests load it once.
+await loadCatalogue('zh-CN');
 
 const defaults: LayoutConfig = {
   sampler: 'flow-grpo',
