@@ -82,7 +82,8 @@ const FEATURES: Feature[] = [
     command: 'train',
     table: TRAIN_SETTINGS as readonly Setting<never>[],
     attributes: TRAIN_ATTRIBUTES,
-    outputFlags: ['out', 'resume', 'overwrite', 'json'],
+    // --threads places the ranks on threads (the same results for any N), like dynamic's collective-backend flags.
+    outputFlags: ['out', 'resume', 'overwrite', 'json', 'threads'],
     base: {},
     cli: trainConfigFromArgs,
     element: trainRequest,

@@ -36,10 +36,13 @@ async function cliError(args: string[]): Promise<string> {
   return io.stderr.replace(/^grpo-sandbox train: /, '').trimEnd();
 }
 
-/** The train command's flags about files and output, which a page has no use for. */
-const FILE_FLAGS = ['out', 'resume', 'overwrite', 'json'];
+/**
+ * The train command's flags about files and output, which a page has no use for, and --threads: where the ranks run,
+ * not what they compute (the same results for any N; the page's world takes min(ranks, cores) threads).
+ */
+const FILE_FLAGS = ['out', 'resume', 'overwrite', 'json', 'threads'];
 
-test("the dashboard's settings are the train command's flags (all but the file and output ones: --out, --resume, --overwrite, --json)", async () => {
+test("the dashboard's settings are the train command's flags (all but --out, --resume, --overwrite, --json and --threads)", async () => {
   const io = memoryIo();
   assert.equal(await main(['train', '--help'], io), 0);
   const cliFlags = [...io.stdout.matchAll(/^\s+--([a-z][a-z-]*)/gm)].map((m) => m[1]!).filter((f) => !FILE_FLAGS.includes(f));
