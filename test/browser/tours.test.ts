@@ -189,7 +189,10 @@ async function runTour(page: Page, id: string): Promise<void> {
 }
 
 for (const id of tourNames) {
-  test(`tour ${id} runs to its end: each step's text, then its action in the live view; at 390, 768 and 1280 px the panel never covers the step's target`, async () => {
+  const title =
+    `tour ${id} runs to its end: each step's text, then its action in the live view; ` +
+    "at 390, 768 and 1280 px the panel never covers the step's target";
+  test(title, async () => {
     const t0 = performance.now();
     await withPage(`/?tour=${id}&speed=8`, (page) => runTour(page, id), { viewport: openingSize });
     console.log(`# tour ${id}: ${TOURS[id]!.steps.length} steps in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
