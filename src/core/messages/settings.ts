@@ -107,9 +107,11 @@ export const SETTINGS_EN = {
     `${w.flag('dynamic-sampling')} stream needs every group on one rank, but the ${p.sampler} sampler puts prompt ${p.prompt} ` +
     `on ranks ${p.at} and ${p.rank}; use ${w.flag('sampler')} trl or contiguous`,
   'train.dynamic-pairwise': (_: Record<string, never>, w: Words = CLI_WORDS) =>
-    `${w.flag('loss')} pairwise needs each prompt exactly k times per step; with ${w.flag('dynamic-sampling')} use ${w.flag('loss')} dapo (or grpo, bnpo, dr_grpo)`,
+    `${w.flag('loss')} pairwise needs each prompt exactly k times per step; ` +
+    `with ${w.flag('dynamic-sampling')} use ${w.flag('loss')} dapo (or grpo, bnpo, dr_grpo)`,
   'train.dance-rebalance': (_: Record<string, never>, w: Words = CLI_WORDS) =>
-    `${w.flag('advantage')} dance normalises each rank's runs of k, but rebalance's slices need not be multiples of k; use ${w.flag('advantage')} verl or flow-grpo`,
+    `${w.flag('advantage')} dance normalises each rank's runs of k, but rebalance's slices need not be multiples of k; ` +
+    `use ${w.flag('advantage')} verl or flow-grpo`,
   'train.over-budget': (
     p: { samples: number; dynamic: boolean; draws: number; dModel: number; hidden: number; webgpu: boolean } & OverBudget,
     w: Words = CLI_WORDS,
