@@ -15,8 +15,11 @@ export interface WorldOptions {
   /** Number of ranks (1 … MAX_WORLD). */
   size: number;
   /**
-   * Worker threads the ranks run on (1 … size; default min(size, the machine's cores), or size with gpu).
-   * Each thread hosts a contiguous block of ranks; results, collectives and faults are the same for any count.
+   * Worker threads the ranks run on (1 … size; default size, one thread per rank). Each thread hosts a
+   * contiguous block of ranks; results and collectives are the same for any count. Faults name the same root,
+   * but a rank sharing a thread with the failing one may be released by its abort before its own timer fires
+   * (RankFailedError instead of its own watchdog error), so the fault demos keep one thread per rank and
+   * `train` asks for min(ranks, cores).
    */
   threads?: number;
   /** A collective with no progress for this many milliseconds is diagnosed as a hang (default 10 000). */
@@ -101,7 +104,7 @@ function validate(options: WorldOptions, cores: number): Validated {
   }
   const gpu = options.gpu ?? false;
   if (typeof gpu !== 'boolean') throw new ConfigError(`gpu must be true or false, got ${String(gpu)}`);
-  const threads = options.threads ?? (gpu ? size : Math.min(size, cores));
+  const threads = options.threads ?? size;
   if (!Number.isInteger(threads) || threads < 1 || threads > size) {
     throw new ConfigError(`threads must be a whole number from 1 to the world size ${size}, got ${String(threads)}`, [
       { threads: Math.min(size, cores) },

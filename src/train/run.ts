@@ -5,6 +5,7 @@
 import { configError, type Fact, fact } from '../core/messages/index.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { makeTask } from '../core/env/task.ts';
+import { coreCount } from '../ranks/spawn.ts';
 import { World } from '../ranks/world.ts';
 import { fusedStepGap, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { microPlanCovering } from './micro-steps.ts';
@@ -71,10 +72,14 @@ async function startWorld(
   threads: number | undefined,
   onNotice: (notice: RunNotice) => void,
 ): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
-  const cpu = { size: c.ranks, worker: TRAIN_WORKER, ...(threads !== undefined && { threads }) };
+  // Logical ranks on the CPU: min(ranks, cores) threads unless asked (each GPU rank keeps its own thread).
+  const cpu = { size: c.ranks, worker: TRAIN_WORKER, threads: threads ?? Math.min(c.ranks, await coreCount()) };
   if (c.backend === 'cpu') return { world: await World.start(cpu), device: 'cpu' };
   try {
-    return { world: await World.start({ ...cpu, gpu: true }), device: 'webgpu' };
+    return {
+      world: await World.start({ size: c.ranks, worker: TRAIN_WORKER, gpu: true, ...(threads !== undefined && { threads }) }),
+      device: 'webgpu',
+    };
   } catch (err) {
     const reason = (err as Error).message.split('\n')[0];
     if (c.backend === 'webgpu') throw configError([fact('run.webgpu-failed', { reason })]);

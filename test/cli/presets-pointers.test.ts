@@ -10,7 +10,7 @@ test('every command, fault and loss type a preset description points to exists',
     .map((p) => p.description)
     .join('\n');
   const commands = new Set([...text.matchAll(/`grpo-sandbox (\w+)/g)].map((m) => m[1]!));
-  assert.deepEqual([...commands].sort(), ['dynamic', 'loss', 'ranks', 'schedule', 'train']);
+  assert.deepEqual([...commands].sort(), ['dynamic', 'layout', 'loss', 'ranks', 'schedule', 'train']);
   const help = new Map(
     [...commands].map((c) => {
       const res = runCli([c, '--help']);
