@@ -61,6 +61,9 @@ const ALLOWED = new Set([
   'iframe',
   // a key's name, as printed on the keyboard
   'esc',
+  // a boolean setting's values, as typed on the CLI and in a link (--balance-batch false)
+  'true',
+  'false',
 ]);
 
 /** The English words of a text that are not identifiers or allowed terms. */

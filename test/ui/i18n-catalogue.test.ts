@@ -15,7 +15,6 @@ import {
   schedulePresets,
   simulateSchedules,
   uniformPolicy,
-  validateScheduleConfig,
   type ScheduleConfig,
 } from '../../src/core/schedule/index.ts';
 import {
@@ -272,24 +271,10 @@ test('the samplers’ layout notes in Chinese: every note the core says for the 
   assert.ok(seen.size >= 12, `only ${seen.size} distinct notes reached`);
 });
 
-test('core ConfigErrors the explorer settings reach: every one said as facts, in zh-CN with no English words', () => {
-  // Each sampler × preset × one setting set to an edge value: the messages a user can reach from the config panel.
-  const fields = [
-    'ranks',
-    'batch',
-    'k',
-    'batchesPerEpoch',
-    'epochs',
-    'datasetSize',
-    'seed',
-    'stepsPerGeneration',
-    'numIterations',
-    'gradientAccumulationSteps',
-    'numWorkers',
-    'prefetchFactor',
-    'acceleratePrepare',
-  ];
-  const values = [0, 1, 2, 3, 5, 7, 1e9, -1, 1.5, Number.NaN];
+test('core ConfigErrors the explorer settings reach: every one said as facts, in zh-CN with no English words', async () => {
+  // The sweeps that record the CLI's English (scripts/i18n/core-english.ts): each sampler × preset × one setting at an
+  // edge value, and the schedule view's settings.
+  const { layoutSweep, scheduleSweep } = await import('../../scripts/i18n/core-english.ts');
   const untranslated: string[] = [];
   const english: string[] = [];
   const check = (err: Error & { clauses?: readonly { id: string; params: object; or?: true }[] | null }) => {
@@ -303,32 +288,10 @@ test('core ConfigErrors the explorer settings reach: every one said as facts, in
   let messages = 0;
   setLang('zh-CN');
   try {
-    for (const sampler of samplerNames) {
-      for (const preset of Object.values(presets)) {
-        for (const field of fields) {
-          for (const value of values) {
-            const err = validateConfig({ ...preset.config, sampler, [field]: value });
-            if (!err) continue;
-            messages++;
-            check(err);
-          }
-        }
-      }
-    }
-    // The schedule view's settings.
-    const seed = schedulePresets['seed-001']!.config;
-    for (const field of ['ranks', 'batch', 'k', 'alpha', 'maxBatch', 'gatherCost', 'seed']) {
-      for (const value of [0, -1, 1.5, 2, 1e9, Number.NaN]) {
-        let err: Error | null = null;
-        try {
-          validateScheduleConfig({ ...seed, [field]: value });
-        } catch (e) {
-          err = e as Error; // it throws its ConfigError
-        }
-        if (!err) continue;
-        messages++;
-        check(err);
-      }
+    for (const { error } of [...layoutSweep(), ...scheduleSweep()]) {
+      if (!error) continue;
+      messages++;
+      check(error);
     }
   } finally {
     setLang('en');

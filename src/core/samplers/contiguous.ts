@@ -6,13 +6,51 @@ import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
 import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { distributedSamplerAllRanks } from './distributed-sampler.ts';
 import { flowGrpoLoopCounts } from './counts.ts';
-import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from './rules.ts';
+import { batchesFact, byNearness, divisors, type FixCheck, passingMultiples, passingValues, validKFact } from './rules.ts';
+import type { ConfigError } from '../errors.ts';
 import type { SamplerSpec } from './spec.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
 /** Full batches one epoch holds: per-rank prompts ceil(D/W), in batches of batch/k, the incomplete last one dropped. */
 export function batchesInEpoch(config: LayoutConfig): number {
   return Math.floor(Math.ceil(config.datasetSize / config.ranks) / (config.batch / config.k));
+}
+
+/**
+ * The error when k does not divide the per-rank batch (each rank repeats batch/k prompts k times), with the nearest k
+ * and batches that pass every rule; `said` names the rule in the sampler's words.
+ */
+export function kDividesBatchError(config: LayoutConfig, passes: FixCheck, said: Fact): ConfigError | null {
+  const { k, batch } = config;
+  if (batch % k === 0) return null;
+  // Only fixes that pass every rule (the dataset, the size limits) are named.
+  const ks = passingValues(byNearness(divisors(batch), k), 'k', passes);
+  const batches = passingMultiples(batch, k, passes);
+  return configError(
+    [said, ...fixClauses([validKFact(ks), batchesFact(batches)])],
+    [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
+  );
+}
+
+/**
+ * The error when a rank's share of the dataset holds no full batch of batch/k prompts; `said` gets the share per rank
+ * and the prompts per step and names the rule in the sampler's words.
+ */
+export function datasetShortError(
+  config: LayoutConfig,
+  passes: FixCheck,
+  said: (perRank: number, perStep: number) => Fact,
+): ConfigError | null {
+  if (batchesInEpoch(config) >= 1) return null;
+  const need = (config.batch / config.k) * config.ranks;
+  const ok = passes({ datasetSize: need });
+  return configError(
+    [
+      said(Math.ceil(config.datasetSize / config.ranks), config.batch / config.k),
+      ...fixClauses([ok ? fact('fix.dataset-size', { min: need }) : null]),
+    ],
+    ok ? [{ datasetSize: need }] : [],
+  );
 }
 
 export const contiguous: SamplerSpec = {
@@ -25,33 +63,13 @@ export const contiguous: SamplerSpec = {
   drawScope: 'step',
   validate(config, passes) {
     const { k, batch } = config;
-    if (batch % k !== 0) {
-      const valid = divisors(batch);
-      // Only fixes that pass every rule (the dataset, the size limits) are named.
-      const ks = passingValues(byNearness(valid, k), 'k', passes);
-      const batches = passingMultiples(batch, k, passes);
-      return configError(
-        [fact('contiguous.k-divide-batch', { k, batch }), ...fixClauses([validKFact(ks), batchesFact(batches)])],
-        [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
+    const error =
+      kDividesBatchError(config, passes, fact('contiguous.k-divide-batch', { k, batch })) ??
+      datasetShortError(config, passes, (perRank, perStep) =>
+        fact('contiguous.dataset-short', { datasetSize: config.datasetSize, ranks: config.ranks, perRank, perStep }),
       );
-    }
+    if (error) return error;
     const most = batchesInEpoch(config);
-    if (most < 1) {
-      const need = (batch / k) * config.ranks;
-      const ok = passes({ datasetSize: need });
-      return configError(
-        [
-          fact('contiguous.dataset-short', {
-            datasetSize: config.datasetSize,
-            ranks: config.ranks,
-            perRank: Math.ceil(config.datasetSize / config.ranks),
-            perStep: batch / k,
-          }),
-          ...fixClauses([ok ? fact('fix.dataset-size', { min: need }) : null]),
-        ],
-        ok ? [{ datasetSize: need }] : [],
-      );
-    }
     if (config.batchesPerEpoch > most) {
       const need = Math.ceil(((config.batchesPerEpoch * batch) / k) * config.ranks);
       const fixes = [{ batchesPerEpoch: most }, { datasetSize: need }].filter((f) => passes(f));

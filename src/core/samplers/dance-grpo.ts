@@ -6,13 +6,12 @@
 //   train_one_step: repeat_interleave(num_generations), advantages per group on the rank.
 // Every pass over the DataLoader re-iterates the sampler with epoch 0, so every pass repeats the
 // first pass's order: the same prompts meet the same ranks in the same order, pass after pass.
-import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
+import { type Fact, fact } from '../messages/index.ts';
 import type { LayoutStep } from '../layout/types.ts';
-import { batchesInEpoch } from './contiguous.ts';
+import { batchesInEpoch, datasetShortError, kDividesBatchError } from './contiguous.ts';
 import { danceGrpoCounts } from './counts.ts';
 import { distributedSamplerIndices } from './distributed-sampler.ts';
 import { DANCE_GRPO_VERSION } from './framework-errors.ts';
-import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
@@ -26,33 +25,12 @@ export const danceGrpo: SamplerSpec = {
   drawScope: 'step',
   validate(config, passes) {
     const { k, batch } = config;
-    if (batch % k !== 0) {
-      const valid = divisors(batch);
-      // Only fixes that pass every rule (the dataset, the size limits) are named.
-      const ks = passingValues(byNearness(valid, k), 'k', passes);
-      const batches = passingMultiples(batch, k, passes);
-      return configError(
-        [fact('dance-grpo.batch-k', { batch, k }), ...fixClauses([validKFact(ks), batchesFact(batches)])],
-        [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
-      );
-    }
-    if (batchesInEpoch(config) < 1) {
-      const need = (batch / k) * config.ranks;
-      const ok = passes({ datasetSize: need });
-      return configError(
-        [
-          fact('dance-grpo.dataset-short', {
-            datasetSize: config.datasetSize,
-            ranks: config.ranks,
-            perRank: Math.ceil(config.datasetSize / config.ranks),
-            trainBatch: batch / k,
-          }),
-          ...fixClauses([ok ? fact('fix.dataset-size', { min: need }) : null]),
-        ],
-        ok ? [{ datasetSize: need }] : [],
-      );
-    }
-    return null;
+    return (
+      kDividesBatchError(config, passes, fact('dance-grpo.batch-k', { batch, k })) ??
+      datasetShortError(config, passes, (perRank, trainBatch) =>
+        fact('dance-grpo.dataset-short', { datasetSize: config.datasetSize, ranks: config.ranks, perRank, trainBatch }),
+      )
+    );
   },
   // One epoch here = one pass over the DataLoader: every full batch of train_batch_size prompts.
   effective: (config) => ({ ...config, batchesPerEpoch: batchesInEpoch(config) }),

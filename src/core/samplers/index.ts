@@ -11,7 +11,7 @@ import { flagName } from '../settings.ts';
 import { checkCommon, checkSize, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
 import { trl } from './trl.ts';
-import { verl } from './verl.ts';
+import { VERL_ONLY_FIELDS, verl } from './verl.ts';
 
 export type { SamplerSpec } from './spec.ts';
 export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from './trl.ts';
@@ -120,49 +120,32 @@ export function withSamplerDefaults(config: LayoutConfig, given: Iterable<string
   return defaults.length ? ({ ...config, ...Object.fromEntries(defaults) } as LayoutConfig) : config;
 }
 
+/** The settings every sampler's config carries, in the fixed order of its JSON. */
+const CANONICAL_FIELDS = [
+  'sampler',
+  'ranks',
+  'batch',
+  'k',
+  'batchesPerEpoch',
+  'epochs',
+  'datasetSize',
+  'seed',
+  'stepsPerGeneration',
+  'numIterations',
+  'gradientAccumulationSteps',
+  'numWorkers',
+  'prefetchFactor',
+  'acceleratePrepare',
+] as const satisfies readonly (keyof LayoutConfig)[];
+
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
 function canonical(c: LayoutConfig): LayoutConfig {
-  const {
-    sampler,
-    ranks,
-    batch,
-    k,
-    batchesPerEpoch,
-    epochs,
-    datasetSize,
-    seed,
-    stepsPerGeneration,
-    numIterations,
-    gradientAccumulationSteps,
-    numWorkers,
-    prefetchFactor,
-    acceleratePrepare,
-    balanceBatch,
-    ppoMiniBatchSize,
-    ppoMicroBatchSizePerGpu,
-    dataloaderNumWorkers,
-    seqlens,
-  } = c;
+  const pick = (fields: readonly (keyof LayoutConfig)[]) => Object.fromEntries(fields.map((f) => [f, c[f]]));
   return {
-    sampler,
-    ranks,
-    batch,
-    k,
-    batchesPerEpoch,
-    epochs,
-    datasetSize,
-    seed,
-    stepsPerGeneration,
-    numIterations,
-    gradientAccumulationSteps,
-    numWorkers,
-    prefetchFactor,
-    acceleratePrepare,
+    ...pick(CANONICAL_FIELDS),
     // verl's own settings only in verl's config: the other samplers' JSON stays as it was.
-    ...(sampler === 'verl'
-      ? { balanceBatch, ppoMiniBatchSize, ppoMicroBatchSizePerGpu, dataloaderNumWorkers, ...(seqlens ? { seqlens } : {}) }
-      : {}),
-  };
+    ...(c.sampler === 'verl' ? { ...pick(VERL_ONLY_FIELDS), ...(c.seqlens ? { seqlens: c.seqlens } : {}) } : {}),
+  } as LayoutConfig;
 }
 
 /** The full layout (epochs × steps × ranks × slots of prompt ids) of a valid configuration; throws ConfigError otherwise. */
