@@ -3,7 +3,8 @@
 // isolation (any web page), once with COOP/COEP, once framed by another page. Every component
 // in the build loads; the article's figures draw with no page error, each with at most one
 // control, start only when scrolled near and pause off screen; ?lang=zh-CN shows the article and
-// its figures in Chinese; the figure export's PNG and SVG are valid files of the chosen size.
+// its figures in Chinese; the figure export's PNG and SVG are valid files of the chosen size; the steps view
+// (?view=steps) shows the values its report uses in its number fields.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync, statSync } from 'node:fs';
@@ -264,6 +265,27 @@ test('figure export: the buttons save a PNG and an SVG of the chosen size', asyn
     assert.equal(parsed.error, null, tag);
     assert.deepEqual([parsed.width, parsed.height], ['800', '450'], tag);
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the steps view shows in its number fields the values its report uses, given or not', async () => {
+  // TRL with gradient_accumulation_steps 4 given: steps_per_generation is derived from it, the rest are the defaults.
+  const { page, errors } = await open(`${await serve(false)}/?view=steps&sampler=trl&ga=4`);
+  await page.locator('grpo-steps .figure svg').waitFor({ timeout: 120_000 });
+  const fields = await page.evaluate(() =>
+    [...document.querySelector('grpo-steps')!.shadowRoot!.querySelectorAll('input[type=number]')].map((i) => [
+      i.closest('label')!.textContent!.trim(),
+      (i as HTMLInputElement).value,
+    ]),
+  );
+  assert.equal(fields.length, 5, JSON.stringify(fields));
+  for (const [label, value] of fields) assert.match(value!, /^[1-9]\d*$/, `${label} is empty`);
+  assert.deepEqual(
+    fields.map(([, v]) => v).slice(2, 4),
+    ['4', '4'],
+    'gradient accumulation as given, steps per generation derived from it',
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -116,12 +116,18 @@ export class GrpoStepsView extends LitElement {
   }
 
   private controls() {
-    const sampler = this.config().sampler;
+    const config = this.config();
+    const sampler = config.sampler;
     const framework = this.attr('framework') || defaultFramework(sampler)?.name || '';
     const spec = FRAMEWORKS[framework];
     const frameworks = FRAMEWORK_NAMES.filter((n) => FRAMEWORKS[n]!.accepts(sampler));
+    // A field not given shows the value the report uses (the explorer's default, or what TRL derives).
+    const shown = (name: string) => {
+      const field = LAYOUT_SETTINGS.find((s) => s.param === name)?.field;
+      return this.attr(name) || (field ? String((config as unknown as Record<string, unknown>)[field] ?? '') : '');
+    };
     const num = (name: string, label: string) =>
-      html`<label>${label}<input type="number" min="1" .value=${this.attr(name) ?? ''}
+      html`<label>${label}<input type="number" min="1" .value=${shown(name)}
         @change=${(e: Event) => this.set(name, (e.target as HTMLInputElement).value)}></label>`;
     const frameworkSelect = html`<label>${MSG.framework}<select
         @change=${(e: Event) => this.set('framework', (e.target as HTMLSelectElement).value)}>
