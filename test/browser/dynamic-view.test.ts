@@ -31,6 +31,14 @@ test('seed-002 step by step: groups valid or flat, pool 48 → 56 → 60 → 62 
   await withPage(PAGE, async (page) => {
     await mount(page);
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    // The view says why this preset uses k = 2 where the document speaks of 4 prompts × 4.
+    assert.match(
+      await page
+        .locator('grpo-dynamic p.about')
+        .allTextContents()
+        .then((t) => t.join(' ')),
+      /k = 2 \(8 prompts × 2 per rank\)/,
+    );
     // Step 1: the initial batch, 4 ranks × 8 groups, 6 of each rank's valid.
     assert.equal(await page.locator('grpo-dynamic g.group').count(), 32);
     assert.equal(await page.locator('grpo-dynamic g.group.valid').count(), 24);

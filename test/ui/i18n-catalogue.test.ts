@@ -56,6 +56,7 @@ const CORE_SECTIONS = [
   'train.charts.series',
   'dynamic.policyAbout',
   'dynamic.presetAbout',
+  'dynamic.presetDraws',
   'schedule.presetIntro',
 ];
 const isCore = (path: string) => CORE_SECTIONS.some((s) => path.startsWith(`${s}.`));
@@ -78,6 +79,7 @@ test('the Chinese core tables cover the core: every setting, preset, sampler and
   assert.deepEqual(Object.keys(zh.core.does).sort(), [...samplerNames].sort());
   assert.deepEqual(Object.keys(zh.dynamic.policyAbout).sort(), [...POLICIES].sort());
   assert.deepEqual(Object.keys(zh.dynamic.presetAbout).sort(), [...DYNAMIC_PRESET_NAMES].sort());
+  assert.deepEqual(Object.keys(zh.dynamic.presetDraws).sort(), [...DYNAMIC_PRESET_NAMES].sort());
   assert.deepEqual(Object.keys(zh.schedule.presetIntro).sort(), [...schedulePresetNames].sort());
 });
 
@@ -226,9 +228,10 @@ test('schedule headline, captions and conclusion: the core English in en, Chines
   assert.match(seedZh, /全部 20 个配置在 rank 0 上一个接一个地运行：20T，而 rank 1–3 整个 step 都处于空闲。$/);
 });
 
-test('the preset stories (schedule seed-001, dynamic seed-002/004) in Chinese without English words', () => {
+test('the preset stories (schedule seed-001, dynamic seed-002/004 and their draws) in Chinese without English words', () => {
   const zh = catalogue('zh-CN');
-  for (const text of [...Object.values(zh.schedule.presetIntro), ...Object.values(zh.dynamic.presetAbout)]) {
+  const texts = [zh.schedule.presetIntro, zh.dynamic.presetAbout, zh.dynamic.presetDraws].flatMap((t) => Object.values(t));
+  for (const text of texts) {
     assert.deepEqual(untranslatedWords(text), [], text);
   }
 });

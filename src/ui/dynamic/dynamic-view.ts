@@ -463,6 +463,11 @@ export class GrpoDynamicView extends LitElement {
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
       ${about !== null && !this.error ? html`<p class="about">${about}</p>` : nothing}
       ${
+        req?.presetInfo && !this.error
+          ? html`<p class="about">${(req.preset ? MSG.presetDraws[req.preset] : undefined) ?? coreOriginal(req.presetInfo.draws)}</p>`
+          : nothing
+      }
+      ${
         t && req && !this.error
           ? html`<div class="controls">
                 <button type="button" name="prev" ?disabled=${step === 0} @click=${() => this.setStep(step - 1)}>${MSG.prev}</button>

@@ -581,6 +581,8 @@ export const en = {
     policyAbout: {} as Record<string, string>,
     /** A preset's description by preset name (English: the core's, so empty here). */
     presetAbout: {} as Record<string, string>,
+    /** How a preset's reward draws were chosen (its k among them): the core's English (DynamicPreset.draws) unless translated. */
+    presetDraws: {} as Record<string, string>,
     addedValid: (n: number) => `${n} valid`,
   },
   isolation: {
