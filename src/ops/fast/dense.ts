@@ -24,14 +24,14 @@ export function dense(x: Float32Array, w: Float32Array, b: Float32Array, s: Dens
       tanh,
     );
     if (y) return { z, y };
-    if (s.activation === 'identity') return { z, y: z.slice() };
+    if (s.activation === 'identity') return { z, y: z };
     const out = new Float32Array(z.length);
-    activateSums(z, s.activation, new Float32Array(z.length), out);
+    activateSums(z, s.activation, z, out);
     return { z, y: out };
   }
   const wT = transpose(w, s.inDim, s.outDim, scratch(0, s.inDim * s.outDim));
   const z = new Float32Array(s.rows * s.outDim),
-    y = new Float32Array(s.rows * s.outDim);
+    y = s.activation === 'identity' ? z : new Float32Array(s.rows * s.outDim);
   activateSums(dotRows(x, wT, s.rows, s.outDim, s.inDim, scratch64(0, s.rows * s.outDim), b), s.activation, z, y);
   return { z, y };
 }
