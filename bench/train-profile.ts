@@ -28,8 +28,9 @@ const PARTS: [string, RegExp, RegExp][] = [
   ['garbage collection', /^$/, /^\(garbage collector\)$/],
   ['barrier waits (collectives)', /ranks\/collectives\.ts$/, /^(sleep|arrive)$/],
   ['collectives (copies, checks)', /ranks\/(collectives|arena|dtype|tensor)\.ts$/, /^/],
-  ['tanh (forward and backward)', /ops\/fast\/activation\.ts$/, /^/],
-  ['dense kernels (WebAssembly SIMD)', /^(wasm:|$)/, /^(dot|wasm-function.*|js-to-wasm.*)$/],
+  ['tanh (JS: forward and backward)', /ops\/fast\/activation\.ts$/, /^/],
+  ['tanh backward (WebAssembly SIMD; the forward is fused into matmul)', /^(wasm:|$)/, /tanhBackward/],
+  ['dense kernels (WebAssembly SIMD)', /^(wasm:|$)/, /^(dot|matmul|.*wasm-function.*|js-to-wasm.*)$/],
   ['dense kernels (copies, transposes, JS)', /ops\/(fast\/(simd|tiles|dense|denseBackward\w*)|cpu\/dense\w*)\.ts$/, /^/],
   [
     'softmax and sampling (Philox)',
@@ -49,6 +50,8 @@ const PARTS: [string, RegExp, RegExp][] = [
   ['step code (policy, step, metrics)', /train\/(step|policy|program|dynamic)\.ts$/, /^/],
   ['task and parameters (world start)', /env\/(task|controller)\.ts$/, /^/],
   ['rank worker messages (world.run round trips)', /comlink|ranks\/(rank-worker|serve|world|spawn)\.ts$|node:internal\/worker/, /^/],
+  ['ops backend (the async wrapper around every op call)', /ops\/backend\.ts$/, /^/],
+  ['(program): V8 native code outside any JS function (compilation, runtime calls)', /^$/, /^\(program\)$/],
   ['loading (tsx, modules)', /tsx|esbuild|node:internal\/(modules|bootstrap)|esm\/|cjs/, /^/],
 ];
 

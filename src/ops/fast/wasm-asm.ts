@@ -107,6 +107,8 @@ export function assemble(functions: WasmFunction[]): Uint8Array<ArrayBuffer> {
     ...section(5, vec([[0x00, ...uleb(1)]])),
     ...section(7, vec([[...name('mem'), 0x02, 0], ...functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])])),
     ...section(10, vec(code)),
+    // the "name" custom section: profiles and stack traces name the functions
+    ...section(0, [...name('name'), ...section(1, vec(functions.map((f, i) => [...uleb(i), ...name(f.name)])))]),
   ];
   return new Uint8Array(bytes);
 }
