@@ -118,6 +118,26 @@ test('fast: the kernels’ tanh is within 2⁻²¹·|tanh x| of Math.tanh, and t
   }
 });
 
+test('fast: logProbBackward gives the reference bits (masked and unmasked heads, into a wider row)', () => {
+  const rows = 37,
+    width = 16,
+    stride = 21,
+    offset = 5;
+  const h = { rows, stride, offset, width };
+  const logits = uniform(rows * stride, 51, -3, 3),
+    mask = uniform(rows * width, 52).map((v) => (v > -0.3 ? 1 : 0)),
+    gradLogp = uniform(rows * 4, 53);
+  for (const m of [null, mask]) {
+    const s = cpu.categoricalSample(logits, m, h, { seed: 7, rank: 0, step: 1, rowOffset: 0, stream: 3 });
+    const g = { stride: 4, column: 3 };
+    const into = uniform(rows * stride, 54);
+    assert.deepEqual(
+      fast.logProbBackward(s.probs, s.actions, m, gradLogp, h, g, into.slice()),
+      cpu.logProbBackward(s.probs, s.actions, m, gradLogp, h, g, into.slice()),
+    );
+  }
+});
+
 test('fast: the allocation-free Philox gives the reference’s first word (known answers and 2000 keyed counters)', () => {
   const cases: [number[], number[]][] = [
     [
