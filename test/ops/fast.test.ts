@@ -5,7 +5,7 @@ import * as cpu from '../../src/ops/cpu/index.ts';
 import * as fast from '../../src/ops/fast/index.ts';
 import { philox4x32 } from '../../src/core/rng/philox.ts';
 import { philoxWord0 } from '../../src/ops/fast/philox.ts';
-import { simdKernel, tanhF32, useSimd } from '../../src/ops/fast/simd.ts';
+import { kernelModule, simdKernel, tanhF32, useSimd } from '../../src/ops/fast/simd.ts';
 import { opsCases } from './cases.ts';
 import { uniform } from './data.ts';
 
@@ -116,6 +116,12 @@ test('fast: the kernels’ tanh is within 2⁻²¹·|tanh x| of Math.tanh, and t
     const t = tanhF32(z[i]!);
     assert.equal(dz[i], Math.fround(dy[i]! * Math.fround(1 - Math.fround(t * t))), `dz[${i}]`);
   }
+});
+
+// Chromium refuses synchronous WebAssembly.Module compilation of more than 4 KiB on a page's main
+// thread (workers have no limit); simd.ts compiles synchronously, wherever the fast ops run.
+test('fast: the kernel module stays within the 4 KiB a page’s main thread may compile synchronously', () => {
+  for (const relaxed of [false, true]) assert.ok(kernelModule(relaxed).length <= 4096, `${kernelModule(relaxed).length} bytes`);
 });
 
 test('fast: logProbBackward gives the reference bits (masked and unmasked heads, into a wider row)', () => {
