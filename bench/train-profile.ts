@@ -27,14 +27,15 @@ const PARTS: [string, RegExp, RegExp][] = [
   ['idle (waiting for messages)', /^$/, /^\(idle\)$/],
   ['garbage collection', /^$/, /^\(garbage collector\)$/],
   ['barrier waits (collectives)', /ranks\/collectives\.ts$/, /^(sleep|arrive)$/],
-  ['collectives (copies, checks)', /ranks\/(collectives|arena|dtype|tensor)\.ts$/, /./],
-  ['tanh (forward and backward)', /ops\/fast\/activation\.ts$/, /./],
-  ['dense kernels (WebAssembly SIMD)', /^(wasm:|$)/, /^(dot|wasm-function.*|js-to-wasm.*)$/],
-  ['dense kernels (copies, transposes, JS)', /ops\/(fast\/(simd|tiles|dense|denseBackward\w*)|cpu\/dense\w*)\.ts$/, /./],
+  ['collectives (copies, checks)', /ranks\/(collectives|arena|dtype|tensor)\.ts$/, /^/],
+  ['tanh (JS: forward and backward)', /ops\/fast\/activation\.ts$/, /^/],
+  ['tanh backward (WebAssembly SIMD; the forward is fused into matmul)', /^(wasm:|$)/, /tanhBackward/],
+  ['dense kernels (WebAssembly SIMD)', /^(wasm:|$)/, /^(dot|matmul|.*wasm-function.*|js-to-wasm.*)$/],
+  ['dense kernels (copies, transposes, JS)', /ops\/(fast\/(simd|tiles|dense|denseBackward\w*)|cpu\/dense\w*)\.ts$/, /^/],
   [
     'softmax and sampling (Philox)',
     /ops\/(fast|cpu)\/(maskedSoftmax|categoricalSample|philox|logProbBackward|oneHot|knob3Mask|head)\.ts$|rng\/philox\.ts$/,
-    /./,
+    /^/,
   ],
   ['latency tokens', /env\/task\.ts$/, /^latencyToken/],
   [
@@ -42,14 +43,16 @@ const PARTS: [string, RegExp, RegExp][] = [
     /env\/(task|controller)\.ts$|train\/step\.ts$/,
     /^(scoreSample|configReward|rewardStats|groupsByPrompt|generateLocal)$/,
   ],
-  ['advantages', /grpo\/schemes\.ts$|grpo\/advantages/, /./],
-  ['loss', /ops\/(cpu\/(grpoLoss|pairwiseLoss)|loss)\.ts$/, /./],
-  ['Adam and clipping', /ops\/cpu\/(adam|gradNorm)\.ts$/, /./],
+  ['advantages', /grpo\/schemes\.ts$|grpo\/advantages/, /^/],
+  ['loss', /ops\/(cpu\/(grpoLoss|pairwiseLoss)|loss)\.ts$/, /^/],
+  ['Adam and clipping', /ops\/cpu\/(adam|gradNorm)\.ts$/, /^/],
   ['checksums', /train\/step\.ts$/, /^(checksum|checkReplicas)$/],
-  ['step code (policy, step, metrics)', /train\/(step|policy|program|dynamic)\.ts$/, /./],
-  ['task and parameters (world start)', /env\/(task|controller)\.ts$/, /./],
-  ['rank worker messages (world.run round trips)', /comlink|ranks\/(rank-worker|serve|world|spawn)\.ts$|node:internal\/worker/, /./],
-  ['loading (tsx, modules)', /tsx|esbuild|node:internal\/(modules|bootstrap)|esm\/|cjs/, /./],
+  ['step code (policy, step, metrics)', /train\/(step|policy|program|dynamic)\.ts$/, /^/],
+  ['task and parameters (world start)', /env\/(task|controller)\.ts$/, /^/],
+  ['rank worker messages (world.run round trips)', /comlink|ranks\/(rank-worker|serve|world|spawn)\.ts$|node:internal\/worker/, /^/],
+  ['ops backend (the async wrapper around every op call)', /ops\/backend\.ts$/, /^/],
+  ['(program): V8 native code outside any JS function (compilation, runtime calls)', /^$/, /^\(program\)$/],
+  ['loading (tsx, modules)', /tsx|esbuild|node:internal\/(modules|bootstrap)|esm\/|cjs/, /^/],
 ];
 
 function partOf(url: string, fn: string): string {
@@ -57,11 +60,11 @@ function partOf(url: string, fn: string): string {
   return 'other';
 }
 
-/** Self milliseconds of the samples no part claims, by function (printed with PROFILE_OTHER=1). */
+/** Self milliseconds of the rank workers' samples no part claims, by function (printed with PROFILE_OTHER=1). */
 const others = new Map<string, number>();
 
 /** Self milliseconds by part over the given profiles. */
-function breakdown(files: string[]): Map<string, number> {
+function breakdown(files: string[], collectOthers: boolean): Map<string, number> {
   const out = new Map<string, number>();
   for (const f of files) {
     const p = JSON.parse(readFileSync(f, 'utf8')) as Profile;
@@ -70,7 +73,7 @@ function breakdown(files: string[]): Map<string, number> {
       const cf = byId.get(id)!.callFrame;
       const part = partOf(cf.url, cf.functionName);
       out.set(part, (out.get(part) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
-      if (part === 'other') {
+      if (part === 'other' && collectOthers) {
         const key = `other: ${cf.functionName || '(anonymous)'} ${cf.url.replace(/^.*\/(src|node_modules)\//, '$1/')}`;
         others.set(key, (others.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
       }
@@ -83,7 +86,7 @@ function profileRun(
   ranks: number,
   prompts: number,
   steps: number,
-): { workers: Map<string, number>; main: Map<string, number>; wallS: number } {
+): { workers: Map<string, number>; main: Map<string, number>; hooks: Map<string, number>; wallS: number } {
   const dir = mkdtempSync(join(os.tmpdir(), 'train-profile-'));
   const batch = (prompts * 8) / ranks;
   const t0 = performance.now();
@@ -108,10 +111,17 @@ function profileRun(
   // The main thread's profile is the first written by the process (thread id 0 in the name).
   const files = readdirSync(dir).map((f) => join(dir, f));
   const mainFile = files.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
-  const workers = breakdown(files.filter((f) => !mainFile.includes(f)));
-  const main = breakdown(mainFile);
+  // The other threads are the rank workers and, with tsx, its module-hooks thread (Node runs
+  // loader hooks off-thread): a rank worker's profile is the one that ran the step code.
+  const isRankWorker = (f: string) => !mainFile.includes(f) && readFileSync(f, 'utf8').includes('/src/train/step.ts');
+  const workers = breakdown(files.filter(isRankWorker), true);
+  const hooks = breakdown(
+    files.filter((f) => !mainFile.includes(f) && !isRankWorker(f)),
+    false,
+  );
+  const main = breakdown(mainFile, false);
   rmSync(dir, { recursive: true, force: true });
-  return { workers, main, wallS };
+  return { workers, main, hooks, wallS };
 }
 
 const ranksList = process.argv.slice(2).map(Number);
@@ -124,7 +134,7 @@ console.log(
     .join(' ')} on ${os.cpus().length} cores`,
 );
 for (const ranks of ranksList.length ? ranksList : [1, 8]) {
-  const { workers, main, wallS } = profileRun(ranks, prompts, steps);
+  const { workers, main, hooks, wallS } = profileRun(ranks, prompts, steps);
   const busy = [...workers].filter(([p]) => !p.startsWith('idle')).reduce((s, [, ms]) => s + ms, 0);
   console.log(
     `\n${ranks} rank(s) × ${(prompts * 8) / ranks}, ${steps} steps, wall ${wallS.toFixed(1)} s (whole process), load ${os.loadavg()[0]!.toFixed(1)}`,
@@ -139,4 +149,8 @@ for (const ranks of ranksList.length ? ranksList : [1, 8]) {
   others.clear();
   const mainBusy = [...main].filter(([p]) => !p.startsWith('idle')).reduce((s, [, ms]) => s + ms, 0);
   console.log(`| main thread busy (CLI, world.run, metrics files) | ${mainBusy.toFixed(0)} | ${(mainBusy / steps).toFixed(2)} | |`);
+  const hooksBusy = [...hooks].filter(([p]) => !p.startsWith('idle')).reduce((s, [, ms]) => s + ms, 0);
+  console.log(
+    `| tsx module-hooks thread busy (loading the workers' sources) | ${hooksBusy.toFixed(0)} | ${(hooksBusy / steps).toFixed(2)} | |`,
+  );
 }

@@ -5,7 +5,7 @@ import * as cpu from '../../src/ops/cpu/index.ts';
 import * as fast from '../../src/ops/fast/index.ts';
 import { philox4x32 } from '../../src/core/rng/philox.ts';
 import { philoxWord0 } from '../../src/ops/fast/philox.ts';
-import { simdKernel, useSimd } from '../../src/ops/fast/simd.ts';
+import { kernelModule, simdKernel, tanhF32, useSimd } from '../../src/ops/fast/simd.ts';
 import { opsCases } from './cases.ts';
 import { uniform } from './data.ts';
 
@@ -51,10 +51,11 @@ test('fast: with the JS kernel, dense, its backward and activationBackward give 
   useSimd(true);
 });
 
-// The SIMD kernel's stated tolerance: |got − ref| ≤ 2⁻²² · Σ_k |a_k·b_k| per output (float32 sums
-// of K terms in 4 lanes and blocks of 512: a few ulps of the terms' magnitude), over the tile's
-// remainders and sums of 1 to 3000 terms. Where this runtime has no WebAssembly SIMD it says so.
-test('fast: the WebAssembly SIMD kernel is within float32 rounding of the exact sums', (t) => {
+// The SIMD kernel's stated tolerance: each output is summed over k in order in float32, so
+// |got − exact| ≤ (K + 1)·2⁻²⁴ · (|bias| + Σ_k |a_k·b_k|) (the textbook bound for K float32
+// additions), over the tile's remainders (m to 4, n to 8), strided reads of a (xᵀ) and sums of 1
+// to 3000 terms. Where this runtime has no WebAssembly SIMD it says so.
+test('fast: the WebAssembly SIMD matmul is within float32 rounding of the exact sums', (t) => {
   const k = simdKernel();
   if (!k) {
     t.diagnostic('no WebAssembly SIMD in this runtime: the fast ops run the exact JS kernel');
@@ -67,22 +68,79 @@ test('fast: the WebAssembly SIMD kernel is within float32 rounding of the exact 
     [5, 7, 6],
     [9, 33, 37],
     [3, 9, 3000],
-    [64, 32, 513],
-  ] as const) {
-    const a = uniform(m * K, 31),
-      b = uniform(n * K, 32),
-      init = uniform(n, 33);
-    const got = k.dotRows(a, b, m, n, K, new Float32Array(m * n), init);
-    for (let i = 0; i < m; i++)
-      for (let j = 0; j < n; j++) {
-        let exact = init[j]!,
-          mag = Math.abs(init[j]!);
-        for (let q = 0; q < K; q++) {
-          exact += a[i * K + q]! * b[j * K + q]!;
-          mag += Math.abs(a[i * K + q]! * b[j * K + q]!);
+    [64, 21, 513],
+  ] as const)
+    for (const transposed of [false, true]) {
+      const a = uniform(m * K, 31),
+        b = uniform(K * n, 32),
+        bias = uniform(n, 33);
+      // a(i, k) = a[i·K + k], or a[k·m + i] (a stored transposed, as x is for dw = xᵀ·dz)
+      const at = (i: number, q: number) => (transposed ? a[q * m + i]! : a[i * K + q]!);
+      const view = transposed ? { data: a, rowStride: 1, kStride: m } : { data: a, rowStride: K, kStride: 1 };
+      const got: { c: Float32Array; y: Float32Array | null } = k.matmul(view, b, m, n, K, bias, true);
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < n; j++) {
+          let exact = bias[j]!,
+            mag = Math.abs(bias[j]!);
+          for (let q = 0; q < K; q++) {
+            exact += at(i, q) * b[q * n + j]!;
+            mag += Math.abs(at(i, q) * b[q * n + j]!);
+          }
+          const c: number = got.c[i * n + j]!;
+          assert.ok(Math.abs(c - exact) <= (K + 1) * 2 ** -24 * mag, `${m}×${n}×${K} [${i}, ${j}]: ${c} vs ${exact}`);
+          assert.equal(got.y![i * n + j], tanhF32(c), `fused tanh ${m}×${n}×${K} [${i}, ${j}]`);
         }
-        assert.ok(Math.abs(got[i * n + j]! - exact) <= 2 ** -22 * mag, `${m}×${n}×${K} [${i}, ${j}]: ${got[i * n + j]} vs ${exact}`);
-      }
+    }
+});
+
+// The stated tolerance of the kernels' tanh (tanhF32, Eigen's rational approximation in float32):
+// |tanhF32(x) − tanh(x)| ≤ 2⁻²¹·|tanh(x)| (4 float32 ulps; measured at most 3.1), odd, the clamp's
+// value (1 − 1.8e-7) for ±∞, NaN for NaN; and the WebAssembly f32x4 tanhBackward gives tanhF32's bits.
+test('fast: the kernels’ tanh is within 2⁻²¹·|tanh x| of Math.tanh, and the SIMD backward computes it bit for bit', () => {
+  for (let i = 0; i <= 200000; i++) {
+    const x = Math.fround((i / 200000 - 0.5) * 24 * ((i % 7) / 7) ** 2);
+    const exact = Math.tanh(x);
+    assert.ok(Math.abs(tanhF32(x) - exact) <= 2 ** -21 * Math.abs(exact), `tanh(${x}): ${tanhF32(x)} vs ${exact}`);
+    assert.equal(tanhF32(-x), -tanhF32(x));
+  }
+  assert.ok(Math.abs(tanhF32(Infinity) - 1) <= 2 ** -21 && tanhF32(-Infinity) === -tanhF32(Infinity));
+  assert.ok(Number.isNaN(tanhF32(Number.NaN)));
+  const k = simdKernel();
+  if (!k) return;
+  const z = uniform(4099, 41, -9, 9),
+    dy = uniform(4099, 42);
+  z[0] = 0;
+  z[1] = 1e-30;
+  const dz = k.tanhBackward(z, dy);
+  for (let i = 0; i < z.length; i++) {
+    const t = tanhF32(z[i]!);
+    assert.equal(dz[i], Math.fround(dy[i]! * Math.fround(1 - Math.fround(t * t))), `dz[${i}]`);
+  }
+});
+
+// Chromium refuses synchronous WebAssembly.Module compilation of more than 4 KiB on a page's main
+// thread (workers have no limit); simd.ts compiles synchronously, wherever the fast ops run.
+test('fast: the kernel module stays within the 4 KiB a page’s main thread may compile synchronously', () => {
+  for (const relaxed of [false, true]) assert.ok(kernelModule(relaxed).length <= 4096, `${kernelModule(relaxed).length} bytes`);
+});
+
+test('fast: logProbBackward gives the reference bits (masked and unmasked heads, into a wider row)', () => {
+  const rows = 37,
+    width = 16,
+    stride = 21,
+    offset = 5;
+  const h = { rows, stride, offset, width };
+  const logits = uniform(rows * stride, 51, -3, 3),
+    mask = uniform(rows * width, 52).map((v) => (v > -0.3 ? 1 : 0)),
+    gradLogp = uniform(rows * 4, 53);
+  for (const m of [null, mask]) {
+    const s = cpu.categoricalSample(logits, m, h, { seed: 7, rank: 0, step: 1, rowOffset: 0, stream: 3 });
+    const g = { stride: 4, column: 3 };
+    const into = uniform(rows * stride, 54);
+    assert.deepEqual(
+      fast.logProbBackward(s.probs, s.actions, m, gradLogp, h, g, into.slice()),
+      cpu.logProbBackward(s.probs, s.actions, m, gradLogp, h, g, into.slice()),
+    );
   }
 });
 

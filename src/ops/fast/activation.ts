@@ -1,9 +1,12 @@
 // Activations over whole arrays, the branch on the activation taken once per call rather than
 // once per element (src/ops/cpu/activation.ts chooses by string for every value). tanh and
 // identity, the controller's, get their own loops; relu and gelu use the reference's scalar
-// functions. The formulas are the reference's, so the results are the same bits.
+// functions. The formulas are the reference's, so the results are the same bits; where the
+// WebAssembly SIMD kernel runs, tanh's backward is its f32x4 tanhBackward (simd.ts: tanhF32,
+// within 2⁻²¹·|tanh z| of Math.tanh) and dense fuses the forward tanh into its matmul.
 import type { Activation } from '../codes.ts';
 import { activate, activationDerivative } from '../cpu/activation.ts';
+import { activeKernel } from './simd.ts';
 
 /** z[i] = sums[i] rounded to float32, y[i] = act(sums[i]) (the unrounded sum, as src/ops/cpu/dense.ts). */
 export function activateSums(sums: Float64Array | Float32Array, act: Activation, z: Float32Array, y: Float32Array): void {
@@ -31,6 +34,8 @@ export function activateSums(sums: Float64Array | Float32Array, act: Activation,
 /** Back through an activation: dz = dy · act'(z), elementwise (z, dy: same length). */
 export function activationBackward(z: Float32Array, dy: Float32Array, activation: Activation): Float32Array {
   const n = z.length;
+  const k = activeKernel();
+  if (k && activation === 'tanh') return k.tanhBackward(z, dy);
   const dz = new Float32Array(n);
   if (activation === 'identity') dz.set(dy.subarray(0, n));
   else if (activation === 'tanh')

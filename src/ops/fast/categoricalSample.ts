@@ -1,12 +1,14 @@
 import { NO_OPTION, type SampleKey } from '../cpu/categoricalSample.ts';
 import { checkHead, type HeadShape } from '../cpu/head.ts';
 import { philoxKey, unitFloat } from '../../core/rng/philox.ts';
-import { maskedSoftmax } from './maskedSoftmax.ts';
+import { softmaxInto } from './maskedSoftmax.ts';
+import { scratch } from './tiles.ts';
 import { philoxWord0 } from './philox.ts';
 
 /**
  * src/ops/cpu/categoricalSample.ts (inverse CDF over the masked softmax, Philox-keyed uniform per
- * row) with the fast softmax and an allocation-free Philox: the same actions, log-probs and probs.
+ * row) with the fast softmax (its full log-probabilities in scratch, not a new array per call) and
+ * an allocation-free Philox: the same actions, log-probs and probs.
  */
 export function categoricalSample(
   logits: Float32Array,
@@ -16,7 +18,8 @@ export function categoricalSample(
 ): { actions: Uint32Array; logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
   const { rows, width } = h;
-  const soft = maskedSoftmax(logits, mask, h);
+  // The log-probabilities of every option are a temporary (only the actions' are returned): scratch.
+  const soft = softmaxInto(logits, mask, h, scratch(3, rows * width), new Float32Array(rows * width));
   const actions = new Uint32Array(rows).fill(NO_OPTION);
   const logp = new Float32Array(rows);
   const [k0, k1] = philoxKey(k.seed);

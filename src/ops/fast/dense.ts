@@ -1,19 +1,37 @@
 import type { DenseShape } from '../cpu/dense.ts';
 import { activateSums } from './activation.ts';
-import { dotRowsF32, fastKernelKind } from './simd.ts';
+import { activeKernel } from './simd.ts';
 import { dotRows, scratch, scratch64, transpose } from './tiles.ts';
 
 /**
- * One dense layer over a batch, z = x·W + b, y = act(z), as src/ops/cpu/dense.ts defines it:
- * W is transposed once (outDim × inDim) so that every output is a unit-stride dot product. With
- * the SIMD kernel (simd.ts) the sums are float32 and y = act(z); with the JS kernel they are the
- * reference's float64 sums, and the bits are the reference's.
+ * One dense layer over a batch, z = x·W + b, y = act(z), as src/ops/cpu/dense.ts defines it. With
+ * the SIMD kernel (simd.ts) x and W go into the module as they are (W is already K × n row-major)
+ * and the sums are float32, tanh fused into the same pass (tanhF32); with the JS kernel W is
+ * transposed so that every output is a unit-stride dot product, the sums are the reference's
+ * float64 ones, and the bits are the reference's.
  */
 export function dense(x: Float32Array, w: Float32Array, b: Float32Array, s: DenseShape): { z: Float32Array; y: Float32Array } {
+  const k = activeKernel();
+  if (k) {
+    const tanh = s.activation === 'tanh';
+    const { c: z, y } = k.matmul(
+      { data: x.subarray(0, s.rows * s.inDim), rowStride: s.inDim, kStride: 1 },
+      w,
+      s.rows,
+      s.outDim,
+      s.inDim,
+      b,
+      tanh,
+    );
+    if (y) return { z, y };
+    if (s.activation === 'identity') return { z, y: z };
+    const out = new Float32Array(z.length);
+    activateSums(z, s.activation, z, out);
+    return { z, y: out };
+  }
   const wT = transpose(w, s.inDim, s.outDim, scratch(0, s.inDim * s.outDim));
   const z = new Float32Array(s.rows * s.outDim),
-    y = new Float32Array(s.rows * s.outDim);
-  if (fastKernelKind() !== 'js') activateSums(dotRowsF32(x, wT, s.rows, s.outDim, s.inDim, z, b), s.activation, z, y);
-  else activateSums(dotRows(x, wT, s.rows, s.outDim, s.inDim, scratch64(0, s.rows * s.outDim), b), s.activation, z, y);
+    y = s.activation === 'identity' ? z : new Float32Array(s.rows * s.outDim);
+  activateSums(dotRows(x, wT, s.rows, s.outDim, s.inDim, scratch64(0, s.rows * s.outDim), b), s.activation, z, y);
   return { z, y };
 }

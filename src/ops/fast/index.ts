@@ -1,9 +1,10 @@
 // The fast CPU backend: the same names and signatures as src/ops/cpu/index.ts (the readable
 // definition), with the ops that dominate a training step rewritten for speed (measured: dense and
-// denseBackwardWeight took 85% of the reference step; after them, the softmax and the sampler's
-// Philox). The dense ops run the WebAssembly SIMD kernel of simd.ts where the runtime has it
-// (float32 sums: the reference's results within the op suite's float32 tolerances), else the JS
-// kernel of tiles.ts (the reference's bits). The rest are the reference's own functions.
+// denseBackwardWeight took 85% of the reference step; after them, tanh, the softmax, the sampler's
+// Philox and logProbBackward). The dense ops and tanh's backward run the WebAssembly SIMD kernels of
+// simd.ts where the runtime has them (float32 sums and tanh: the reference's results within the op
+// suite's float32 tolerances), else the JS kernel of tiles.ts and Math.tanh (the reference's bits).
+// The rest are the reference's own functions.
 // test/ops/fast.test.ts runs the shared op suite on it.
 export { dense } from './dense.ts';
 export { activationBackward } from './activation.ts';
@@ -11,8 +12,8 @@ export { denseBackwardInput } from './denseBackwardInput.ts';
 export { denseBackwardWeight } from './denseBackwardWeight.ts';
 export { maskedSoftmax } from './maskedSoftmax.ts';
 export { categoricalSample } from './categoricalSample.ts';
+export { logProbBackward } from './logProbBackward.ts';
 export {
-  logProbBackward,
   grpoLoss,
   pairwiseLoss,
   groupAdvantage,

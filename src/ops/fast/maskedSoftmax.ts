@@ -7,16 +7,29 @@ import { checkHead, type HeadShape } from '../cpu/head.ts';
  */
 export function maskedSoftmax(logits: Float32Array, mask: Float32Array | null, h: HeadShape): { logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
+  return softmaxInto(logits, mask, h, new Float32Array(h.rows * h.width), new Float32Array(h.rows * h.width));
+}
+
+/** maskedSoftmax into the given arrays (rows × width each; every entry written). */
+export function softmaxInto(
+  logits: Float32Array,
+  mask: Float32Array | null,
+  h: HeadShape,
+  logp: Float32Array,
+  probs: Float32Array,
+): { logp: Float32Array; probs: Float32Array } {
   const { rows, stride, offset, width } = h;
-  const logp = new Float32Array(rows * width);
-  const probs = new Float32Array(rows * width);
   const e = new Float64Array(width);
   for (let r = 0; r < rows; r++) {
     const at = r * stride + offset,
       out = r * width;
     let max = -Infinity;
     for (let j = 0; j < width; j++) if (mask === null || mask[out + j] !== 0) max = Math.max(max, logits[at + j]!);
-    if (max === -Infinity) continue;
+    if (max === -Infinity) {
+      logp.fill(0, out, out + width);
+      probs.fill(0, out, out + width);
+      continue;
+    }
     let sum = 0;
     for (let j = 0; j < width; j++) {
       if (mask !== null && mask[out + j] === 0) continue;
@@ -25,7 +38,11 @@ export function maskedSoftmax(logits: Float32Array, mask: Float32Array | null, h
     }
     const logSum = Math.log(sum);
     for (let j = 0; j < width; j++) {
-      if (mask !== null && mask[out + j] === 0) continue;
+      if (mask !== null && mask[out + j] === 0) {
+        logp[out + j] = 0;
+        probs[out + j] = 0;
+        continue;
+      }
       logp[out + j] = logits[at + j]! - max - logSum;
       probs[out + j] = e[j]! / sum;
     }

@@ -1,29 +1,70 @@
-// The fast backend's inner kernel in WebAssembly SIMD: c = a·bᵀ (every output a dot product of a
-// row of a with a row of b, both contiguous), as tiles.ts's dotRows, with float32 lanes:
-//   - 2 × 4 outputs per tile, 8 f32x4 accumulators, each k-step of 4 loads 6 vectors for 8
-//     multiply-adds of 4 lanes: a multiply and an add by default, so every runtime computes the
-//     same bits (Node and Deno give equal runs); useFma(true) switches to relaxed-SIMD
-//     f32x4.relaxed_madd where the runtime validates it (fused on hardware with FMA, which makes
-//     the bits depend on the hardware and the runtime);
-//   - the sum over k blocked by KC floats (rows of 2 KiB: a tile's rows stay in L1, a block of b
-//     in L2), the partial sums added into c between blocks;
-//   - inputs copied into the module's memory padded with zeros to whole tiles (rows to 2, columns
-//     to 4, k to 4), so the kernel has no remainder loops.
-// Unlike dotRows it sums in float32 and in another order (four lanes, then blocks), so results
-// match the reference within the op suite's float32 tolerances, not bit for bit. Feature-detected:
-// simdKernel() is null where WebAssembly SIMD is missing, and the callers keep the exact JS kernel.
-import { dotRows } from './tiles.ts';
+// The fast backend's kernels in WebAssembly SIMD (f32x4 lanes), assembled by wasm-asm.ts:
+//   - matmul: c = bias + a·b, a read through strides (so xᵀ needs no transpose), b row-major and
+//     zero-padded to whole 8-column tiles, 4 × 8 outputs per tile (8 vector accumulators; each k
+//     loads 2 vectors of b and splats 4 floats of a for 8 multiply-adds of 4 lanes). Each output
+//     is summed over k in ascending order, in float32, starting from its bias: the reference's
+//     order (src/ops/cpu/dense.ts and its backward twins), with float32 rounding. The tile can also
+//     write y = tanh(c) (dense with tanh: the activation fused, no second pass);
+//   - tanhBackward: dz = dy · (1 − tanh(z)²), four lanes at a time;
+//   - tanh in both: tanhF32 below, a rational approximation in float32 arithmetic (Eigen's: clamp
+//     to ±7.99881172, odd degree-13 numerator over even degree-6 denominator, then one division),
+//     within 2⁻²¹·|tanh x| of Math.tanh (test/ops/fast.test.ts). Only add, multiply, divide,
+//     min and max, each rounded to float32, so every runtime computes the same bits, and
+//     tanhF32 (JS, Math.fround after every operation) computes them too.
+// A multiply and an add by default (the same bits in Node, Deno and browsers); useFma(true)
+// switches matmul to relaxed-SIMD f32x4.relaxed_madd where the runtime validates it (fused on
+// hardware with FMA: bits that depend on the hardware and the runtime). Feature-detected:
+// simdKernel() is null where WebAssembly SIMD is missing, and the callers keep tiles.ts's exact JS
+// kernel and Math.tanh.
 import { assemble, I32, op, V128 } from './wasm-asm.ts';
 
-/** Floats of k per block. */
-const KC = 512;
+// Eigen's float tanh: clamp, then x·P(x²)/Q(x²).
+const TANH_CLAMP = 7.998811721801758;
+const TANH_P = [
+  4.89352455891786e-3, 6.37261928875436e-4, 1.48572235717979e-5, 5.12229709037114e-8, -8.60467152213735e-11, 2.00018790482477e-13,
+  -2.76076847742355e-16,
+];
+const TANH_Q = [4.89352518554385e-3, 2.268434632439e-3, 1.18534705686654e-4, 1.19825839466702e-6];
 
-// Locals of the kernel: the parameters, then scratch. acc(r, q) is output (i + r, j + q).
-const [A, B, C, MP, NP, KP, KCL] = [0, 1, 2, 3, 4, 5, 6];
-const [RB, KB, OEND, OSTART, I, J, PA0, PA1, PB0, PC, ROWC, O] = [7, 8, 9, 10, 11, 12, 13, 14, 15, 19, 20, 21];
-const pb = (q: number) => PB0 + q;
-const acc = (r: number, q: number) => 22 + r * 4 + q;
-const [X0, X1, Y] = [30, 31, 32];
+/** The kernels' tanh as scalar JS: the same float32 operations in the same order, so the same bits. */
+export function tanhF32(x: number): number {
+  const f = Math.fround;
+  const c = f(TANH_CLAMP);
+  const t = Math.min(c, Math.max(-c, f(x)));
+  const t2 = f(t * t);
+  let p = f(TANH_P[6]!);
+  for (let i = 5; i >= 0; i--) p = f(f(p * t2) + f(TANH_P[i]!));
+  let q = f(TANH_Q[3]!);
+  for (let i = 2; i >= 0; i--) q = f(f(q * t2) + f(TANH_Q[i]!));
+  return f(f(p * t) / q);
+}
+
+/** tanh of v128 local `src`, left on the stack (scratch locals t, t2). */
+function tanhOf(src: number, t: number, t2: number): number[] {
+  const horner = (coefficients: number[]) => [
+    ...op.f32x4Const(coefficients.at(-1)!),
+    ...coefficients
+      .slice(0, -1)
+      .reverse()
+      .flatMap((c) => [...op.get(t2), ...op.f32x4Mul, ...op.f32x4Const(c), ...op.f32x4Add]),
+  ];
+  return [
+    ...op.get(src),
+    ...op.f32x4Const(-TANH_CLAMP),
+    ...op.f32x4Max,
+    ...op.f32x4Const(TANH_CLAMP),
+    ...op.f32x4Min,
+    ...op.tee(t),
+    ...op.get(t),
+    ...op.f32x4Mul,
+    ...op.set(t2),
+    ...horner(TANH_P),
+    ...op.get(t),
+    ...op.f32x4Mul,
+    ...horner(TANH_Q),
+    ...op.f32x4Div,
+  ];
+}
 
 /** for (counter = its value; counter < limit; counter += step) body. */
 function forLoop(counter: number, limit: number[], step: number[], body: number[]): number[] {
@@ -45,84 +86,91 @@ function forLoop(counter: number, limit: number[], step: number[], body: number[
   ];
 }
 
-/** The sum of a vector's four lanes ((l0 + l1) + (l2 + l3)). */
-const hsum = (v: number) => [
-  ...op.get(v),
-  ...op.f32x4Extract(0),
-  ...op.get(v),
-  ...op.f32x4Extract(1),
-  ...op.f32Add,
-  ...op.get(v),
-  ...op.f32x4Extract(2),
-  ...op.get(v),
-  ...op.f32x4Extract(3),
-  ...op.f32Add,
-  ...op.f32Add,
-];
+// matmul's locals: the parameters, then scratch. acc(r, q) is output (i + r, j + 4q…j + 4q + 3).
+const [A, SAM, SAK, B, C, MP, NP, K, BIAS, Y] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const [I, J, PB, PC, KK, ROWB, YD] = [10, 11, 12, 13, 14, 15, 16];
+const pa = (r: number) => 17 + r;
+const acc = (r: number, q: number) => 21 + r * 2 + q;
+const [Y0, Y1, X, T, T2] = [29, 30, 31, 32, 33];
 
-function kernelBody(relaxed: boolean): number[] {
-  const madd = (x: number, a: number) =>
+function matmulBody(relaxed: boolean): number[] {
+  const madd = (y: number, a: number) =>
     relaxed
-      ? [...op.get(x), ...op.get(Y), ...op.get(a), ...op.f32x4RelaxedMadd, ...op.set(a)]
-      : [...op.get(a), ...op.get(x), ...op.get(Y), ...op.f32x4Mul, ...op.f32x4Add, ...op.set(a)];
+      ? [...op.get(X), ...op.get(y), ...op.get(a), ...op.f32x4RelaxedMadd, ...op.set(a)]
+      : [...op.get(a), ...op.get(X), ...op.get(y), ...op.f32x4Mul, ...op.f32x4Add, ...op.set(a)];
   const kStep = [
     ...op.loop,
-    ...op.get(PA0),
-    ...op.get(O),
-    ...op.i32Add,
+    ...op.get(PB),
     ...op.v128Load(),
-    ...op.set(X0),
-    ...op.get(PA1),
-    ...op.get(O),
-    ...op.i32Add,
-    ...op.v128Load(),
-    ...op.set(X1),
-    ...[0, 1, 2, 3].flatMap((q) => [
-      ...op.get(pb(q)),
-      ...op.get(O),
+    ...op.set(Y0),
+    ...op.get(PB),
+    ...op.v128Load(16),
+    ...op.set(Y1),
+    ...[0, 1, 2, 3].flatMap((r) => [
+      ...op.get(pa(r)),
+      ...op.f32Load(),
+      ...op.f32x4Splat,
+      ...op.set(X),
+      ...madd(Y0, acc(r, 0)),
+      ...madd(Y1, acc(r, 1)),
+      ...op.get(pa(r)),
+      ...op.get(SAK),
       ...op.i32Add,
-      ...op.v128Load(),
-      ...op.set(Y),
-      ...madd(X0, acc(0, q)),
-      ...madd(X1, acc(1, q)),
+      ...op.set(pa(r)),
     ]),
-    ...op.get(O),
-    ...op.i32(16),
+    ...op.get(PB),
+    ...op.get(ROWB),
     ...op.i32Add,
-    ...op.tee(O),
-    ...op.get(OEND),
-    ...op.i32LtU,
+    ...op.set(PB),
+    ...op.get(KK),
+    ...op.i32(1),
+    ...op.i32Sub,
+    ...op.tee(KK),
     ...op.brIf(0),
     ...op.end,
   ];
-  const store = [0, 1].flatMap((r) => [
-    ...(r === 1 ? [...op.get(PC), ...op.get(ROWC), ...op.i32Add, ...op.set(PC)] : []),
-    ...[0, 1, 2, 3].flatMap((q) => [
-      ...op.get(PC),
-      ...op.get(PC),
-      ...op.f32Load(4 * q),
-      ...hsum(acc(r, q)),
-      ...op.f32Add,
-      ...op.f32Store(4 * q),
-    ]),
+  const store = [0, 1, 2, 3].flatMap((r) => [
+    ...(r > 0 ? [...op.get(PC), ...op.get(ROWB), ...op.i32Add, ...op.set(PC)] : []),
+    ...[0, 1].flatMap((q) => [...op.get(PC), ...op.get(acc(r, q)), ...op.v128Store(16 * q)]),
+    // y = tanh(c) beside it, when Y is given
+    ...op.get(Y),
+    ...op.if,
+    ...[0, 1].flatMap((q) => [...op.get(PC), ...op.get(YD), ...op.i32Add, ...tanhOf(acc(r, q), T, T2), ...op.v128Store(16 * q)]),
+    ...op.end,
   ]);
   const tile = [
-    // pb(q) = b + (j + q)·rb
-    ...op.get(B),
-    ...op.get(J),
-    ...op.get(RB),
+    ...[0, 1, 2, 3].flatMap((r) =>
+      [0, 1].flatMap((q) => [
+        ...op.get(BIAS),
+        ...op.get(J),
+        ...op.i32(2),
+        ...op.i32Shl,
+        ...op.i32Add,
+        ...op.v128Load(16 * q),
+        ...op.set(acc(r, q)),
+      ]),
+    ),
+    // pa(r) = a + (i + r)·sam, pb = b + j·4
+    ...op.get(A),
+    ...op.get(I),
+    ...op.get(SAM),
     ...op.i32Mul,
     ...op.i32Add,
-    ...op.set(pb(0)),
-    ...[1, 2, 3].flatMap((q) => [...op.get(pb(q - 1)), ...op.get(RB), ...op.i32Add, ...op.set(pb(q))]),
-    ...[0, 1].flatMap((r) => [0, 1, 2, 3].flatMap((q) => [...op.v128Zero, ...op.set(acc(r, q))])),
-    ...op.get(OSTART),
-    ...op.set(O),
+    ...op.set(pa(0)),
+    ...[1, 2, 3].flatMap((r) => [...op.get(pa(r - 1)), ...op.get(SAM), ...op.i32Add, ...op.set(pa(r))]),
+    ...op.get(B),
+    ...op.get(J),
+    ...op.i32(2),
+    ...op.i32Shl,
+    ...op.i32Add,
+    ...op.set(PB),
+    ...op.get(K),
+    ...op.set(KK),
     ...kStep,
-    // pc = c + i·rowc + j·4
+    // pc = c + i·rowb + j·4
     ...op.get(C),
     ...op.get(I),
-    ...op.get(ROWC),
+    ...op.get(ROWB),
     ...op.i32Mul,
     ...op.i32Add,
     ...op.get(J),
@@ -132,77 +180,106 @@ function kernelBody(relaxed: boolean): number[] {
     ...op.set(PC),
     ...store,
   ];
-  const rows = [
-    ...op.get(A),
-    ...op.get(I),
-    ...op.get(RB),
-    ...op.i32Mul,
-    ...op.i32Add,
-    ...op.tee(PA0),
-    ...op.get(RB),
-    ...op.i32Add,
-    ...op.set(PA1),
-    ...op.i32(0),
-    ...op.set(J),
-    ...forLoop(J, op.get(NP), op.i32(4), tile),
-  ];
-  const block = [
-    ...op.get(KB),
-    ...op.i32(2),
-    ...op.i32Shl,
-    ...op.set(OSTART),
-    // oend = min(kb + kc, Kp)·4
-    ...op.get(KB),
-    ...op.get(KCL),
-    ...op.i32Add,
-    ...op.tee(OEND),
-    ...op.get(KP),
-    ...op.get(OEND),
-    ...op.get(KP),
-    ...op.i32LtU,
-    0x1b, // select
-    ...op.i32(2),
-    ...op.i32Shl,
-    ...op.set(OEND),
-    ...op.i32(0),
-    ...op.set(I),
-    ...forLoop(I, op.get(MP), op.i32(2), rows),
-  ];
   return [
-    ...op.get(KP),
-    ...op.i32(2),
-    ...op.i32Shl,
-    ...op.set(RB),
     ...op.get(NP),
     ...op.i32(2),
     ...op.i32Shl,
-    ...op.set(ROWC),
+    ...op.set(ROWB),
+    ...op.get(Y),
+    ...op.get(C),
+    ...op.i32Sub,
+    ...op.set(YD),
     ...op.i32(0),
-    ...op.set(KB),
-    ...forLoop(KB, op.get(KP), op.get(KCL), block),
+    ...op.set(I),
+    ...forLoop(I, op.get(MP), op.i32(4), [...op.i32(0), ...op.set(J), ...forLoop(J, op.get(NP), op.i32(8), tile)]),
   ];
 }
 
-/** The module's bytes: dot(a, b, c, mp, np, Kp, kc) adds a·bᵀ (mp × Kp by np × Kp, byte addresses) into c (mp × np). */
+// tanhBackward's locals: z, dy, dz (byte addresses), n (bytes, a multiple of 16), then scratch.
+const [BZ, BDY, BDZ, BN, BO] = [0, 1, 2, 3, 4];
+const [BV, BT, BT2] = [5, 6, 7];
+
+const tanhBackwardBody = (): number[] => [
+  ...op.i32(0),
+  ...op.set(BO),
+  ...forLoop(BO, op.get(BN), op.i32(16), [
+    ...op.get(BZ),
+    ...op.get(BO),
+    ...op.i32Add,
+    ...op.v128Load(),
+    ...op.set(BV),
+    ...tanhOf(BV, BT, BT2),
+    ...op.set(BV),
+    ...op.get(BDZ),
+    ...op.get(BO),
+    ...op.i32Add,
+    ...op.get(BDY),
+    ...op.get(BO),
+    ...op.i32Add,
+    ...op.v128Load(),
+    ...op.f32x4Const(1),
+    ...op.get(BV),
+    ...op.get(BV),
+    ...op.f32x4Mul,
+    ...op.f32x4Sub,
+    ...op.f32x4Mul,
+    ...op.v128Store(),
+  ]),
+];
+
+/**
+ * The module's bytes: matmul(a, sam, sak, b, c, mp, np, K, bias, y) sets c (mp × np) to
+ * bias + a·b, element (i, k) of a at a + i·sam + k·sak (bytes), b K × np, and y = tanh(c) where
+ * y ≠ 0 (K ≥ 1, mp a multiple of 4, np of 8); tanhBackward(z, dy, dz, nBytes).
+ */
 export function kernelModule(relaxed: boolean): Uint8Array<ArrayBuffer> {
   return assemble([
     {
-      name: 'dot',
-      params: [I32, I32, I32, I32, I32, I32, I32],
+      name: 'matmul',
+      params: new Array<number>(10).fill(I32),
       locals: [
-        [15, I32],
-        [11, V128],
+        [11, I32],
+        [13, V128],
       ],
-      body: kernelBody(relaxed),
+      body: matmulBody(relaxed),
+    },
+    {
+      name: 'tanhBackward',
+      params: [I32, I32, I32, I32],
+      locals: [
+        [1, I32],
+        [3, V128],
+      ],
+      body: tanhBackwardBody(),
     },
   ]);
+}
+
+/** A matrix the kernel reads: element (i, k) at data[i·rowStride + k·kStride]. */
+export interface StridedMatrix {
+  data: Float32Array;
+  rowStride: number;
+  kStride: number;
 }
 
 export interface SimdKernel {
   /** 'relaxed-simd' (fused multiply-add where the hardware has it; useFma) or 'simd'. */
   kind: 'relaxed-simd' | 'simd';
-  /** c[i·n + j] = init[j] + Σ_k a[i·K + k]·b[j·K + k], in float32 (see the file's comment). */
-  dotRows(a: Float32Array, b: Float32Array, m: number, n: number, K: number, c: Float32Array, init?: Float32Array | null): Float32Array;
+  /**
+   * c[i·n + j] = bias[j] + Σ_k a(i, k)·b[k·n + j] for i < m, j < n, summed over k in order in
+   * float32 (bias null: 0), and with `tanh`, y = tanhF32(c) too.
+   */
+  matmul(
+    a: StridedMatrix,
+    b: Float32Array,
+    m: number,
+    n: number,
+    K: number,
+    bias: Float32Array | null,
+    tanh: boolean,
+  ): { c: Float32Array; y: Float32Array | null };
+  /** dz[i] = dy[i]·(1 − tanhF32(z[i])²), in float32. */
+  tanhBackward(z: Float32Array, dy: Float32Array): Float32Array;
 }
 
 const kernels: { fma?: SimdKernel | null; plain?: SimdKernel | null } = {};
@@ -226,80 +303,122 @@ function build(variants: boolean[]): SimdKernel | null {
     const bytes = kernelModule(relaxed);
     if (!WebAssembly.validate(bytes)) continue;
     const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
-    const mem = instance.exports.mem as WebAssembly.Memory;
-    const dot = instance.exports.dot as (...args: number[]) => void;
-    return { kind: relaxed ? 'relaxed-simd' : 'simd', dotRows: (a, b, m, n, K, c, init) => run(mem, dot, a, b, m, n, K, c, init ?? null) };
+    const memory = new Memory(instance.exports.mem as WebAssembly.Memory);
+    const matmul = instance.exports.matmul as (...args: number[]) => void;
+    const tanhBackward = instance.exports.tanhBackward as (...args: number[]) => void;
+    return {
+      kind: relaxed ? 'relaxed-simd' : 'simd',
+      matmul: (a, b, m, n, K, bias, tanh) => runMatmul(memory, matmul, a, b, m, n, K, bias, tanh),
+      tanhBackward: (z, dy) => runTanhBackward(memory, tanhBackward, z, dy),
+    };
   }
   return null;
 }
 
-function run(
-  mem: WebAssembly.Memory,
-  dot: (...args: number[]) => void,
-  a: Float32Array,
+/** The module's memory as floats, grown on demand (the view is renewed when growing detaches it). */
+class Memory {
+  f: Float32Array;
+  constructor(private readonly mem: WebAssembly.Memory) {
+    this.f = new Float32Array(mem.buffer);
+  }
+  /** At least `floats` floats, and the view over them. */
+  reserve(floats: number): Float32Array {
+    const need = floats * 4 - this.mem.buffer.byteLength;
+    if (need > 0) this.mem.grow(Math.ceil(need / 65536));
+    if (this.f.buffer !== this.mem.buffer) this.f = new Float32Array(this.mem.buffer);
+    return this.f;
+  }
+}
+
+const up = (x: number, to: number) => Math.ceil(x / to) * to;
+
+function runMatmul(
+  memory: Memory,
+  matmul: (...args: number[]) => void,
+  a: StridedMatrix,
   b: Float32Array,
   m: number,
   n: number,
   K: number,
-  c: Float32Array,
-  init: Float32Array | null,
-): Float32Array {
-  const mp = (m + 1) & ~1,
-    np = (n + 3) & ~3,
-    Kp = (K + 3) & ~3;
-  const aAt = 0,
-    bAt = aAt + mp * Kp,
-    cAt = bAt + np * Kp,
-    end = cAt + mp * np;
-  const need = end * 4 - mem.buffer.byteLength;
-  if (need > 0) mem.grow(Math.ceil(need / 65536));
-  const f = new Float32Array(mem.buffer);
-  place(f, aAt, a, m, mp, K, Kp);
-  place(f, bAt, b, n, np, K, Kp);
-  f.fill(0, cAt, end);
-  if (K > 0) dot(aAt * 4, bAt * 4, cAt * 4, mp, np, Kp, KC);
-  for (let i = 0; i < m; i++) {
-    const from = cAt + i * np,
-      to = i * n;
-    if (init) for (let j = 0; j < n; j++) c[to + j] = init[j]! + f[from + j]!;
-    else for (let j = 0; j < n; j++) c[to + j] = f[from + j]!;
+  bias: Float32Array | null,
+  tanh: boolean,
+): { c: Float32Array; y: Float32Array | null } {
+  if (m === 0 || n === 0 || K === 0) {
+    // Nothing to sum: c is the bias on every row.
+    const c = new Float32Array(m * n);
+    if (bias) for (let i = 0; i < m; i++) c.set(bias.subarray(0, n), i * n);
+    return { c, y: tanh ? c.map(tanhF32) : null };
   }
-  return c;
+  const mp = up(m, 4),
+    np = up(n, 8);
+  // a whole, and zeros past it for the padding rows' reads; b, bias and c padded to np columns.
+  const aLength = Math.max(a.data.length, (mp - 1) * a.rowStride + (K - 1) * a.kStride + 1);
+  const aAt = 0,
+    bAt = up(aAt + aLength, 4),
+    biasAt = bAt + K * np,
+    cAt = biasAt + np,
+    yAt = cAt + mp * np,
+    end = tanh ? yAt + mp * np : yAt;
+  const f = memory.reserve(end);
+  f.set(a.data, aAt);
+  f.fill(0, aAt + a.data.length, bAt);
+  placeColumns(f, bAt, b, K, n, np);
+  placeColumns(f, biasAt, bias, 1, n, np);
+  matmul(aAt * 4, a.rowStride * 4, a.kStride * 4, bAt * 4, cAt * 4, mp, np, K, biasAt * 4, tanh ? yAt * 4 : 0);
+  return { c: takeColumns(f, cAt, m, n, np), y: tanh ? takeColumns(f, yAt, m, n, np) : null };
 }
 
-/** Rows × K of `x` into memory at `at` as rowsP × Kp, zero-padded. */
-function place(f: Float32Array, at: number, x: Float32Array, rows: number, rowsP: number, K: number, Kp: number): void {
-  if (K === Kp) f.set(x.subarray(0, rows * K), at);
+/** rows × n of `x` (null: zeros) into memory at `at` as rows × np, zero-padded. */
+function placeColumns(f: Float32Array, at: number, x: Float32Array | null, rows: number, n: number, np: number): void {
+  if (x === null) f.fill(0, at, at + rows * np);
+  else if (n === np) f.set(x.subarray(0, rows * n), at);
   else
     for (let r = 0; r < rows; r++) {
-      f.set(x.subarray(r * K, (r + 1) * K), at + r * Kp);
-      f.fill(0, at + r * Kp + K, at + (r + 1) * Kp);
+      f.set(x.subarray(r * n, (r + 1) * n), at + r * np);
+      f.fill(0, at + r * np + n, at + (r + 1) * np);
     }
-  f.fill(0, at + rows * Kp, at + rowsP * Kp);
+}
+
+/** The first m rows × n columns of the m × np matrix at `at`, as a new array. */
+function takeColumns(f: Float32Array, at: number, m: number, n: number, np: number): Float32Array {
+  if (n === np) return f.slice(at, at + m * n);
+  const out = new Float32Array(m * n);
+  for (let i = 0; i < m; i++) {
+    const from = at + i * np,
+      to = i * n;
+    for (let j = 0; j < n; j++) out[to + j] = f[from + j]!;
+  }
+  return out;
+}
+
+function runTanhBackward(memory: Memory, tanhBackward: (...args: number[]) => void, z: Float32Array, dy: Float32Array): Float32Array {
+  const n = z.length,
+    np = up(n, 4);
+  const zAt = 0,
+    dyAt = np,
+    dzAt = 2 * np;
+  const f = memory.reserve(3 * np);
+  f.set(z, zAt);
+  f.fill(0, zAt + n, dyAt);
+  f.set(dy.subarray(0, n), dyAt);
+  f.fill(0, dyAt + n, dzAt);
+  tanhBackward(zAt * 4, dyAt * 4, dzAt * 4, np * 4);
+  return f.slice(dzAt, dzAt + n);
 }
 
 let enabled = true;
 
-/** Turns the WebAssembly kernel off (true: back on) in this thread: the exact JS kernel of tiles.ts runs instead (tests, comparisons). */
+/** Turns the WebAssembly kernels off (true: back on) in this thread: tiles.ts's exact JS kernel and Math.tanh run instead (tests, comparisons). */
 export function useSimd(on: boolean): void {
   enabled = on;
 }
 
-/** The kernel the fast ops run in this thread: 'relaxed-simd', 'simd', or 'js' (tiles.ts, the reference's bits). */
+/** The kernel the fast ops run in this thread: 'relaxed-simd', 'simd', or 'js' (tiles.ts and Math.tanh, the reference's bits). */
 export function fastKernelKind(): 'relaxed-simd' | 'simd' | 'js' {
   return (enabled && simdKernel()?.kind) || 'js';
 }
 
-/** dotRows into float32 outputs: the SIMD kernel where it runs, else tiles.ts's exact kernel. */
-export function dotRowsF32(
-  a: Float32Array,
-  b: Float32Array,
-  m: number,
-  n: number,
-  K: number,
-  c: Float32Array,
-  init: Float32Array | null = null,
-): Float32Array {
-  const k = enabled ? simdKernel() : null;
-  return k ? k.dotRows(a, b, m, n, K, c, init) : dotRows(a, b, m, n, K, c, init);
+/** The SIMD kernel where it runs in this thread, else null (the callers' exact JS paths). */
+export function activeKernel(): SimdKernel | null {
+  return enabled ? simdKernel() : null;
 }

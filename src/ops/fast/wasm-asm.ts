@@ -33,6 +33,13 @@ const section = (id: number, body: number[]): number[] => [id, ...uleb(body.leng
 const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
 
+/** A float32's four bytes, little-endian (the value rounded to float32). */
+function f32Bytes(x: number): number[] {
+  const bytes = new DataView(new ArrayBuffer(4));
+  bytes.setFloat32(0, x, true);
+  return [0, 1, 2, 3].map((i) => bytes.getUint8(i));
+}
+
 export const I32 = 0x7f;
 export const F32 = 0x7d;
 export const V128 = 0x7b;
@@ -41,6 +48,7 @@ export const V128 = 0x7b;
 export const op = {
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
+  if: [0x04, 0x40],
   end: [0x0b],
   br: (depth: number) => [0x0c, ...uleb(depth)],
   brIf: (depth: number) => [0x0d, ...uleb(depth)],
@@ -50,7 +58,10 @@ export const op = {
   i32: (n: number) => [0x41, ...sleb(n)],
   i32Add: [0x6a],
   i32Mul: [0x6c],
+  i32Sub: [0x6b],
   i32Shl: [0x74],
+  i32Eqz: [0x45],
+  i32Ne: [0x47],
   i32LtU: [0x49],
   i32GeU: [0x4f],
   /** f32.load / f32.store with a byte offset (alignment 4). */
@@ -58,10 +69,18 @@ export const op = {
   f32Store: (offset = 0) => [0x38, 2, ...uleb(offset)],
   f32Add: [0x92],
   v128Load: (offset = 0) => [0xfd, 0x00, 4, ...uleb(offset)],
+  v128Store: (offset = 0) => [0xfd, 0x0b, 4, ...uleb(offset)],
   v128Zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
+  /** v128.const with the same float32 in all four lanes. */
+  f32x4Const: (x: number) => [0xfd, 0x0c, ...Array.from({ length: 4 }, () => f32Bytes(x)).flat()],
+  f32x4Splat: [0xfd, 0x13],
   f32x4Extract: (lane: number) => [0xfd, 0x1f, lane],
   f32x4Add: [0xfd, ...uleb(228)],
+  f32x4Sub: [0xfd, ...uleb(229)],
   f32x4Mul: [0xfd, ...uleb(230)],
+  f32x4Div: [0xfd, ...uleb(231)],
+  f32x4Min: [0xfd, ...uleb(232)],
+  f32x4Max: [0xfd, ...uleb(233)],
   /** relaxed-SIMD f32x4.relaxed_madd: a·b + c, fused where the hardware has FMA. */
   f32x4RelaxedMadd: [0xfd, ...uleb(0x105)],
 };
@@ -88,6 +107,8 @@ export function assemble(functions: WasmFunction[]): Uint8Array<ArrayBuffer> {
     ...section(5, vec([[0x00, ...uleb(1)]])),
     ...section(7, vec([[...name('mem'), 0x02, 0], ...functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])])),
     ...section(10, vec(code)),
+    // the "name" custom section: profiles and stack traces name the functions
+    ...section(0, [...name('name'), ...section(1, vec(functions.map((f, i) => [...uleb(i), ...name(f.name)])))]),
   ];
   return new Uint8Array(bytes);
 }
