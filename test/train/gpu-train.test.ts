@@ -101,6 +101,9 @@ test('--backend webgpu on one rank: one submission per step and one readback per
   assert.equal(t.submissionsPerStep, 1);
   assert.equal(t.readbacksPerStep, 1 / N);
   r.plain.forEach((m) => assert.equal(m.checksum !== undefined, m.step % N === 0, `step ${m.step} checksum`));
+  // The main thread's own call sizes end each call on a replica check, so the same counts.
+  const auto = await runTrain({ ...tiny, ranks: 1, steps, checksumEvery: N, backend: 'webgpu' });
+  assert.deepEqual([auto.transfers?.submissions, auto.transfers?.readbacks], [steps, steps / N]);
   // A call from the main thread ends with a readback of its steps' metrics: calls of 3 steps, checks every 4.
   const odd = await runTrain({ ...tiny, ranks: 1, steps, checksumEvery: N, backend: 'webgpu' }, { stepsPerCall: 3 });
   assert.equal(odd.transfers?.submissions, steps);
