@@ -5,8 +5,8 @@
 //   scheme's advantages, the gradient norm and Adam there too; the host only uploads the step's
 //   rows and the advantages' groups (from the prompt ids, known without the device). Nothing comes
 //   back per step: `results` maps the metric ring once for every step since the last call (the
-//   caller asks every checksumEvery steps and at the end of each call from the main thread), with
-//   the parameters when a replica check wants them.
+//   caller asks every checksumEvery steps and at the end of each call from the main thread, and
+//   run.ts ends those calls on a check), with the parameters when a replica check wants them.
 //   W ranks: the step needs every rank's rewards before its advantages and every rank's gradients
 //   before Adam, so it is two submissions, each ending in a collective's payload:
 //     1. the previous step's Adam, the rollout and the rewards (one submission); the rewards and
