@@ -3,7 +3,8 @@
 //   buffers in the order the caller lists them; `override WG` is the workgroup size.
 // The uniform's layout is read from the WGSL struct itself, so callers pass params by name.
 
-import { MIN_ACTIVE_BLOCKS, TOTAL_BLOCKS } from '../core/env/controller.ts';
+import { INSERTION_POSITIONS, MIN_ACTIVE_BLOCKS, TOP_K, TOTAL_BLOCKS } from '../core/env/controller.ts';
+import { KNOB3_OPTIONS } from '../core/env/reward-table.ts';
 import { loadShader } from './shaders.ts';
 
 /** Every kernel with an entry point (helpers such as philox.wgsl are only included). */
@@ -26,6 +27,9 @@ export const KERNELS = [
   'controllerReward',
   'selectCandidates',
   'entropySum',
+  'sampledReward',
+  'schemeAdvantage',
+  'klSum',
 ] as const;
 export type KernelName = (typeof KERNELS)[number];
 
@@ -33,6 +37,8 @@ export type KernelName = (typeof KERNELS)[number];
 const FIXED_OVERRIDES: Partial<Record<KernelName, Record<string, number>>> = {
   // src/core/env/controller.ts: KNOB3_WIDTH = TOTAL_BLOCKS columns, one per count of further blocks.
   knob3Mask: { BLOCKS: TOTAL_BLOCKS, MIN_ACTIVE: MIN_ACTIVE_BLOCKS },
+  // src/core/env/reward-table.ts: validConfigIndex's sizes.
+  sampledReward: { INSERTIONS: INSERTION_POSITIONS.length, TOP_KS: TOP_K.length, KNOB3_OPTIONS, MIN_ACTIVE: MIN_ACTIVE_BLOCKS },
 };
 
 type ScalarType = 'u32' | 'i32' | 'f32';

@@ -351,7 +351,6 @@ export function fusedStepUnsupported(c: TrainConfig, layout?: Layout): string | 
 
 /** fusedStepUnsupported as a fact (the run's notice carries it, so the page says it in its language). */
 export function fusedStepGap(c: TrainConfig, layout?: Layout): FusedGap | null {
-  if (c.beta > 0) return { id: 'fused.beta', params: {} };
   if (c.dynamicSampling) return { id: 'fused.dynamic', params: {} };
   if (usesMicroSteps(c)) return { id: 'fused.micro-steps', params: {} };
   if (c.loss !== 'pairwise') return null;

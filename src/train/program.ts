@@ -139,13 +139,12 @@ export type StepResult = StepMetrics & { checksum?: number; dynamic?: DynamicSte
  */
 export async function trainSteps(rank: Rank, args: { layoutStep: number; count: number }): Promise<StepResult[] | null> {
   const r = current(rank);
+  if (r.fused) return fusedSteps(rank, r, r.fused, args);
   const out: StepResult[] = [];
   let at = args.layoutStep;
   for (let i = 0; i < args.count; i++) {
     let metrics: StepResult;
-    if (r.fused) {
-      metrics = await r.fused.step(rank, r.state, idsAt(r, at, rank.rank));
-    } else if (r.micro) {
+    if (r.micro) {
       metrics = await microTrainStep(rank, r.ops, r.task, r.config, r.state, r.micro);
     } else if (r.config.dynamicSampling) {
       const first = at;
@@ -154,17 +153,33 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
       metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank));
     }
     at += metrics.dynamic?.draws ?? metrics.micro?.generations ?? 1;
-    if (r.divergeRank === rank.rank && r.state.step === 1) {
-      await r.fused?.syncState(r.state);
-      r.state.params[0]! += 1e-3;
-      r.fused?.writeState(r.state);
-    }
-    if (r.state.step % r.config.checksumEvery === 0) {
-      await r.fused?.syncState(r.state);
-      metrics.checksum = await checkReplicas(rank, r.state);
-    }
-    if (r.fused) metrics.transfers = r.fused.counts;
+    if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;
+    if (r.state.step % r.config.checksumEvery === 0) metrics.checksum = await checkReplicas(rank, r.state);
     out.push(metrics);
+  }
+  return rank.rank === 0 ? out : null;
+}
+
+/**
+ * trainSteps on the fused WebGPU step: the steps are submitted back to back and their metrics read
+ * from the device every checksumEvery steps (with the parameters, for the replica check) and at
+ * the end of the call (webgpu-step.ts). `transfers`: the counts when the step's metrics came back.
+ */
+async function fusedSteps(rank: Rank, r: Run, fused: WebGpuTrainer, args: { layoutStep: number; count: number }) {
+  const out: StepResult[] = [];
+  for (let i = 0; i < args.count; i++) {
+    const check = (r.state.step + 1) % r.config.checksumEvery === 0;
+    await fused.step(rank, r.state, idsAt(r, args.layoutStep + i, rank.rank), { readState: check });
+    if (r.divergeRank === rank.rank && r.state.step === 1) {
+      await fused.syncState(r.state);
+      r.state.params[0]! += 1e-3;
+      fused.writeState(r.state);
+    }
+    if (!check && i < args.count - 1) continue;
+    const metrics: StepResult[] = await fused.results(r.state);
+    if (check) metrics.at(-1)!.checksum = await checkReplicas(rank, r.state);
+    for (const m of metrics) m.transfers = fused.counts;
+    out.push(...metrics);
   }
   return rank.rank === 0 ? out : null;
 }

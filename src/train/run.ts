@@ -32,7 +32,7 @@ export interface TrainOptions {
   onStep?(record: StepRecord): void;
   /** Asked before each call to the ranks: true stops the run at this step boundary. */
   shouldStop?(): boolean;
-  /** Steps the ranks run per call (default: grown from 1 while a call takes under 100 ms). */
+  /** Steps the ranks run per call (default: grown from 1 while a call takes under 100 ms; the fused WebGPU step's calls run on to a replica check). */
   stepsPerCall?: number;
   /** Called once the ranks are up, with the device they train on ('cpu' or the GPU adapter). */
   onStart?(device: string): void;
@@ -128,7 +128,8 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
         stopped = true;
         break;
       }
-      const n = Math.min(o.stepsPerCall ?? count, c.steps - step);
+      const asked = o.stepsPerCall ?? (init.fused ? toReplicaCheck(step, count, c.checksumEvery) : count);
+      const n = Math.min(asked, c.steps - step);
       const t0 = performance.now();
       const [ms] = await world.run<StepResult[] | null>(program('trainSteps'), { layoutStep, count: n });
       const callMs = performance.now() - t0;
@@ -148,6 +149,17 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   } finally {
     await world.stop();
   }
+}
+
+/**
+ * The fused WebGPU step reads its metrics back once per call (webgpu-step.ts), and with the
+ * parameters at each replica check: a call that ends on a check (every checksumEvery steps) makes
+ * that one readback. So its calls run on to the next check, unless that is more than
+ * MAX_STEPS_PER_CALL steps away (then progress and Ctrl-C come first).
+ */
+function toReplicaCheck(step: number, count: number, checksumEvery: number): number {
+  if (checksumEvery > MAX_STEPS_PER_CALL) return count;
+  return Math.ceil((step + count) / checksumEvery) * checksumEvery - step;
 }
 
 /** The fused step's counts over the run (from the last step's cumulative counts), or nothing on the CPU. */

@@ -1,34 +1,59 @@
 // `train --backend webgpu`: the data-parallel step of step.ts with each rank's tensors on its own
-// GPU device, run as the fused step of src/gpu/fused-step.ts. Per step and rank:
-//   1. rollout on the GPU (one submission, preceded by the previous step's Adam); the actions come back;
-//   2. the host scores them (step.ts's scoring, the same Philox draws) and all-gathers rewards,
-//      expected rewards and prompt ids (collective 1), then computes the scheme's advantages;
-//   3. loss and backward on the GPU (one submission); the gradients and the metric sums come back;
-//   4. one allReduce(mean) of them (collective 2), clip_grad_norm_'s factor on the host (the CPU
-//      reference's gradNorm over the same reduced gradients), and Adam queued on the GPU.
-// Two submissions and two readbacks per step, both readbacks being what a collective sends: the
-// step needs every rank's rewards before its loss and every rank's gradients before Adam, so a
-// single submission per step is not possible while the collectives run between ranks' devices.
-// Metrics need no readback of their own (they ride on the collectives, as on the CPU path);
-// parameters come back only for the replica checksum and the checkpoint.
+// GPU device, run as the fused step of src/gpu/fused-step.ts.
+//   One rank (the collectives are identities): each step is ONE command submission, from the
+//   rollout to Adam, with the rewards looked up on the device (the bank's reward table), the
+//   scheme's advantages, the gradient norm and Adam there too; the host only uploads the step's
+//   rows and the advantages' groups (from the prompt ids, known without the device). Nothing comes
+//   back per step: `results` maps the metric ring once for every step since the last call (the
+//   caller asks every checksumEvery steps and at the end of each call from the main thread, and
+//   run.ts ends those calls on a check), with the parameters when a replica check wants them.
+//   W ranks: the step needs every rank's rewards before its advantages and every rank's gradients
+//   before Adam, so it is two submissions, each ending in a collective's payload:
+//     1. the previous step's Adam, the rollout and the rewards (one submission); the rewards and
+//        expected rewards come back and are all-gathered with the prompt ids (collective 1); the
+//        host computes the scheme's advantages over the gathered batch (as step.ts does);
+//     2. the loss and the backward pass (one submission); the gradients and the metric sums come
+//        back and are all-reduced (collective 2); clip_grad_norm_'s factor on the host (the CPU
+//        reference's gradNorm over the same reduced gradients), and Adam queued on the device.
+//   Two submissions and two readbacks per step, and no other: the metrics ride on the collectives,
+//   as on the CPU path; parameters come back only for the replica checksum and the checkpoint.
 // Same results as the CPU path within float32 tolerance (test/train/gpu-train.test.ts): the same
-// samples and rewards, the loss and gradients summed in float32 by the kernels. What it does not
-// run (config.ts's fusedStepUnsupported): β > 0, dynamic sampling, and the pairwise loss except on
-// one rank whose rows hold each prompt's k samples side by side.
-import { HEADS, HEAD_LIST, INSERTION_POSITIONS, stageInputs, type HeadName } from '../core/env/controller.ts';
-import { cacheLatencyTokens, latencyToken, scoreSample, type Task } from '../core/env/task.ts';
+// samples and rewards (the table holds the CPU's float32 rewards), the loss, advantages (one rank)
+// and gradients summed in float32 by the kernels. What it does not run (config.ts's
+// fusedStepUnsupported): dynamic sampling, micro-steps, and the pairwise loss except on one rank
+// whose rows hold each prompt's k samples side by side. β > 0 runs fused: the reference policy's
+// forward pass and the KL term are dispatches of the backward half.
+import { HEAD_LIST, INSERTION_POSITIONS, stageInputs, type HeadName } from '../core/env/controller.ts';
+import { rewardTable } from '../core/env/reward-table.ts';
+import { cacheLatencyTokens, CORRECTNESS_STREAM, latencyToken, VALID_CONFIGS, type Task } from '../core/env/task.ts';
+import { schemeGroups } from '../core/grpo/scheme-groups.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
-import { FusedStep, type TransferCounts } from '../gpu/fused-step.ts';
+import { FusedStep, type DeviceStepMetrics, type StepRows, type TransferCounts } from '../gpu/fused-step.ts';
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { gradNorm } from '../ops/cpu/gradNorm.ts';
 import type { Rank } from '../ranks/rank.ts';
 import { contiguousGroups, fusedStepUnsupported, type TrainConfig } from './config.ts';
-import { gatherSamples, rewardStats, std, type StepMetrics, type TrainState } from './step.ts';
+import { gatherSamples, rewardStats, std, type Gathered, type StepMetrics, type TrainState } from './step.ts';
 
 export type { TransferCounts } from '../gpu/fused-step.ts';
 
+/** The most steps one rank's metric ring holds between two reads (a call from the main thread runs at most 64). */
+const METRIC_SLOTS = 64;
+
+/** One rank's step submitted whose metrics are still on the device. */
+interface OnDevice {
+  step: number;
+  promptIds: Int32Array;
+}
+
 /** One rank's fused step and the host's share of it. */
 export class WebGpuTrainer {
+  /** One rank: the steps whose metrics are in the ring. W ranks: the metrics of the steps since the last `results`. */
+  private onDevice: OnDevice[] = [];
+  private done: StepMetrics[] = [];
+  /** The last step asked for the parameters (W ranks: read back in `results`). */
+  private stateWanted = false;
+
   private constructor(
     private readonly gpu: FusedStep,
     private readonly task: Task,
@@ -54,8 +79,14 @@ export class WebGpuTrainer {
           groupSize: c.k,
         },
         adam: { ...ADAM_DEFAULTS, lr: c.lr },
+        ranks: c.ranks,
+        rewardTable: rewardTable(task, c.reward),
+        configs: VALID_CONFIGS.length,
+        rewardStream: CORRECTNESS_STREAM,
+        metricSlots: Math.min(METRIC_SLOTS, c.checksumEvery),
+        maxGradNorm: c.maxGradNorm,
       },
-      state,
+      { params: state.params, m: state.m, v: state.v, ref: state.ref },
     );
     return new WebGpuTrainer(gpu, task, c);
   }
@@ -65,12 +96,16 @@ export class WebGpuTrainer {
     return { ...this.gpu.counts };
   }
 
-  /** One training step on this rank (every rank calls it); returns the step's metrics, as trainStep does. */
-  async step(rank: Rank, state: TrainState, promptIds: readonly number[]): Promise<StepMetrics> {
+  /** The rows' device inputs: prompt features, latency tokens, prompt ids and the sampling key. */
+  private rowsOf(rank: Rank, state: TrainState, promptIds: readonly number[]): StepRows {
     const { c, task } = this;
     const rows = promptIds.length;
-    if (rows !== c.batch) throw new Error(`the fused step was built for ${c.batch} rows per rank, got ${rows}`);
-    const rowOffset = rank.rank * rows;
+    if (rows !== this.c.batch) throw new Error(`the fused step was built for ${this.c.batch} rows per rank, got ${rows}`);
+    // The pairwise loss ranks this rank's rows in contiguous groups (one rank only: fusedStepUnsupported).
+    if (c.loss === 'pairwise' && !contiguousGroups(promptIds, c.k))
+      throw new Error(
+        `the fused pairwise loss needs each prompt's ${c.k} samples side by side; step ${state.step} gives ${promptIds.join(', ')}`,
+      );
     const d = c.dims.dModel;
     const s1 = stageInputs(c.dims)[1];
     const P = INSERTION_POSITIONS.length;
@@ -81,40 +116,92 @@ export class WebGpuTrainer {
       x1.set(task.prompts.stage1Input.subarray(id * s1, (id + 1) * s1), r * s1);
       for (let p = 1; p <= P; p++) latencyToken(task, id, p, candidates, (r * P + p - 1) * d);
     });
-    const actions = await this.gpu.rollout(x1, candidates, { step: state.step, rowOffset });
-    const of = (h: HeadName, r: number) => actions[HEADS[h].column * rows + r]!;
-    const rewards = new Float32Array(rows);
-    const expected = new Float32Array(rows);
-    for (let r = 0; r < rows; r++) {
-      const a = { tier: of('tier', r), insertion: of('insertion', r), topK: of('topK', r), knob3: of('knob3', r) };
-      const s = scoreSample(task, promptIds[r]!, a, c.reward, { seed: c.seed, step: state.step, gatheredIndex: rowOffset + r });
-      rewards[r] = s.reward;
-      expected[r] = s.expected;
+    return { x1, candidates, promptIds: Uint32Array.from(promptIds), key: { step: state.step, rowOffset: rank.rank * rows } };
+  }
+
+  /**
+   * One training step on this rank (every rank calls it). `readState`: the parameters after it are
+   * wanted (the replica check), and `results` puts them into the state. Its metrics come from `results`.
+   */
+  async step(rank: Rank, state: TrainState, promptIds: readonly number[], options: { readState?: boolean } = {}): Promise<void> {
+    const rows = this.rowsOf(rank, state, promptIds);
+    this.stateWanted = options.readState ?? false;
+    if (rank.size === 1) {
+      if (this.onDevice.length === this.gpu.settings.metricSlots) this.done.push(...(await this.readRing(state)));
+      const c = this.c;
+      const ids = Int32Array.from(promptIds);
+      // The groups need only the prompt ids: the rewards stay on the device.
+      const groups = schemeGroups(c.advantage, { rewards: new Float32Array(ids.length), promptIds: ids, k: c.k, ranks: 1 });
+      state.step++;
+      this.gpu.stepOnDevice(rows, groups, state.step, this.stateWanted);
+      this.onDevice.push({ step: state.step, promptIds: ids });
+      return;
     }
-    const gathered = await gatherSamples(rank, rewards, expected, promptIds);
+    this.done.push(await this.stepAcrossRanks(rank, state, rows));
+  }
+
+  /** The metrics of every step since the last call, oldest first; with the parameters and moments in `state` when the last step asked. */
+  async results(state: TrainState): Promise<StepMetrics[]> {
+    if (this.onDevice.length > 0) this.done.push(...(await this.readRing(state)));
+    else if (this.stateWanted) await this.syncState(state);
+    this.stateWanted = false;
+    return this.done.splice(0);
+  }
+
+  /** One rank: the ring's metrics (one readback) as step.ts's metrics. */
+  private async readRing(state: TrainState): Promise<StepMetrics[]> {
+    const { steps, state: tensors } = await this.gpu.readMetrics();
+    if (tensors) {
+      state.params.set(tensors.params);
+      state.m.set(tensors.m);
+      state.v.set(tensors.v);
+    }
+    return this.onDevice.splice(0).map((s, i) => this.metricsOf(s, steps[i]!));
+  }
+
+  /**
+   * step.ts's metrics of one rank's step from what the device kept. The reward statistics and the
+   * advantages' std are computed here in float64 from the float32 rewards, as the CPU path computes
+   * them (the device's own advantages, summed in float32, differ from these by rounding only).
+   */
+  private metricsOf(s: OnDevice, m: DeviceStepMetrics): StepMetrics {
+    const gathered: Gathered = { rewards: m.rewards, expected: m.expected, promptIds: s.promptIds };
+    const advantages = schemeAdvantages(this.c.advantage, { rewards: m.rewards, promptIds: s.promptIds, k: this.c.k, ranks: 1 });
+    const n = m.rewards.length;
+    return {
+      step: s.step,
+      ...rewardStats(this.task, gathered),
+      loss: m.loss,
+      kl: this.c.beta > 0 ? m.klSum / (n * HEAD_LIST.length) : null,
+      entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, m.entropySums[i]! / n])) as Record<HeadName, number>,
+      // On-policy with one pass the ratio is e^0 = 1 exactly: no token is clipped (the CPU path counts 0 too).
+      clipFraction: 0,
+      gradNorm: m.gradNorm,
+      advantageStd: std(advantages),
+    };
+  }
+
+  /** W ranks: the two halves around the two collectives; returns the step's metrics, as trainStep does. */
+  private async stepAcrossRanks(rank: Rank, state: TrainState, stepRows: StepRows): Promise<StepMetrics> {
+    const { c, task } = this;
+    const rows = stepRows.promptIds.length;
+    const rowOffset = stepRows.key.rowOffset;
+    const scored = await this.gpu.rollout(stepRows);
+    const gathered = await gatherSamples(rank, scored.subarray(0, rows), scored.subarray(rows), Array.from(stepRows.promptIds));
     const advantages = schemeAdvantages(c.advantage, {
       rewards: gathered.rewards,
       promptIds: gathered.promptIds,
       k: c.k,
       ranks: rank.size,
     });
-    // The pairwise loss ranks this rank's rows in contiguous groups (one rank only: fusedStepUnsupported).
-    if (c.loss === 'pairwise' && !contiguousGroups(promptIds, c.k))
-      throw new Error(
-        `the fused pairwise loss needs each prompt's ${c.k} samples side by side; step ${state.step} gives ${promptIds.join(', ')}`,
-      );
-    const back = await this.gpu.backward(
-      Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)),
-      gathered.rewards.subarray(rowOffset, rowOffset + rows),
-    );
-    const L = back.length - 1 - HEAD_LIST.length;
+    const back = await this.gpu.backward(Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)));
+    const L = back.length - 2 - HEAD_LIST.length;
     // The all-reduce payload of step.ts: gradients, then [loss, KL sum, clipped tokens, entropy sums].
-    // KL: no reference at β = 0. Clipped: on-policy with one pass the ratio is e^0 = 1 exactly, so
-    // no token is clipped (the CPU path counts them and finds 0 for the same reason).
+    // Clipped: on-policy with one pass the ratio is e^0 = 1 exactly, so no token is clipped (the
+    // CPU path counts them and finds 0 for the same reason).
     const payload = new Float32Array(L + 3 + HEAD_LIST.length);
-    payload.set(back.subarray(0, L));
-    payload[L] = back[L]!;
-    payload.set(back.subarray(L + 1), L + 3);
+    payload.set(back.subarray(0, L + 2));
+    payload.set(back.subarray(L + 2), L + 3);
     const reduced = await rank.allReduce(payload, { op: 'mean' });
     const grads = reduced.subarray(0, L);
     const sums = Array.from(reduced.subarray(L), (mean) => mean * rank.size);
@@ -128,7 +215,7 @@ export class WebGpuTrainer {
       step: state.step,
       ...rewardStats(task, gathered),
       loss: sums[0]! / rank.size,
-      kl: null,
+      kl: c.beta > 0 ? sums[1]! / (n * T) : null,
       entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
       clipFraction: sums[2]! / (n * T),
       gradNorm: clip.norm,

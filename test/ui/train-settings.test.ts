@@ -178,7 +178,6 @@ test('the CPU fallback notice: shown for backend auto when train() reports no We
 test('the fused-step notice: the setting the fused WebGPU step does not run, in the English the CLI printed and in Chinese', () => {
   // Recorded from fusedStepUnsupported before its reasons became facts.
   const recorded: [Partial<TrainConfig>, string][] = [
-    [{ beta: 0.1 }, '--beta > 0 (the reference policy’s forward pass is not fused)'],
     [{ dynamicSampling: 'fallback' }, '--dynamic-sampling (its resampling loop runs on the CPU)'],
     [{ gradientAccumulationSteps: 2 }, 'micro-steps (--gradient-accumulation-steps, --num-iterations, --steps-per-generation)'],
     [{ loss: 'pairwise', ranks: 2 }, '--loss pairwise on more than one rank (its groups are gathered across ranks inside the loss)'],
@@ -188,6 +187,8 @@ test('the fused-step notice: the setting the fused WebGPU step does not run, in 
         '(the fused pairwise loss ranks contiguous groups)',
     ],
     [{ loss: 'pairwise', ranks: 1, sampler: 'trl' }, ''],
+    // β > 0 runs fused since the reference pass and the KL term are dispatches of the fused step.
+    [{ beta: 0.1 }, ''],
   ];
   for (const [over, english] of recorded) {
     const c = { ...DEFAULT_TRAIN, backend: 'webgpu' as const, ...over };

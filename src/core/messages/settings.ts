@@ -25,8 +25,6 @@ export const IGNORES_EN = {
 
 /** What the fused WebGPU training step does not run (src/train/config.ts: fusedStepGap). */
 export const FUSED_GAPS_EN = {
-  'fused.beta': (_: Record<string, never>, w: Words = CLI_WORDS) =>
-    `${w.flag('beta')} > 0 (the reference policy’s forward pass is not fused)`,
   'fused.dynamic': (_: Record<string, never>, w: Words = CLI_WORDS) =>
     `${w.flag('dynamic-sampling')} (its resampling loop runs on the CPU)`,
   'fused.micro-steps': (_: Record<string, never>, w: Words = CLI_WORDS) =>

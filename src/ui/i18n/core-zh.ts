@@ -264,7 +264,6 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'lengths.none': (p) => `lengths ${p.source}：没有长度；每个 completion 给一个整数`,
   'lengths.entry': (p) =>
     `lengths ${p.source}：第 ${p.index} 项是 ${p.got}；每个长度必须是 [0, ${p.max}] 之间的整数（max-completion-length ${p.max}；调高它或缩短这一项）`,
-  'fused.beta': () => 'beta > 0（参考策略的前向计算没有融合）',
   'fused.dynamic': () => 'dynamic-sampling（它的重采样循环在 CPU 上运行）',
   'fused.micro-steps': () => 'micro-step（gradient-accumulation-steps、num-iterations、steps-per-generation）',
   'fused.pairwise-ranks': () => '多于一个 rank 时的 loss pairwise（它的组在 loss 内部跨 rank gather）',
