@@ -408,9 +408,10 @@ export class ExplorerApp extends LitElement {
     performance.mark('grpo-explorer-render');
     // The first picture is on screen once the canvas has drawn and the browser has painted.
     const canvas = this.canvas;
-    // The rest of the page once its elements are defined (explorer-rest.ts, fetched after the picture).
+    // The rest of the page once its elements are defined (explorer-rest.ts, fetched after the picture);
+    // should that chunk fail to load, the page completes without them and the error surfaces.
     const completeAfterRest = () =>
-      void loadRest().then(() => {
+      void loadRest().finally(() => {
         this.complete = true;
       });
     // Elements the first render already holds (the question card with quiz=1, the overview of an
