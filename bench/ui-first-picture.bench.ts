@@ -6,12 +6,14 @@
 //    canvas draw, and the longest main-thread task before the picture;
 // 2. the frames of play of seed-000 at its default settings, step by step through the whole story:
 //    the interval between animation frames (p50 / p95, ≤ 16.7 ms means no frame was dropped at
-//    60 Hz) and the work each frame did (the canvas's draw, p50 / p95).
+//    60 Hz) and the work each frame did (the canvas's draw, p50 / p95);
+// 3. from 3 more loads, traced: the renderer main thread's CPU time (thread time) to the picture,
+//    all of it and the task that runs the scripts and draws, which the machine's load affects less.
 // Both in two Chromiums: the tests' (its WebGPU flags composite the page through SwiftShader, an
 // emulated GPU) and a reader's on a machine without a GPU (no flags: software compositing).
 // Figures go to bench/README.md with the load average; no thresholds (the machine is shared).
 import { loadavg } from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -68,6 +70,43 @@ async function load(browser: Browser, url: string): Promise<Load> {
   return m;
 }
 
+/** A trace event (Chromium's JSON trace format): `dur` wall and `tdur` thread time, in µs. */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+}
+
+/**
+ * One traced load: the renderer main thread's own CPU time (thread time, which the machine's load
+ * affects less than wall time) from navigation start to the first picture, and in the task that
+ * evaluates the scripts and draws the picture. Separate loads: tracing slows the wall-clock figures.
+ */
+async function cpu(browser: Browser, url: string, path: string): Promise<{ main: number; script: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await browser.startTracing(page, { path, categories: ['devtools.timeline', 'blink.user_timing', 'toplevel', 'v8'] });
+  await page.goto(url);
+  await page.waitForFunction(() => window.grpoFirstViewMs !== undefined);
+  await browser.stopTracing();
+  await context.close();
+  const trace = JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const view = events.find((e) => e.name === 'grpo-first-view');
+  if (!view) throw new Error('the trace has no grpo-first-view mark');
+  const onMain = (e: TraceEvent) => e.pid === view.pid && e.tid === view.tid && e.ts <= view.ts;
+  const start = Math.max(...events.filter((e) => e.pid === view.pid && e.name === 'navigationStart' && e.ts <= view.ts).map((e) => e.ts));
+  const tasks = events.filter((e) => onMain(e) && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.ts >= start);
+  const evaluations = events.filter((e) => onMain(e) && e.name === 'v8.evaluateModule' && e.ts >= start);
+  const thread = (list: TraceEvent[]) => list.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
+  const runsScripts = (t: TraceEvent) => evaluations.some((e) => e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0));
+  return { main: thread(tasks), script: thread(tasks.filter(runsScripts)) };
+}
+
 /** Plays seed-000's story at its default settings to the end; frame intervals and draw times. */
 async function play(browser: Browser, base: string): Promise<{ intervals: number[]; draws: number[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -100,6 +139,7 @@ const BROWSERS = [
 
 interface Measured {
   loads: Load[];
+  cpu: { main: number; script: number }[];
   frames: { intervals: number[]; draws: number[] };
 }
 
@@ -119,7 +159,9 @@ export default async function run(): Promise<void> {
           await load(browser, url); // warms the file cache and Chromium's code cache
           const loads: Load[] = [];
           for (let i = 0; i < 7; i++) loads.push(await load(browser, url));
-          measured.push({ loads, frames: await play(browser, server.url) });
+          const cpus = [];
+          for (let i = 0; i < 3; i++) cpus.push(await cpu(browser, url, join(dir, 'trace.json')));
+          measured.push({ loads, cpu: cpus, frames: await play(browser, server.url) });
         } finally {
           await browser.close();
         }
@@ -143,6 +185,18 @@ export default async function run(): Promise<void> {
         ['picture painted (grpo-first-view)', ...col((l) => l.firstView)],
         ['longest main-thread task before it', ...col((l) => l.longest)],
         ['JavaScript fetched before it, kB', ...col((l) => l.bytes / 1000)],
+      ],
+    );
+    const cpuCol = (f: (c: { main: number; script: number }) => number) =>
+      measured.flatMap((m) => [quantile(m.cpu.map(f), 0.5).toFixed(0), Math.max(...m.cpu.map(f)).toFixed(0)]);
+    printTable(
+      [
+        'renderer main-thread CPU time to the first picture (3 traced loads)',
+        ...BROWSERS.flatMap((b) => [`${b.name} median ms`, 'max ms']),
+      ],
+      [
+        ['all tasks from navigation start', ...cpuCol((c) => c.main)],
+        ['the task that runs the scripts and draws the picture', ...cpuCol((c) => c.script)],
       ],
     );
     const row = (what: string, values: number[], digits: number) => [

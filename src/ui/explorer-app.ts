@@ -7,7 +7,6 @@ import { defaultConfig, samplerNames } from '../core/samplers/index.ts';
 import { checkView, needsOverview } from './view-budget.ts';
 import { lang, M, whenCatalogue } from './i18n/index.ts';
 import { errorText, suggestionWords, withCode } from './core-text.ts';
-import './i18n/lang-switch.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
 import { regroupMethods } from '../core/layout/regroup.ts';
 
@@ -28,14 +27,11 @@ import type { FollowPatch } from './follow-panel.ts';
 import type { LayoutCanvas } from './layout-canvas.ts';
 import type { StoryAction } from './story-controls.ts';
 import './layout-canvas.ts';
-import './config-panel.ts';
 import './story-controls.ts';
-import './stats-panel.ts';
-import './copies-panel.ts';
-import './follow-panel.ts';
-import './overview-panel.ts';
-import './quiz-panel.ts';
-import './tour/tour-menu.ts';
+
+/** The rest of the page's elements (explorer-rest.ts): loaded after the first picture, once. */
+let rest: Promise<unknown> | null = null;
+const loadRest = () => (rest ??= import('./explorer-rest.ts'));
 
 declare global {
   interface Window {
@@ -412,8 +408,16 @@ export class ExplorerApp extends LitElement {
     performance.mark('grpo-explorer-render');
     // The first picture is on screen once the canvas has drawn and the browser has painted.
     const canvas = this.canvas;
+    // The rest of the page once its elements are defined (explorer-rest.ts, fetched after the picture);
+    // should that chunk fail to load, the page completes without them and the error surfaces.
+    const completeAfterRest = () =>
+      void loadRest().finally(() => {
+        this.complete = true;
+      });
+    // Elements the first render already holds (the question card with quiz=1, the overview of an
+    // oversized configuration) upgrade when the module comes.
     if (!canvas) {
-      this.complete = true;
+      completeAfterRest();
       return;
     }
     void canvas.updateComplete.then(() =>
@@ -421,9 +425,7 @@ export class ExplorerApp extends LitElement {
         window.grpoFirstViewMs = performance.now();
         performance.mark('grpo-first-view');
         // The rest of the page in the task after this frame, so it never delays the picture's paint.
-        setTimeout(() => {
-          this.complete = true;
-        });
+        setTimeout(completeAfterRest);
       }),
     );
   }

@@ -2,7 +2,6 @@
 // that view's element (its attributes from the other URL keys) and loads the view's module on
 // demand, so the explorer's first picture never pays for the dashboards. Imported by main.ts
 // before the explorer, so the <grpo-explorer> element is gone before it would be upgraded.
-import './i18n/lang-switch.ts';
 import { LANG_EVENT, M, whenCatalogue } from './i18n/index.ts';
 import { lang, withLang } from './i18n/lang.ts';
 import { VIEWS, viewOf } from './views.ts';
@@ -39,6 +38,8 @@ export function routeView(): boolean {
   };
   title();
   window.addEventListener(LANG_EVENT, title);
+  // The switch's element upgrades when its module comes (the explorer loads it after its picture).
+  void import('./i18n/lang-switch.ts');
   void load();
   return true;
 }

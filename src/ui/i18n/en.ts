@@ -4,7 +4,7 @@
 // key a type error, and test/ui/i18n-catalogue.test.ts checks the same keys and parameters).
 // The default language: the explorer's tests assert these words, so they are the page's words
 // as they were before the catalogues.
-import { plural as corePlural } from '../../core/dynamic/index.ts';
+import { plural as corePlural } from '../../core/dynamic/messages.ts';
 import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
 import {
   type CaptionFacts,
