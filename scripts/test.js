@@ -5,7 +5,7 @@
 //      browser tests' app is built: two `vite build`s, one static server with COOP/COEP and one
 //      Chromium that every browser test file connects to (test/browser/shared-app.ts);
 //   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time, the
-//      slowest first;
+//      slowest first; the files of test/core and test/ui together in one process (`inOneProcess`);
 //   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and files named
 //      *.node.test.ts, which say in their first lines why they are Node-only. Deno starts with
 //      step 1 and runs one file at a time beside the Node pass: the browser tests leave the cores
@@ -18,9 +18,10 @@
 // failure. A skipped test is never counted as passed; under CI=true any skip fails the run
 // (the GPU tests skip only where no WebGPU adapter exists, and CI must have one).
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { cliBundle as bundledCli } from '../bin/cached-bundle.js';
 
@@ -65,6 +66,12 @@ const all = findTests(join(root, testDir))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort((a, b) => rank(a) - rank(b));
 const isBrowser = (f) => f.startsWith(`${testDir}/browser/`);
+// The files of test/core and test/ui compute in the test's own process (no CLI, no workers, no
+// browser, no files written): the Node pass runs them in one process, not one each. A Node process
+// with tsx costs about 1.2 CPU-s before its first test, which was most of what many of these files
+// cost (test/README.md). Their tests, counts and failures are reported as before; Deno's pass already
+// runs every file in one process.
+const inOneProcess = (f) => [`${testDir}/core/`, `${testDir}/ui/`].some((dir) => f.startsWith(dir));
 const denoFiles = all.filter((f) => !isBrowser(f) && !f.endsWith('.node.test.ts'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let ok = true;
@@ -193,8 +200,22 @@ const app = await sharedBrowserApp();
 // per run cost about 1 s of CPU, several hundred times; built here once if the sources changed.
 const cliBundle = nodeFiles ? await bundledCli() : null;
 
+/** The Node pass's files: those of `inOneProcess` as one generated file that imports them all, after the slowest files. */
+function nodePassFiles() {
+  const together = all.filter(inOneProcess);
+  if (together.length < 2) return all;
+  const dir = mkdtempSync(join(tmpdir(), 'grpo-test-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const entry = join(dir, `${together.length}-files-of-core-and-ui.test.mjs`);
+  writeFileSync(entry, together.map((f) => `import ${JSON.stringify(pathToFileURL(join(root, f)).href)};\n`).join(''));
+  const rest = all.filter((f) => !inOneProcess(f));
+  const at = rest.filter((f) => rank(f) < slowestFirst.length).length;
+  return [...rest.slice(0, at), entry, ...rest.slice(at)];
+}
+
 if (nodeFiles) {
-  await run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...all], {
+  const files = nodePassFiles();
+  await run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
     env: { ...app?.env, ...(cliBundle ? { GRPO_CLI_BUNDLE: cliBundle } : {}) },
     live: true,
     parse: (out) => {
