@@ -15,6 +15,7 @@ import process from 'node:process';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };
+  children?: number[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -57,20 +58,38 @@ function partOf(url: string, fn: string): string {
   return 'other';
 }
 
-/** Self milliseconds of the samples no part claims, by function (printed with PROFILE_OTHER=1). */
+/** Self milliseconds of the rank workers' samples no part claims, by function (printed with PROFILE_OTHER=1). */
 const others = new Map<string, number>();
 
-/** Self milliseconds by part over the given profiles. */
-function breakdown(files: string[]): Map<string, number> {
+/** Outside the steps: the worker's start (loading, task, trainInit) and end, whatever the function. */
+const OUTSIDE = 'outside the steps (loading, start, end)';
+
+/**
+ * Self milliseconds by part over the given profiles. Only the samples between a thread's first and
+ * last sample inside trainSteps (program.ts) count as the steps' (garbage collection and native
+ * code included, which have no stack to tell); the rest of a thread's busy time is OUTSIDE.
+ */
+function breakdown(files: string[], listOthers: boolean): Map<string, number> {
   const out = new Map<string, number>();
   for (const f of files) {
     const p = JSON.parse(readFileSync(f, 'utf8')) as Profile;
     const byId = new Map(p.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const inStep = (id: number): boolean => {
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+        if (byId.get(at)!.callFrame.functionName === 'trainSteps') return true;
+      return false;
+    };
+    const first = p.samples.findIndex(inStep);
+    const last = p.samples.findLastIndex(inStep);
     p.samples.forEach((id, i) => {
       const cf = byId.get(id)!.callFrame;
-      const part = partOf(cf.url, cf.functionName);
+      const inside = first >= 0 && i >= first && i <= last;
+      const classified = partOf(cf.url, cf.functionName);
+      const part = inside || classified.startsWith('idle') ? classified : OUTSIDE;
       out.set(part, (out.get(part) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
-      if (part === 'other') {
+      if (part === 'other' && listOthers) {
         const key = `other: ${cf.functionName || '(anonymous)'} ${cf.url.replace(/^.*\/(src|node_modules)\//, '$1/')}`;
         others.set(key, (others.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
       }
@@ -108,8 +127,11 @@ function profileRun(
   // The main thread's profile is the first written by the process (thread id 0 in the name).
   const files = readdirSync(dir).map((f) => join(dir, f));
   const mainFile = files.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
-  const workers = breakdown(files.filter((f) => !mainFile.includes(f)));
-  const main = breakdown(mainFile);
+  const workers = breakdown(
+    files.filter((f) => !mainFile.includes(f)),
+    true,
+  );
+  const main = breakdown(mainFile, false);
   rmSync(dir, { recursive: true, force: true });
   return { workers, main, wallS };
 }

@@ -12,6 +12,7 @@ import { dynamicTrainStep, type DynamicStepMetrics } from './dynamic.ts';
 import { type MicroRun, microPlanCovering, microRun, microTrainStep } from './micro-steps.ts';
 import { checkReplicas, initialState, trainStep, type StepMetrics, type TrainState } from './step.ts';
 import { WebGpuTrainer, type TransferCounts } from './webgpu-step.ts';
+import { Workspace } from './workspace.ts';
 
 /** Parameters and Adam state as a checkpoint carries them. */
 export interface ReplicaState {
@@ -62,6 +63,8 @@ interface Run {
   layout: Layout | null;
   /** With accumulation or several passes per generation: the micro-steps and the generation batches held between updates. */
   micro: MicroRun | null;
+  /** The plain CPU step's arrays, reused from step to step. */
+  ws: Workspace;
 }
 
 // Each rank's run, by rank: a worker thread may host several ranks (logical ranks), each with its own replica.
@@ -114,6 +117,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     deviceFix: args.deviceFix ?? true,
     layout: args.layout ?? null,
     micro: usesMicroSteps(config) ? microRun(config, args.layout ?? microPlanCovering(config, config.steps).layout) : null,
+    ws: new Workspace(),
   });
   return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }
@@ -151,7 +155,7 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
       const first = at;
       metrics = await dynamicTrainStep(rank, r.ops, r.task, r.config, r.state, (draw) => idsAt(r, first + draw, rank.rank), r.deviceFix);
     } else {
-      metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank));
+      metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank), r.ws);
     }
     at += metrics.dynamic?.draws ?? metrics.micro?.generations ?? 1;
     if (r.divergeRank === rank.rank && r.state.step === 1) {

@@ -32,6 +32,7 @@ for (const size of [1, 2, 3, 8, 33]) {
         assert.deepEqual(got.sum, sum);
         assert.deepEqual(got.mean, mean);
         assert.deepEqual(got.max, max);
+        assert.deepEqual(got.inPlace, mean, "allReduce({ out: payload }) reduces in place, into the caller's array");
         assert.deepEqual(
           got.isum,
           [rsum, 0 - rsum || 0, Array.from(new Int32Array([size * 2 ** 30]))[0]],

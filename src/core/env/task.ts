@@ -86,7 +86,8 @@ export function makeTask(dims: ControllerDims, seed: number, size = BANK_SIZE): 
  */
 export function latencyToken(task: Task, prompt: number, p: number, out: Float32Array, at: number): void {
   const d = task.dims.dModel;
-  out.set(latencyTokens(task, prompt).subarray((p - 1) * d, p * d), at);
+  const tokens = latencyTokens(task, prompt);
+  for (let j = 0; j < d; j++) out[at + j] = tokens[(p - 1) * d + j]!;
 }
 
 /**

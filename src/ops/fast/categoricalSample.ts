@@ -1,4 +1,4 @@
-import { NO_OPTION, type SampleKey } from '../cpu/categoricalSample.ts';
+import { NO_OPTION, type SampleKey, type SampleOut } from '../cpu/categoricalSample.ts';
 import { checkHead, type HeadShape } from '../cpu/head.ts';
 import { philoxKey, unitFloat } from '../../core/rng/philox.ts';
 import { maskedSoftmax } from './maskedSoftmax.ts';
@@ -13,12 +13,13 @@ export function categoricalSample(
   mask: Float32Array | null,
   h: HeadShape,
   k: SampleKey,
+  out?: SampleOut,
 ): { actions: Uint32Array; logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
   const { rows, width } = h;
-  const soft = maskedSoftmax(logits, mask, h);
-  const actions = new Uint32Array(rows).fill(NO_OPTION);
-  const logp = new Float32Array(rows);
+  const soft = maskedSoftmax(logits, mask, h, out && { logp: out.softLogp, probs: out.probs });
+  const actions = (out?.actions ?? new Uint32Array(rows)).fill(NO_OPTION);
+  const logp = out ? out.logp.fill(0) : new Float32Array(rows);
   const [k0, k1] = philoxKey(k.seed);
   for (let r = 0; r < rows; r++) {
     const u = unitFloat(philoxWord0(k.rowOffset + r, k.step, k.rank, k.stream, k0, k1));

@@ -11,15 +11,16 @@ export function denseBackwardWeight(
   x: Float32Array,
   dz: Float32Array,
   s: Omit<DenseShape, 'activation'>,
+  out: { dw: Float32Array; db: Float32Array } = { dw: new Float32Array(s.inDim * s.outDim), db: new Float32Array(s.outDim) },
 ): { dw: Float32Array; db: Float32Array } {
   const xT = transpose(x, s.rows, s.inDim, scratch(1, s.rows * s.inDim));
   const dzT = transpose(dz, s.rows, s.outDim, scratch(2, s.rows * s.outDim));
-  const dw = dotRowsF32(xT, dzT, s.inDim, s.outDim, s.rows, new Float32Array(s.inDim * s.outDim));
-  const db = new Float32Array(s.outDim);
+  dotRowsF32(xT, dzT, s.inDim, s.outDim, s.rows, out.dw);
+  const db = out.db;
   for (let o = 0; o < s.outDim; o++) {
     let acc = 0;
     for (let r = 0; r < s.rows; r++) acc += dzT[o * s.rows + r]!;
     db[o] = acc;
   }
-  return { dw, db };
+  return out;
 }

@@ -5,11 +5,16 @@ import { checkHead, type HeadShape } from '../cpu/head.ts';
  * mask tested inline, and each exp computed once and kept (the reference computes it twice; the
  * same expression gives the same value, so the results are the reference's bits).
  */
-export function maskedSoftmax(logits: Float32Array, mask: Float32Array | null, h: HeadShape): { logp: Float32Array; probs: Float32Array } {
+export function maskedSoftmax(
+  logits: Float32Array,
+  mask: Float32Array | null,
+  h: HeadShape,
+  out?: { logp: Float32Array; probs: Float32Array },
+): { logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
   const { rows, stride, offset, width } = h;
-  const logp = new Float32Array(rows * width);
-  const probs = new Float32Array(rows * width);
+  const logp = out ? out.logp.fill(0) : new Float32Array(rows * width);
+  const probs = out ? out.probs.fill(0) : new Float32Array(rows * width);
   const e = new Float64Array(width);
   for (let r = 0; r < rows; r++) {
     const at = r * stride + offset,
@@ -30,5 +35,5 @@ export function maskedSoftmax(logits: Float32Array, mask: Float32Array | null, h
       probs[out + j] = e[j]! / sum;
     }
   }
-  return { logp, probs };
+  return out ?? { logp, probs };
 }
