@@ -27,8 +27,9 @@ export interface TrainState {
   step: number;
 }
 
-export function initialState(c: TrainConfig): TrainState {
-  const params = initControllerParams(c.dims, c.seed);
+/** A replica's state before its first step; `initial`: initControllerParams(c.dims, c.seed) already built (copied, not kept). */
+export function initialState(c: TrainConfig, initial?: Float32Array): TrainState {
+  const params = initial ? initial.slice() : initControllerParams(c.dims, c.seed);
   return {
     params,
     m: new Float32Array(params.length),
@@ -248,7 +249,9 @@ function rankLossOps(
 
 /**
  * Runs one full training step on this rank; returns the step's metrics. `ws`: the rank's
- * workspace, whose arrays the step reuses (the rank's next step overwrites them).
+ * workspace, whose arrays the step reuses (the rank's next step overwrites them). `report`
+ * false: the metrics that only the gathered batch gives (rewardStats, advantageStd) are NaN, not
+ * computed: every rank would compute the same, and only the reporting rank's are read.
  */
 export async function trainStep(
   rank: Rank,
@@ -258,9 +261,10 @@ export async function trainStep(
   state: TrainState,
   promptIds: readonly number[],
   ws = new Workspace(),
+  report = true,
 ) {
   const { rollout: ro, gathered } = await generateAndGather(rank, ops, task, c, state, promptIds, 0, ws);
-  return optimiseOn(rank, ops, task, c, state, ro, gathered, undefined, ws);
+  return optimiseOn(rank, ops, task, c, state, ro, gathered, undefined, ws, report);
 }
 
 /**
@@ -278,6 +282,7 @@ export async function optimiseOn(
   gathered: Gathered,
   rowOffset = rank.rank * ro.rows,
   ws = new Workspace(),
+  report = true,
 ): Promise<StepMetrics> {
   const T = ACTIONS_PER_CONFIG;
   const rows = ro.rows;
@@ -343,13 +348,13 @@ export async function optimiseOn(
   const n = gathered.rewards.length;
   return {
     step: state.step,
-    ...rewardStats(task, gathered),
+    ...(report ? rewardStats(task, gathered) : { rewardMean: NaN, rewardStd: NaN, optimumFraction: NaN, zeroStdFraction: NaN }),
     loss: sums[0]! / rank.size,
     kl: ref ? sums[1]! / (n * T) : null,
     entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
     clipFraction: sums[2]! / (n * T),
     gradNorm: clip.norm,
-    advantageStd: std(advantages),
+    advantageStd: report ? std(advantages) : NaN,
   };
 }
 

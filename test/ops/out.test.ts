@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CPU_OPS } from '../../src/ops/backend.ts';
+import { adam } from '../../src/ops/cpu/adam.ts';
 import { uniform } from './data.ts';
 
 // The ops a training step calls with `out` (src/train/workspace.ts reuses a rank's arrays from step
@@ -72,3 +73,19 @@ for (const [name, ops] of Object.entries(CPU_OPS)) {
     same(gradLogp, ops.grpoLoss(logp, logp, null, lossMask, adv, { rows, tokens: T }, settings).gradLogp, 'grpoLoss gradLogp');
   });
 }
+
+test("fast: adam gives the reference's bits (with and without weight decay, clipped and not)", () => {
+  const n = 1000;
+  for (const weightDecay of [0, 0.01])
+    for (const scale of [1, 0.37]) {
+      const settings = { lr: 0.01, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay };
+      const ref = [uniform(n, 11), new Float32Array(n), new Float32Array(n)] as const;
+      const got = [ref[0].slice(), ref[1].slice(), ref[2].slice()] as const;
+      for (let step = 1; step <= 5; step++) {
+        const g = uniform(n, 20 + step, -2, 2);
+        adam(ref[0], g, ref[1], ref[2], scale, step, settings);
+        CPU_OPS.fast.adam(got[0], g, got[1], got[2], scale, step, settings);
+      }
+      for (let k = 0; k < 3; k++) same(got[k]!, ref[k]!, `weightDecay ${weightDecay}, scale ${scale}: ${['params', 'm', 'v'][k]}`);
+    }
+});

@@ -11,13 +11,13 @@ export { denseBackwardInput } from './denseBackwardInput.ts';
 export { denseBackwardWeight } from './denseBackwardWeight.ts';
 export { maskedSoftmax } from './maskedSoftmax.ts';
 export { categoricalSample } from './categoricalSample.ts';
+export { adam } from './adam.ts';
 export {
   logProbBackward,
   grpoLoss,
   pairwiseLoss,
   groupAdvantage,
   gradNorm,
-  adam,
   reduceRows,
   oneHot,
   knob3Mask,
