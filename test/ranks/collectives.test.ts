@@ -47,8 +47,8 @@ for (const size of [1, 2, 3, 8, 33]) {
       }
       const metrics = await world.metrics();
       assert.ok(
-        metrics.every((m) => m.collectives === 11),
-        'each rank completed the 11 collectives',
+        metrics.every((m) => m.collectives === 12),
+        'each rank completed the 12 collectives',
       );
     } finally {
       await world.stop();
