@@ -15,6 +15,7 @@ import process from 'node:process';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };
+  children?: number[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -63,15 +64,33 @@ function partOf(url: string, fn: string): string {
 /** Self milliseconds of the rank workers' samples no part claims, by function (printed with PROFILE_OTHER=1). */
 const others = new Map<string, number>();
 
-/** Self milliseconds by part over the given profiles. */
+/** Outside the steps: the worker's start (loading, task, trainInit) and end, whatever the function. */
+const OUTSIDE = 'outside the steps (loading, start, end)';
+
+/**
+ * Self milliseconds by part over the given profiles. Only the samples between a thread's first and
+ * last sample inside trainSteps (program.ts) count as the steps' (garbage collection and native
+ * code included, which have no stack to tell); the rest of a thread's busy time is OUTSIDE.
+ */
 function breakdown(files: string[], collectOthers: boolean): Map<string, number> {
   const out = new Map<string, number>();
   for (const f of files) {
     const p = JSON.parse(readFileSync(f, 'utf8')) as Profile;
     const byId = new Map(p.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const inStep = (id: number): boolean => {
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+        if (byId.get(at)!.callFrame.functionName === 'trainSteps') return true;
+      return false;
+    };
+    const first = p.samples.findIndex(inStep);
+    const last = p.samples.findLastIndex(inStep);
     p.samples.forEach((id, i) => {
       const cf = byId.get(id)!.callFrame;
-      const part = partOf(cf.url, cf.functionName);
+      const inside = first >= 0 && i >= first && i <= last;
+      const classified = partOf(cf.url, cf.functionName);
+      const part = inside || classified.startsWith('idle') ? classified : OUTSIDE;
       out.set(part, (out.get(part) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
       if (part === 'other' && collectOthers) {
         const key = `other: ${cf.functionName || '(anonymous)'} ${cf.url.replace(/^.*\/(src|node_modules)\//, '$1/')}`;

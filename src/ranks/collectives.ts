@@ -299,14 +299,21 @@ export class Communicator {
   /**
    * Element-wise reduction of equal-shape payloads over all ranks (sum, mean or max). The
    * order is always rank 0, 1, …, W−1 for every element, so results are bit-identical run to
-   * run; float32 rounds after every addition, as torch's float32 reductions do.
+   * run; float32 rounds after every addition, as torch's float32 reductions do. `out`: an array of
+   * the payload's dtype and length to write the result into instead of allocating one (it may be
+   * the payload itself: torch's all_reduce works in place).
    */
-  async allReduce<T extends Payload>(x: T, options: { op?: ReduceOp } = {}): Promise<T> {
-    checkOptions('allReduce', options, ['op']);
+  async allReduce<T extends Payload>(x: T, options: { op?: ReduceOp; out?: TypedArray } = {}): Promise<T> {
+    checkOptions('allReduce', options, ['op', 'out']);
     const op = options.op ?? 'sum';
     if (!REDUCE_OPS.includes(op)) throw new ConfigError(`unknown allReduce op '${String(op)}'; use one of ${REDUCE_OPS.join(', ')}`);
     const { data, shape, tensor } = unpack('allReduce', x);
     const dtype = dtypeOf(data);
+    const { out: into } = options;
+    if (into !== undefined && (!ArrayBuffer.isView(into) || dtypeOf(into) !== dtype || into.length !== data.length)) {
+      const got = ArrayBuffer.isView(into) ? `${dtypeOf(into)} of ${into.length}` : typeof into;
+      throw new ConfigError(`allReduce: out must be a ${dtype} array of ${data.length} elements, got ${got}`);
+    }
     return this.collective('allReduce', { dtype, bytes: data.byteLength, shape, arg: REDUCE_OPS.indexOf(op) }, async (seq) => {
       this.checkArgs(seq, 'allReduce', 'op', (a) => REDUCE_OPS[a] ?? String(a));
       this.checkSameShape(seq, 'allReduce', 'Every rank must reduce a payload of the same dtype and shape.');
@@ -335,7 +342,7 @@ export class Communicator {
         if (op === 'mean') for (let i = lo; i < hi; i++) result[i] = result[i]! / this.size;
       }
       await this.arrive(seq);
-      const out = this.read(dtype, this.size * bytes, bytes);
+      const out = this.read(dtype, this.size * bytes, bytes, into);
       return (tensor ? new Tensor(out, shape, this.device) : out) as T;
     });
   }

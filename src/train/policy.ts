@@ -12,6 +12,7 @@ import {
   controllerLayout,
   HEAD_LIST,
   headShape,
+  KNOB3_WIDTH,
   STAGE_WIDTH,
   stageInputs,
   type ControllerDims,
@@ -21,6 +22,7 @@ import {
 import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
+import { Workspace } from './workspace.ts';
 
 interface Sampled {
   actions: Uint32Array;
@@ -44,11 +46,28 @@ export interface Rollout {
 
 type TensorName = 'w1' | 'b1' | 'w1h' | 'b1h' | 'w2' | 'b2' | 'w2h' | 'b2h';
 
+/** controllerLayout of each dims object a run uses (a run keeps one), computed once. */
+const layouts = new WeakMap<ControllerDims, ReturnType<typeof controllerLayout>>();
+
+export function layoutOf(dims: ControllerDims): ReturnType<typeof controllerLayout> {
+  let layout = layouts.get(dims);
+  if (!layout) layouts.set(dims, (layout = controllerLayout(dims)));
+  return layout;
+}
+
 /** A named tensor of the flat parameter vector, as a view. */
 function tensor(params: Float32Array, dims: ControllerDims, name: TensorName): Float32Array {
-  const t = controllerLayout(dims).tensors[name];
+  const t = layoutOf(dims).tensors[name];
   return params.subarray(t.offset, t.offset + t.length);
 }
+
+/** Each head's workspace names (built once: a step asks for them every time). */
+const HEAD_ARRAYS = Object.fromEntries(
+  HEAD_LIST.map((h) => [
+    h.name,
+    { actions: `${h.name}.actions`, logp: `${h.name}.logp`, probs: `${h.name}.probs`, soft: `${h.name}.softLogp` },
+  ]),
+) as Record<HeadName, { actions: string; logp: string; probs: string; soft: string }>;
 
 export function stageShapes(dims: ControllerDims, rows: number, stage: 1 | 2) {
   const trunk = { rows, inDim: stageInputs(dims)[stage], outDim: dims.hidden };
@@ -56,7 +75,10 @@ export function stageShapes(dims: ControllerDims, rows: number, stage: 1 | 2) {
   return { trunk, head };
 }
 
-/** Runs both stages for `promptIds` (one row each) and samples every head. */
+/**
+ * Runs both stages for `promptIds` (one row each) and samples every head. Its arrays are `ws`'s
+ * (a rank's workspace, reused by its next step; by default a fresh one).
+ */
 export async function rollout(
   ops: OpsBackend,
   task: Task,
@@ -65,31 +87,48 @@ export async function rollout(
   key: { seed: number; step: number; rowOffset: number },
   /** Evaluation only: stage 2 runs after these insertions instead of the sampled ones. */
   forcedInsertion?: Uint32Array,
+  ws = new Workspace(),
 ): Promise<Rollout> {
   const dims = task.dims;
   const rows = promptIds.length;
   const s1 = stageInputs(dims)[1];
   const s2 = stageInputs(dims)[2];
-  const x1 = new Float32Array(rows * s1);
-  promptIds.forEach((id, r) => x1.set(task.prompts.stage1Input.subarray(id * s1, (id + 1) * s1), r * s1));
-  const logpTokens = new Float32Array(rows * ACTIONS_PER_CONFIG);
+  const x1 = ws.f32('x1', rows * s1);
+  const bank = task.prompts.stage1Input;
+  for (let r = 0; r < rows; r++) {
+    const from = promptIds[r]! * s1;
+    for (let i = 0; i < s1; i++) x1[r * s1 + i] = bank[from + i]!;
+  }
+  const logpTokens = ws.f32('logpTokens', rows * ACTIONS_PER_CONFIG);
   const heads = {} as Record<HeadName, Sampled>;
   const sample = async (logits: Float32Array, mask: Float32Array | null, h: Readonly<HeadSpec>) => {
-    const s = await ops.categoricalSample(logits, mask, headShape(h.name, rows), {
-      seed: key.seed,
-      rank: 0,
-      step: key.step,
-      rowOffset: key.rowOffset,
-      stream: h.stream,
-    });
+    const names = HEAD_ARRAYS[h.name];
+    const s = await ops.categoricalSample(
+      logits,
+      mask,
+      headShape(h.name, rows),
+      { seed: key.seed, rank: 0, step: key.step, rowOffset: key.rowOffset, stream: h.stream },
+      {
+        actions: ws.u32(names.actions, rows),
+        logp: ws.f32(names.logp, rows),
+        probs: ws.f32(names.probs, rows * h.width),
+        softLogp: ws.f32(names.soft, rows * h.width),
+      },
+    );
     for (let r = 0; r < rows; r++) logpTokens[r * ACTIONS_PER_CONFIG + h.column] = s.logp[r]!;
     heads[h.name] = s;
   };
   const forward = async (x: Float32Array, stage: 1 | 2) => {
     const { trunk, head } = stageShapes(dims, rows, stage);
     const w = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
-    const h = await ops.dense(x, tensor(params, dims, w[0]), tensor(params, dims, w[1]), { ...trunk, activation: 'tanh' });
-    const logits = (await ops.dense(h.y, tensor(params, dims, w[2]), tensor(params, dims, w[3]), { ...head, activation: 'identity' })).z;
+    const n = rows * dims.hidden;
+    const hidden = { z: ws.f32(`preact${stage}`, n), y: ws.f32(`hidden${stage}`, n) };
+    const h = await ops.dense(x, tensor(params, dims, w[0]), tensor(params, dims, w[1]), { ...trunk, activation: 'tanh' }, hidden);
+    const m = rows * head.outDim;
+    const headOut = { z: ws.f32(`logits${stage}`, m), y: ws.f32(`logitsCopy${stage}`, m) };
+    const logits = (
+      await ops.dense(h.y, tensor(params, dims, w[2]), tensor(params, dims, w[3]), { ...head, activation: 'identity' }, headOut)
+    ).z;
     return { h, logits };
   };
 
@@ -99,11 +138,11 @@ export async function rollout(
   await sample(one.logits, null, insertionHead);
   // Stage 2 sees what the first p blocks made of the input, and p itself (one-hot).
   const insertion = forcedInsertion ?? heads.insertion.actions;
-  const x2 = new Float32Array(rows * s2);
+  const x2 = ws.f32('x2', rows * s2);
   cacheLatencyTokens(task, promptIds); // the step's new prompts together (blocked)
-  promptIds.forEach((id, r) => latencyToken(task, id, insertion[r]! + 1, x2, r * s2));
+  for (let r = 0; r < rows; r++) latencyToken(task, promptIds[r]!, insertion[r]! + 1, x2, r * s2);
   await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
-  const knob3Mask = await ops.knob3Mask(insertion);
+  const knob3Mask = await ops.knob3Mask(insertion, ws.f32('knob3Mask', rows * KNOB3_WIDTH));
   const two = await forward(x2, 2);
   await sample(two.logits, null, topK);
   await sample(two.logits, knob3Mask, knob3);
@@ -120,22 +159,29 @@ export async function rollout(
   };
 }
 
-/** Gradient of the loss with respect to every parameter, from d loss / d logp (rows × 4). */
+/**
+ * Gradient of the loss with respect to every parameter, from d loss / d logp (rows × 4), written
+ * into the first controllerLayout(dims).length entries of `grads` (the padding between tensors
+ * is left as it is); intermediate arrays are `ws`'s.
+ */
 export async function policyBackward(
   ops: OpsBackend,
   dims: ControllerDims,
   params: Float32Array,
   ro: Rollout,
   gradLogp: Float32Array,
+  ws = new Workspace(),
+  grads: Float32Array = new Float32Array(layoutOf(dims).length),
 ): Promise<Float32Array> {
-  const { tensors, length } = controllerLayout(dims);
-  const grads = new Float32Array(length);
-  const put = (name: TensorName, value: Float32Array) => grads.set(value, tensors[name].offset);
+  const { tensors } = layoutOf(dims);
+  const view = (name: TensorName) => grads.subarray(tensors[name].offset, tensors[name].offset + tensors[name].length);
+  // On the GPU an op returns a new array rather than writing into the view: copy it in.
+  const put = (name: TensorName, value: Float32Array) => {
+    if (value.buffer !== grads.buffer || value.byteOffset !== grads.byteOffset + 4 * tensors[name].offset)
+      grads.set(value, tensors[name].offset);
+  };
   const rows = ro.rows;
-  const dLogits: [Float32Array<ArrayBuffer>, Float32Array<ArrayBuffer>] = [
-    new Float32Array(rows * STAGE_WIDTH[1]),
-    new Float32Array(rows * STAGE_WIDTH[2]),
-  ];
+  const dLogits: [Float32Array, Float32Array] = [ws.f32('dLogits1', rows * STAGE_WIDTH[1]), ws.f32('dLogits2', rows * STAGE_WIDTH[2])];
   for (const h of HEAD_LIST) {
     const s = ro.heads[h.name];
     const target = dLogits[h.stage - 1];
@@ -159,12 +205,18 @@ export async function policyBackward(
     const [w, b, wh, bh] = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
     const x = stage === 1 ? ro.x1 : ro.x2;
     const dHead = dLogits[stage - 1];
-    const headGrad = await ops.denseBackwardWeight(ro.hidden[stage - 1], dHead, head);
+    const headGrad = await ops.denseBackwardWeight(ro.hidden[stage - 1], dHead, head, { dw: view(wh), db: view(bh) });
     put(wh, headGrad.dw);
     put(bh, headGrad.db);
-    const dy = await ops.denseBackwardInput(dHead, tensor(params, dims, wh), head as Omit<DenseShape, 'activation'>);
-    const dz = await ops.activationBackward(ro.preact[stage - 1], dy, 'tanh');
-    const trunkGrad = await ops.denseBackwardWeight(x, dz, trunk);
+    const n = rows * dims.hidden;
+    const dy = await ops.denseBackwardInput(
+      dHead,
+      tensor(params, dims, wh),
+      head as Omit<DenseShape, 'activation'>,
+      ws.f32(`dHidden${stage}`, n),
+    );
+    const dz = await ops.activationBackward(ro.preact[stage - 1], dy, 'tanh', ws.f32(`dPreact${stage}`, n));
+    const trunkGrad = await ops.denseBackwardWeight(x, dz, trunk, { dw: view(w), db: view(b) });
     put(w, trunkGrad.dw);
     put(b, trunkGrad.db);
   }

@@ -12,6 +12,7 @@ import { dynamicTrainStep, type DynamicStepMetrics } from './dynamic.ts';
 import { type MicroRun, microPlanCovering, microRun, microTrainStep } from './micro-steps.ts';
 import { checkReplicas, initialState, trainStep, type StepMetrics, type TrainState } from './step.ts';
 import { WebGpuTrainer, type TransferCounts } from './webgpu-step.ts';
+import { Workspace } from './workspace.ts';
 
 /** Parameters and Adam state as a checkpoint carries them. */
 export interface ReplicaState {
@@ -33,6 +34,12 @@ export interface InitArgs {
   task?: Task;
   /** The sampler's layout covering the run's steps, built once by the caller likewise (absent: each rank builds it). */
   layout?: Layout;
+  /**
+   * The initial parameters (initControllerParams of the config's dims and seed), built once by the
+   * caller likewise: each rank drawing its own ran the Philox draws cold in every worker (the
+   * largest part of trainInit). Absent: the rank draws them.
+   */
+  initialParams?: Float32Array;
   /** Resume from this state instead of the initial parameters. */
   resume?: ReplicaState;
   /** 'webgpu': run on this rank's own GPUDevice. */
@@ -62,6 +69,8 @@ interface Run {
   layout: Layout | null;
   /** With accumulation or several passes per generation: the micro-steps and the generation batches held between updates. */
   micro: MicroRun | null;
+  /** The plain CPU step's arrays, reused from step to step. */
+  ws: Workspace;
 }
 
 // Each rank's run, by rank: a worker thread may host several ranks (logical ranks), each with its own replica.
@@ -80,7 +89,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
   // The CPU path runs the fast backend (src/ops/fast): the reference's results within float32
   // tolerance (WebAssembly SIMD kernels; bit for bit where SIMD is missing), the hot loops rewritten.
   let ops: OpsBackend = args.cpuOps === 'reference' ? cpuBackend : fastBackend;
-  const state = initialState(config);
+  const state = initialState(config, args.initialParams);
   if (args.resume) {
     state.params.set(args.resume.params);
     state.m.set(args.resume.m);
@@ -114,6 +123,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     deviceFix: args.deviceFix ?? true,
     layout: args.layout ?? null,
     micro: usesMicroSteps(config) ? microRun(config, args.layout ?? microPlanCovering(config, config.steps).layout) : null,
+    ws: new Workspace(),
   });
   return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }
@@ -150,7 +160,8 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
       const first = at;
       metrics = await dynamicTrainStep(rank, r.ops, r.task, r.config, r.state, (draw) => idsAt(r, first + draw, rank.rank), r.deviceFix);
     } else {
-      metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank));
+      // Only rank 0's metrics leave the worker: the others skip the gathered batch's statistics.
+      metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank), r.ws, rank.rank === 0);
     }
     at += metrics.dynamic?.draws ?? metrics.micro?.generations ?? 1;
     if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;

@@ -4,6 +4,7 @@
 // belong to the CLI (src/cli/train.ts).
 import { configError, type Fact, fact } from '../core/messages/index.ts';
 import type { Layout } from '../core/layout/types.ts';
+import { initControllerParams } from '../core/env/controller.ts';
 import { makeTask } from '../core/env/task.ts';
 import { coreCount } from '../ranks/spawn.ts';
 import { World } from '../ranks/world.ts';
@@ -105,6 +106,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
       config: c,
       task,
       layout,
+      initialParams: initControllerParams(c.dims, c.seed),
       resume: o.resume,
       device,
       fused: device === 'webgpu' && !unsupported,

@@ -13,7 +13,8 @@ import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
 import type { MicroStepMetrics } from './micro-steps.ts';
-import { headEntropySums, policyBackward, rollout, stageShapes, type Rollout } from './policy.ts';
+import { headEntropySums, layoutOf, policyBackward, rollout, stageShapes, type Rollout } from './policy.ts';
+import { Workspace } from './workspace.ts';
 
 /** What every rank holds between steps. */
 export interface TrainState {
@@ -26,8 +27,9 @@ export interface TrainState {
   step: number;
 }
 
-export function initialState(c: TrainConfig): TrainState {
-  const params = initControllerParams(c.dims, c.seed);
+/** A replica's state before its first step; `initial`: initControllerParams(c.dims, c.seed) already built (copied, not kept). */
+export function initialState(c: TrainConfig, initial?: Float32Array): TrainState {
+  const params = initial ? initial.slice() : initControllerParams(c.dims, c.seed);
   return {
     params,
     m: new Float32Array(params.length),
@@ -82,6 +84,7 @@ export interface LocalBatch {
  * draws are keyed by (step, attempt) and the sample's global position `rowOffset + r`, not by
  * rank; dynamic sampling calls it again in a step with other ids (`attempt` keeps the draws
  * apart) and with batches of unequal size per rank (stream), hence the explicit row offset.
+ * The batch's arrays are `ws`'s (by default a fresh workspace's).
  */
 export async function generateLocal(
   rank: Rank,
@@ -92,12 +95,13 @@ export async function generateLocal(
   promptIds: readonly number[],
   attempt = 0,
   rowOffset = rank.rank * promptIds.length,
+  ws = new Workspace(),
 ): Promise<LocalBatch> {
   const keyStep = state.step + attempt * 0x10000000;
-  const ro = await rollout(ops, task, state.params, promptIds, { seed: c.seed, step: keyStep, rowOffset });
-  const rewards = new Float32Array(ro.rows);
-  const expected = new Float32Array(ro.rows);
-  const accuracy = new Float32Array(ro.rows);
+  const ro = await rollout(ops, task, state.params, promptIds, { seed: c.seed, step: keyStep, rowOffset }, undefined, ws);
+  const rewards = ws.f32('rewards', ro.rows);
+  const expected = ws.f32('expected', ro.rows);
+  const accuracy = ws.f32('accuracy', ro.rows);
   const h = ro.heads;
   for (let r = 0; r < ro.rows; r++) {
     const a = { tier: h.tier.actions[r]!, insertion: h.insertion.actions[r]!, topK: h.topK.actions[r]!, knob3: h.knob3.actions[r]! };
@@ -118,38 +122,43 @@ export async function generateAndGather(
   state: TrainState,
   promptIds: readonly number[],
   attempt = 0,
+  ws = new Workspace(),
 ): Promise<{ rollout: Rollout; localRewards: Float32Array; gathered: Gathered }> {
-  const b = await generateLocal(rank, ops, task, c, state, promptIds, attempt);
-  return { rollout: b.rollout, localRewards: b.rewards, gathered: await gatherSamples(rank, b.rewards, b.expected, promptIds) };
+  const b = await generateLocal(rank, ops, task, c, state, promptIds, attempt, undefined, ws);
+  return { rollout: b.rollout, localRewards: b.rewards, gathered: await gatherSamples(rank, b.rewards, b.expected, promptIds, ws) };
 }
 
 /**
  * One allGather for the three per-sample columns (fewer collectives: each one is two barriers
- * of every rank). float64 holds the float32 rewards and the integer ids exactly.
+ * of every rank). float64 holds the float32 rewards and the integer ids exactly. Arrays: `ws`'s.
  */
 export async function gatherSamples(
   rank: Rank,
   rewards: Float32Array,
   expected: Float32Array,
   promptIds: readonly number[],
+  ws = new Workspace(),
 ): Promise<Gathered> {
   const n = rewards.length;
-  const mine = new Float64Array(3 * n);
-  mine.set(rewards, 0);
-  mine.set(expected, n);
-  mine.set(promptIds, 2 * n);
-  const all = await rank.allGather(mine);
-  const g = {
-    rewards: new Float32Array(rank.size * n),
-    expected: new Float32Array(rank.size * n),
-    promptIds: new Int32Array(rank.size * n),
-  };
-  for (let r = 0; r < rank.size; r++) {
-    const at = 3 * n * r;
-    g.rewards.set(all.subarray(at, at + n), r * n);
-    g.expected.set(all.subarray(at + n, at + 2 * n), r * n);
-    g.promptIds.set(all.subarray(at + 2 * n, at + 3 * n), r * n);
+  const W = rank.size;
+  const mine = ws.f64('gather.mine', 3 * n);
+  for (let i = 0; i < n; i++) {
+    mine[i] = rewards[i]!;
+    mine[n + i] = expected[i]!;
+    mine[2 * n + i] = promptIds[i]!;
   }
+  const all = await rank.allGather(mine, { out: ws.f64('gather.all', W * 3 * n) });
+  const g = {
+    rewards: ws.f32('gathered.rewards', W * n),
+    expected: ws.f32('gathered.expected', W * n),
+    promptIds: ws.i32('gathered.promptIds', W * n),
+  };
+  for (let r = 0; r < W; r++)
+    for (let i = 0, at = 3 * n * r; i < n; i++) {
+      g.rewards[r * n + i] = all[at + i]!;
+      g.expected[r * n + i] = all[at + n + i]!;
+      g.promptIds[r * n + i] = all[at + 2 * n + i]!;
+    }
   return g;
 }
 
@@ -204,9 +213,11 @@ function rankLossOps(
   gathered: Gathered,
   k: number,
   offset: number,
+  ws: Workspace,
 ): LossOps<Float32Array, Promise<LossResult>, Promise<LossResult>> {
   return {
-    grpoLoss: (logp, oldLogp, refLogp, mask, advantages, shape, s) => ops.grpoLoss(logp, oldLogp, refLogp, mask, advantages, shape, s),
+    grpoLoss: (logp, oldLogp, refLogp, mask, advantages, shape, s) =>
+      ops.grpoLoss(logp, oldLogp, refLogp, mask, advantages, shape, s, ws.f32('gradLogp', shape.rows * shape.tokens)),
     // `rewards` are this rank's rows; the groups take theirs from the gathered batch.
     pairwiseLoss: async (logp, mask, _rewards, { rows, tokens: T, groupSize }) => {
       const seq = new Float32Array(rows);
@@ -236,10 +247,24 @@ function rankLossOps(
   };
 }
 
-/** Runs one full training step on this rank; returns the step's metrics. */
-export async function trainStep(rank: Rank, ops: OpsBackend, task: Task, c: TrainConfig, state: TrainState, promptIds: readonly number[]) {
-  const { rollout: ro, gathered } = await generateAndGather(rank, ops, task, c, state, promptIds);
-  return optimiseOn(rank, ops, task, c, state, ro, gathered);
+/**
+ * Runs one full training step on this rank; returns the step's metrics. `ws`: the rank's
+ * workspace, whose arrays the step reuses (the rank's next step overwrites them). `report`
+ * false: the metrics that only the gathered batch gives (rewardStats, advantageStd) are NaN, not
+ * computed: every rank would compute the same, and only the reporting rank's are read.
+ */
+export async function trainStep(
+  rank: Rank,
+  ops: OpsBackend,
+  task: Task,
+  c: TrainConfig,
+  state: TrainState,
+  promptIds: readonly number[],
+  ws = new Workspace(),
+  report = true,
+) {
+  const { rollout: ro, gathered } = await generateAndGather(rank, ops, task, c, state, promptIds, 0, ws);
+  return optimiseOn(rank, ops, task, c, state, ro, gathered, undefined, ws, report);
 }
 
 /**
@@ -256,23 +281,29 @@ export async function optimiseOn(
   ro: Rollout,
   gathered: Gathered,
   rowOffset = rank.rank * ro.rows,
+  ws = new Workspace(),
+  report = true,
 ): Promise<StepMetrics> {
   const T = ACTIONS_PER_CONFIG;
   const rows = ro.rows;
   const shape = { rows, tokens: T };
-  const mask = new Float32Array(rows * T).fill(1);
+  const mask = ws.f32('mask', rows * T).fill(1);
   const ref = state.ref ? await logpUnder(ops, task, state.ref, ro) : null;
   // The chosen scheme over the gathered batch (the same on every rank); each rank's loss reads its slice.
   const advantages = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
   // On-policy, one pass per generation: the sampling policy is the current one (old = logp).
-  const { loss, gradLogp } = await computeLoss(rankLossOps(rank, ops, gathered, c.k, rowOffset), {
+  const { loss, gradLogp } = await computeLoss(rankLossOps(rank, ops, gathered, c.k, rowOffset, ws), {
     shape,
     logp: ro.logpTokens,
     oldLogp: ro.logpTokens,
     refLogp: ref,
     mask,
     // This rank's slice (the GRPO losses read them).
-    advantages: () => Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)),
+    advantages: () => {
+      const mine = ws.f32('advantages', rows);
+      for (let r = 0; r < rows; r++) mine[r] = advantages[rowOffset + r]!;
+      return mine;
+    },
     rewards: gathered.rewards.subarray(rowOffset, rowOffset + rows),
     settings: {
       lossType: c.loss,
@@ -297,17 +328,19 @@ export async function optimiseOn(
       klSum += Math.exp(d) - d - 1;
     }
   }
-  const local = await policyBackward(ops, c.dims, state.params, ro, gradLogp);
-  // One all-reduce for the gradients and the step's metric sums (loss, KL, clipped tokens, each
-  // head's entropy) appended to them: the mean over ranks, in float32 like the gradients.
+  // One all-reduce, in place, for the gradients and the step's metric sums (loss, KL, clipped
+  // tokens, each head's entropy) appended to them: the mean over ranks, in float32 like the gradients.
+  const P = layoutOf(c.dims).length;
+  const payload = ws.f32('payload', P + 3 + HEAD_LIST.length);
+  await policyBackward(ops, c.dims, state.params, ro, gradLogp, ws, payload);
   const ent = headEntropySums(ro);
-  const metricSums = [loss, klSum, clipped, ...HEAD_LIST.map((h) => ent[h.name])];
-  const payload = new Float32Array(local.length + metricSums.length);
-  payload.set(local);
-  payload.set(metricSums, local.length);
-  const reduced = await rank.allReduce(payload, { op: 'mean' });
-  const grads = reduced.subarray(0, local.length);
-  const sums = Array.from(reduced.subarray(local.length), (mean) => mean * rank.size);
+  payload[P] = loss;
+  payload[P + 1] = klSum;
+  payload[P + 2] = clipped;
+  HEAD_LIST.forEach((h, i) => (payload[P + 3 + i] = ent[h.name]));
+  const reduced = await rank.allReduce(payload, { op: 'mean', out: payload });
+  const grads = reduced.subarray(0, P);
+  const sums = Array.from(reduced.subarray(P), (mean) => mean * rank.size);
   const clip = await ops.gradNorm(grads, c.maxGradNorm);
   state.step++;
   await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
@@ -315,13 +348,13 @@ export async function optimiseOn(
   const n = gathered.rewards.length;
   return {
     step: state.step,
-    ...rewardStats(task, gathered),
+    ...(report ? rewardStats(task, gathered) : { rewardMean: NaN, rewardStd: NaN, optimumFraction: NaN, zeroStdFraction: NaN }),
     loss: sums[0]! / rank.size,
     kl: ref ? sums[1]! / (n * T) : null,
     entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
     clipFraction: sums[2]! / (n * T),
     gradNorm: clip.norm,
-    advantageStd: std(advantages),
+    advantageStd: report ? std(advantages) : NaN,
   };
 }
 

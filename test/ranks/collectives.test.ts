@@ -32,6 +32,7 @@ for (const size of [1, 2, 3, 8, 33]) {
         assert.deepEqual(got.sum, sum);
         assert.deepEqual(got.mean, mean);
         assert.deepEqual(got.max, max);
+        assert.deepEqual(got.inPlace, mean, "allReduce({ out: payload }) reduces in place, into the caller's array");
         assert.deepEqual(
           got.isum,
           [rsum, 0 - rsum || 0, Array.from(new Int32Array([size * 2 ** 30]))[0]],
@@ -46,8 +47,8 @@ for (const size of [1, 2, 3, 8, 33]) {
       }
       const metrics = await world.metrics();
       assert.ok(
-        metrics.every((m) => m.collectives === 11),
-        'each rank completed the 11 collectives',
+        metrics.every((m) => m.collectives === 12),
+        'each rank completed the 12 collectives',
       );
     } finally {
       await world.stop();

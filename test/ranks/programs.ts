@@ -27,6 +27,8 @@ export async function everyCollective(rank: Rank, args: { n: number; seed: numbe
   const sum = await rank.allReduce(x);
   const mean = await rank.allReduce(x, { op: 'mean' });
   const max = await rank.allReduce(x, { op: 'max' });
+  const inPlace = x.slice();
+  const inPlaceResult = await rank.allReduce(inPlace, { op: 'mean', out: inPlace });
   const isum = await rank.allReduce(new Int32Array([rank.rank, -rank.rank, 2 ** 30]), { op: 'sum' });
   const objects = await rank.allGatherObject({
     rank: rank.rank,
@@ -42,6 +44,7 @@ export async function everyCollective(rank: Rank, args: { n: number; seed: numbe
     sum: Array.from(sum),
     mean: Array.from(mean),
     max: Array.from(max),
+    inPlace: inPlaceResult === inPlace ? Array.from(inPlace) : 'not the out array',
     isum: Array.from(isum),
     objects: objects.map((o) => ({
       rank: o.rank,

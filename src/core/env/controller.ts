@@ -168,17 +168,18 @@ export function makePrompts(d: ControllerDims, count: number, seed: number): Con
   const { 1: s1, 2: s2 } = stageInputs(d);
   const stage1Input = new Float32Array(count * s1);
   const stage2Input = new Float32Array(count * s2);
+  // The draws that depend on the column alone, once rather than once per prompt.
+  const column = (purpose: number) => Array.from({ length: d.dModel }, (_, j) => symmetric(seed, purpose, j));
+  const [c200, c201, c202, c203] = [column(200), column(201), column(202), column(203)] as [number[], number[], number[], number[]];
   for (let i = 0; i < count; i++) {
     difficulty[i] = (1 + symmetric(seed, 100, i)) / 2;
     budgetMs[i] = 35 + 15 * symmetric(seed, 101, i);
     const budgetUnit = (budgetMs[i]! - 35) / 15;
     for (let j = 0; j < d.dModel; j++) {
-      stage1Input[i * s1 + j] = difficulty[i]! * symmetric(seed, 200, j) + 0.1 * symmetric(seed, 300, i * d.dModel + j);
-      stage1Input[i * s1 + d.dModel + j] = budgetUnit * symmetric(seed, 201, j) + 0.1 * symmetric(seed, 301, i * d.dModel + j);
+      stage1Input[i * s1 + j] = difficulty[i]! * c200[j]! + 0.1 * symmetric(seed, 300, i * d.dModel + j);
+      stage1Input[i * s1 + d.dModel + j] = budgetUnit * c201[j]! + 0.1 * symmetric(seed, 301, i * d.dModel + j);
       // The latency token mixes both: it is what the first p blocks made of the input.
-      stage2Input[i * s2 + j] =
-        0.5 * (difficulty[i]! * symmetric(seed, 202, j) + budgetUnit * symmetric(seed, 203, j)) +
-        0.1 * symmetric(seed, 302, i * d.dModel + j);
+      stage2Input[i * s2 + j] = 0.5 * (difficulty[i]! * c202[j]! + budgetUnit * c203[j]!) + 0.1 * symmetric(seed, 302, i * d.dModel + j);
     }
   }
   return { count, difficulty, budgetMs, stage1Input, stage2Input };
@@ -215,12 +216,21 @@ export function configReward(
   difficulty: number,
   budgetMs: number,
 ): { reward: number; accuracy: number; latencyMs: number } {
+  const t = configTerms(a);
+  const accuracy = 1 - difficulty * t.missRate;
+  return { reward: accuracy - 0.05 * Math.max(0, t.latencyMs - budgetMs), accuracy, latencyMs: t.latencyMs };
+}
+
+/**
+ * What configReward takes from the configuration alone: the miss rate e^(−quality) that the
+ * input's difficulty scales, and the latency. Whoever scores many inputs keeps them per
+ * configuration (makeTask's optimum over every valid configuration of every prompt).
+ */
+export function configTerms(a: ConfigActions): { missRate: number; latencyMs: number } {
   const crops = TIER_CROPS[a.tier]!;
   const p = a.insertion + 1;
   const topK = a.topK + 4;
   const blocks = p + a.knob3;
   const quality = 0.12 * crops + 0.15 * (topK - 4) + 0.2 * (blocks - 12) + 0.05 * (p - 1);
-  const accuracy = 1 - difficulty * Math.exp(-quality);
-  const latencyMs = p + 1.5 * crops + (blocks - p) * (1 + 0.15 * topK);
-  return { reward: accuracy - 0.05 * Math.max(0, latencyMs - budgetMs), accuracy, latencyMs };
+  return { missRate: Math.exp(-quality), latencyMs: p + 1.5 * crops + (blocks - p) * (1 + 0.15 * topK) };
 }

@@ -4,6 +4,7 @@
 import { philox4x32, philoxKey, unitFloat } from '../rng/philox.ts';
 import {
   configReward,
+  configTerms,
   INSERTION_POSITIONS,
   KNOB3_WIDTH,
   knob3Valid,
@@ -62,17 +63,23 @@ export function makeTask(dims: ControllerDims, seed: number, size = BANK_SIZE): 
   const optimumReward = new Float32Array(size);
   const optimumConfig = new Uint16Array(size);
   const randomReward = new Float32Array(size);
+  // configReward of every valid configuration of every prompt, its per-configuration terms computed once.
+  const terms = VALID_CONFIGS.map(configTerms);
+  const missRate = Float64Array.from(terms, (t) => t.missRate);
+  const latencyMs = Float64Array.from(terms, (t) => t.latencyMs);
   for (let i = 0; i < size; i++) {
+    const difficulty = prompts.difficulty[i]!;
+    const budgetMs = prompts.budgetMs[i]!;
     let best = -Infinity;
     let sum = 0;
-    VALID_CONFIGS.forEach((c, j) => {
-      const r = configReward(c, prompts.difficulty[i]!, prompts.budgetMs[i]!).reward;
+    for (let j = 0; j < missRate.length; j++) {
+      const r = 1 - difficulty * missRate[j]! - 0.05 * Math.max(0, latencyMs[j]! - budgetMs);
       sum += r;
       if (r > best) {
         best = r;
         optimumConfig[i] = j;
       }
-    });
+    }
     optimumReward[i] = best;
     randomReward[i] = sum / VALID_CONFIGS.length;
   }
@@ -86,7 +93,8 @@ export function makeTask(dims: ControllerDims, seed: number, size = BANK_SIZE): 
  */
 export function latencyToken(task: Task, prompt: number, p: number, out: Float32Array, at: number): void {
   const d = task.dims.dModel;
-  out.set(latencyTokens(task, prompt).subarray((p - 1) * d, p * d), at);
+  const tokens = latencyTokens(task, prompt);
+  for (let j = 0; j < d; j++) out[at + j] = tokens[(p - 1) * d + j]!;
 }
 
 /**

@@ -15,6 +15,14 @@ export interface SampleKey {
   stream: number;
 }
 
+/** Where a sampler writes: actions, logp (rows each), probs and the softmax's log-probabilities (rows × width each). */
+export interface SampleOut {
+  actions: Uint32Array;
+  logp: Float32Array;
+  probs: Float32Array;
+  softLogp: Float32Array;
+}
+
 /** Returned by the sampler for a row that has no valid option. */
 export const NO_OPTION = 0xffffffff;
 
@@ -26,18 +34,20 @@ export function sampleUniform(k: SampleKey, row: number): number {
 /**
  * Categorical sampling from a head's masked softmax by inverse CDF: the first valid option whose
  * cumulative probability exceeds the row's uniform (the last valid option if rounding leaves none).
- * Returns actions (rows), the log-probability of each action (rows) and the probabilities (rows × width).
+ * Returns actions (rows), the log-probability of each action (rows) and the probabilities (rows × width);
+ * with `out`, written into its arrays (cleared first) instead of new ones.
  */
 export function categoricalSample(
   logits: Float32Array,
   mask: Float32Array | null,
   h: HeadShape,
   k: SampleKey,
+  out?: SampleOut,
 ): { actions: Uint32Array; logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
-  const soft = maskedSoftmax(logits, mask, h);
-  const actions = new Uint32Array(h.rows).fill(NO_OPTION);
-  const logp = new Float32Array(h.rows);
+  const soft = maskedSoftmax(logits, mask, h, out && { logp: out.softLogp, probs: out.probs });
+  const actions = (out?.actions ?? new Uint32Array(h.rows)).fill(NO_OPTION);
+  const logp = out ? out.logp.fill(0) : new Float32Array(h.rows);
   for (let r = 0; r < h.rows; r++) {
     const u = sampleUniform(k, r);
     let cumulative = 0;

@@ -9,14 +9,26 @@ export interface DenseShape {
   activation: Activation;
 }
 
+/** Where a dense layer writes z and y (each rows × outDim), for a caller that reuses its arrays. */
+export interface DenseOut {
+  z: Float32Array;
+  y: Float32Array;
+}
+
 /**
  * One dense layer over a batch: z = x·W + b, y = act(z).
  * x: rows × inDim, w: inDim × outDim (row-major), b: outDim → z, y: rows × outDim.
  * The sum runs over the input index in order (as the WGSL does), accumulated in float64.
+ * `out`: arrays to write into (every entry is written) instead of new ones.
  */
-export function dense(x: Float32Array, w: Float32Array, b: Float32Array, s: DenseShape): { z: Float32Array; y: Float32Array } {
-  const z = new Float32Array(s.rows * s.outDim);
-  const y = new Float32Array(s.rows * s.outDim);
+export function dense(
+  x: Float32Array,
+  w: Float32Array,
+  b: Float32Array,
+  s: DenseShape,
+  out: DenseOut = { z: new Float32Array(s.rows * s.outDim), y: new Float32Array(s.rows * s.outDim) },
+): DenseOut {
+  const { z, y } = out;
   for (let r = 0; r < s.rows; r++) {
     for (let o = 0; o < s.outDim; o++) {
       let acc = b[o]!;
@@ -25,5 +37,5 @@ export function dense(x: Float32Array, w: Float32Array, b: Float32Array, s: Dens
       y[r * s.outDim + o] = activate(acc, s.activation);
     }
   }
-  return { z, y };
+  return out;
 }

@@ -1,8 +1,13 @@
 import type { DenseShape } from './dense.ts';
 
-/** Gradient of a dense layer with respect to its input: dx = dz·Wᵀ. dz: rows × outDim → dx: rows × inDim. */
-export function denseBackwardInput(dz: Float32Array, w: Float32Array, s: Omit<DenseShape, 'activation'>): Float32Array {
-  const dx = new Float32Array(s.rows * s.inDim);
+/** Gradient of a dense layer with respect to its input: dx = dz·Wᵀ. dz: rows × outDim → dx: rows × inDim (into `out` when given). */
+export function denseBackwardInput(
+  dz: Float32Array,
+  w: Float32Array,
+  s: Omit<DenseShape, 'activation'>,
+  out: Float32Array = new Float32Array(s.rows * s.inDim),
+): Float32Array {
+  const dx = out;
   for (let r = 0; r < s.rows; r++) {
     for (let i = 0; i < s.inDim; i++) {
       let acc = 0;

@@ -8,9 +8,9 @@ export function denseBackwardWeight(
   x: Float32Array,
   dz: Float32Array,
   s: Omit<DenseShape, 'activation'>,
+  out: { dw: Float32Array; db: Float32Array } = { dw: new Float32Array(s.inDim * s.outDim), db: new Float32Array(s.outDim) },
 ): { dw: Float32Array; db: Float32Array } {
-  const dw = new Float32Array(s.inDim * s.outDim);
-  const db = new Float32Array(s.outDim);
+  const { dw, db } = out;
   for (let i = 0; i < s.inDim; i++) {
     for (let o = 0; o < s.outDim; o++) {
       let acc = 0;
@@ -23,5 +23,5 @@ export function denseBackwardWeight(
     for (let r = 0; r < s.rows; r++) acc += dz[r * s.outDim + o]!;
     db[o] = acc;
   }
-  return { dw, db };
+  return out;
 }

@@ -60,7 +60,7 @@ export function tokenWeight(s: GrpoLossSettings, rows: number, rowTokens: number
 
 /**
  * The batch loss and dloss/dlogp. logp, oldLogp, refLogp (null when β = 0), mask: B × T; advantages: B.
- * Returns the scalar loss and gradLogp (B × T; 0 where mask is 0).
+ * Returns the scalar loss and gradLogp (B × T; 0 where mask is 0), written into `out` (cleared first) when given.
  */
 export function grpoLoss(
   logp: Float32Array,
@@ -70,11 +70,12 @@ export function grpoLoss(
   advantages: Float32Array,
   shape: TokenShape,
   s: GrpoLossSettings,
+  out?: Float32Array,
 ): { loss: number; gradLogp: Float32Array } {
   const { rows, tokens } = shape;
   let batchTokens = 0;
   for (let i = 0; i < rows * tokens; i++) batchTokens += mask[i]!;
-  const gradLogp = new Float32Array(rows * tokens);
+  const gradLogp = out ? out.fill(0) : new Float32Array(rows * tokens);
   let loss = 0;
   for (let b = 0; b < rows; b++) {
     let rowTokens = 0;

@@ -6,11 +6,17 @@ import { checkHead, isValid, type HeadShape } from './head.ts';
  * Returns logp, probs: rows × width. Masked options get probability 0 and log-probability 0
  * (they have none; nothing downstream reads them). A row without any valid option is all 0.
  * The max and the sum run over options in index order; exp/log in float64.
+ * `out`: arrays to write into instead of new ones (cleared first).
  */
-export function maskedSoftmax(logits: Float32Array, mask: Float32Array | null, h: HeadShape): { logp: Float32Array; probs: Float32Array } {
+export function maskedSoftmax(
+  logits: Float32Array,
+  mask: Float32Array | null,
+  h: HeadShape,
+  out?: { logp: Float32Array; probs: Float32Array },
+): { logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
-  const logp = new Float32Array(h.rows * h.width);
-  const probs = new Float32Array(h.rows * h.width);
+  const logp = out ? out.logp.fill(0) : new Float32Array(h.rows * h.width);
+  const probs = out ? out.probs.fill(0) : new Float32Array(h.rows * h.width);
   for (let r = 0; r < h.rows; r++) {
     const at = (j: number) => logits[r * h.stride + h.offset + j]!;
     let max = -Infinity;
@@ -25,5 +31,5 @@ export function maskedSoftmax(logits: Float32Array, mask: Float32Array | null, h
       probs[r * h.width + j] = Math.exp(at(j) - max) / sum;
     }
   }
-  return { logp, probs };
+  return out ?? { logp, probs };
 }

@@ -31,12 +31,17 @@ export function activateSums(sums: Float64Array | Float32Array, act: Activation,
     }
 }
 
-/** Back through an activation: dz = dy · act'(z), elementwise (z, dy: same length). */
-export function activationBackward(z: Float32Array, dy: Float32Array, activation: Activation): Float32Array {
+/** Back through an activation: dz = dy · act'(z), elementwise (z, dy: same length), into `out` when given. */
+export function activationBackward(
+  z: Float32Array,
+  dy: Float32Array,
+  activation: Activation,
+  out: Float32Array = new Float32Array(z.length),
+): Float32Array {
   const n = z.length;
   const k = activeKernel();
-  if (k && activation === 'tanh') return k.tanhBackward(z, dy);
-  const dz = new Float32Array(n);
+  if (k && activation === 'tanh') return k.tanhBackward(z, dy, out);
+  const dz = out;
   if (activation === 'identity') dz.set(dy.subarray(0, n));
   else if (activation === 'tanh')
     for (let i = 0; i < n; i++) {

@@ -1,4 +1,4 @@
-import { NO_OPTION, type SampleKey } from '../cpu/categoricalSample.ts';
+import { NO_OPTION, type SampleKey, type SampleOut } from '../cpu/categoricalSample.ts';
 import { checkHead, type HeadShape } from '../cpu/head.ts';
 import { philoxKey, unitFloat } from '../../core/rng/philox.ts';
 import { softmaxInto } from './maskedSoftmax.ts';
@@ -15,13 +15,14 @@ export function categoricalSample(
   mask: Float32Array | null,
   h: HeadShape,
   k: SampleKey,
+  out?: SampleOut,
 ): { actions: Uint32Array; logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
   const { rows, width } = h;
-  // The log-probabilities of every option are a temporary (only the actions' are returned): scratch.
-  const soft = softmaxInto(logits, mask, h, scratch(3, rows * width), new Float32Array(rows * width));
-  const actions = new Uint32Array(rows).fill(NO_OPTION);
-  const logp = new Float32Array(rows);
+  // The log-probabilities of every option are a temporary (only the actions' are returned): scratch, unless given.
+  const soft = softmaxInto(logits, mask, h, out?.softLogp ?? scratch(3, rows * width), out?.probs ?? new Float32Array(rows * width));
+  const actions = (out?.actions ?? new Uint32Array(rows)).fill(NO_OPTION);
+  const logp = out ? out.logp.fill(0) : new Float32Array(rows);
   const [k0, k1] = philoxKey(k.seed);
   for (let r = 0; r < rows; r++) {
     const u = unitFloat(philoxWord0(k.rowOffset + r, k.step, k.rank, k.stream, k0, k1));

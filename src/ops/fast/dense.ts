@@ -1,4 +1,4 @@
-import type { DenseShape } from '../cpu/dense.ts';
+import type { DenseOut, DenseShape } from '../cpu/dense.ts';
 import { activateSums } from './activation.ts';
 import { activeKernel } from './simd.ts';
 import { dotRows, scratch, scratch64, transpose } from './tiles.ts';
@@ -10,7 +10,13 @@ import { dotRows, scratch, scratch64, transpose } from './tiles.ts';
  * transposed so that every output is a unit-stride dot product, the sums are the reference's
  * float64 ones, and the bits are the reference's.
  */
-export function dense(x: Float32Array, w: Float32Array, b: Float32Array, s: DenseShape): { z: Float32Array; y: Float32Array } {
+export function dense(
+  x: Float32Array,
+  w: Float32Array,
+  b: Float32Array,
+  s: DenseShape,
+  out: DenseOut = { z: new Float32Array(s.rows * s.outDim), y: new Float32Array(s.rows * s.outDim) },
+): DenseOut {
   const k = activeKernel();
   if (k) {
     const tanh = s.activation === 'tanh';
@@ -22,16 +28,14 @@ export function dense(x: Float32Array, w: Float32Array, b: Float32Array, s: Dens
       s.inDim,
       b,
       tanh,
+      { c: out.z, y: out.y },
     );
-    if (y) return { z, y };
-    if (s.activation === 'identity') return { z, y: z };
-    const out = new Float32Array(z.length);
-    activateSums(z, s.activation, z, out);
-    return { z, y: out };
+    // c and y were written into out.z and out.y.
+    if (!y) activateSums(z, s.activation, z, out.y);
+    return out;
   }
   const wT = transpose(w, s.inDim, s.outDim, scratch(0, s.inDim * s.outDim));
-  const z = new Float32Array(s.rows * s.outDim),
-    y = s.activation === 'identity' ? z : new Float32Array(s.rows * s.outDim);
+  const { z, y } = out;
   activateSums(dotRows(x, wT, s.rows, s.outDim, s.inDim, scratch64(0, s.rows * s.outDim), b), s.activation, z, y);
-  return { z, y };
+  return out;
 }

@@ -13,12 +13,12 @@ export { denseBackwardWeight } from './denseBackwardWeight.ts';
 export { maskedSoftmax } from './maskedSoftmax.ts';
 export { categoricalSample } from './categoricalSample.ts';
 export { logProbBackward } from './logProbBackward.ts';
+export { adam } from './adam.ts';
 export {
   grpoLoss,
   pairwiseLoss,
   groupAdvantage,
   gradNorm,
-  adam,
   reduceRows,
   oneHot,
   knob3Mask,

@@ -12,7 +12,7 @@ export function logProbBackward(
   gradLogp: Float32Array,
   h: HeadShape,
   g: TokenColumn,
-  into = new Float32Array(h.rows * h.stride),
+  into: Float32Array = new Float32Array(h.rows * h.stride),
 ): Float32Array {
   checkHead(h, into.length, mask);
   const { rows, stride, offset, width } = h;

@@ -5,8 +5,17 @@ import { checkHead, type HeadShape } from '../cpu/head.ts';
  * mask tested inline, and each exp computed once and kept (the reference computes it twice; the
  * same expression gives the same value, so the results are the reference's bits).
  */
-export function maskedSoftmax(logits: Float32Array, mask: Float32Array | null, h: HeadShape): { logp: Float32Array; probs: Float32Array } {
+export function maskedSoftmax(
+  logits: Float32Array,
+  mask: Float32Array | null,
+  h: HeadShape,
+  out?: { logp: Float32Array; probs: Float32Array },
+): { logp: Float32Array; probs: Float32Array } {
   checkHead(h, logits.length, mask);
+  if (out) {
+    softmaxInto(logits, mask, h, out.logp, out.probs);
+    return out;
+  }
   return softmaxInto(logits, mask, h, new Float32Array(h.rows * h.width), new Float32Array(h.rows * h.width));
 }
 

@@ -262,6 +262,12 @@ export interface StridedMatrix {
   kStride: number;
 }
 
+/** Where matmul writes c (and y) when the caller reuses arrays (m × n each); a new array where absent. */
+export interface MatmulOut {
+  c?: Float32Array;
+  y?: Float32Array;
+}
+
 export interface SimdKernel {
   /** 'relaxed-simd' (fused multiply-add where the hardware has it; useFma) or 'simd'. */
   kind: 'relaxed-simd' | 'simd';
@@ -277,9 +283,10 @@ export interface SimdKernel {
     K: number,
     bias: Float32Array | null,
     tanh: boolean,
+    out?: MatmulOut,
   ): { c: Float32Array; y: Float32Array | null };
-  /** dz[i] = dy[i]·(1 − tanhF32(z[i])²), in float32. */
-  tanhBackward(z: Float32Array, dy: Float32Array): Float32Array;
+  /** dz[i] = dy[i]·(1 − tanhF32(z[i])²), in float32, into `out` when given. */
+  tanhBackward(z: Float32Array, dy: Float32Array, out?: Float32Array): Float32Array;
 }
 
 const kernels: { fma?: SimdKernel | null; plain?: SimdKernel | null } = {};
@@ -308,8 +315,8 @@ function build(variants: boolean[]): SimdKernel | null {
     const tanhBackward = instance.exports.tanhBackward as (...args: number[]) => void;
     return {
       kind: relaxed ? 'relaxed-simd' : 'simd',
-      matmul: (a, b, m, n, K, bias, tanh) => runMatmul(memory, matmul, a, b, m, n, K, bias, tanh),
-      tanhBackward: (z, dy) => runTanhBackward(memory, tanhBackward, z, dy),
+      matmul: (a, b, m, n, K, bias, tanh, out) => runMatmul(memory, matmul, a, b, m, n, K, bias, tanh, out),
+      tanhBackward: (z, dy, out) => runTanhBackward(memory, tanhBackward, z, dy, out),
     };
   }
   return null;
@@ -342,12 +349,17 @@ function runMatmul(
   K: number,
   bias: Float32Array | null,
   tanh: boolean,
+  out: MatmulOut = {},
 ): { c: Float32Array; y: Float32Array | null } {
   if (m === 0 || n === 0 || K === 0) {
     // Nothing to sum: c is the bias on every row.
-    const c = new Float32Array(m * n);
+    const c = out.c ?? new Float32Array(m * n);
     if (bias) for (let i = 0; i < m; i++) c.set(bias.subarray(0, n), i * n);
-    return { c, y: tanh ? c.map(tanhF32) : null };
+    else c.fill(0, 0, m * n);
+    if (!tanh) return { c, y: null };
+    const y = out.y ?? new Float32Array(m * n);
+    for (let i = 0; i < m * n; i++) y[i] = tanhF32(c[i]!);
+    return { c, y };
   }
   const mp = up(m, 4),
     np = up(n, 8);
@@ -365,7 +377,7 @@ function runMatmul(
   placeColumns(f, bAt, b, K, n, np);
   placeColumns(f, biasAt, bias, 1, n, np);
   matmul(aAt * 4, a.rowStride * 4, a.kStride * 4, bAt * 4, cAt * 4, mp, np, K, biasAt * 4, tanh ? yAt * 4 : 0);
-  return { c: takeColumns(f, cAt, m, n, np), y: tanh ? takeColumns(f, yAt, m, n, np) : null };
+  return { c: takeColumns(f, cAt, m, n, np, out.c), y: tanh ? takeColumns(f, yAt, m, n, np, out.y) : null };
 }
 
 /** rows × n of `x` (null: zeros) into memory at `at` as rows × np, zero-padded. */
@@ -379,10 +391,14 @@ function placeColumns(f: Float32Array, at: number, x: Float32Array | null, rows:
     }
 }
 
-/** The first m rows × n columns of the m × np matrix at `at`, as a new array. */
-function takeColumns(f: Float32Array, at: number, m: number, n: number, np: number): Float32Array {
-  if (n === np) return f.slice(at, at + m * n);
-  const out = new Float32Array(m * n);
+/** The first m rows × n columns of the m × np matrix at `at`, into `out` (a new array where absent). */
+function takeColumns(f: Float32Array, at: number, m: number, n: number, np: number, out?: Float32Array): Float32Array {
+  if (n === np) {
+    if (!out) return f.slice(at, at + m * n);
+    out.set(f.subarray(at, at + m * n));
+    return out;
+  }
+  out ??= new Float32Array(m * n);
   for (let i = 0; i < m; i++) {
     const from = at + i * np,
       to = i * n;
@@ -391,7 +407,13 @@ function takeColumns(f: Float32Array, at: number, m: number, n: number, np: numb
   return out;
 }
 
-function runTanhBackward(memory: Memory, tanhBackward: (...args: number[]) => void, z: Float32Array, dy: Float32Array): Float32Array {
+function runTanhBackward(
+  memory: Memory,
+  tanhBackward: (...args: number[]) => void,
+  z: Float32Array,
+  dy: Float32Array,
+  out?: Float32Array,
+): Float32Array {
   const n = z.length,
     np = up(n, 4);
   const zAt = 0,
@@ -403,7 +425,9 @@ function runTanhBackward(memory: Memory, tanhBackward: (...args: number[]) => vo
   f.set(dy.subarray(0, n), dyAt);
   f.fill(0, dyAt + n, dzAt);
   tanhBackward(zAt * 4, dyAt * 4, dzAt * 4, np * 4);
-  return f.slice(dzAt, dzAt + n);
+  if (!out) return f.slice(dzAt, dzAt + n);
+  out.set(f.subarray(dzAt, dzAt + n));
+  return out;
 }
 
 let enabled = true;
