@@ -8,28 +8,17 @@ import { say } from '../../src/core/messages/index.ts';
 import { presets } from '../../src/core/presets.ts';
 import type { ConfigError } from '../../src/core/errors.ts';
 import type { LayoutConfig } from '../../src/core/layout/types.ts';
-import { buildLayout, samplerNames, validateConfig } from '../../src/core/samplers/index.ts';
+import { buildLayout, CANONICAL_FIELDS, samplerNames, validateConfig } from '../../src/core/samplers/index.ts';
 import { schedulePresets, validateScheduleConfig } from '../../src/core/schedule/index.ts';
 
+// Every layout setting but the sampler (swept separately), in the config's order, then verl's own.
 const FIELDS = [
-  'ranks',
-  'batch',
-  'k',
-  'batchesPerEpoch',
-  'epochs',
-  'datasetSize',
-  'seed',
-  'stepsPerGeneration',
-  'numIterations',
-  'gradientAccumulationSteps',
-  'numWorkers',
-  'prefetchFactor',
-  'acceleratePrepare',
+  ...CANONICAL_FIELDS.filter((f) => f !== 'sampler'),
   'ppoMiniBatchSize',
   'ppoMicroBatchSizePerGpu',
   'dataloaderNumWorkers',
   'balanceBatch',
-];
+] as const;
 const VALUES: unknown[] = [0, 1, 2, 3, 5, 7, 37, 1e9, -1, 1.5, Number.NaN, 2 ** 60, false];
 
 /** Each sampler × preset × one setting at an edge value: the layout settings a user can reach from the config panel. */

@@ -121,7 +121,7 @@ export function withSamplerDefaults(config: LayoutConfig, given: Iterable<string
 }
 
 /** The settings every sampler's config carries, in the fixed order of its JSON. */
-const CANONICAL_FIELDS = [
+export const CANONICAL_FIELDS = [
   'sampler',
   'ranks',
   'batch',
