@@ -119,7 +119,8 @@ export class Arena {
   readonly dataOffset: number;
   private readonly stateBase: number;
   private readonly headerBase: number;
-  private readonly msgOffset: number;
+  /** Where the abort message starts, in bytes. */
+  readonly msgOffset: number;
 
   constructor(buffer: SharedArrayBuffer, size: number) {
     this.buffer = buffer;

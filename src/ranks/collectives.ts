@@ -486,8 +486,11 @@ export class Communicator {
     const c = this.arena.ctrl;
     let reason = Atomics.load(c, ABORT);
     if (reason === 0) return;
-    // The aborting rank is writing its message: a short wait on that word (it notifies).
-    for (let i = 0; reason === ABORT_LOCKED && i < 100; i++) {
+    // The aborting rank, on another thread (abort() never yields), is writing its message: wait for
+    // it, by time, not by a count of loads. A blocking rank sleeps on the word (the writer notifies);
+    // an async rank may not block its thread for long, and the write takes microseconds, so it spins.
+    const until = performance.now() + 1000;
+    while (reason === ABORT_LOCKED && performance.now() < until) {
       if (this.waitMode === 'block') Atomics.wait(c, ABORT, ABORT_LOCKED, 10);
       reason = Atomics.load(c, ABORT);
     }
