@@ -9,11 +9,45 @@ import { chromium, type Browser, type BrowserServer, type LaunchOptions } from '
 /** Debian's Chromium, as `.ci/run` installs it; override with GRPO_CHROMIUM. */
 export const chromiumPath = process.env.GRPO_CHROMIUM ?? '/usr/bin/chromium';
 
+/**
+ * Chromium keeps only the last `--enable-features` and the last `--disable-features` on its command
+ * line, and Playwright passes its own lists before ours, so ours repeat Playwright's (playwright-core
+ * 1.65's chromiumSwitches; a test reads the launched browser's command line and fails when a name of
+ * Playwright's is dropped) and add to them.
+ */
+const PLAYWRIGHT_ENABLED_FEATURES = ['CDPScreenshotNewSurface', 'SkipListAccountsWithoutGaiaCookies'];
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+/**
+ * PreloadTopChromeWebUI: every new context is a new window, and headless Chromium preloads each
+ * window's omnibox popup, a WebUI page in a renderer of its own: about 340 ms of CPU per context,
+ * beside the page being loaded (measured in a trace; a reader's browser pays it once per window, not
+ * per page). No page sees the omnibox, so the tests and benches go without it.
+ */
+const disabledFeatures = `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'PreloadTopChromeWebUI'].join(',')}`;
+
 /** Flags that give headless Chromium a WebGPU adapter without a GPU (docs/runtimes.md). */
 export const chromiumArgs = [
   '--enable-unsafe-webgpu',
   '--use-webgpu-adapter=swiftshader',
-  '--enable-features=Vulkan',
+  `--enable-features=${[...PLAYWRIGHT_ENABLED_FEATURES, 'Vulkan'].join(',')}`,
+  disabledFeatures,
   '--use-vulkan=swiftshader',
   '--use-angle=swiftshader',
   '--no-sandbox',
@@ -30,6 +64,7 @@ export const chromiumArgs = [
  */
 export const readerChromiumArgs = [
   '--disable-gpu',
+  disabledFeatures,
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
@@ -54,6 +89,6 @@ export function launchChromium(args: readonly string[] = chromiumArgs): Promise<
 }
 
 /** The same browser as a server other processes connect to (`chromium.connect(server.wsEndpoint())`). */
-export function launchChromiumServer(): Promise<BrowserServer> {
-  return chromium.launchServer(launchOptions());
+export function launchChromiumServer(args: readonly string[] = chromiumArgs): Promise<BrowserServer> {
+  return chromium.launchServer(launchOptions(args));
 }
