@@ -107,9 +107,9 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
     stdout += d;
   });
   collect(child.stderr, () => {});
-  const [status, error] = await new Promise((resolve) => {
-    child.on('error', (err) => resolve([null, err]));
-    child.on('close', (code) => resolve([code, null]));
+  const [status, error, signal] = await new Promise((resolve) => {
+    child.on('error', (err) => resolve([null, err, null]));
+    child.on('close', (code, sig) => resolve([code, null, sig]));
   });
   const took = seconds(t0);
   if (!live) {
@@ -127,7 +127,13 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
   }
   if (status !== 0) {
     ok = false;
-    if (!counts || counts.failed === 0) totals.failed += 1;
+    if (!counts || counts.failed === 0) {
+      totals.failed += 1;
+      // No test failed, yet the process did: say so, or the run's one failure has no name.
+      process.stdout.write(
+        `${label}: the process ended with ${signal ? `signal ${signal}` : `exit status ${status}`} and no failed test\n`,
+      );
+    }
   }
 }
 

@@ -41,6 +41,19 @@ import { computeLoss } from '../ops/loss.ts';
 import { storageBuffer, uploadBuffer } from './buffers.ts';
 import { Kernels, type PreparedDispatch } from './kernels.ts';
 
+/** schemeAdvantage.wgsl's uniforms for a scheme's groups (scheme-groups.ts): one mapping for the step and its tests. */
+export function schemeAdvantageParams(s: SchemeGroups): Record<string, number> {
+  return {
+    groups: s.groups.length,
+    ddof: s.ddof,
+    batchStd: s.batchStd ? 1 : 0,
+    eps: s.eps,
+    divide: s.divide ? 1 : 0,
+    loneKeepsReward: s.loneKeepsReward ? 1 : 0,
+    loneDivisor: LONE_DIVISOR,
+  };
+}
+
 type TensorName = keyof ReturnType<typeof controllerLayout>['tensors'];
 
 /** What the fused step is built for: one rank's rows per step and the run's loss and optimiser settings. */
@@ -439,14 +452,7 @@ export class FusedStep {
     const { members, starts } = packedGroups(groups.groups);
     q.writeBuffer(this.b.members!, 0, members.buffer, members.byteOffset, members.byteLength);
     q.writeBuffer(this.b.starts!, 0, starts.buffer, starts.byteOffset, starts.byteLength);
-    this.advantage.set({
-      groups: groups.groups.length,
-      ddof: groups.ddof,
-      batchStd: groups.batchStd ? 1 : 0,
-      eps: groups.eps,
-      divide: groups.divide ? 1 : 0,
-      loneKeepsReward: groups.loneKeepsReward ? 1 : 0,
-    });
+    this.advantage.set(schemeAdvantageParams(groups));
     this.setAdamStep(adamStep);
     const encoder = this.encode([...this.rolloutPass, this.scoring, this.advantage, ...this.backwardPass, this.norm, this.optimizer]);
     const at = this.slotsUsed * this.slotFloats * 4;

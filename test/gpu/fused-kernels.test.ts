@@ -6,7 +6,8 @@ import { after, test } from 'node:test';
 import { DEFAULT_DIMS } from '../../src/core/env/controller.ts';
 import { rewardTable } from '../../src/core/env/reward-table.ts';
 import { CORRECTNESS_STREAM, makeTask, scoreSample, VALID_CONFIGS } from '../../src/core/env/task.ts';
-import { LONE_DIVISOR, packedGroups, schemeGroups } from '../../src/core/grpo/scheme-groups.ts';
+import { packedGroups, schemeGroups } from '../../src/core/grpo/scheme-groups.ts';
+import { schemeAdvantageParams } from '../../src/gpu/fused-step.ts';
 import { ADVANTAGE_SCHEMES, schemeAdvantages } from '../../src/core/grpo/schemes.ts';
 import { philoxKey } from '../../src/core/rng/philox.ts';
 import { readBuffers, storageBuffer, uploadBuffer } from '../../src/gpu/buffers.ts';
@@ -73,16 +74,7 @@ test('schemeAdvantage gives schemeAdvantages for every scheme within float32 rou
     const s = schemeGroups(scheme, input);
     const { members, starts } = packedGroups(s.groups);
     const out = storageBuffer(device, n);
-    const params = {
-      rows: n,
-      groups: s.groups.length,
-      ddof: s.ddof,
-      batchStd: s.batchStd ? 1 : 0,
-      eps: s.eps,
-      divide: s.divide ? 1 : 0,
-      loneKeepsReward: s.loneKeepsReward ? 1 : 0,
-      loneDivisor: LONE_DIVISOR,
-    };
+    const params = { rows: n, ...schemeAdvantageParams(s) };
     const buffers = [uploadBuffer(device, rewards), uploadBuffer(device, members), uploadBuffer(device, starts), out];
     const got = await run(k, 'schemeAdvantage', { params, buffers, workgroups: 1 }, out, n);
     want.forEach((w, i) => assert.ok(Math.abs(got[i]! - w) <= 1e-5 * (1 + Math.abs(w)), `${scheme} row ${i}: ${got[i]} vs ${w}`));
