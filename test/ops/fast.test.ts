@@ -4,6 +4,7 @@ import { fastBackend } from '../../src/ops/backend.ts';
 import * as cpu from '../../src/ops/cpu/index.ts';
 import * as fast from '../../src/ops/fast/index.ts';
 import { philox4x32 } from '../../src/core/rng/philox.ts';
+import { expNonPositive } from '../../src/ops/fast/exp.ts';
 import { philoxWord0 } from '../../src/ops/fast/philox.ts';
 import { kernelModule, simdKernel, tanhF32, useSimd } from '../../src/ops/fast/simd.ts';
 import { opsCases } from './cases.ts';
@@ -166,4 +167,69 @@ test('fast: the allocation-free Philox gives the reference’s first word (known
     ]);
   for (const [c, k] of cases)
     assert.equal(philoxWord0(c[0]!, c[1]!, c[2]!, c[3]!, k[0]!, k[1]!), philox4x32(c, k)[0], `counter ${c} key ${k}`);
+});
+
+// The fast softmax's exp (src/ops/fast/exp.ts): within 2⁻³⁸·eˣ of Math.exp on [−104, 0] (on a grid and at
+// random points), exactly 1 at 0 and 0 below −104; so the fast softmax's float32 probabilities and
+// log-probabilities are the reference's but for an occasional last-bit rounding (at most one float32 ulp
+// here), and its sampler draws the reference's actions, on every head shape the controller samples.
+test('fast: expNonPositive is within 2⁻³⁸·eˣ of Math.exp; the softmax within a float32 ulp of the reference, the same samples', () => {
+  let worst = 0;
+  for (let i = 0; i <= 400000; i++) {
+    const x = i < 200000 ? (-104 * i) / 200000 : -104 * ((i * 0.6180339887) % 1);
+    const exact = Math.exp(x);
+    const d = Math.abs(expNonPositive(x) - exact) / exact;
+    worst = Math.max(worst, d);
+  }
+  assert.ok(worst <= 2 ** -38, `worst relative error 2^${Math.log2(worst).toFixed(1)}`);
+  assert.equal(expNonPositive(0), 1);
+  assert.equal(expNonPositive(-0), 1);
+  assert.equal(expNonPositive(-104.5), 0);
+  assert.equal(expNonPositive(-Infinity), 0);
+  assert.ok(Number.isNaN(expNonPositive(Number.NaN)));
+  const ulp = (v: number) => {
+    const f = Math.fround(Math.abs(v));
+    return f === 0 ? 2 ** -149 : Math.fround(f * (1 + 2 ** -23)) - f;
+  };
+  const rows = 3000;
+  for (const [stride, offset, width, masked] of [
+    [8, 0, 3, false],
+    [8, 3, 5, false],
+    [21, 0, 5, false],
+    [21, 5, 16, true],
+  ] as const) {
+    const logits = uniform(rows * stride, 61 + width, -6, 6);
+    const mask = masked ? uniform(rows * width, 62).map((v) => (v > 0.2 ? 1 : 0)) : null;
+    const h = { rows, stride, offset, width };
+    const key = { seed: 11, rank: 0, step: 3, rowOffset: 500, stream: width };
+    const got = fast.categoricalSample(logits, mask, h, key),
+      ref = cpu.categoricalSample(logits, mask, h, key);
+    assert.deepEqual(got.actions, ref.actions, `actions, head ${offset}…${offset + width}`);
+    const soft = fast.maskedSoftmax(logits, mask, h),
+      refSoft = cpu.maskedSoftmax(logits, mask, h);
+    for (let i = 0; i < rows * width; i++) {
+      assert.ok(Math.abs(got.probs[i]! - ref.probs[i]!) <= ulp(ref.probs[i]!), `probs[${i}]: ${got.probs[i]} vs ${ref.probs[i]}`);
+      assert.equal(soft.probs[i], got.probs[i], `maskedSoftmax and categoricalSample probs[${i}]`);
+      assert.ok(Math.abs(soft.logp[i]! - refSoft.logp[i]!) <= ulp(refSoft.logp[i]!), `logp[${i}]: ${soft.logp[i]} vs ${refSoft.logp[i]}`);
+    }
+    for (let r = 0; r < rows; r++) assert.ok(Math.abs(got.logp[r]! - ref.logp[r]!) <= ulp(ref.logp[r]!), `logp of row ${r}'s action`);
+  }
+});
+
+// With the SIMD kernel, db is dz's column sums in float64 in row order inside the module: the
+// reference's bits (dw is the kernel's float32 sums, held to the suite's tolerance).
+test('fast: denseBackwardWeight’s db is the reference’s bits with the SIMD kernel too; knob3Mask is the reference’s', () => {
+  for (const [rows, inDim, outDim] of [
+    [1, 1, 1],
+    [7, 5, 3],
+    [2048, 32, 21],
+    [513, 37, 32],
+  ] as const) {
+    const x = uniform(rows * inDim, 71),
+      dz = uniform(rows * outDim, 72, -3, 3);
+    const s = { rows, inDim, outDim };
+    assert.deepEqual(fast.denseBackwardWeight(x, dz, s).db, cpu.denseBackwardWeight(x, dz, s).db, `db ${rows}×${inDim}→${outDim}`);
+  }
+  const insertion = Uint32Array.of(0, 1, 2, 3, 4, 4, 0, 0xffffffff, 7);
+  assert.deepEqual(fast.knob3Mask(insertion), cpu.knob3Mask(insertion));
 });

@@ -31,7 +31,10 @@ export function dense(
       { c: out.z, y: out.y },
     );
     // c and y were written into out.z and out.y.
-    if (!y) activateSums(z, s.activation, z, out.y);
+    if (!y) {
+      if (s.activation === 'identity') out.y.set(z);
+      else activateSums(z, s.activation, z, out.y);
+    }
     return out;
   }
   const wT = transpose(w, s.inDim, s.outDim, scratch(0, s.inDim * s.outDim));

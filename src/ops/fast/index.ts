@@ -14,6 +14,7 @@ export { maskedSoftmax } from './maskedSoftmax.ts';
 export { categoricalSample } from './categoricalSample.ts';
 export { logProbBackward } from './logProbBackward.ts';
 export { adam } from './adam.ts';
+export { knob3Mask } from './knob3Mask.ts';
 export {
   grpoLoss,
   pairwiseLoss,
@@ -21,7 +22,6 @@ export {
   gradNorm,
   reduceRows,
   oneHot,
-  knob3Mask,
   controllerReward,
   selectCandidates,
   entropySum,

@@ -1,10 +1,15 @@
 // The fast backend's kernels in WebAssembly SIMD (f32x4 lanes), assembled by wasm-asm.ts:
-//   - matmul: c = bias + a·b, a read through strides (so xᵀ needs no transpose), b row-major and
-//     zero-padded to whole 8-column tiles, 4 × 8 outputs per tile (8 vector accumulators; each k
-//     loads 2 vectors of b and splats 4 floats of a for 8 multiply-adds of 4 lanes). Each output
+//   - matmul: c = bias + a·b, a read through strides (so xᵀ needs no transpose), b, bias and c
+//     row-major as they are (n floats a row: each copied in or out with one TypedArray.set), 4 × 8
+//     outputs per tile (8 vector accumulators; each k loads 2 vectors of b and splats 4 floats of a
+//     for 8 multiply-adds of 4 lanes). The last tile of a row reads and writes up to 7 columns past n,
+//     i.e. the next row's first ones: the tiles of a row block run from the last down to column 0,
+//     which writes those columns afterwards, and 8 floats of slack follow each matrix. Each output
 //     is summed over k in ascending order, in float32, starting from its bias: the reference's
 //     order (src/ops/cpu/dense.ts and its backward twins), with float32 rounding. The tile can also
 //     write y = tanh(c) (dense with tanh: the activation fused, no second pass);
+//   - columnSums: b's column sums in float64 (f64x2), rows in order: denseBackwardWeight's db with
+//     the reference's bits, from the dz the matmul has just read;
 //   - tanhBackward: dz = dy · (1 − tanh(z)²), four lanes at a time;
 //   - tanh in both: tanhF32 below, a rational approximation in float32 arithmetic (Eigen's: clamp
 //     to ±7.99881172, odd degree-13 numerator over even degree-6 denominator, then one division),
@@ -87,11 +92,11 @@ function forLoop(counter: number, limit: number[], step: number[], body: number[
 }
 
 // matmul's locals: the parameters, then scratch. acc(r, q) is output (i + r, j + 4q…j + 4q + 3).
-const [A, SAM, SAK, B, C, MP, NP, K, BIAS, Y] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-const [I, J, PB, PC, KK, ROWB, YD] = [10, 11, 12, 13, 14, 15, 16];
-const pa = (r: number) => 17 + r;
-const acc = (r: number, q: number) => 21 + r * 2 + q;
-const [Y0, Y1, X, T, T2] = [29, 30, 31, 32, 33];
+const [A, SAM, SAK, B, C, MP, NP, K, BIAS, Y, N] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const [I, J, PB, PC, KK, ROWB, YD] = [11, 12, 13, 14, 15, 16, 17];
+const pa = (r: number) => 18 + r;
+const acc = (r: number, q: number) => 22 + r * 2 + q;
+const [Y0, Y1, X, T, T2] = [30, 31, 32, 33, 34];
 
 function matmulBody(relaxed: boolean): number[] {
   const madd = (y: number, a: number) =>
@@ -180,8 +185,27 @@ function matmulBody(relaxed: boolean): number[] {
     ...op.set(PC),
     ...store,
   ];
-  return [
+  // j from the last tile down to 0: a tile's columns past n spill into the next row's first ones,
+  // which the tiles at j = 0 (this row block's, or the next block's) write afterwards.
+  const tilesDown = [
     ...op.get(NP),
+    ...op.set(J),
+    ...op.block,
+    ...op.loop,
+    ...op.get(J),
+    ...op.i32Eqz,
+    ...op.brIf(1),
+    ...op.get(J),
+    ...op.i32(8),
+    ...op.i32Sub,
+    ...op.set(J),
+    ...tile,
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+  ];
+  return [
+    ...op.get(N),
     ...op.i32(2),
     ...op.i32Shl,
     ...op.set(ROWB),
@@ -191,9 +215,57 @@ function matmulBody(relaxed: boolean): number[] {
     ...op.set(YD),
     ...op.i32(0),
     ...op.set(I),
-    ...forLoop(I, op.get(MP), op.i32(4), [...op.i32(0), ...op.set(J), ...forLoop(J, op.get(NP), op.i32(8), tile)]),
+    ...forLoop(I, op.get(MP), op.i32(4), tilesDown),
   ];
 }
+
+// columnSums's locals: b, n (floats per row), K (rows), out (float64s), then scratch.
+const [SB, SN, SK, SOUT] = [0, 1, 2, 3];
+const [SJ, SP, SKK, SACC] = [4, 5, 6, 7];
+
+/** out[j], out[j + 1] (f64x2) = Σ_k b[k·n + j], b[k·n + j + 1] for each column pair, k in order, in float64. */
+const columnSumsBody = (): number[] => [
+  ...op.i32(0),
+  ...op.set(SJ),
+  ...forLoop(SJ, op.get(SN), op.i32(2), [
+    ...op.v128Zero,
+    ...op.set(SACC),
+    ...op.get(SB),
+    ...op.get(SJ),
+    ...op.i32(2),
+    ...op.i32Shl,
+    ...op.i32Add,
+    ...op.set(SP),
+    ...op.get(SK),
+    ...op.set(SKK),
+    ...op.loop,
+    ...op.get(SACC),
+    ...op.get(SP),
+    ...op.v128Load64Zero(),
+    ...op.f64x2PromoteLowF32x4,
+    ...op.f64x2Add,
+    ...op.set(SACC),
+    ...op.get(SP),
+    ...op.get(SN),
+    ...op.i32(2),
+    ...op.i32Shl,
+    ...op.i32Add,
+    ...op.set(SP),
+    ...op.get(SKK),
+    ...op.i32(1),
+    ...op.i32Sub,
+    ...op.tee(SKK),
+    ...op.brIf(0),
+    ...op.end,
+    ...op.get(SOUT),
+    ...op.get(SJ),
+    ...op.i32(3),
+    ...op.i32Shl,
+    ...op.i32Add,
+    ...op.get(SACC),
+    ...op.v128Store(),
+  ]),
+];
 
 // tanhBackward's locals: z, dy, dz (byte addresses), n (bytes, a multiple of 16), then scratch.
 const [BZ, BDY, BDZ, BN, BO] = [0, 1, 2, 3, 4];
@@ -228,20 +300,31 @@ const tanhBackwardBody = (): number[] => [
 ];
 
 /**
- * The module's bytes: matmul(a, sam, sak, b, c, mp, np, K, bias, y) sets c (mp × np) to
- * bias + a·b, element (i, k) of a at a + i·sam + k·sak (bytes), b K × np, and y = tanh(c) where
- * y ≠ 0 (K ≥ 1, mp a multiple of 4, np of 8); tanhBackward(z, dy, dz, nBytes).
+ * The module's bytes: matmul(a, sam, sak, b, c, mp, np, K, bias, y, n) sets c (mp × n, rows n
+ * apart) to bias + a·b, element (i, k) of a at a + i·sam + k·sak (bytes), b K × n, and y = tanh(c)
+ * where y ≠ 0 (K ≥ 1, mp a multiple of 4, np = n rounded up to 8; b, bias, c and y each followed by
+ * 8 floats of slack, which the last tile's columns past n read or write); columnSums(b, n, K, out):
+ * b's column sums in float64 (out: n rounded up to 2 float64s); tanhBackward(z, dy, dz, nBytes).
  */
 export function kernelModule(relaxed: boolean): Uint8Array<ArrayBuffer> {
   return assemble([
     {
       name: 'matmul',
-      params: new Array<number>(10).fill(I32),
+      params: new Array<number>(11).fill(I32),
       locals: [
         [11, I32],
         [13, V128],
       ],
       body: matmulBody(relaxed),
+    },
+    {
+      name: 'columnSums',
+      params: [I32, I32, I32, I32],
+      locals: [
+        [3, I32],
+        [1, V128],
+      ],
+      body: columnSumsBody(),
     },
     {
       name: 'tanhBackward',
@@ -266,6 +349,8 @@ export interface StridedMatrix {
 export interface MatmulOut {
   c?: Float32Array;
   y?: Float32Array;
+  /** Also b's column sums Σ_k b[k·n + j], in float64 in order of k (the reference's db), rounded into it (n). */
+  bColumnSums?: Float32Array;
 }
 
 export interface SimdKernel {
@@ -312,36 +397,45 @@ function build(variants: boolean[]): SimdKernel | null {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
     const memory = new Memory(instance.exports.mem as WebAssembly.Memory);
     const matmul = instance.exports.matmul as (...args: number[]) => void;
+    const columnSums = instance.exports.columnSums as (...args: number[]) => void;
     const tanhBackward = instance.exports.tanhBackward as (...args: number[]) => void;
     return {
       kind: relaxed ? 'relaxed-simd' : 'simd',
-      matmul: (a, b, m, n, K, bias, tanh, out) => runMatmul(memory, matmul, a, b, m, n, K, bias, tanh, out),
+      matmul: (a, b, m, n, K, bias, tanh, out) => runMatmul(memory, { matmul, columnSums }, a, b, m, n, K, bias, tanh, out),
       tanhBackward: (z, dy, out) => runTanhBackward(memory, tanhBackward, z, dy, out),
     };
   }
   return null;
 }
 
-/** The module's memory as floats, grown on demand (the view is renewed when growing detaches it). */
+/** The module's memory as floats (and float64s), grown on demand (the views are renewed when growing detaches them). */
 class Memory {
   f: Float32Array;
+  d: Float64Array;
   constructor(private readonly mem: WebAssembly.Memory) {
     this.f = new Float32Array(mem.buffer);
+    this.d = new Float64Array(mem.buffer);
   }
   /** At least `floats` floats, and the view over them. */
   reserve(floats: number): Float32Array {
     const need = floats * 4 - this.mem.buffer.byteLength;
     if (need > 0) this.mem.grow(Math.ceil(need / 65536));
-    if (this.f.buffer !== this.mem.buffer) this.f = new Float32Array(this.mem.buffer);
+    if (this.f.buffer !== this.mem.buffer) {
+      this.f = new Float32Array(this.mem.buffer);
+      this.d = new Float64Array(this.mem.buffer);
+    }
     return this.f;
   }
 }
 
 const up = (x: number, to: number) => Math.ceil(x / to) * to;
 
+/** Floats of slack after each of matmul's matrices: a tile's 8 columns run up to 7 past n. */
+const SLACK = 8;
+
 function runMatmul(
   memory: Memory,
-  matmul: (...args: number[]) => void,
+  fns: { matmul: (...args: number[]) => void; columnSums: (...args: number[]) => void },
   a: StridedMatrix,
   b: Float32Array,
   m: number,
@@ -356,6 +450,7 @@ function runMatmul(
     const c = out.c ?? new Float32Array(m * n);
     if (bias) for (let i = 0; i < m; i++) c.set(bias.subarray(0, n), i * n);
     else c.fill(0, 0, m * n);
+    out.bColumnSums?.fill(0, 0, n);
     if (!tanh) return { c, y: null };
     const y = out.y ?? new Float32Array(m * n);
     for (let i = 0; i < m * n; i++) y[i] = tanhF32(c[i]!);
@@ -363,47 +458,37 @@ function runMatmul(
   }
   const mp = up(m, 4),
     np = up(n, 8);
-  // a whole, and zeros past it for the padding rows' reads; b, bias and c padded to np columns.
+  // a whole, and zeros past it for the padding rows' reads; b, bias, c and y as they are (rows n
+  // apart), each followed by SLACK floats (zeros where read).
   const aLength = Math.max(a.data.length, (mp - 1) * a.rowStride + (K - 1) * a.kStride + 1);
   const aAt = 0,
     bAt = up(aAt + aLength, 4),
-    biasAt = bAt + K * np,
-    cAt = biasAt + np,
-    yAt = cAt + mp * np,
-    end = tanh ? yAt + mp * np : yAt;
+    biasAt = up(bAt + K * n + SLACK, 4),
+    cAt = up(biasAt + n + SLACK, 4),
+    yAt = up(cAt + mp * n + SLACK, 4),
+    sumsAt = up(tanh ? yAt + mp * n + SLACK : yAt, 4), // float64s from here: an even float index
+    end = sumsAt + 2 * up(n, 2);
   const f = memory.reserve(end);
   f.set(a.data, aAt);
   f.fill(0, aAt + a.data.length, bAt);
-  placeColumns(f, bAt, b, K, n, np);
-  placeColumns(f, biasAt, bias, 1, n, np);
-  matmul(aAt * 4, a.rowStride * 4, a.kStride * 4, bAt * 4, cAt * 4, mp, np, K, biasAt * 4, tanh ? yAt * 4 : 0);
-  return { c: takeColumns(f, cAt, m, n, np, out.c), y: tanh ? takeColumns(f, yAt, m, n, np, out.y) : null };
+  f.set(b.subarray(0, K * n), bAt);
+  f.fill(0, bAt + K * n, biasAt);
+  if (bias) f.set(bias.subarray(0, n), biasAt);
+  f.fill(0, bias ? biasAt + n : biasAt, cAt);
+  fns.matmul(aAt * 4, a.rowStride * 4, a.kStride * 4, bAt * 4, cAt * 4, mp, np, K, biasAt * 4, tanh ? yAt * 4 : 0, n);
+  if (out.bColumnSums) {
+    fns.columnSums(bAt * 4, n, K, sumsAt * 4);
+    const sums = memory.d,
+      at = sumsAt / 2;
+    for (let j = 0; j < n; j++) out.bColumnSums[j] = sums[at + j]!;
+  }
+  return { c: take(f, cAt, m * n, out.c), y: tanh ? take(f, yAt, m * n, out.y) : null };
 }
 
-/** rows × n of `x` (null: zeros) into memory at `at` as rows × np, zero-padded. */
-function placeColumns(f: Float32Array, at: number, x: Float32Array | null, rows: number, n: number, np: number): void {
-  if (x === null) f.fill(0, at, at + rows * np);
-  else if (n === np) f.set(x.subarray(0, rows * n), at);
-  else
-    for (let r = 0; r < rows; r++) {
-      f.set(x.subarray(r * n, (r + 1) * n), at + r * np);
-      f.fill(0, at + r * np + n, at + (r + 1) * np);
-    }
-}
-
-/** The first m rows × n columns of the m × np matrix at `at`, into `out` (a new array where absent). */
-function takeColumns(f: Float32Array, at: number, m: number, n: number, np: number, out?: Float32Array): Float32Array {
-  if (n === np) {
-    if (!out) return f.slice(at, at + m * n);
-    out.set(f.subarray(at, at + m * n));
-    return out;
-  }
-  out ??= new Float32Array(m * n);
-  for (let i = 0; i < m; i++) {
-    const from = at + i * np,
-      to = i * n;
-    for (let j = 0; j < n; j++) out[to + j] = f[from + j]!;
-  }
+/** `length` floats from `at`, into `out` (a new array where absent). */
+function take(f: Float32Array, at: number, length: number, out?: Float32Array): Float32Array {
+  if (!out) return f.slice(at, at + length);
+  out.set(f.subarray(at, at + length));
   return out;
 }
 

@@ -70,6 +70,8 @@ export const op = {
   f32Add: [0x92],
   v128Load: (offset = 0) => [0xfd, 0x00, 4, ...uleb(offset)],
   v128Store: (offset = 0) => [0xfd, 0x0b, 4, ...uleb(offset)],
+  /** v128.load64_zero: two float32s into the low lanes. */
+  v128Load64Zero: (offset = 0) => [0xfd, 0x5d, 3, ...uleb(offset)],
   v128Zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
   /** v128.const with the same float32 in all four lanes. */
   f32x4Const: (x: number) => [0xfd, 0x0c, ...Array.from({ length: 4 }, () => f32Bytes(x)).flat()],
@@ -81,6 +83,8 @@ export const op = {
   f32x4Div: [0xfd, ...uleb(231)],
   f32x4Min: [0xfd, ...uleb(232)],
   f32x4Max: [0xfd, ...uleb(233)],
+  f64x2PromoteLowF32x4: [0xfd, 0x5f],
+  f64x2Add: [0xfd, ...uleb(240)],
   /** relaxed-SIMD f32x4.relaxed_madd: a·b + c, fused where the hardware has FMA. */
   f32x4RelaxedMadd: [0xfd, ...uleb(0x105)],
 };
