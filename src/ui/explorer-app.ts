@@ -172,6 +172,8 @@ export class ExplorerApp extends LitElement {
       current: () => ({ ...this.state, phase: phaseIds[this.story.phase]!, gather: this.view.gatherIndex, speed: this.story.speed }),
       playing: () => this.story.playing,
       restore: (search) => this.restore(search),
+      // The address is written once the picture is on screen (the first render after it writes it).
+      ready: () => this.complete,
     });
   }
 
