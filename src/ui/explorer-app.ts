@@ -25,9 +25,18 @@ import { KeyboardController } from './keyboard-controller.ts';
 import { UrlSync } from './url-sync.ts';
 import type { FollowPatch } from './follow-panel.ts';
 import type { LayoutCanvas } from './layout-canvas.ts';
+import { presentedAfter } from './first-paint.ts';
 import type { StoryAction } from './story-controls.ts';
 import './layout-canvas.ts';
 import './story-controls.ts';
+
+/**
+ * The projector button's icon (two arrows apart), drawn: the character it was (⤢) is missing from many
+ * system fonts (DejaVu Sans, Linux's usual default, among them), and the browser's search for a font
+ * that has it (a round trip to its font service, then loading that font) delayed the first picture.
+ */
+const projectorIcon = html`<svg viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="1.6"
+  stroke-linecap="round" stroke-linejoin="round"><path d="M9.5 2.5h4v4M13.5 2.5l-11 11M2.5 9.5v4h4" /></svg>`;
 
 /** The rest of the page's elements (explorer-rest.ts): loaded after the first picture, once. */
 let rest: Promise<unknown> | null = null;
@@ -35,7 +44,10 @@ const loadRest = () => (rest ??= import('./explorer-rest.ts'));
 
 declare global {
   interface Window {
-    /** performance.now() when the first picture was on screen (ms after navigation start). */
+    /**
+     * When the first picture was on screen (ms after navigation start): the presentation of its frame as the
+     * browser reports it (first-paint.ts), or where it reports none, the time that frame began.
+     */
     grpoFirstViewMs?: number;
   }
 }
@@ -52,9 +64,9 @@ export class ExplorerApp extends LitElement {
   declare hoverPrompt: number | null;
   declare tableOpen: boolean;
   /**
-   * False until the first picture has been painted: the first render holds what the picture needs
+   * False until the first picture is on screen: the first render holds what the picture needs
    * (the title, Play, the caption, the canvas); the header's menus, the settings, the follow panel
-   * and the panels below come in the task after that frame (`data-complete` on the element then).
+   * and the panels below come once that frame is presented (`data-complete` on the element then).
    */
   declare complete: boolean;
   readonly story: StoryController;
@@ -68,9 +80,12 @@ export class ExplorerApp extends LitElement {
   static override styles = css`
     :host { display: block; max-width: 1480px; margin: 0 auto; padding: 12px 18px 40px; }
     header { display: flex; align-items: baseline; gap: 16px; flex-wrap: wrap; margin-bottom: 10px; }
-    h1 { font-size: 19px; margin: 0; font-weight: 650; }
+    /* One bold weight (600, as the canvas's labels and Play): each weight and size is a font that the
+       browser looks up, a round trip to its font service before the first picture. */
+    h1 { font-size: 19px; margin: 0; font-weight: 600; }
     h1 span { color: #595959; font-weight: 400; }
     header button.projector + button.share { margin-left: 8px; }
+    header button svg { width: 1em; height: 1em; vertical-align: -0.15em; margin-right: 0.3em; }
     header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px
       10px; cursor: pointer; }
     /* main comes first in the page (Play and the picture lead the tab order and narrow screens);
@@ -94,7 +109,7 @@ export class ExplorerApp extends LitElement {
     .caption-stack > p { grid-area: 1 / 1; }
     .caption-room { visibility: hidden; }
     .caption, .caption-room { font-size: 15px; line-height: 1.5; margin: 0; min-height: 3em; }
-    .caption strong, .caption-room strong { display: block; font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; }
+    .caption strong, .caption-room strong { display: block; font-size: 13px; font-weight: 600; text-transform: uppercase; letter-spacing: 0.05em; color: #666; }
     .warn-room { font-size: 13px; }
     .caption.waiting { color: #222; }
     .below { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
@@ -157,6 +172,8 @@ export class ExplorerApp extends LitElement {
       current: () => ({ ...this.state, phase: phaseIds[this.story.phase]!, gather: this.view.gatherIndex, speed: this.story.speed }),
       playing: () => this.story.playing,
       restore: (search) => this.restore(search),
+      // The address is written once the picture is on screen (the first render after it writes it).
+      ready: () => this.complete,
     });
   }
 
@@ -224,7 +241,7 @@ export class ExplorerApp extends LitElement {
         <h1>grpo-sandbox <span>${T.subtitle}</span></h1>
         ${this.complete ? html`<grpo-lang-switch></grpo-lang-switch><grpo-tour-menu></grpo-tour-menu>` : nothing}
         <button class="projector" aria-pressed=${String(s.zoom > 1)} title=${T.projectorTitle}
-          @click=${() => this.setState({ zoom: s.zoom > 1 ? 1 : 2 })}>${T.projector}</button>
+          @click=${() => this.setState({ zoom: s.zoom > 1 ? 1 : 2 })}>${projectorIcon}${T.projector}</button>
         <button class="share" @click=${this.copyLink} title=${T.copyLinkTitle}>${T.copyLink}</button>
       </header>`
       }
@@ -406,7 +423,7 @@ export class ExplorerApp extends LitElement {
 
   override firstUpdated(): void {
     performance.mark('grpo-explorer-render');
-    // The first picture is on screen once the canvas has drawn and the browser has painted.
+    // The first picture is on screen once the canvas has drawn and the browser has presented that frame.
     const canvas = this.canvas;
     // The rest of the page once its elements are defined (explorer-rest.ts, fetched after the picture);
     // should that chunk fail to load, the page completes without them and the error surfaces.
@@ -422,10 +439,17 @@ export class ExplorerApp extends LitElement {
     }
     void canvas.updateComplete.then(() =>
       requestAnimationFrame(() => {
-        window.grpoFirstViewMs = performance.now();
-        performance.mark('grpo-first-view');
-        // The rest of the page in the task after this frame, so it never delays the picture's paint.
-        setTimeout(completeAfterRest);
+        // The picture's frame begins: it is painted, rastered and presented after this callback.
+        const frame = performance.now();
+        performance.mark('grpo-first-frame');
+        const presented = presentedAfter(frame);
+        void presented.then((ms) => {
+          window.grpoFirstViewMs = ms ?? frame;
+          performance.mark('grpo-first-view', { startTime: ms ?? frame });
+        });
+        // The rest of the page once the picture is on screen (a second after its frame at most), so that it
+        // takes no CPU from the picture's paint, raster and presentation.
+        void Promise.race([presented, new Promise((r) => setTimeout(r, 1000))]).then(() => setTimeout(completeAfterRest));
       }),
     );
   }

@@ -2,7 +2,7 @@
 // update of its host the state is written as a query string. A change of phase or preset made
 // by the user is a new history entry (pushState), so Back steps back through them; every other
 // change, and the phases a playing story passes through, replace the current entry. Back and
-// Forward hand the entry's state to the host.
+// Forward hand the entry's state to the host. Nothing is written before the host is ready.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { stateToSearch, type ExplorerState } from './url-state.ts';
 
@@ -13,6 +13,11 @@ export interface UrlSyncHost {
   playing(): boolean;
   /** Back or Forward reached an entry: show its query string. */
   restore(search: string): void;
+  /**
+   * False while nothing is to be written yet: the explorer's first picture is on its way (writing the
+   * address is a same-document navigation that costs the browser's main thread about 10 ms).
+   */
+  ready(): boolean;
 }
 
 /** Whether going from `a` to `b` is a step worth a history entry. */
@@ -40,7 +45,7 @@ export class UrlSync implements ReactiveController {
 
   hostUpdated(): void {
     // While a guided tour is open (tour=…&step=…) the address is the tour's: its step says what is shown.
-    if (new URLSearchParams(location.search).has('tour')) return;
+    if (!this.app.ready() || new URLSearchParams(location.search).has('tour')) return;
     const state = this.app.current();
     const search = `?${stateToSearch(state)}`;
     const previous = this.written;

@@ -83,6 +83,40 @@ test("seed-000: every phase of the story draws the core's samples where they bel
   });
 });
 
+test("the first picture's time is its frame's presentation (the browser's first-contentful-paint); the rest of the page comes after that frame", async () => {
+  await withPage('/?preset=seed-000', async (page) => {
+    const onScreen = await firstView(page);
+    // No named functions inside page.evaluate: tsx would wrap them in a helper the page lacks.
+    const m = await page.evaluate(() =>
+      Object.assign(
+        Object.fromEntries(
+          ['grpo-first-draw', 'grpo-first-frame', 'grpo-first-view', 'first-contentful-paint'].map((name) => [
+            name,
+            performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN,
+          ]),
+        ),
+        {
+          rest: performance
+            .getEntriesByType('resource')
+            .filter((e) => e.name.includes('explorer-rest'))
+            .map((e) => e.startTime),
+        },
+      ),
+    );
+    const [draw, frame, mark, paint] = [
+      m['grpo-first-draw'],
+      m['grpo-first-frame'],
+      m['grpo-first-view'],
+      m['first-contentful-paint'],
+    ] as number[];
+    assert.equal(onScreen, paint, "grpoFirstViewMs is Paint Timing's first-contentful-paint");
+    assert.equal(mark, paint, 'the grpo-first-view mark stands at the presentation');
+    assert.ok(draw <= frame && frame <= paint, `canvas drawn ${draw}, frame began ${frame}, presented ${paint}`);
+    assert.equal(m.rest.length, 1, 'the rest of the page is one chunk, fetched once');
+    assert.ok(m.rest[0]! >= frame, `the rest fetched at ${m.rest[0]} ms, after the picture's frame began at ${frame} ms`);
+  });
+});
+
 test('hovering a tile highlights exactly the copies copiesOf gives; clicking keeps them and lists them', async () => {
   await withPage(`/?preset=seed-000${IDEALISED_LOADER}&phase=scatter`, async (page) => {
     await firstView(page);

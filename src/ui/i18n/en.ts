@@ -73,7 +73,7 @@ export const en = {
   explorer: {
     subtitle: '· where the k copies of a prompt go, and how they meet again',
     copyLink: 'copy link',
-    projector: '⤢ projector',
+    projector: 'projector',
     projectorTitle: 'tiles twice as large, for a projector or the back of a room (zoom=2 in the link)',
     copyLinkTitle: 'copy a link to exactly this view',
     linkCopied: 'link copied',

@@ -41,7 +41,7 @@ export const zhCN: Catalogue = {
   },
   explorer: {
     subtitle: '· 一个 prompt 的 k 个副本去了哪里，又如何重新相聚',
-    projector: '⤢ 投影模式',
+    projector: '投影模式',
     projectorTitle: '方块放大一倍，适合投影或教室后排观看（链接中的 zoom=2）',
     copyLink: '复制链接',
     copyLinkTitle: '复制指向当前视图的链接',
