@@ -85,7 +85,7 @@ let liveStep = Promise.resolve();
  * Runs one step; `parse` reads its counts from stdout; `clean` trims what is printed. A `live`
  * step prints as it goes; the others print when done (they run side by side).
  */
-async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live = false } = {}) {
+async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live = false, exitCrash = null } = {}) {
   const t0 = performance.now();
   let liveDone = () => {};
   if (live) {
@@ -106,7 +106,10 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
   collect(child.stdout, (d) => {
     stdout += d;
   });
-  collect(child.stderr, () => {});
+  let stderr = '';
+  collect(child.stderr, (d) => {
+    stderr += d;
+  });
   const [status, error, signal] = await new Promise((resolve) => {
     child.on('error', (err) => resolve([null, err, null]));
     child.on('close', (code, sig) => resolve([code, null, sig]));
@@ -125,7 +128,11 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
     totals.failed += counts.failed;
     totals.skipped += counts.skipped;
   }
-  if (status !== 0) {
+  const crashedAtExit = exitCrash && counts && counts.failed === 0 ? exitCrash(signal, stderr) : null;
+  if (crashedAtExit) {
+    // Every test passed and the summary is printed; the runtime then died in its own teardown.
+    process.stdout.write(`${label}: every test passed, then the runtime aborted at exit (${crashedAtExit}); ${EXIT_CRASH_NOTE}\n`);
+  } else if (status !== 0) {
     ok = false;
     if (!counts || counts.failed === 0) {
       totals.failed += 1;
@@ -136,6 +143,21 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
     }
   }
 }
+
+/**
+ * Deno 2.9.6 sometimes aborts in its exit path, after `deno test` has run every test and printed its
+ * summary, in a process that used WebGPU: glibc finds its heap corrupted ("double free or corruption",
+ * "corrupted size vs. prev_size"). Five lines reproduce it, with no code of ours: a `Deno.test` that
+ * requests an adapter and a device and destroys it aborted in 5 of 25 runs here (lavapipe and
+ * SwiftShader alike), the same as a `deno run` script in 0 of 75 (test/README.md). Only that abort
+ * (SIGABRT with one of glibc's heap messages, after a summary with no failure) is reported as such
+ * and not counted as a failure; any other end of a process without a clean exit fails the run.
+ */
+const EXIT_CRASH_NOTE = "Deno's known WebGPU teardown abort (test/README.md), not counted as a failure";
+const denoExitCrash = (signal, stderr) =>
+  signal === 'SIGABRT'
+    ? (/double free or corruption[^\n]*|corrupted size vs\. prev_size[^\n]*|free\(\): invalid [^\n]*/.exec(stderr)?.[0] ?? null)
+    : null;
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes from Deno output
@@ -195,6 +217,7 @@ const deno =
   denoFiles.length > 0 && process.env.GRPO_SKIP_DENO !== '1'
     ? run('deno', bin('deno'), ['test', '-A', '--no-check', '--quiet', '--parallel', ...denoFiles], {
         env: nodeFiles ? { DENO_JOBS: '1' } : {},
+        exitCrash: denoExitCrash,
         parse: (out) => {
           const m = /(\d+) passed[^|]*\|\s*(\d+) failed(?:[^|]*\|\s*(\d+) ignored)?/.exec(plain(out));
           return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : null;
