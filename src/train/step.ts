@@ -396,10 +396,10 @@ export function rewardStats(
   let sq = 0;
   for (let i = 0; i < n; i++) sq += (g.rewards[i]! - mean) ** 2;
   // A group ties when every member's reward equals its first member's.
-  const groups = keyGroups(g.promptIds, 0, n, ws, 'rewardStats');
+  const groups = keyGroups(g.promptIds, 0, n, ws);
   // (Groups are numbered in order of first appearance, so group `seen` next is its first member.)
-  const first = ws.f64('rewardStats.first', groups.count);
-  const ties = ws.f64('rewardStats.ties', groups.count).fill(1);
+  const first = ws.f64('rewardStats.first', n);
+  const ties = ws.f64('rewardStats.ties', n).fill(1);
   for (let i = 0, seen = 0; i < n; i++) {
     const at = groups.group[i]!;
     if (at === seen) first[seen++] = g.rewards[i]!;

@@ -17,43 +17,46 @@ export interface AdvantageScratch {
 /** Fresh arrays every call (for callers without a workspace). */
 const FRESH: AdvantageScratch = { f64: (_name, length) => new Float64Array(length) };
 
-/** The groups of keys[from, to): each position's group (numbered in order of first appearance), how many, and any key's group. */
+/** The groups of keys[from, to): each position's group (numbered in order of first appearance), how many, and the table that finds any key's. */
 export interface KeyGroups {
   /** group[i − from]: the group of position i. */
   group: Float64Array;
   count: number;
-  /** The group of `key`, or −1 when no position of the range has it. */
-  find(key: number): number;
+  /** Open addressing: a key and its group per slot (group −1: empty); `bits` = log2 of the slots. */
+  tableKey: Float64Array;
+  tableGroup: Float64Array;
+  bits: number;
 }
 
 /** Keys equal as a Map compares them (SameValueZero: NaN equals NaN). */
 const sameKey = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
 
-/** keys[from, to) grouped by value, in an open-addressing table of the scratch's arrays (no Map, no per-group array). */
-export function keyGroups(
-  keys: ArrayLike<number>,
-  from: number,
-  to: number,
-  scratch: AdvantageScratch = FRESH,
-  name = 'keyGroups',
-): KeyGroups {
+/** The slot `key` starts probing at: Fibonacci hashing of its integer part (equal keys probe the same run). */
+const home = (key: number, bits: number) => Math.imul(key | 0, 0x9e3779b1) >>> (32 - bits);
+
+/** The group of `key` in `k`, or −1 when no position of its range has that key. */
+export function groupOfKey(k: KeyGroups, key: number): number {
+  const mask = (1 << k.bits) - 1;
+  for (let h = home(key, k.bits); k.tableGroup[h] !== -1; h = (h + 1) & mask) if (sameKey(k.tableKey[h]!, key)) return k.tableGroup[h]!;
+  return -1;
+}
+
+/**
+ * keys[from, to) grouped by value, in an open-addressing table of the scratch's arrays (no Map, no
+ * per-group array). The arrays' names are fixed: a later call with the same scratch reuses them.
+ */
+export function keyGroups(keys: ArrayLike<number>, from: number, to: number, scratch: AdvantageScratch = FRESH): KeyGroups {
   const rows = to - from;
   let bits = 3;
   while (1 << bits < 2 * rows) bits++;
   const mask = (1 << bits) - 1;
-  const tableKey = scratch.f64(`${name}.tableKey`, mask + 1);
-  const tableGroup = scratch.f64(`${name}.tableGroup`, mask + 1).fill(-1);
-  const group = scratch.f64(`${name}.group`, rows);
-  // Fibonacci hashing of the key's integer part; equal keys probe the same run.
-  const home = (key: number) => Math.imul(key | 0, 0x9e3779b1) >>> (32 - bits);
-  const find = (key: number): number => {
-    for (let h = home(key); tableGroup[h] !== -1; h = (h + 1) & mask) if (sameKey(tableKey[h]!, key)) return tableGroup[h]!;
-    return -1;
-  };
+  const tableKey = scratch.f64('keyGroups.tableKey', mask + 1);
+  const tableGroup = scratch.f64('keyGroups.tableGroup', mask + 1).fill(-1);
+  const group = scratch.f64('keyGroups.group', rows);
   let count = 0;
   for (let i = from; i < to; i++) {
     const key = keys[i]!;
-    let h = home(key);
+    let h = home(key, bits);
     while (tableGroup[h] !== -1 && !sameKey(tableKey[h]!, key)) h = (h + 1) & mask;
     if (tableGroup[h] === -1) {
       tableKey[h] = key;
@@ -61,7 +64,7 @@ export function keyGroups(
     }
     group[i - from] = tableGroup[h]!;
   }
-  return { group, count, find };
+  return { group, count, tableKey, tableGroup, bits };
 }
 
 /**
@@ -87,18 +90,23 @@ export function slotAdvantages<A extends Float32Array | Float64Array>(
   // The groups that hold a position of the range: by prompt id, else runs of k (numbered from the
   // range's first run) or the one group of all; and their members, in gathered order (runs and the
   // single group are ranges; prompt groups take a pass over all positions).
-  const keyed = byPrompt ? keyGroups(promptIds, from, to, scratch, 'slotAdvantages') : null;
+  const keyed = byPrompt ? keyGroups(promptIds, from, to, scratch) : null;
   const firstRun = rule.grouping === 'runs' ? Math.floor(from / k) : 0;
   const groups = keyed ? keyed.count : rule.grouping === 'runs' ? Math.ceil(to / k) - firstRun : 1;
   const lo = rule.grouping === 'runs' ? firstRun * k : 0;
   const hi = rule.grouping === 'runs' ? Math.ceil(to / k) * k : n;
-  const groupOf = (i: number): number => (keyed ? keyed.find(promptIds[i]!) : rule.grouping === 'runs' ? Math.floor(i / k) - firstRun : 0);
-  const first = scratch.f64('slotAdvantages.first', groups);
-  const mean = scratch.f64('slotAdvantages.mean', groups).fill(0);
-  const sq = scratch.f64('slotAdvantages.sq', groups).fill(0);
-  const count = scratch.f64('slotAdvantages.count', groups).fill(0);
+  // Each member's group (−1: a position in none of them), then the sums over members in gathered order.
+  // Per-group arrays hold as many groups as the range has positions, so their lengths stay put step to step.
+  const member = scratch.f64('slotAdvantages.member', hi - lo);
+  for (let i = lo; i < hi; i++)
+    member[i - lo] = keyed ? groupOfKey(keyed, promptIds[i]!) : rule.grouping === 'runs' ? Math.floor(i / k) - firstRun : 0;
+  const capacity = Math.max(out.length, groups);
+  const first = scratch.f64('slotAdvantages.first', capacity);
+  const mean = scratch.f64('slotAdvantages.mean', capacity).fill(0);
+  const sq = scratch.f64('slotAdvantages.sq', capacity).fill(0);
+  const count = scratch.f64('slotAdvantages.count', capacity).fill(0);
   for (let i = lo; i < hi; i++) {
-    const g = groupOf(i);
+    const g = member[i - lo]!;
     if (g < 0) continue;
     if (count[g] === 0) first[g] = rewards[i]!;
     mean[g]! += rewards[i]! - first[g]!;
@@ -106,12 +114,12 @@ export function slotAdvantages<A extends Float32Array | Float64Array>(
   }
   for (let g = 0; g < groups; g++) mean[g] = first[g]! + mean[g]! / count[g]!;
   for (let i = lo; i < hi; i++) {
-    const g = groupOf(i);
+    const g = member[i - lo]!;
     if (g >= 0) sq[g]! += (rewards[i]! - mean[g]!) ** 2;
   }
   const batchStd = rule.batchStd ? batchStandardDeviation(rewards, rule.ddof) : 0;
   for (let i = from; i < to; i++) {
-    const g = keyed ? keyed.group[i - from]! : groupOf(i);
+    const g = member[i - lo]!;
     const r = rewards[i]!;
     if (count[g] === 1 && rule.loneKeepsReward) out[i - from] = rule.divide ? r / LONE_DIVISOR : r;
     else if (!rule.divide) out[i - from] = r - mean[g]!;
