@@ -44,7 +44,7 @@ const PARTS: [string, RegExp, RegExp][] = [
     /env\/(task|controller)\.ts$|train\/step\.ts$/,
     /^(scoreSample|configReward|rewardStats|groupsByPrompt|generateLocal)$/,
   ],
-  ['advantages', /grpo\/schemes\.ts$|grpo\/advantages/, /^/],
+  ['advantages', /grpo\/(schemes|scheme-groups|slot-advantages)\.ts$|grpo\/advantages/, /^/],
   ['loss', /ops\/(cpu\/(grpoLoss|pairwiseLoss)|loss)\.ts$/, /^/],
   ['Adam and clipping', /ops\/cpu\/(adam|gradNorm)\.ts$/, /^/],
   ['checksums', /train\/step\.ts$/, /^(checksum|checkReplicas)$/],

@@ -1,12 +1,12 @@
 // One GRPO training step as every rank runs it (data parallelism):
 //   generateAndGather: sample and score this rank's rows, all-gather rewards and prompt ids;
-//   trainStep: advantages of the chosen scheme over the gathered batch → this rank's slice →
+//   trainStep: this rank's slots' advantages under the chosen scheme (each over its group in the gathered batch) →
 //   local loss and gradients → one allReduce(mean) of the gradients with the metric sums appended
 //   → the same clip and Adam step on every rank.
 // Every rank ends the step with bit-identical parameters; checkReplicas verifies it.
 import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControllerParams, type HeadName } from '../core/env/controller.ts';
 import { scoreSample, type Task } from '../core/env/task.ts';
-import { schemeAdvantages } from '../core/grpo/schemes.ts';
+import { keyGroups, slotAdvantages } from '../core/grpo/slot-advantages.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { computeLoss, type LossOps } from '../ops/loss.ts';
@@ -289,8 +289,12 @@ export async function optimiseOn(
   const shape = { rows, tokens: T };
   const mask = ws.f32('mask', rows * T).fill(1);
   const ref = state.ref ? await logpUnder(ops, task, state.ref, ro) : null;
-  // The chosen scheme over the gathered batch (the same on every rank); each rank's loss reads its slice.
-  const advantages = schemeAdvantages(c.advantage, { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size });
+  // The chosen scheme's advantages of this rank's slots (each over its whole group in the gathered
+  // batch); the reporting rank takes every slot's, since the advantages' std is the batch's.
+  const n = gathered.rewards.length;
+  const input = { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size };
+  const all = report ? slotAdvantages(c.advantage, input, 0, ws.f64('advantages.gathered', n), ws) : null;
+  const mine = all ? f32Of(all, rowOffset, rows, ws) : slotAdvantages(c.advantage, input, rowOffset, ws.f32('advantages', rows), ws);
   // On-policy, one pass per generation: the sampling policy is the current one (old = logp).
   const { loss, gradLogp } = await computeLoss(rankLossOps(rank, ops, gathered, c.k, rowOffset, ws), {
     shape,
@@ -299,11 +303,7 @@ export async function optimiseOn(
     refLogp: ref,
     mask,
     // This rank's slice (the GRPO losses read them).
-    advantages: () => {
-      const mine = ws.f32('advantages', rows);
-      for (let r = 0; r < rows; r++) mine[r] = advantages[rowOffset + r]!;
-      return mine;
-    },
+    advantages: () => mine,
     rewards: gathered.rewards.subarray(rowOffset, rowOffset + rows),
     settings: {
       lossType: c.loss,
@@ -345,17 +345,23 @@ export async function optimiseOn(
   state.step++;
   await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
 
-  const n = gathered.rewards.length;
   return {
     step: state.step,
-    ...(report ? rewardStats(task, gathered) : { rewardMean: NaN, rewardStd: NaN, optimumFraction: NaN, zeroStdFraction: NaN }),
+    ...(report ? rewardStats(task, gathered, ws) : { rewardMean: NaN, rewardStd: NaN, optimumFraction: NaN, zeroStdFraction: NaN }),
     loss: sums[0]! / rank.size,
     kl: ref ? sums[1]! / (n * T) : null,
     entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
     clipFraction: sums[2]! / (n * T),
     gradNorm: clip.norm,
-    advantageStd: report ? std(advantages) : NaN,
+    advantageStd: all ? std(all) : NaN,
   };
+}
+
+/** Positions [from, from + rows) of `x` as float32, in the workspace's 'advantages'. */
+function f32Of(x: Float64Array, from: number, rows: number, ws: Workspace): Float32Array {
+  const out = ws.f32('advantages', rows);
+  for (let r = 0; r < rows; r++) out[r] = x[from + r]!;
+  return out;
 }
 
 /** Population standard deviation (float64 sums). */
@@ -371,10 +377,11 @@ export function std(x: ArrayLike<number>): number {
 /** Adam's settings (torch.optim.Adam's defaults); every step overrides lr with the run's --lr. */
 export const ADAM = ADAM_DEFAULTS;
 
-/** Reward mean and std, fraction of the optimum, tied groups: from the gathered batch alone. */
+/** Reward mean and std, fraction of the optimum, tied groups: from the gathered batch alone. Scratch arrays: `ws`'s. */
 export function rewardStats(
   task: Task,
   g: Gathered,
+  ws = new Workspace(),
 ): Pick<StepMetrics, 'rewardMean' | 'rewardStd' | 'optimumFraction' | 'zeroStdFraction'> {
   const n = g.rewards.length;
   let sum = 0;
@@ -388,9 +395,19 @@ export function rewardStats(
   const mean = sum / n;
   let sq = 0;
   for (let i = 0; i < n; i++) sq += (g.rewards[i]! - mean) ** 2;
-  const groups = groupsByPrompt(g.promptIds);
-  const tied = groups.filter((members) => members.every((i) => g.rewards[i] === g.rewards[members[0]!])).length;
-  return { rewardMean: mean, rewardStd: Math.sqrt(sq / n), optimumFraction: expected / optimum, zeroStdFraction: tied / groups.length };
+  // A group ties when every member's reward equals its first member's.
+  const groups = keyGroups(g.promptIds, 0, n, ws);
+  // (Groups are numbered in order of first appearance, so group `seen` next is its first member.)
+  const first = ws.f64('rewardStats.first', n);
+  const ties = ws.f64('rewardStats.ties', n).fill(1);
+  for (let i = 0, seen = 0; i < n; i++) {
+    const at = groups.group[i]!;
+    if (at === seen) first[seen++] = g.rewards[i]!;
+    if (g.rewards[i] !== first[at]) ties[at] = 0;
+  }
+  let tied = 0;
+  for (let at = 0; at < groups.count; at++) tied += ties[at]!;
+  return { rewardMean: mean, rewardStd: Math.sqrt(sq / n), optimumFraction: expected / optimum, zeroStdFraction: tied / groups.count };
 }
 
 /** FNV-1a over the parameters' bytes: equal replicas give equal checksums. */

@@ -57,29 +57,31 @@ for (const size of [1, 2, 3, 8, 33]) {
   });
 }
 
-test('allReduce is bit-identical run to run, world to world, and equal to the rank-order reference', async () => {
-  const args = { n: 4096, seed: 7, op: 'sum', repeat: 3 };
-  const runWorld = async () => {
-    const world = await World.start({ size: 8 });
-    try {
-      return await world.run<number[][]>({ module: programs, name: 'reduceBits' }, args);
-    } finally {
-      await world.stop();
+// 4096 elements: every rank reduces the whole payload; 65536: a reduce-scatter (above LOCAL_REDUCE_ADDS, src/ranks/collectives.ts).
+for (const n of [4096, 65536])
+  test(`allReduce of ${n} float32 is bit-identical run to run, world to world, and equal to the rank-order reference`, async () => {
+    const args = { n, seed: 7, op: 'sum', repeat: 3 };
+    const runWorld = async () => {
+      const world = await World.start({ size: 8 });
+      try {
+        return await world.run<number[][]>({ module: programs, name: 'reduceBits' }, args);
+      } finally {
+        await world.stop();
+      }
+    };
+    const first = await runWorld();
+    const second = await runWorld();
+    const expected = Array.from(new Uint32Array(refAllReduce(8, args.n, args.seed, 'sum').buffer));
+    for (const perRank of [...first, ...second]) for (const bits of perRank) assert.deepEqual(bits, expected);
+    // The reference order matters: summing in another order gives different float32 bits here,
+    // so equality above really checks the order (not just "close enough").
+    const reversed = Float32Array.from(inputFor(7, args.n, args.seed));
+    for (let r = 6; r >= 0; r--) {
+      const x = inputFor(r, args.n, args.seed);
+      for (let i = 0; i < args.n; i++) reversed[i] = reversed[i]! + x[i]!;
     }
-  };
-  const first = await runWorld();
-  const second = await runWorld();
-  const expected = Array.from(new Uint32Array(refAllReduce(8, args.n, args.seed, 'sum').buffer));
-  for (const perRank of [...first, ...second]) for (const bits of perRank) assert.deepEqual(bits, expected);
-  // The reference order matters: summing in another order gives different float32 bits here,
-  // so equality above really checks the order (not just "close enough").
-  const reversed = Float32Array.from(inputFor(7, args.n, args.seed));
-  for (let r = 6; r >= 0; r--) {
-    const x = inputFor(r, args.n, args.seed);
-    for (let i = 0; i < args.n; i++) reversed[i] = reversed[i]! + x[i]!;
-  }
-  assert.notDeepEqual(Array.from(new Uint32Array(reversed.buffer)), expected);
-});
+    assert.notDeepEqual(Array.from(new Uint32Array(reversed.buffer)), expected);
+  });
 
 test("ranks may wait with Atomics.waitAsync (waitMode 'async'), keeping their event loop alive", async () => {
   const world = await World.start({ size: 4, waitMode: 'async', timeoutMs: 5_000 });

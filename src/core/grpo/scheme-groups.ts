@@ -4,7 +4,7 @@
 // 1 over the group or over the whole batch, or r − mean when the scheme does not divide; verl's
 // lone sample keeps r (÷ float32(1 + 1e-6) when dividing). schemeGroups says which groups and which
 // settings; advantagesOfGroups evaluates the rule on the CPU, so a test can hold it to schemeAdvantages.
-import { checkAdvantageInput, type AdvantageInput, type AdvantageScheme } from './schemes.ts';
+import { ADVANTAGE_SCHEMES, checkAdvantageInput, type AdvantageInput, type AdvantageScheme } from './schemes.ts';
 
 /** How one scheme normalises, over groups of gathered positions. */
 export interface SchemeGroups {
@@ -39,32 +39,51 @@ function runsOf(n: number, size: number): number[][] {
   return out;
 }
 
+/** How a scheme puts gathered positions into groups: by prompt id (flow_grpo's prompts, verl's uids), runs of k, or one group of all. */
+export type Grouping = 'prompt' | 'runs' | 'all';
+
+/** A scheme's rule without its groups: how it groups, and how it normalises each group. */
+export type SchemeRule = Omit<SchemeGroups, 'groups'> & { grouping: Grouping };
+
+/** The rule of each scheme (the one table schemeGroups and slotAdvantages read). */
+export function schemeRule(scheme: AdvantageScheme): SchemeRule {
+  return SCHEME_RULES[scheme];
+}
+
+const SCHEME_RULES = Object.fromEntries(ADVANTAGE_SCHEMES.map((s) => [s, Object.freeze(ruleOf(s))])) as Record<AdvantageScheme, SchemeRule>;
+
+function ruleOf(scheme: AdvantageScheme): SchemeRule {
+  const base = { loneKeepsReward: false, divide: true, batchStd: false };
+  switch (scheme) {
+    case 'flow-grpo':
+      return { ...base, grouping: 'prompt', ddof: 0, batchStd: true, eps: 1e-4 };
+    case 'flow-grpo-prompt-std':
+      return { ...base, grouping: 'prompt', ddof: 0, eps: 1e-4 };
+    case 'trl-group':
+      return { ...base, grouping: 'runs', ddof: 1, eps: 1e-4 };
+    case 'trl-batch':
+      return { ...base, grouping: 'runs', ddof: 1, batchStd: true, eps: 1e-4 };
+    case 'trl-none':
+      return { ...base, grouping: 'runs', ddof: 1, eps: 1e-4, divide: false };
+    case 'verl':
+      return { ...base, grouping: 'prompt', ddof: 1, eps: 1e-6, loneKeepsReward: true };
+    case 'verl-no-std':
+      return { ...base, grouping: 'prompt', ddof: 1, eps: 1e-6, divide: false, loneKeepsReward: true };
+    case 'dance':
+      return { ...base, grouping: 'runs', ddof: 1, eps: 1e-8 };
+    case 'dance-nogroup':
+      return { ...base, grouping: 'all', ddof: 1, eps: 1e-8 };
+  }
+}
+
 /** The groups and settings of `scheme` for this gathered batch (checked as schemeAdvantages checks it). */
 export function schemeGroups(scheme: AdvantageScheme, input: AdvantageInput): SchemeGroups {
   checkAdvantageInput(scheme, input);
   const n = input.rewards.length;
-  const all = [Array.from({ length: n }, (_, i) => i)];
-  const base = { loneKeepsReward: false, divide: true, batchStd: false };
-  switch (scheme) {
-    case 'flow-grpo':
-      return { ...base, groups: byKey(input.promptIds), ddof: 0, batchStd: true, eps: 1e-4 };
-    case 'flow-grpo-prompt-std':
-      return { ...base, groups: byKey(input.promptIds), ddof: 0, eps: 1e-4 };
-    case 'trl-group':
-      return { ...base, groups: runsOf(n, input.k), ddof: 1, eps: 1e-4 };
-    case 'trl-batch':
-      return { ...base, groups: runsOf(n, input.k), ddof: 1, batchStd: true, eps: 1e-4 };
-    case 'trl-none':
-      return { ...base, groups: runsOf(n, input.k), ddof: 1, eps: 1e-4, divide: false };
-    case 'verl':
-      return { ...base, groups: byKey(input.promptIds), ddof: 1, eps: 1e-6, loneKeepsReward: true };
-    case 'verl-no-std':
-      return { ...base, groups: byKey(input.promptIds), ddof: 1, eps: 1e-6, divide: false, loneKeepsReward: true };
-    case 'dance':
-      return { ...base, groups: runsOf(n, input.k), ddof: 1, eps: 1e-8 };
-    case 'dance-nogroup':
-      return { ...base, groups: all, ddof: 1, eps: 1e-8 };
-  }
+  const { grouping, ...rule } = schemeRule(scheme);
+  const groups =
+    grouping === 'prompt' ? byKey(input.promptIds) : grouping === 'runs' ? runsOf(n, input.k) : [Array.from({ length: n }, (_, i) => i)];
+  return { ...rule, groups };
 }
 
 /** Groups as the kernel reads them: members (positions, group after group) and starts (groups + 1 offsets into members). */
