@@ -5,7 +5,7 @@
 //      browser tests' app is built: two `vite build`s, one static server with COOP/COEP and one
 //      Chromium that every browser test file connects to (test/browser/shared-app.ts);
 //   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time, the
-//      slowest first; the files Deno runs (below) in two processes, not one each (`inOneProcess`);
+//      slowest first; the files Deno runs (below) in three processes, not one each (`inOneProcess`);
 //   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and files named
 //      *.node.test.ts, which say in their first lines why they are Node-only. Deno starts with
 //      step 1 and runs one file at a time beside the Node pass: the browser tests leave the cores
@@ -44,7 +44,7 @@ const testDir = process.env.GRPO_TEST_DIR ?? 'test';
 // The files that take longest, longest first (measured, test/README.md): they start first, so the
 // last files to finish are short ones and neither of the Node pass's two slots idles at the end.
 // The rest follow in path order. A file missing here only loses its place in the queue. The
-// `inOneProcess` files' two processes, each longer than any file, start before all of them.
+// `inOneProcess` files' three processes, each longer than most files, start before all of them.
 const slowestFirst = [
   'test/browser/tours.test.ts',
   'test/browser/train-dashboard.test.ts',
@@ -70,11 +70,12 @@ const isBrowser = (f) => f.startsWith(`${testDir}/browser/`);
 // processes of their own (torchrun, the CLI under both runtimes, signals, pipes, this runner).
 const denoFile = (f) => !isBrowser(f) && !f.endsWith('.node.test.ts');
 const inOneProcess = denoFile;
-// Two such processes, not one: a process runs its files one after another, and the files with rank
-// workers and training runs (test/ranks, test/train) are about half of these files' CPU, so they
-// take one of the Node pass's two slots and the rest the other.
+// Three such processes, not one: a process runs its files one after another, and test/ranks and
+// test/train (rank workers, training runs) are the heaviest of these files (test/README.md), so
+// they get a process each and no one process holds up the end of the Node pass.
 const processGroups = [
-  ['ranks-and-train', (f) => [`${testDir}/ranks/`, `${testDir}/train/`].some((dir) => f.startsWith(dir))],
+  ['ranks', (f) => f.startsWith(`${testDir}/ranks/`)],
+  ['train', (f) => f.startsWith(`${testDir}/train/`)],
   ['the-rest', () => true],
 ];
 const denoFiles = all.filter(denoFile);
