@@ -61,13 +61,14 @@ const all = findTests(join(root, testDir))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort((a, b) => rank(a) - rank(b));
 const isBrowser = (f) => f.startsWith(`${testDir}/browser/`);
-// The files Deno's pass runs (not browser tests, not *.node.test.ts) run in one Node process too,
-// not one each: a Node process with tsx costs about 1.2 CPU-s before its first test, which was most
-// of what many of these files cost (test/README.md). Deno's pass has always run them all in one
-// process, whose sanitizers fail a test that leaves a worker, a timer or a device open; the CLI
-// tests run the CLI in that process (`runCli`, test/helpers/cli.ts). Their tests, counts and
-// failures are reported as before. The Node-only files keep a process each: they start real
-// processes of their own (torchrun, the CLI under both runtimes, signals, pipes, this runner).
+// The files Deno's pass runs (not browser tests, not *.node.test.ts) share Node processes too, not
+// one each: a Node process with tsx costs about 1.2 CPU-s before its first test, which was most of
+// what many of these files cost (test/README.md). Deno's pass has always run them all in one
+// process. Each ends its own process when run alone (a worker or timer left running would keep it
+// alive), so none leaves work running for the next; the CLI tests run the CLI in the test's process
+// (`runCli`, test/helpers/cli.ts). Their tests, counts and failures are reported as before. The
+// Node-only files keep a process each: they start real processes of their own (torchrun, the CLI
+// under both runtimes, signals, pipes, this runner).
 const denoFile = (f) => !isBrowser(f) && !f.endsWith('.node.test.ts');
 const inOneProcess = denoFile;
 // Three such processes, not one: a process runs its files one after another, and test/ranks and
