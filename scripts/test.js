@@ -5,7 +5,7 @@
 //      browser tests' app is built: two `vite build`s, one static server with COOP/COEP and one
 //      Chromium that every browser test file connects to (test/browser/shared-app.ts);
 //   2. every test/**/*.test.ts under Node's test runner (through tsx), two files at a time, the
-//      slowest first; the files of test/core and test/ui together in one process (`inOneProcess`);
+//      slowest first; the files Deno runs (below) in three processes, not one each (`inOneProcess`);
 //   3. the same files under Deno (`deno test`), except browser tests (test/browser/) and files named
 //      *.node.test.ts, which say in their first lines why they are Node-only. Deno starts with
 //      step 1 and runs one file at a time beside the Node pass: the browser tests leave the cores
@@ -43,18 +43,13 @@ function findTests(dir) {
 const testDir = process.env.GRPO_TEST_DIR ?? 'test';
 // The files that take longest, longest first (measured, test/README.md): they start first, so the
 // last files to finish are short ones and neither of the Node pass's two slots idles at the end.
-// The rest follow in path order. A file missing here only loses its place in the queue.
+// The rest follow in path order. A file missing here only loses its place in the queue. The
+// `inOneProcess` files' three processes, each longer than most files, start before all of them.
 const slowestFirst = [
   'test/browser/tours.test.ts',
-  'test/cli/diff.test.ts',
   'test/browser/train-dashboard.test.ts',
-  'test/cli/advantages.test.ts',
-  'test/cli/dynamic.test.ts',
-  'test/cli/layout.test.ts',
   'test/browser/text-overflow.test.ts',
   'test/browser/explorer-honest.test.ts',
-  'test/cli/fuzz.test.ts',
-  'test/cli/given-and-budgets.test.ts',
   'test/browser/schedule-view.test.ts',
   'test/browser/explorer-teach.test.ts',
   'test/browser/explorer.test.ts',
@@ -66,13 +61,25 @@ const all = findTests(join(root, testDir))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort((a, b) => rank(a) - rank(b));
 const isBrowser = (f) => f.startsWith(`${testDir}/browser/`);
-// The files of test/core and test/ui compute in the test's own process (no CLI, no workers, no
-// browser, no files written): the Node pass runs them in one process, not one each. A Node process
-// with tsx costs about 1.2 CPU-s before its first test, which was most of what many of these files
-// cost (test/README.md). Their tests, counts and failures are reported as before; Deno's pass already
-// runs every file in one process.
-const inOneProcess = (f) => [`${testDir}/core/`, `${testDir}/ui/`].some((dir) => f.startsWith(dir));
-const denoFiles = all.filter((f) => !isBrowser(f) && !f.endsWith('.node.test.ts'));
+// The files Deno's pass runs (not browser tests, not *.node.test.ts) share Node processes too, not
+// one each: a Node process with tsx costs about 1.2 CPU-s before its first test, which was most of
+// what many of these files cost (test/README.md). Deno's pass has always run them all in one
+// process. Each ends its own process when run alone (a worker or timer left running would keep it
+// alive), so none leaves work running for the next; the CLI tests run the CLI in the test's process
+// (`runCli`, test/helpers/cli.ts). Their tests, counts and failures are reported as before. The
+// Node-only files keep a process each: they start real processes of their own (torchrun, the CLI
+// under both runtimes, signals, pipes, this runner).
+const denoFile = (f) => !isBrowser(f) && !f.endsWith('.node.test.ts');
+const inOneProcess = denoFile;
+// Three such processes, not one: a process runs its files one after another, and test/ranks and
+// test/train (rank workers, training runs) are the heaviest of these files (test/README.md), so
+// they get a process each and no one process holds up the end of the Node pass.
+const processGroups = [
+  ['ranks', (f) => f.startsWith(`${testDir}/ranks/`)],
+  ['train', (f) => f.startsWith(`${testDir}/train/`)],
+  ['the-rest', () => true],
+];
+const denoFiles = all.filter(denoFile);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let ok = true;
 const started = performance.now();
@@ -229,17 +236,26 @@ const app = await sharedBrowserApp();
 // per run cost about 1 s of CPU, several hundred times; built here once if the sources changed.
 const cliBundle = nodeFiles ? await bundledCli() : null;
 
-/** The Node pass's files: those of `inOneProcess` as one generated file that imports them all, after the slowest files. */
+/**
+ * The Node pass's files: those of `inOneProcess`, by `processGroups`, as generated files that each
+ * import a group's files (a group of one stays that file), first; then the others.
+ */
 function nodePassFiles() {
   const together = all.filter(inOneProcess);
   if (together.length < 2) return all;
   const dir = mkdtempSync(join(tmpdir(), 'grpo-test-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const entry = join(dir, `${together.length}-files-of-core-and-ui.test.mjs`);
-  writeFileSync(entry, together.map((f) => `import ${JSON.stringify(pathToFileURL(join(root, f)).href)};\n`).join(''));
-  const rest = all.filter((f) => !inOneProcess(f));
-  const at = rest.filter((f) => rank(f) < slowestFirst.length).length;
-  return [...rest.slice(0, at), entry, ...rest.slice(at)];
+  const groups = processGroups.map(([name]) => ({ name, files: [] }));
+  for (const f of together) groups[processGroups.findIndex(([, has]) => has(f))].files.push(f);
+  const entries = groups
+    .filter((g) => g.files.length > 0)
+    .map(({ name, files }) => {
+      if (files.length === 1) return files[0];
+      const entry = join(dir, `${files.length}-files-in-one-process-${name}.test.mjs`);
+      writeFileSync(entry, files.map((f) => `import ${JSON.stringify(pathToFileURL(join(root, f)).href)};\n`).join(''));
+      return entry;
+    });
+  return [...entries, ...all.filter((f) => !inOneProcess(f))];
 }
 
 if (nodeFiles) {

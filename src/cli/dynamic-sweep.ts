@@ -1,7 +1,6 @@
 // `grpo-sandbox dynamic --sweep`: the sparsity study (src/core/dynamic/sweep.ts) as a terminal
 // table, JSON, and a self-contained HTML chart (uPlot inlined from node_modules, no network).
 import { readFileSync, writeFileSync } from 'node:fs';
-import process from 'node:process';
 import {
   DEFAULT_CONFIG,
   type DynamicConfig,
@@ -18,7 +17,7 @@ import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { MAX_WORLD } from '../ranks/arena.ts';
 import { intFlag } from './flags.ts';
-import { write } from './io.ts';
+import type { CliIo } from './io.ts';
 
 export const SWEEP_FLAGS = {
   ps: { type: 'string' },
@@ -39,9 +38,6 @@ export const SWEEP_USAGE = `sweep flags (with --sweep; --ranks, --per-rank, --k,
   --lr X                  learning rate of the one-parameter policy (default 0.5)
   --html FILE             also write a self-contained chart (theory vs simulation) to FILE`;
 
-// Through io's writer: a full disk or closed pipe is one line (or quiet), never a stack trace.
-const out = (line = '') => write('stdout', `${line}\n`);
-
 function listFlag<T>(value: unknown, name: string, parse: (s: string) => T): T[] | undefined {
   if (value === undefined) return undefined;
   const items = String(value)
@@ -52,7 +48,8 @@ function listFlag<T>(value: unknown, name: string, parse: (s: string) => T): T[]
   return items.map(parse);
 }
 
-export async function runSweepCommand(flags: Record<string, unknown>): Promise<number> {
+export async function runSweepCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
+  const out = (line = '') => io.out(`${line}\n`);
   if (flags.preset !== undefined || flags.p !== undefined || flags['device-fix'] !== undefined || flags.policy !== undefined) {
     throw new ConfigError('--sweep varies p over --ps and compares --policies; --preset, --p, --policy and --device-fix do not apply');
   }
@@ -98,8 +95,8 @@ export async function runSweepCommand(flags: Record<string, unknown>): Promise<n
 
   const t0 = performance.now();
   const progress = sweepProgress(
-    (text) => write('stderr', text),
-    !!process.stderr.isTTY,
+    (text) => io.err(text),
+    io.stderrIsTty,
     estimate.ms,
     () => performance.now() - t0,
   );
@@ -110,7 +107,7 @@ export async function runSweepCommand(flags: Record<string, unknown>): Promise<n
     out(JSON.stringify(result, null, 2));
     return 0;
   }
-  printTable(result);
+  printTable(result, out);
   out('');
   // No time here: stdout is the same bytes under Node and Deno; the time is stderr's done line.
   out(`${plural(policies.length * ps.length * trials, 'step')} and ${plural(policies.length * ps.length * runs, 'training run')}`);
@@ -163,7 +160,7 @@ export function sweepProgress(
   };
 }
 
-function printTable(r: SweepResult): void {
+function printTable(r: SweepResult, out: (line?: string) => void): void {
   const c = r.config;
   out(
     `sparsity sweep: ${plural(c.ranks, 'rank')} × ${c.perRank}, k = ${c.k}, max_resample_times ${c.maxResampleTimes}; ` +

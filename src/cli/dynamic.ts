@@ -13,7 +13,6 @@ import { runSweepCommand, SWEEP_FLAGS, SWEEP_USAGE } from './dynamic-sweep.ts';
 import { type FlagSpec, parseFlags } from './flags.ts';
 import { helpLine } from './layout-flags.ts';
 import { settingFlagSpec, settingsHelp } from './setting-help.ts';
-import { write } from './io.ts';
 import { BACKEND_HELP, backendFlags, SHOWN_AS } from './ranks.ts';
 
 const USAGE = `usage: grpo-sandbox dynamic [--preset seed-002|seed-004|none] [--policy P] [--ranks W] [--per-rank L] [--k K]
@@ -40,8 +39,8 @@ const STEP_FLAGS = {
   sweep: { type: 'boolean' },
 } as const satisfies FlagSpec;
 
-// Through io's writer: a full disk or closed pipe is one line (or quiet), never a stack trace.
-const out = (line = '') => write('stdout', `${line}\n`);
+/** One line of stdout, through the command's io (a full disk or closed pipe is one line, or quiet, never a stack trace). */
+type Out = (line?: string) => void;
 
 const label = (draw: number, policy: Policy) => (draw === 0 ? 'initial batch' : policy === 'stream' ? `round ${draw}` : `resample ${draw}`);
 
@@ -53,7 +52,7 @@ function originText(origins: number[]): string {
   return counts.join(', ');
 }
 
-function printPlan(plan: PlanSummary, config: DynamicConfig): void {
+function printPlan(plan: PlanSummary, config: DynamicConfig, out: Out): void {
   const T = plan.target;
   // A stream on a hard task runs thousands of rounds: show the first and last ones.
   const shown = plan.events.length > 12 ? [...plan.events.slice(0, 8), null, ...plan.events.slice(-3)] : plan.events;
@@ -90,7 +89,7 @@ function printPlan(plan: PlanSummary, config: DynamicConfig): void {
 }
 
 /** Where the framework stops when its generation loop raises: no slice, no train step. */
-function printGenerationFailure(run: RunRecord, config: DynamicConfig): void {
+function printGenerationFailure(run: RunRecord, config: DynamicConfig, out: Out): void {
   const plan = run.plan!;
   const batches = plan.events.length;
   const where =
@@ -103,7 +102,7 @@ function printGenerationFailure(run: RunRecord, config: DynamicConfig): void {
   out(`  ${run.failure!}`);
 }
 
-function printConsume(run: RunRecord, config: DynamicConfig, backend: BackendChoice['backend']): void {
+function printConsume(run: RunRecord, config: DynamicConfig, backend: BackendChoice['backend'], out: Out): void {
   const gatherKind = config.policy === 'rebalance' ? 'allGatherVariable' : 'allGather';
   out(
     `train step      each rank: torch.stack(rewards of its slice)${run.deviceFix ? ' after .to(rank.device)' : ' (tensors not moved)'}, then ` +
@@ -128,7 +127,7 @@ export function dynamicRequestFromArgs(args: string[]): DynamicRequest {
   return dynamicSettingsFrom((key) => flags[key] as string | undefined);
 }
 
-async function runStep(flags: Record<string, unknown>): Promise<number> {
+async function runStep(flags: Record<string, unknown>, out: Out): Promise<number> {
   const {
     preset: presetName,
     presetInfo: preset,
@@ -166,14 +165,14 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
       out(run.failure!);
       continue;
     }
-    printPlan(run.plan, config);
+    printPlan(run.plan, config, out);
     out(
       run.identical
         ? `check           ${config.ranks === 1 ? 'one rank: nothing to compare' : `all ${config.ranks} ranks made identical decisions`}`
         : 'check           RANKS DISAGREE (a bug: please report it)',
     );
-    if (run.failedIn === 'generation loop') printGenerationFailure(run, config);
-    else printConsume(run, config, choice.backend);
+    if (run.failedIn === 'generation loop') printGenerationFailure(run, config, out);
+    else printConsume(run, config, choice.backend, out);
   }
   const last = runs[runs.length - 1]!;
   if (json) out(JSON.stringify({ preset: presetName, config, rewards, runs }, null, 2));
@@ -182,16 +181,17 @@ async function runStep(flags: Record<string, unknown>): Promise<number> {
 
 const command: Command = {
   summary: 'dynamic sampling on real ranks: filter flat groups, resample together, slice (seed-002/004 presets, every policy, --sweep)',
-  async run(args) {
+  async run(args, io) {
+    const out: Out = (line = '') => io.out(`${line}\n`);
     const flags = parseFlags(args, { ...STEP_FLAGS, ...SWEEP_FLAGS });
     if (flags.help) {
       out(USAGE);
       return 0;
     }
-    if (flags.sweep) return runSweepCommand(flags);
+    if (flags.sweep) return runSweepCommand(flags, io);
     const stray = Object.keys(SWEEP_FLAGS).find((f) => f !== 'sweep' && (flags as Record<string, unknown>)[f] !== undefined);
     if (stray) throw new ConfigError(`--${stray} belongs to --sweep; add --sweep or drop it`);
-    return runStep(flags);
+    return runStep(flags, out);
   },
 };
 

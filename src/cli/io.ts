@@ -14,6 +14,10 @@ export interface CliIo {
   readStdin(options: StdinOptions): Promise<string>;
   /** Whether stdin is a terminal (nothing piped). */
   stdinIsTty: boolean;
+  /** Whether stdout is a terminal (a progress bar may redraw it in place). */
+  stdoutIsTty: boolean;
+  /** Whether stderr is a terminal (progress may redraw one line in place). */
+  stderrIsTty: boolean;
 }
 
 export interface StdinOptions {
@@ -89,6 +93,8 @@ export function processIo(): CliIo {
     err: (text) => write('stderr', text),
     readStdin: readProcessStdin,
     stdinIsTty: !!process.stdin.isTTY,
+    stdoutIsTty: !!process.stdout.isTTY,
+    stderrIsTty: !!process.stderr.isTTY,
   };
 }
 
@@ -135,7 +141,7 @@ function writeFailed(err: NodeJS.ErrnoException, name: 'stdout' | 'stderr'): nev
   process.exit(1);
 }
 
-/** An io that collects output in memory (tests, the fuzz driver); stdin is the given text or a TTY. */
+/** An io that collects output in memory (tests, the fuzz driver); stdin is the given text or a TTY; stdout and stderr are no terminal. */
 export function memoryIo(stdin?: string): CliIo & { stdout: string; stderr: string } {
   const io = {
     stdout: '',
@@ -153,6 +159,8 @@ export function memoryIo(stdin?: string): CliIo & { stdout: string; stderr: stri
       return text;
     },
     stdinIsTty: stdin === undefined,
+    stdoutIsTty: false,
+    stderrIsTty: false,
   };
   return io;
 }

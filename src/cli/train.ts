@@ -260,7 +260,7 @@ const command: Command = {
     }
 
     // Progress: a bar on a terminal, plain lines otherwise.
-    const tty = !flags.json && process.stdout.isTTY === true;
+    const tty = !flags.json && io.stdoutIsTty;
     let bar: { update(v: number, p: object): void; stop(): void; start(t: number, v: number, p: object): void } | null = null;
     if (tty) {
       const { default: progress } = await import('cli-progress');

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const python = process.env.GRPO_PYTHON ?? join(root, '.venv', 'bin', 'python');
@@ -101,8 +101,8 @@ const cases: [string, string[], number, RegExp][] = [
 
 for (const [name, flags, status, pattern] of cases) {
   const how = flags[0] === '--preset' ? ` against --preset ${flags[1]}` : flags.length ? ` with ${flags.join(' ')}` : '';
-  test(`grpo-sandbox diff on the real ${name} run${how}: exit ${status}, ${pattern.source.slice(0, 50)}`, { skip }, () => {
-    const res = runCli(['diff', '--log', join(out, `${name}.jsonl`), ...flags]);
+  test(`grpo-sandbox diff on the real ${name} run${how}: exit ${status}, ${pattern.source.slice(0, 50)}`, { skip }, async () => {
+    const res = await runCli(['diff', '--log', join(out, `${name}.jsonl`), ...flags]);
     assert.equal(res.status, status, res.stderr);
     assert.equal(res.stderr, '');
     assert.match(res.stdout, new RegExp(pattern.source, 'm'));
@@ -140,9 +140,9 @@ test('the flow_grpo and DanceGRPO runs log through watch() (their datasets retur
   assert.equal(new Set(records('flow-grpo-idealised').map((r) => r.step)).size, 6);
 });
 
-test('Deno gives the same diff output as Node on a real run', { skip }, () => {
+test('Deno gives the same diff output as Node on a real run', { skip }, async () => {
   const log = join(out, 'flow-grpo-prefetch.jsonl');
-  const node = runCli(['diff', '--log', log]);
+  const node = runCliNode(['diff', '--log', log]);
   const deno = runCliDeno(['diff', '--log', log]);
   assert.deepEqual(deno, node);
   rmSync(out, { recursive: true, force: true });
@@ -150,9 +150,9 @@ test('Deno gives the same diff output as Node on a real run', { skip }, () => {
 
 test('layout --emit trl: real TRL GRPOConfig accepts every emitted keyword, resolves steps_per_generation, and the probe reads the same names', {
   skip,
-}, () => {
+}, async () => {
   const flags = ['--sampler', 'trl', '--ranks', '2', '--batch', '2', '--k', '4', '--gradient-accumulation-steps', '2'];
-  const emitted = runCli(['layout', ...flags, '--num-iterations', '2', '--dataset-size', '17', '--emit', 'trl', '--json']);
+  const emitted = await runCli(['layout', ...flags, '--num-iterations', '2', '--dataset-size', '17', '--emit', 'trl', '--json']);
   assert.equal(emitted.status, 0, emitted.stderr);
   const kwargs = Object.fromEntries(JSON.parse(emitted.stdout).values.map((x: { key: string; value: unknown }) => [x.key, x.value]));
   // GRPOConfig(**kwargs) as the user's script would; WORLD_SIZE stands for `accelerate launch --num_processes 2`.

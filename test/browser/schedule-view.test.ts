@@ -91,9 +91,11 @@ test('a trained run given through the file input: the same schedule as `grpo-san
   const dir = mkdtempSync(join(tmpdir(), 'schedule-view-'));
   try {
     const run = join(dir, 'run');
-    const train = runCli(['train', '--ranks', '1', '--batch', '32', '--k', '8', '--steps', '40', '--out', run]);
+    const train = await runCli(['train', '--ranks', '1', '--batch', '32', '--k', '8', '--steps', '40', '--out', run]);
     assert.equal(train.status, 0, train.stderr);
-    const cli = JSON.parse(runCli(['schedule', '--batch', '8', '--k', '8', '--alpha', '0.5', '--json', '--policy', run]).stdout) as {
+    const cli = JSON.parse(
+      (await runCli(['schedule', '--batch', '8', '--k', '8', '--alpha', '0.5', '--json', '--policy', run])).stdout,
+    ) as {
       schemes: { scheme: string; makespan: number; launches: number; peakBatch: number }[];
     };
     await withPage(PAGE, async (page) => {

@@ -28,7 +28,7 @@ const goodLines = readFileSync(fixture('flow-grpo-idealised'), 'utf8')
   .map((o) => JSON.stringify(o));
 const good = `${goodLines.join('\n')}\n`;
 
-test('the real identical runs of all three frameworks: exit 0, identical; only the flow_grpo run (no version logged) gets a version note', () => {
+test('the real identical runs of all three frameworks: exit 0, identical; only the flow_grpo run (no version logged) gets a version note', async () => {
   const versionNotes: Record<string, RegExp | null> = {
     'trl-identical': null, // TRL 1.13.0, read by the probe: the version the sandbox models
     'dance-grpo-identical': null, // version="22b85ef": the commit the sandbox models
@@ -38,7 +38,7 @@ test('the real identical runs of all three frameworks: exit 0, identical; only t
     ),
   };
   for (const [name, note] of Object.entries(versionNotes)) {
-    const res = runCli(['diff', '--log', fixture(name)]);
+    const res = await runCli(['diff', '--log', fixture(name)]);
     assert.equal(res.status, 0, res.stderr);
     assert.equal(res.stderr, '');
     const lines = res.stdout.trimEnd().split('\n');
@@ -52,9 +52,9 @@ test('the real identical runs of all three frameworks: exit 0, identical; only t
   }
 });
 
-test("verl: logs of verl's fit-loop skeleton (the real StatefulDataLoader, _balance_batch exec'd from b178a3c) are identical", () => {
+test("verl: logs of verl's fit-loop skeleton (the real StatefulDataLoader, _balance_batch exec'd from b178a3c) are identical", async () => {
   for (const name of ['verl-identical', 'verl-unbalanced']) {
-    const res = runCli(['diff', '--log', fixture(name)]);
+    const res = await runCli(['diff', '--log', fixture(name)]);
     assert.equal(res.status, 0, res.stderr);
     assert.match(
       res.stdout,
@@ -64,10 +64,10 @@ test("verl: logs of verl's fit-loop skeleton (the real StatefulDataLoader, _bala
     assert.equal(res.stdout.trimEnd().split('\n').length, 1, res.stdout);
   }
   // Predicted without balancing or without dataloader workers, the same run no longer matches; the setting is named.
-  const unbalanced = runCli(['diff', '--log', fixture('verl-identical'), '--balance-batch', 'false']);
+  const unbalanced = await runCli(['diff', '--log', fixture('verl-identical'), '--balance-batch', 'false']);
   assert.match(unbalanced.stdout, /^note: balanceBatch: the run read true, the prediction uses false$/m);
   assert.doesNotMatch(unbalanced.stdout, /^identical/m);
-  const noWorkers = runCli(['diff', '--log', fixture('verl-identical'), '--dataloader-num-workers', '0']);
+  const noWorkers = await runCli(['diff', '--log', fixture('verl-identical'), '--dataloader-num-workers', '0']);
   assert.match(noWorkers.stdout, /^note: dataloaderNumWorkers: the run read 2, the prediction uses 0$/m);
   assert.match(noWorkers.stdout, /^diverged at step 0 /m);
 });
@@ -75,31 +75,31 @@ test("verl: logs of verl's fit-loop skeleton (the real StatefulDataLoader, _bala
 // flow-grpo-*.jsonl: 2 ranks × 3 per rank, k 2, 3 batches per epoch, 20 prompts; seed-000 is 8 × 2, k 4, 2 per epoch, 32 prompts.
 const asFlowRun = ['--ranks', '2', '--batch', '3', '--k', '2', '--batches-per-epoch', '3', '--dataset-size', '20'];
 
-test('--preset: the run against the sandbox settings the user chose; a wrong seed is a note and "no step matches: a different seed"', () => {
-  const res = runCli(['diff', '--log', fixture('flow-grpo-wrong-seed'), '--preset', 'seed-000', ...asFlowRun]);
+test('--preset: the run against the sandbox settings the user chose; a wrong seed is a note and "no step matches: a different seed"', async () => {
+  const res = await runCli(['diff', '--log', fixture('flow-grpo-wrong-seed'), '--preset', 'seed-000', ...asFlowRun]);
   assert.equal(res.status, 1, res.stderr);
   assert.match(res.stdout, /^note: seed: the run read 43, the prediction uses 42$/m);
   assert.equal(res.stdout.match(/^note: /gm)?.length, 2, res.stdout); // the seed, and flow_grpo's version
   assert.match(res.stdout, /^diverged at step 0 \(epoch 0, step 0\), rank 0: .*preset seed-000, --sampler flow-grpo --seed 42\)$/m);
   assert.match(res.stdout, /^diagnosis: no step matches: a different seed/m);
   // The same log diffed against its own logged settings is identical: the preset is what catches the seed.
-  assert.equal(runCli(['diff', '--log', fixture('flow-grpo-wrong-seed')]).status, 0);
+  assert.equal((await runCli(['diff', '--log', fixture('flow-grpo-wrong-seed')])).status, 0);
   // Flags override the preset, as in `layout`: with --seed 43 the prediction is the run's.
-  const seed43 = runCli(['diff', '--log', fixture('flow-grpo-wrong-seed'), '--preset', 'seed-000', ...asFlowRun, '--seed', '43']);
+  const seed43 = await runCli(['diff', '--log', fixture('flow-grpo-wrong-seed'), '--preset', 'seed-000', ...asFlowRun, '--seed', '43']);
   assert.equal(seed43.status, 0, seed43.stdout);
   assert.match(seed43.stdout, /^identical: .*preset seed-000, --sampler flow-grpo --seed 43\)$/m);
   assert.doesNotMatch(seed43.stdout, /^note: seed/m);
 });
 
-test('--preset for TRL: the preset with the flags, steps_per_generation derived as layout derives it', () => {
+test('--preset for TRL: the preset with the flags, steps_per_generation derived as layout derives it', async () => {
   const flags = ['--preset', 'seed-002', '--ranks', '2', '--batch', '3', '--dataset-size', '17', '--gradient-accumulation-steps', '2'];
-  const ok = runCli(['diff', '--log', fixture('trl-identical'), ...flags, '--num-iterations', '2']);
+  const ok = await runCli(['diff', '--log', fixture('trl-identical'), ...flags, '--num-iterations', '2']);
   assert.equal(ok.status, 0, ok.stdout);
   assert.equal(
     ok.stdout,
     "identical: every logged step matches the sandbox's layout (10 step(s) × 2 rank(s), preset seed-002, --sampler trl --seed 42)\n",
   );
-  const wrong = runCli(['diff', '--log', fixture('trl-wrong-seed'), ...flags, '--num-iterations', '2']);
+  const wrong = await runCli(['diff', '--log', fixture('trl-wrong-seed'), ...flags, '--num-iterations', '2']);
   assert.equal(wrong.status, 1);
   assert.match(
     wrong.stdout,
@@ -107,13 +107,13 @@ test('--preset for TRL: the preset with the flags, steps_per_generation derived 
   );
   // Leaving --num-iterations at the preset's 1: a note; the generation batches (what the probe logs) are the same,
   // since TRL repeats each one num_iterations times without drawing again.
-  const iters = runCli(['diff', '--log', fixture('trl-identical'), ...flags]);
+  const iters = await runCli(['diff', '--log', fixture('trl-identical'), ...flags]);
   assert.equal(iters.status, 0);
   assert.match(iters.stdout, /^note: numIterations: the run read 2, the prediction uses 1\nidentical: /);
 });
 
-test('--preset alone on a run of other settings: every differing setting a note, the steps reported as shaped differently (--json)', () => {
-  const res = runCli(['diff', '--log', fixture('flow-grpo-identical'), '--preset', 'seed-000']);
+test('--preset alone on a run of other settings: every differing setting a note, the steps reported as shaped differently (--json)', async () => {
+  const res = await runCli(['diff', '--log', fixture('flow-grpo-identical'), '--preset', 'seed-000']);
   assert.equal(res.status, 1);
   for (const note of [
     'ranks: the run read 2, the prediction uses 8',
@@ -126,7 +126,7 @@ test('--preset alone on a run of other settings: every differing setting a note,
   assert.doesNotMatch(res.stdout, /^note: seed/m);
   const shape = '(step 0: 2 rank(s) × 3/3 id(s) found, 8 rank(s) × 2/2/2/2/2/2/2/2 id(s) expected)';
   assert.ok(res.stdout.includes(`\ndiagnosis: the run's steps are shaped differently from the prediction's ${shape}: `), res.stdout);
-  const json = JSON.parse(runCli(['diff', '--log', fixture('flow-grpo-identical'), '--preset', 'seed-000', '--json']).stdout);
+  const json = JSON.parse((await runCli(['diff', '--log', fixture('flow-grpo-identical'), '--preset', 'seed-000', '--json'])).stdout);
   assert.equal(json.preset, 'seed-000');
   assert.equal(json.config.ranks, 8);
   assert.equal(json.ranks, 2);
@@ -138,10 +138,10 @@ test('--preset alone on a run of other settings: every differing setting a note,
     modelled: 'flow_grpo (DistributedKRepeatSampler before commit 74db691)',
   });
   assert.equal(json.first.rank, 0);
-  assert.equal(JSON.parse(runCli(['diff', '--log', fixture('trl-identical'), '--json']).stdout).preset, null);
+  assert.equal(JSON.parse((await runCli(['diff', '--log', fixture('trl-identical'), '--json'])).stdout).preset, null);
 });
 
-test('--preset errors are the layout ones: unknown (own properties only), a flag the sampler does not read; exit 2, one line', () => {
+test('--preset errors are the layout ones: unknown (own properties only), a flag the sampler does not read; exit 2, one line', async () => {
   for (const [args, message] of [
     [['--preset', '__proto__'], /^grpo-sandbox diff: unknown preset '__proto__'; presets: seed-000, /],
     [['--preset', 'toString'], /^grpo-sandbox diff: unknown preset 'toString'/],
@@ -152,16 +152,16 @@ test('--preset errors are the layout ones: unknown (own properties only), a flag
     [['--preset', 'seed-000', '--k', '3'], /^grpo-sandbox diff: k=3 must divide ranks×batch=16/],
     [['--generation-batch-size', '8'], /^grpo-sandbox diff: --generation-batch-size needs --preset/],
   ] as [string[], RegExp][]) {
-    const res = runCli(['diff', '--log', fixture('flow-grpo-identical'), ...args]);
+    const res = await runCli(['diff', '--log', fixture('flow-grpo-identical'), ...args]);
     assert.equal(res.status, 2, args.join(' '));
     assert.equal(res.stdout, '');
     assert.match(res.stderr, message);
     assert.equal(res.stderr.trim().split('\n').length, 1);
   }
-  assert.match(runCli(['diff', '--help']).stdout, /^ {2}--preset NAME {14}predict with the sandbox settings you chose/m);
+  assert.match((await runCli(['diff', '--help'])).stdout, /^ {2}--preset NAME {14}predict with the sandbox settings you chose/m);
 });
 
-test('framework_version: a note when it is not the version the sandbox models; the verdict is unchanged', () => {
+test('framework_version: a note when it is not the version the sandbox models; the verdict is unchanged', async () => {
   const withVersion = (name: string, version: string) =>
     logFile(readFileSync(fixture(name), 'utf8').replace(/"framework_version":"[^"]*"/g, `"framework_version":${JSON.stringify(version)}`));
   const cases: [string, string, RegExp | null][] = [
@@ -186,17 +186,17 @@ test('framework_version: a note when it is not the version the sandbox models; t
     ],
   ];
   for (const [name, version, note] of cases) {
-    const res = runCli(['diff', '--log', withVersion(name, version)]);
+    const res = await runCli(['diff', '--log', withVersion(name, version)]);
     assert.equal(res.status, 0, `${name} ${version}: ${res.stderr}`);
     if (note) assert.match(res.stdout.split('\n')[0]!, note, version);
     else assert.doesNotMatch(res.stdout, /^note:/m, version);
-    const json = JSON.parse(runCli(['diff', '--log', withVersion(name, version), '--json']).stdout);
+    const json = JSON.parse((await runCli(['diff', '--log', withVersion(name, version), '--json'])).stdout);
     assert.equal(json.framework.version, version);
     assert.equal('versionNote' in json, note !== null, version);
   }
 });
 
-test('the seeded divergences: exit 1, first divergence and the diagnosis of each', () => {
+test('the seeded divergences: exit 1, first divergence and the diagnosis of each', async () => {
   const expect: [string, string[], RegExp][] = [
     ['trl-wrong-seed', ['--seed', '42'], /no step matches: a different seed/],
     ['dance-grpo-wrong-seed', ['--seed', '42'], /no step matches: a different seed/],
@@ -210,19 +210,19 @@ test('the seeded divergences: exit 1, first divergence and the diagnosis of each
     ['flow-grpo-no-set-epoch', ['--num-workers', '0', '--accelerate-prepare', '0'], /every step from 1 on repeats step 0's batch/],
   ];
   for (const [name, flags, diagnosis] of expect) {
-    const res = runCli(['diff', '--log', fixture(name), ...flags]);
+    const res = await runCli(['diff', '--log', fixture(name), ...flags]);
     assert.equal(res.status, 1, `${name}: ${res.stderr}`);
     assert.match(res.stdout, /^diverged at step \d+ \(epoch \d+, step \d+\), rank \d: expected \[[\d, ]+\], found \[[\d, ]+\]/m);
     assert.match(res.stdout, new RegExp(`^diagnosis: ${diagnosis.source}`, 'm'), name);
   }
 });
 
-test('without the --seed override the wrong-seed run is identical to its own logged settings', () => {
-  assert.equal(runCli(['diff', '--log', fixture('trl-wrong-seed')]).status, 0);
+test('without the --seed override the wrong-seed run is identical to its own logged settings', async () => {
+  assert.equal((await runCli(['diff', '--log', fixture('trl-wrong-seed')])).status, 0);
 });
 
-test('the first divergence is exact: step 4, rank 0 of the missing-set_epoch run under the published loader (--json)', () => {
-  const res = runCli(['diff', '--log', fixture('flow-grpo-no-set-epoch'), '--json']);
+test('the first divergence is exact: step 4, rank 0 of the missing-set_epoch run under the published loader (--json)', async () => {
+  const res = await runCli(['diff', '--log', fixture('flow-grpo-no-set-epoch'), '--json']);
   assert.equal(res.status, 1);
   const out = JSON.parse(res.stdout);
   assert.equal(out.identical, false);
@@ -232,13 +232,13 @@ test('the first divergence is exact: step 4, rank 0 of the missing-set_epoch run
   assert.equal(out.config.acceleratePrepare, 1);
 });
 
-test('ranks swapped: same prompts per step, placed differently', () => {
+test('ranks swapped: same prompts per step, placed differently', async () => {
   const swapped = goodLines.map((l) => {
     const o = JSON.parse(l);
     if ('rank' in o && 'ids' in o) o.rank = 1 - o.rank;
     return JSON.stringify(o);
   });
-  const res = runCli(['diff', '--log', logFile(`${swapped.join('\n')}\n`)]);
+  const res = await runCli(['diff', '--log', logFile(`${swapped.join('\n')}\n`)]);
   assert.equal(res.status, 1);
   assert.match(res.stdout, /^diagnosis: every step has the expected prompts, placed differently/m);
 });
@@ -303,8 +303,8 @@ const badCases: [string, string, RegExp][] = [
 ];
 
 for (const [what, text, message] of badCases) {
-  test(`a bad log (${what}): exit 2, one line on stderr naming it, nothing on stdout`, () => {
-    const res = runCli(['diff', '--log', logFile(text)]);
+  test(`a bad log (${what}): exit 2, one line on stderr naming it, nothing on stdout`, async () => {
+    const res = await runCli(['diff', '--log', logFile(text)]);
     assert.equal(res.status, 2, res.stdout);
     assert.equal(res.stdout, '');
     assert.match(res.stderr, message);
@@ -312,9 +312,9 @@ for (const [what, text, message] of badCases) {
   });
 }
 
-test('no --log, a missing file: exit 2 with one line', () => {
-  assert.match(runCli(['diff']).stderr, /^grpo-sandbox diff: --log FILE is required/);
-  const res = runCli(['diff', '--log', join(dir, 'nope.jsonl')]);
+test('no --log, a missing file: exit 2 with one line', async () => {
+  assert.match((await runCli(['diff'])).stderr, /^grpo-sandbox diff: --log FILE is required/);
+  const res = await runCli(['diff', '--log', join(dir, 'nope.jsonl')]);
   assert.equal(res.status, 2);
   assert.match(res.stderr, /cannot read it \(ENOENT\)/);
 });

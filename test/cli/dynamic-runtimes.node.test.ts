@@ -3,11 +3,11 @@
 // declared skip: with CI=true scripts/test.js fails on any skipped test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 test('dynamic --json: Node and Deno give the same data', () => {
   const args = ['dynamic', '--p', '0.3', '--policy', 'rebalance', '--ranks', '3', '--json'];
-  const node = runCli(args);
+  const node = runCliNode(args);
   const deno = runCliDeno(args);
   assert.equal(node.status, 0, node.stderr);
   assert.equal(deno.status, 0, deno.stderr);
@@ -23,7 +23,7 @@ test('dynamic --json, the presets: Node and Deno give the same data (seed-002 na
     ['seed-004', 0, [false, true]],
   ] as const) {
     const args = ['dynamic', '--preset', preset, '--json'];
-    const node = runCli(args);
+    const node = runCliNode(args);
     const deno = runCliDeno(args);
     assert.equal(node.status, status, `${preset} node: ${node.stderr}`);
     assert.equal(deno.status, status, `${preset} deno: ${deno.stderr}`);

@@ -6,13 +6,11 @@ import { test } from 'node:test';
 import { LONG_SWEEP_MS, PROGRESS_EVERY_MS, sweepProgress } from '../../src/cli/dynamic-sweep.ts';
 import { BUDGET } from '../../src/core/budget.ts';
 import { DEFAULT_CONFIG, estimateSweep, POLICIES } from '../../src/core/dynamic/index.ts';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 
-const isDeno = 'Deno' in globalThis;
-const cli = isDeno ? runCliDeno : runCli;
 const DEFAULT_PS = [0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5];
 
-test('dynamic --sweep over budget: refused in one line before any work (exit 2), for time and for memory', () => {
+test('dynamic --sweep over budget: refused in one line before any work (exit 2), for time and for memory', async () => {
   for (const [args, message] of [
     [
       ['--trials', '100000', '--runs', '10000', '--budget', '10000'],
@@ -27,7 +25,7 @@ test('dynamic --sweep over budget: refused in one line before any work (exit 2),
     ],
   ] as const) {
     const started = performance.now();
-    const res = cli(['dynamic', '--sweep', ...args]);
+    const res = await runCli(['dynamic', '--sweep', ...args]);
     assert.equal(res.status, 2, `${args.join(' ')}: ${res.stdout}${res.stderr}`);
     assert.equal(res.stdout, '');
     assert.match(res.stderr, message);
@@ -115,8 +113,8 @@ test('progress on stderr: plain lines every few seconds when not a terminal and 
   ]);
 });
 
-test('dynamic --sweep (the default run) with stderr piped: an estimate line first, a done line last; stdout has the table', () => {
-  const res = cli(['dynamic', '--sweep']);
+test('dynamic --sweep (the default run) with stderr piped: an estimate line first, a done line last; stdout has the table', async () => {
+  const res = await runCli(['dynamic', '--sweep']);
   assert.equal(res.status, 0, res.stderr);
   const lines = res.stderr.trimEnd().split('\n');
   assert.match(lines[0]!, /^sweep: estimated at most \d+\.\d s; progress every 5\.0 s$/);

@@ -3,14 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 
-// Under Deno this file drives the Deno CLI (Web Workers); under Node, bin/grpo-sandbox.js (worker_threads).
-const isDeno = 'Deno' in globalThis;
-const cli = isDeno ? runCliDeno : runCli;
+// In the test's process (runCli): under Deno the Deno CLI's code (Web Workers), under Node Node's (worker_threads).
 
-test('dynamic --preset seed-002: 48 → 56 → 60 → 62 of 64, naive slice leaves rank 3 with 14, the gather fails (exit 1)', () => {
-  const res = cli(['dynamic', '--preset', 'seed-002', '--timeout-ms', '2000']);
+test('dynamic --preset seed-002: 48 → 56 → 60 → 62 of 64, naive slice leaves rank 3 with 14, the gather fails (exit 1)', async () => {
+  const res = await runCli(['dynamic', '--preset', 'seed-002', '--timeout-ms', '2000']);
   assert.equal(res.status, 1, res.stderr);
   for (const line of [
     /initial batch +64 generated, 32 groups, 8 flat → 48 valid \(by rank: 12 12 12 12\) → pool 48\/64/,
@@ -31,28 +29,28 @@ test('dynamic --preset seed-002: 48 → 56 → 60 → 62 of 64, naive slice leav
   assert.equal(res.stderr, '');
 });
 
-test("dynamic --preset seed-002 --backend-behaviour sandbox|detail: the same failure at once, in the sandbox's words or as DETAIL raises it", () => {
-  const sandbox = cli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'sandbox']);
+test("dynamic --preset seed-002 --backend-behaviour sandbox|detail: the same failure at once, in the sandbox's words or as DETAIL raises it", async () => {
+  const sandbox = await runCli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'sandbox']);
   assert.equal(sandbox.status, 1, sandbox.stderr);
   assert.match(sandbox.stdout, /in the sandbox's own words \(no real backend reports it this way\)/);
   assert.match(
     sandbox.stdout,
     /ranks 0–3: ShapeMismatchError: allGather #\d+: shape mismatch: ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/,
   );
-  const detail = cli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'detail']);
+  const detail = await runCli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'detail']);
   assert.equal(detail.status, 1, detail.stderr);
   assert.match(detail.stdout, /rank 3: RuntimeError: \(as torch raises it with TORCH_DISTRIBUTED_DEBUG=DETAIL; torch 2\.13\.0 wording/);
   assert.match(
     detail.stdout,
     /Rank 3 is running collective: CollectiveFingerPrint\(SequenceNumber=\d+, OpType=ALLGATHER, TensorShape=\[14, 1\]/,
   );
-  const bad = cli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'gloo', '--watchdog-ms', '100']);
+  const bad = await runCli(['dynamic', '--preset', 'seed-002', '--backend-behaviour', 'gloo', '--watchdog-ms', '100']);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--watchdog-ms is NCCL's watchdog and applies to --backend-behaviour nccl, not 'gloo'/);
 });
 
-test('dynamic --preset seed-004: 56/64, one resample to 64/64, slices [0:16]…[48:64]; device error unfixed, success fixed (exit 0)', () => {
-  const res = cli(['dynamic', '--preset', 'seed-004']);
+test('dynamic --preset seed-004: 56/64, one resample to 64/64, slices [0:16]…[48:64]; device error unfixed, success fixed (exit 0)', async () => {
+  const res = await runCli(['dynamic', '--preset', 'seed-004']);
   assert.equal(res.status, 0, res.stdout + res.stderr);
   const [unfixed, fixed] = res.stdout.split(/— run 2: device fix on —/);
   assert.match(unfixed!, /— run 1: device fix off —/);
@@ -71,19 +69,19 @@ test('dynamic --preset seed-004: 56/64, one resample to 64/64, slices [0:16]…[
   assert.match(fixed!, /ok: the step trained on all 4 ranks/);
 });
 
-test('dynamic: fallback logs the shortage and kept invalid groups (exit 0); raise fails with verl’s ValueError (exit 1)', () => {
-  const fallback = cli(['dynamic', '--preset', 'seed-002', '--policy', 'fallback']);
+test('dynamic: fallback logs the shortage and kept invalid groups (exit 0); raise fails with verl’s ValueError (exit 1)', async () => {
+  const fallback = await runCli(['dynamic', '--preset', 'seed-002', '--policy', 'fallback']);
   assert.equal(fallback.status, 0, fallback.stdout + fallback.stderr);
   assert.match(fallback.stdout, /warning +There are still std=0 groups present after 3 retries\./);
   assert.match(fallback.stdout, /invalid groups kept: 8/);
   assert.match(fallback.stdout, /rank 3 slice +\(original batch\) 16 samples, 8 groups: 16 from rank 3/);
-  const raise = cli(['dynamic', '--preset', 'seed-002', '--policy', 'raise']);
+  const raise = await runCli(['dynamic', '--preset', 'seed-002', '--policy', 'raise']);
   assert.equal(raise.status, 1);
   assert.match(raise.stdout, /ranks 0–3: ValueError: num_gen_batches=4 >= max_num_gen_batches=4\. Generated too many\./);
 });
 
-test('dynamic --policy raise: verl’s ValueError comes from the generation loop, after the last batch, and no train step runs', () => {
-  const res = cli(['dynamic', '--preset', 'seed-002', '--policy', 'raise']);
+test('dynamic --policy raise: verl’s ValueError comes from the generation loop, after the last batch, and no train step runs', async () => {
+  const res = await runCli(['dynamic', '--preset', 'seed-002', '--policy', 'raise']);
   assert.equal(res.status, 1, res.stderr);
   const lines = res.stdout.trimEnd().split('\n');
   const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
@@ -95,38 +93,38 @@ test('dynamic --policy raise: verl’s ValueError comes from the generation loop
   assert.ok(last >= 0 && last < check && check < failed && failed + 1 === error, res.stdout);
   assert.equal(error, lines.length - 1, 'the error is the last line');
   assert.doesNotMatch(res.stdout, /torch\.stack|train step +each rank|slice +\[|'consume'/);
-  const json = JSON.parse(cli(['dynamic', '--preset', 'seed-002', '--policy', 'raise', '--json']).stdout);
+  const json = JSON.parse((await runCli(['dynamic', '--preset', 'seed-002', '--policy', 'raise', '--json'])).stdout);
   assert.equal(json.runs[0].failedIn, 'generation loop');
   assert.match(json.runs[0].failure, /^ranks 0–3: ValueError: num_gen_batches=4 >= max_num_gen_batches=4/);
   // A failure in the train step still says so (seed-002 naive: the gather's shape mismatch).
-  const naive = JSON.parse(cli(['dynamic', '--preset', 'seed-002', '--json']).stdout);
+  const naive = JSON.parse((await runCli(['dynamic', '--preset', 'seed-002', '--json'])).stdout);
   assert.equal(naive.runs[0].failedIn, 'train step');
 });
 
-test('dynamic --preset seed-002 --policy stream: the give-up advice fits scripted draws (no “success probability”)', () => {
-  const res = cli(['dynamic', '--preset', 'seed-002', '--policy', 'stream']);
+test('dynamic --preset seed-002 --policy stream: the give-up advice fits scripted draws (no “success probability”)', async () => {
+  const res = await runCli(['dynamic', '--preset', 'seed-002', '--policy', 'stream']);
   assert.equal(res.status, 1, res.stderr);
   assert.match(res.stdout, /StreamStalled: stream \(OpenRLHF\) is still 2 prompts short after 6400 generations/);
   assert.match(res.stdout.replace(/\n +/g, ' '), /reward draws are scripted for 4 draws and every later group ties/);
   assert.doesNotMatch(res.stdout, /success probability/);
   // With random rewards the advice is about the success probability.
-  const random = cli(['dynamic', '--policy', 'stream', '--p', '0.001', '--ranks', '1', '--per-rank', '4']);
+  const random = await runCli(['dynamic', '--policy', 'stream', '--p', '0.001', '--ranks', '1', '--per-rank', '4']);
   assert.equal(random.status, 1, random.stderr);
   assert.match(random.stdout, /1 prompt short after 400 generations; .*Make the task easier \(higher success probability\)/);
 });
 
-test('dynamic: counts agree with their nouns (1 resample, 1 group, 1 rank, 1 prompt, 1 row)', () => {
-  const res = cli(['dynamic', '--ranks', '1', '--per-rank', '4', '--k', '4', '--p', '0.3', '--seed', '1']);
+test('dynamic: counts agree with their nouns (1 resample, 1 group, 1 rank, 1 prompt, 1 row)', async () => {
+  const res = await runCli(['dynamic', '--ranks', '1', '--per-rank', '4', '--k', '4', '--p', '0.3', '--seed', '1']);
   assert.equal(res.status, 0, res.stdout + res.stderr);
   assert.match(res.stdout, /^1 simulated rank \(a worker each\); policy /m);
   assert.match(res.stdout, /k = 4, 1 prompt × 4 = 4 per rank/);
   assert.match(res.stdout, / 1 group, /);
   assert.match(res.stdout, /ok: the step trained on its one rank/);
-  for (const text of [res.stdout, cli(['dynamic', '--preset', 'seed-004']).stdout])
+  for (const text of [res.stdout, (await runCli(['dynamic', '--preset', 'seed-004'])).stdout])
     assert.doesNotMatch(text, /\b1 (resamples|groups|ranks|prompts|rows|generations|samples|replacement rounds)\b/, text);
 });
 
-test('dynamic: bad flags are one line on stderr, nothing on stdout, exit 2', () => {
+test('dynamic: bad flags are one line on stderr, nothing on stdout, exit 2', async () => {
   for (const [args, message] of [
     [['--policy', 'drop'], /--policy must be one of fallback, pad, rebalance, raise, raise-nemo, stream, naive, got 'drop'/],
     [['--per-rank', '10', '--k', '4'], /per-rank batch 10 must be a multiple of k = 4 .*try --per-rank 8 or 12/],
@@ -138,7 +136,7 @@ test('dynamic: bad flags are one line on stderr, nothing on stdout, exit 2', () 
     [['--sweep', '--ps', '0,0.5'], /--ps values must be probabilities strictly between 0 and 1, got '0'/],
     [['--sweep', '--html', 'out.png'], /--html must name an \.html file/],
   ] as const) {
-    const res = cli(['dynamic', ...args]);
+    const res = await runCli(['dynamic', ...args]);
     assert.equal(res.status, 2, `${args.join(' ')}: ${res.stdout}${res.stderr}`);
     assert.equal(res.stdout, '');
     assert.match(res.stderr, message);
@@ -146,7 +144,7 @@ test('dynamic: bad flags are one line on stderr, nothing on stdout, exit 2', () 
   }
 });
 
-test('dynamic --sweep: table with theory beside simulation, --json, self-contained HTML chart', () => {
+test('dynamic --sweep: table with theory beside simulation, --json, self-contained HTML chart', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dyn-sweep-'));
   try {
     const html = join(dir, 'sweep.html');
@@ -164,7 +162,7 @@ test('dynamic --sweep: table with theory beside simulation, --json, self-contain
       '--budget',
       '2',
     ];
-    const res = cli([...args, '--html', html]);
+    const res = await runCli([...args, '--html', html]);
     assert.equal(res.status, 0, res.stderr);
     assert.match(res.stdout, /policy +p +tie th +tie sim +short th +short +fail +resamples +eff +waste +reward +failed runs/);
     assert.match(res.stdout, /^fallback +0\.1 +0\.656 /m, 'theory p^k + (1-p)^k = 0.9^4 + 0.1^4');
@@ -173,7 +171,7 @@ test('dynamic --sweep: table with theory beside simulation, --json, self-contain
     assert.match(page, /new uPlot\(/);
     assert.match(page, /\.uplot/, 'uPlot CSS inlined');
     assert.doesNotMatch(page, /<script[^>]+src=|<link[^>]+href=/, 'no external resources');
-    const json = JSON.parse(cli([...args, '--json']).stdout);
+    const json = JSON.parse((await runCli([...args, '--json'])).stdout);
     assert.equal(json.rows.length, 4);
     assert.equal(json.rows[0].policy, 'fallback');
   } finally {

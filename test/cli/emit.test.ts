@@ -7,8 +7,8 @@ import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 const emit = (...args: string[]) => runCli(['layout', ...args]);
 
-test('--emit trl: GRPOConfig kwargs with origins, the accelerate process count, the dataset size reported', () => {
-  const res = emit('--sampler', 'trl', '--ranks', '4', '--batch', '3', '--k', '6', '--generation-batch-size', '24', '--emit', 'trl');
+test('--emit trl: GRPOConfig kwargs with origins, the accelerate process count, the dataset size reported', async () => {
+  const res = await emit('--sampler', 'trl', '--ranks', '4', '--batch', '3', '--k', '6', '--generation-batch-size', '24', '--emit', 'trl');
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stdout, /^# TRL 1\.13\.0 \(GRPOConfig\)/);
   assert.match(res.stdout, /^ {4}per_device_train_batch_size=3, {3}# --batch 3/m);
@@ -19,8 +19,8 @@ test('--emit trl: GRPOConfig kwargs with origins, the accelerate process count, 
   assert.match(res.stdout, /^# {3}- --dataset-size \d+: TRL has no setting for it/m);
 });
 
-test('--emit flow-grpo: config.sample.* / config.train.* and the sampler seed to check', () => {
-  const res = emit('--preset', 'seed-000', '--emit', 'flow-grpo');
+test('--emit flow-grpo: config.sample.* / config.train.* and the sampler seed to check', async () => {
+  const res = await emit('--preset', 'seed-000', '--emit', 'flow-grpo');
   assert.equal(res.status, 0, res.stderr);
   for (const line of [
     'config.sample.train_batch_size = 2',
@@ -40,12 +40,12 @@ test('--emit flow-grpo: config.sample.* / config.train.* and the sampler seed to
     /^DataLoader\(batch_sampler=train_sampler, num_workers=…\) = 1 {3}# --num-workers 1: as train_sd3\.py at ac4c86e builds it$/m,
   );
   assert.match(res.stdout, /^accelerator\.prepare\(\.\.\., train_dataloader, \.\.\.\) = True {3}# --accelerate-prepare 1: as /m);
-  const ideal = emit('--preset', 'seed-000', '--num-workers', '0', '--accelerate-prepare', '0', '--emit', 'flow-grpo');
+  const ideal = await emit('--preset', 'seed-000', '--num-workers', '0', '--accelerate-prepare', '0', '--emit', 'flow-grpo');
   assert.match(ideal.stdout, /num_workers=…\) = 0 {3}# --num-workers 0: train_sd3\.py at ac4c86e has 1; edit the script to match$/m);
 });
 
-test('--emit verl: nested YAML keys, each section once; GRPO, the mini/micro batches and the KL loss stated; seed-000 uses another sampler', () => {
-  const res = emit('--preset', 'seed-000', '--emit', 'verl');
+test('--emit verl: nested YAML keys, each section once; GRPO, the mini/micro batches and the KL loss stated; seed-000 uses another sampler', async () => {
+  const res = await emit('--preset', 'seed-000', '--emit', 'verl');
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stdout, /^data:\n {2}train_batch_size: 4 {3}# ranks×batch\/k = 8×2\/4/m);
   assert.match(res.stdout, /^actor_rollout_ref:\n {2}rollout:\n {4}n: 4 /m);
@@ -58,7 +58,7 @@ test('--emit verl: nested YAML keys, each section once; GRPO, the mini/micro bat
   assert.match(res.stdout, /not expressible in verl \(\d\):[\s\S]*--sampler flow-grpo: verl does not use that sampler/);
 });
 
-test("--emit verl = the configs verl's own validate_config and FSDPActorConfig accepted (golden-verl-config.json)", () => {
+test("--emit verl = the configs verl's own validate_config and FSDPActorConfig accepted (golden-verl-config.json)", async () => {
   const golden = JSON.parse(readFileSync(new URL('../fixtures/golden-verl-config.json', import.meta.url), 'utf8')) as {
     source: { verl: string };
     cases: { args: string[]; values: unknown[]; result: string; withoutMiniBatch: string }[];
@@ -69,14 +69,27 @@ test("--emit verl = the configs verl's own validate_config and FSDPActorConfig a
     assert.equal(c.result, 'ok', c.args.join(' '));
     // Without ppo_mini_batch_size, verl's default 256 is refused: the emitted value is needed.
     assert.match(c.withoutMiniBatch, /^ValueError: train_batch_size \(\d+\) must be >= actor\.ppo_mini_batch_size \(256\)$/);
-    const res = emit(...c.args, '--emit', 'verl', '--json');
+    const res = await emit(...c.args, '--emit', 'verl', '--json');
     assert.equal(res.status, 0, res.stderr);
     assert.deepEqual(JSON.parse(res.stdout).values, c.values, c.args.join(' '));
   }
 });
 
-test('--emit dance-grpo: argparse flags in prompts, max_train_steps from passes; a batch DanceGRPO cannot take is reported', () => {
-  const ok = emit('--sampler', 'dance-grpo', '--batch', '8', '--k', '4', '--dataset-size', '64', '--epochs', '2', '--emit', 'dance-grpo');
+test('--emit dance-grpo: argparse flags in prompts, max_train_steps from passes; a batch DanceGRPO cannot take is reported', async () => {
+  const ok = await emit(
+    '--sampler',
+    'dance-grpo',
+    '--batch',
+    '8',
+    '--k',
+    '4',
+    '--dataset-size',
+    '64',
+    '--epochs',
+    '2',
+    '--emit',
+    'dance-grpo',
+  );
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(
     ok.stdout,
@@ -85,18 +98,18 @@ test('--emit dance-grpo: argparse flags in prompts, max_train_steps from passes;
   assert.match(ok.stdout, /^# launch: torchrun --nproc_per_node 8 /m);
   // store_true: given bare, with why (the shipped script passes it; without it no repeat and batch-wide normalisation).
   assert.match(ok.stdout, /^# --use_group {3}← the layout repeats each prompt k times .*finetune_flux_grpo\.sh passes it/m);
-  const bad = emit('--preset', 'seed-000', '--emit', 'dance-grpo');
+  const bad = await emit('--preset', 'seed-000', '--emit', 'dance-grpo');
   assert.equal(bad.status, 0);
   assert.match(bad.stdout, /these settings break dance-grpo's rule: batch=2 must be train_batch_size prompts × k=4/);
   assert.doesNotMatch(bad.stdout, /--max_train_steps/);
 });
 
-test('--emit with an unknown framework: exit 2, one line; --json gives the same data; Deno = Node', () => {
-  const res = emit('--emit', 'deepspeed');
+test('--emit with an unknown framework: exit 2, one line; --json gives the same data; Deno = Node', async () => {
+  const res = await emit('--emit', 'deepspeed');
   assert.equal(res.status, 2);
   assert.equal(res.stdout, '');
   assert.match(res.stderr, /^grpo-sandbox layout: unknown --emit 'deepspeed'; choose one of trl, flow-grpo, verl, dance-grpo\n$/);
-  const json = JSON.parse(emit('--emit', 'verl', '--json').stdout);
+  const json = JSON.parse((await emit('--emit', 'verl', '--json')).stdout);
   assert.equal(json.target, 'verl');
   assert.ok(json.cannotExpress.length > 0);
   for (const args of [

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../../src/cli/io.ts';
 import { commands } from '../../src/cli/commands.ts';
-import { runCli, runCliDeno, type CliResult } from '../helpers/cli.ts';
+import { type CliResult, runCliProcess } from '../helpers/cli.ts';
 
 const SEED = 20261122;
 const IN_PROCESS_CALLS = 240;
@@ -368,7 +368,7 @@ test('a drawn --world is the only one: the fixed flags are added only where the 
 
 test('fuzz as processes: every registered command, a few seeded flag sets each', () => {
   const r = rng(SEED + 1);
-  const cli = 'Deno' in globalThis ? runCliDeno : runCli;
+  const cli = runCliProcess;
   const bound = 60_000;
   for (const command of Object.keys(commands)) {
     const args = [command, ...flagSet(command, r)];
@@ -376,7 +376,7 @@ test('fuzz as processes: every registered command, a few seeded flag sets each',
     const res = cli(args, stdinFor(command, r) ?? '');
     checkResult(JSON.stringify(args), res, performance.now() - t0, bound);
   }
-  // dynamic --sweep writes to the process's stdout itself, so it is fuzzed as a process only, with a tiny study.
+  // dynamic --sweep is fuzzed here only, with a tiny study.
   const sweep = ['--ps', '--policies', '--trials', '--runs', '--budget', '--lr'];
   const args = ['dynamic', '--sweep', '--trials', '2', '--runs', '1', '--budget', '2', '--ps', '0.5'];
   const flag = sweep[Math.floor(r() * sweep.length)]!;

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, runCliDeno } from '../helpers/cli.ts';
 
-test('contiguous honours --batches-per-epoch (was silently replaced by the whole epoch)', () => {
-  const res = runCli([
+test('contiguous honours --batches-per-epoch (was silently replaced by the whole epoch)', async () => {
+  const res = await runCli([
     'layout',
     '--sampler',
     'contiguous',
@@ -24,7 +24,7 @@ test('contiguous honours --batches-per-epoch (was silently replaced by the whole
   const out = JSON.parse(res.stdout);
   assert.equal(out.config.batchesPerEpoch, 2);
   assert.equal(out.steps.length, 2);
-  const over = runCli([
+  const over = await runCli([
     'layout',
     '--sampler',
     'contiguous',
@@ -44,7 +44,7 @@ test('contiguous honours --batches-per-epoch (was silently replaced by the whole
   assert.match(over.stderr, /batches-per-epoch=32 is more than an epoch holds.*use batches-per-epoch ≤ 31/);
 });
 
-test('a flag the sampler does not read is refused with one line naming the sampler and why; framework wording beside ours', () => {
+test('a flag the sampler does not read is refused with one line naming the sampler and why; framework wording beside ours', async () => {
   const cases: [string[], RegExp][] = [
     [['--sampler', 'trl', '--batches-per-epoch', '3'], /--sampler trl does not use --batches-per-epoch: TRL derives it/],
     [['--sampler', 'dance-grpo', '--batches-per-epoch', '3'], /--sampler dance-grpo does not use --batches-per-epoch/],
@@ -64,7 +64,7 @@ test('a flag the sampler does not read is refused with one line naming the sampl
     ],
   ];
   for (const [args, pattern] of cases) {
-    const res = runCli(['layout', ...args]);
+    const res = await runCli(['layout', ...args]);
     assert.equal(res.status, 2, args.join(' '));
     assert.equal(res.stdout, '', args.join(' '));
     assert.match(res.stderr, pattern, args.join(' '));
@@ -72,19 +72,19 @@ test('a flag the sampler does not read is refused with one line naming the sampl
   }
 });
 
-test('dance-grpo: every pass repeats pass 0, and the text report says so in words', () => {
+test('dance-grpo: every pass repeats pass 0, and the text report says so in words', async () => {
   const args = ['layout', '--sampler', 'dance-grpo', '--ranks', '2', '--batch', '4', '--k', '2', '--dataset-size', '9', '--epochs', '3'];
-  const out = JSON.parse(runCli([...args, '--json']).stdout);
+  const out = JSON.parse((await runCli([...args, '--json'])).stdout);
   const pass = (e: number) => out.steps.filter((s: { epoch: number }) => s.epoch === e).map((s: { ranks: number[][] }) => s.ranks);
   assert.equal(out.steps.length, 6);
   assert.deepEqual(pass(1), pass(0));
   assert.deepEqual(pass(2), pass(0));
-  const text = runCli(args).stdout;
+  const text = (await runCli(args)).stdout;
   assert.match(text, /every pass over the data repeats pass 0's order: the same prompts meet the same ranks in the same order/);
   assert.match(text, /pads the permutation from 9 to 10/);
 });
 
-test('trl --json gives optimizerSteps as the Trainer counts them; the text explains each factor (Node = Deno)', () => {
+test('trl --json gives optimizerSteps as the Trainer counts them; the text explains each factor (Node = Deno)', async () => {
   const args = [
     'layout',
     '--sampler',
@@ -104,7 +104,7 @@ test('trl --json gives optimizerSteps as the Trainer counts them; the text expla
     '--epochs',
     '2',
   ];
-  const res = runCli([...args, '--json']);
+  const res = await runCli([...args, '--json']);
   assert.equal(res.status, 0, res.stderr);
   const out = JSON.parse(res.stdout);
   // steps_per_generation defaults to gradient_accumulation_steps = 2: generation batch 12 = 6 prompts × 2,
@@ -113,7 +113,7 @@ test('trl --json gives optimizerSteps as the Trainer counts them; the text expla
   assert.deepEqual(out.stats.counts.perEpoch, { generationBatches: 3, microSteps: 12, optimizerSteps: 6 });
   assert.deepEqual(out.stats.counts.total, { generationBatches: 6, microSteps: 24, optimizerSteps: 12 });
   assert.equal(out.stats.optimizerSteps, 12);
-  const text = runCli(args).stdout;
+  const text = (await runCli(args)).stdout;
   assert.match(text, /per_device_train_batch_size=3 counts completions, not prompts/);
   assert.match(text, /optimizer steps +6 \/ 12/);
   const deno = runCliDeno([...args, '--json']);

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 import { Mt19937, randperm } from '../../src/core/rng/index.ts';
 
-test('--json prints exactly one object {sampler, config, steps, stats} for seed-000', () => {
-  const res = runCli(['layout', '--preset', 'seed-000', '--json']);
+test('--json prints exactly one object {sampler, config, steps, stats} for seed-000', async () => {
+  const res = await runCli(['layout', '--preset', 'seed-000', '--json']);
   assert.equal(res.status, 0, res.stderr);
   assert.equal(res.stderr, '');
   assert.equal(res.stdout.trim().split('\n').length, 1);
@@ -49,9 +49,9 @@ test('--json prints exactly one object {sampler, config, steps, stats} for seed-
   assert.equal(out.stats.uniquePromptsPerEpoch, 8);
 });
 
-test('flags override the preset and derived settings show in config', () => {
+test('flags override the preset and derived settings show in config', async () => {
   const out = JSON.parse(
-    runCli(['layout', '--preset', 'seed-002', '--steps-per-generation', '2', '--num-iterations', '3', '--json']).stdout,
+    (await runCli(['layout', '--preset', 'seed-002', '--steps-per-generation', '2', '--num-iterations', '3', '--json'])).stdout,
   );
   assert.equal(out.sampler, 'trl');
   assert.equal(out.config.stepsPerGeneration, 2);
@@ -60,16 +60,16 @@ test('flags override the preset and derived settings show in config', () => {
   assert.equal(out.steps[0].ranks[0].length, 32);
 });
 
-test('every preset seed-000 … seed-004 is accepted', () => {
+test('every preset seed-000 … seed-004 is accepted', async () => {
   for (let i = 0; i <= 4; i++) {
-    const res = runCli(['layout', '--preset', `seed-00${i}`, '--json']);
+    const res = await runCli(['layout', '--preset', `seed-00${i}`, '--json']);
     assert.equal(res.status, 0, res.stderr);
     JSON.parse(res.stdout);
   }
 });
 
-test('text report: step tables with p-ids, copies, regroup flags, statistics and the explanation', () => {
-  const res = runCli(['layout', '--preset', 'seed-000']);
+test('text report: step tables with p-ids, copies, regroup flags, statistics and the explanation', async () => {
+  const res = await runCli(['layout', '--preset', 'seed-000']);
   assert.equal(res.status, 0, res.stderr);
   const text = res.stdout;
   assert.match(text, /epoch 0, batch 0/);
@@ -82,14 +82,14 @@ test('text report: step tables with p-ids, copies, regroup flags, statistics and
   assert.match(text, /32 samples, 8 prompt draws/);
 });
 
-test('trl text notes the batches TRL loads but does not generate from', () => {
-  const res = runCli(['layout', '--preset', 'seed-002', '--num-iterations', '2']);
+test('trl text notes the batches TRL loads but does not generate from', async () => {
+  const res = await runCli(['layout', '--preset', 'seed-002', '--num-iterations', '2']);
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stdout, /only loads the other 1/);
   assert.match(res.stdout, /not extra steps/);
 });
 
-test('bad flags and invalid configurations: exit 2, one line on stderr, nothing on stdout', () => {
+test('bad flags and invalid configurations: exit 2, one line on stderr, nothing on stdout', async () => {
   const cases: [string[], RegExp][] = [
     [
       ['layout', '--k', '3'],
@@ -111,7 +111,7 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
     [['layout', '--seed', '99999999999999999999999'], /outside PyTorch's/],
   ];
   for (const [args, pattern] of cases) {
-    const res = runCli(args);
+    const res = await runCli(args);
     assert.equal(res.status, 2, args.join(' '));
     assert.equal(res.stdout, '', args.join(' '));
     assert.match(res.stderr, pattern, args.join(' '));
@@ -120,25 +120,25 @@ test('bad flags and invalid configurations: exit 2, one line on stderr, nothing 
   }
 });
 
-test("negative seeds are taken as PyTorch does (two's complement, low 32 bits)", () => {
-  const a = JSON.parse(runCli(['layout', '--seed', '-1', '--json']).stdout);
-  const b = JSON.parse(runCli(['layout', '--seed=4294967295', '--json']).stdout);
+test("negative seeds are taken as PyTorch does (two's complement, low 32 bits)", async () => {
+  const a = JSON.parse((await runCli(['layout', '--seed', '-1', '--json'])).stdout);
+  const b = JSON.parse((await runCli(['layout', '--seed=4294967295', '--json'])).stdout);
   assert.equal(a.config.seed, -1);
   assert.deepEqual(a.steps[0], b.steps[0]);
 });
 
-test('long reports are not cut short when stdout is a pipe (the CLI exits right after)', () => {
+test('long reports are not cut short when stdout is a pipe (the CLI exits right after)', async () => {
   const args = ['layout', '--sampler', 'dance-grpo', '--dataset-size', '4000', '--batch', '4'];
-  const json = runCli([...args, '--json']);
+  const json = await runCli([...args, '--json']);
   assert.ok(json.stdout.length > 100_000);
   assert.equal(JSON.parse(json.stdout).steps.length, 500);
-  const text = runCli(args);
+  const text = await runCli(args);
   assert.ok(text.stdout.length > 500_000);
   assert.match(text.stdout, /copies are consecutive\.\n$/);
 });
 
-test('--help prints the flags', () => {
-  const res = runCli(['layout', '--help']);
+test('--help prints the flags', async () => {
+  const res = await runCli(['layout', '--help']);
   assert.equal(res.status, 0);
   assert.match(res.stdout, /--batches-per-epoch/);
 });
@@ -164,7 +164,7 @@ test('every setting of the table is a documented layout flag that sets its field
   const { LAYOUT_SETTINGS } = await import('../../src/core/settings.ts');
   const { samplerNames, samplers, VERL_ONLY_FIELDS } = await import('../../src/core/samplers/index.ts');
   const { configFromFlags } = await import('../../src/cli/layout.ts');
-  const help = runCli(['layout', '--help']).stdout.replace(/\n +/g, ' ');
+  const help = (await runCli(['layout', '--help'])).stdout.replace(/\n +/g, ' ');
   for (const s of LAYOUT_SETTINGS) {
     assert.ok(help.includes(`--${s.flag} ${s.metavar}`), `--help lists --${s.flag}`);
     assert.ok(help.includes(s.hint), `--help gives the hint of --${s.flag}`);

@@ -36,8 +36,8 @@ function assertResult(stdout: string, want: typeof expected): void {
   );
 }
 
-test('loss (TRL defaults: dapo, ε 0.2) on a hand-computed batch from stdin', () => {
-  const res = runCli(['loss'], JSON.stringify(batch));
+test('loss (TRL defaults: dapo, ε 0.2) on a hand-computed batch from stdin', async () => {
+  const res = await runCli(['loss'], JSON.stringify(batch));
   assert.equal(res.status, 0, res.stderr);
   assertResult(res.stdout, expected);
 });
@@ -47,25 +47,25 @@ test('loss (TRL defaults: dapo, ε 0.2) on a hand-computed batch from stdin', ()
 const gpu = await testGpu();
 if (gpu.result.ok) gpu.result.device.destroy();
 
-test('loss --backend webgpu gives the same numbers on a real adapter', { skip: gpu.skip }, () => {
-  const res = runCli(['loss', '--backend', 'webgpu'], JSON.stringify(batch));
+test('loss --backend webgpu gives the same numbers on a real adapter', { skip: gpu.skip }, async () => {
+  const res = await runCli(['loss', '--backend', 'webgpu'], JSON.stringify(batch));
   assert.equal(res.status, 0, res.stderr);
   assert.doesNotMatch(res.stderr, /unavailable/, 'fell back to the CPU');
   assertResult(res.stdout, expected);
 });
 
-test('loss pairwise on the seed-003 rewards: ln 2 when all log-probs are equal', () => {
+test('loss pairwise on the seed-003 rewards: ln 2 when all log-probs are equal', async () => {
   const input = {
     logp: Array.from({ length: 5 }, () => [-1, -1, -1, -1]),
     rewards: [0.5, 0.8, 0.3, 0.9, 0.6],
     settings: { lossType: 'pairwise' },
   };
-  const res = runCli(['loss'], JSON.stringify(input));
+  const res = await runCli(['loss'], JSON.stringify(input));
   assert.equal(res.status, 0, res.stderr);
   assert.ok(Math.abs((JSON.parse(res.stdout) as { loss: number }).loss - Math.LN2) < 1e-6);
 });
 
-test('loss: bad batches exit 2 with one line naming the field and the shapes', () => {
+test('loss: bad batches exit 2 with one line naming the field and the shapes', async () => {
   const cases: [unknown, RegExp][] = [
     [{ ...batch, oldLogp: [[-1, -2]] }, /'oldLogp' is 1 × 2 but 'logp' is 2 × 2/],
     [{ ...batch, advantages: [1, 2, 3] }, /'advantages' has 3 values but 'logp' has B = 2 rows/],
@@ -84,13 +84,13 @@ test('loss: bad batches exit 2 with one line naming the field and the shapes', (
     ],
   ];
   for (const [input, message] of cases) {
-    const res = runCli(['loss'], JSON.stringify(input));
+    const res = await runCli(['loss'], JSON.stringify(input));
     assert.equal(res.status, 2, JSON.stringify(input));
     assert.match(res.stderr, message);
     assert.equal(res.stderr.trim().split('\n').length, 1);
     assert.equal(res.stdout, '');
   }
-  const notJson = runCli(['loss'], '{"logp": [');
+  const notJson = await runCli(['loss'], '{"logp": [');
   assert.equal(notJson.status, 2);
   assert.match(notJson.stderr, /stdin is not valid JSON/);
 });

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, runCliProcess } from '../helpers/cli.ts';
+
+// The entry's own statuses as a process's exit status (src/cli/bin.ts); the flag mistakes in the test's process.
 
 test('an unknown command exits 2 with one line on stderr and nothing on stdout', () => {
-  const res = runCli(['no-such-command']);
+  const res = runCliProcess(['no-such-command']);
   assert.equal(res.status, 2);
   assert.equal(res.stdout, '');
   assert.match(res.stderr, /unknown command 'no-such-command'/);
@@ -11,7 +13,7 @@ test('an unknown command exits 2 with one line on stderr and nothing on stdout',
 });
 
 test('--help lists the commands and exits 0', () => {
-  const res = runCli(['--help']);
+  const res = runCliProcess(['--help']);
   assert.equal(res.status, 0);
   assert.match(res.stdout, /usage: grpo-sandbox <command>/);
   // Every command is listed with its one-line summary.
@@ -19,13 +21,13 @@ test('--help lists the commands and exits 0', () => {
 });
 
 test('bare grpo-sandbox prints the usage on stderr (nothing on stdout) and exits 2', () => {
-  const res = runCli([]);
+  const res = runCliProcess([]);
   assert.equal(res.status, 2);
   assert.equal(res.stdout, '');
   assert.match(res.stderr, /^usage: grpo-sandbox <command>/);
 });
 
-test('one line for each flag mistake, nothing on stdout, exit 2', () => {
+test('one line for each flag mistake, nothing on stdout, exit 2', async () => {
   const cases: [string[], RegExp][] = [
     [['layout', '--sampler', '--json'], /^grpo-sandbox layout: --sampler needs a value, but is followed by the flag '--json'/],
     [['layout', '--seed', '--5'], /^grpo-sandbox layout: --seed needs a value/],
@@ -37,7 +39,7 @@ test('one line for each flag mistake, nothing on stdout, exit 2', () => {
     [['__proto__'], /^grpo-sandbox: unknown command '__proto__'/],
   ];
   for (const [args, expected] of cases) {
-    const res = runCli(args);
+    const res = await runCli(args);
     assert.equal(res.status, 2, args.join(' '));
     assert.equal(res.stdout, '', args.join(' '));
     assert.match(res.stderr, expected);

@@ -5,19 +5,18 @@ import { runCli } from '../helpers/cli.ts';
 
 // Preset descriptions send people to commands (`grpo-sandbox ranks --fault device`, `grpo-sandbox
 // loss` with lossType "pairwise"); those pointers must name what exists, or the description lies.
-test('every command, fault and loss type a preset description points to exists', () => {
+test('every command, fault and loss type a preset description points to exists', async () => {
   const text = Object.values(presets)
     .map((p) => p.description)
     .join('\n');
   const commands = new Set([...text.matchAll(/`grpo-sandbox (\w+)/g)].map((m) => m[1]!));
   assert.deepEqual([...commands].sort(), ['dynamic', 'layout', 'loss', 'ranks', 'schedule', 'train']);
-  const help = new Map(
-    [...commands].map((c) => {
-      const res = runCli([c, '--help']);
-      assert.equal(res.status, 0, `grpo-sandbox ${c} --help`);
-      return [c, res.stdout] as const;
-    }),
-  );
+  const help = new Map<string, string>();
+  for (const c of commands) {
+    const res = await runCli([c, '--help']);
+    assert.equal(res.status, 0, `grpo-sandbox ${c} --help`);
+    help.set(c, res.stdout);
+  }
   const faults = [...text.matchAll(/--fault (\w+)/g)].map((m) => m[1]!);
   assert.ok(faults.length >= 3);
   for (const fault of faults) assert.match(help.get('ranks')!, new RegExp(`^\\s+${fault}\\s`, 'm'), `ranks --fault ${fault}`);

@@ -1,7 +1,6 @@
 // Defects a hostile QA pass found in the CLI (issue 9's promise: no input kills the process or
 // prints a stack trace, every user mistake is one line on stderr with exit 2, Node = Deno bytes).
-// Most cases run in-process through main(argv, io); the dynamic one spawns the CLI of the runtime
-// running this file, since `dynamic` writes to the process's own stdout.
+// The cases run in-process through main(argv, io), except a full disk's, which needs the process's own stdout.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,9 +14,7 @@ import { main } from '../../src/cli/main.ts';
 import { metricsUpTo } from '../../src/cli/train.ts';
 import { buildLayout, validateConfig } from '../../src/core/samplers/index.ts';
 import { DEFAULT_TRAIN, layoutConfigOf } from '../../src/train/config.ts';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
 
-const cli = 'Deno' in globalThis ? runCliDeno : runCli;
 const fixtures = fileURLToPath(new URL('../fixtures/bridge', import.meta.url));
 
 async function run(args: string[], stdin?: string) {
@@ -192,8 +189,8 @@ test('diff: a bad setting that came from the flags is not blamed on the logged s
   );
 });
 
-test('dynamic prints the same stdout under Node and Deno: no runtime name in it', () => {
-  const r = cli(['dynamic', '--ranks', '1', '--per-rank', '4', '--k', '4', '--p', '0.3', '--seed', '1']);
+test('dynamic prints the same stdout under Node and Deno: no runtime name in it', async () => {
+  const r = await run(['dynamic', '--ranks', '1', '--per-rank', '4', '--k', '4', '--p', '0.3', '--seed', '1']);
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stdout, /worker_threads|Web Workers|Node|Deno/);
   assert.match(r.stdout, /^1 simulated rank \(a worker each\); policy fallback/m);

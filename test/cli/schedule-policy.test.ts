@@ -74,14 +74,14 @@ test('promptsFor: a seeded choice from the bank, cycled when the batch is larger
   assert.notDeepEqual(promptsFor(task, 8, 4), ids.slice(0, 8));
 });
 
-test('--policy DIR of a `grpo-sandbox train` run: its controller’s choices, fewer distinct structures than uniform', () => {
+test('--policy DIR of a `grpo-sandbox train` run: its controller’s choices, fewer distinct structures than uniform', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-train-'));
   try {
     const run = join(dir, 'run');
-    const train = runCli(['train', '--ranks', '1', '--batch', '32', '--k', '8', '--steps', '40', '--out', run]);
+    const train = await runCli(['train', '--ranks', '1', '--batch', '32', '--k', '8', '--steps', '40', '--out', run]);
     assert.equal(train.status, 0, train.stderr);
     const args = ['schedule', '--batch', '8', '--k', '8', '--alpha', '0.5', '--json'];
-    const trained = runCli([...args, '--policy', run]);
+    const trained = await runCli([...args, '--policy', run]);
     assert.equal(trained.status, 0, trained.stderr);
     const out = JSON.parse(trained.stdout);
     assert.equal(out.config.latency.kind, 'controller');
@@ -95,24 +95,24 @@ test('--policy DIR of a `grpo-sandbox train` run: its controller’s choices, fe
     );
     assert.equal(state.step, 40);
     // The same through the checkpoint file's path.
-    const viaFile = JSON.parse(runCli([...args, '--policy', join(run, 'checkpoint.json')]).stdout);
+    const viaFile = JSON.parse((await runCli([...args, '--policy', join(run, 'checkpoint.json')])).stdout);
     assert.deepEqual(viaFile.configurations, out.configurations);
     // A trained controller repeats itself: fewer distinct structures than the uniform policy, so by-structure batches more.
-    const uniform = JSON.parse(runCli([...args, '--latency', 'controller']).stdout);
+    const uniform = JSON.parse((await runCli([...args, '--latency', 'controller'])).stdout);
     const structures = (o: { configurations: { structure: string }[] }) => new Set(o.configurations.map((c) => c.structure)).size;
     assert.ok(structures(out) < structures(uniform), `${structures(out)} vs ${structures(uniform)}`);
     const peak = (o: { schemes: { scheme: string; peakBatch: number }[] }) => o.schemes.find((s) => s.scheme === 'by-structure')!.peakBatch;
     assert.ok(peak(out) > peak(uniform));
-    const text = runCli(['schedule', '--policy', run]).stdout;
+    const text = (await runCli(['schedule', '--policy', run])).stdout;
     assert.match(text.replace(/\n/g, ' '), /drawn from the controller trained in .*run \(step 40\)/);
     // A damaged run: one line, exit 2.
     writeFileSync(join(run, 'checkpoint.json'), '{"format": "something else"}');
-    const bad = runCli(['schedule', '--policy', run]);
+    const bad = await runCli(['schedule', '--policy', run]);
     assert.equal(bad.status, 2);
     assert.equal(bad.stdout, '');
     assert.match(bad.stderr, /^grpo-sandbox schedule: .*is not a grpo-sandbox checkpoint.*\n$/);
     rmSync(join(run, 'config.json'));
-    const noConfig = runCli(['schedule', '--policy', run]);
+    const noConfig = await runCli(['schedule', '--policy', run]);
     assert.equal(noConfig.status, 2);
     assert.match(noConfig.stderr, /^grpo-sandbox schedule: --policy .*cannot read .*config\.json' \(ENOENT\)[^\n]*\n$/);
   } finally {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
-test('--preset seed-001 tells 20T vs 5T as Gantt charts, a legend and a table', () => {
-  const res = runCli(['schedule', '--preset', 'seed-001']);
+test('--preset seed-001 tells 20T vs 5T as Gantt charts, a legend and a table', async () => {
+  const res = await runCli(['schedule', '--preset', 'seed-001']);
   assert.equal(res.status, 0, res.stderr);
   assert.equal(res.stderr, '');
   const text = res.stdout;
@@ -27,8 +27,8 @@ test('--preset seed-001 tells 20T vs 5T as Gantt charts, a legend and a table', 
   assert.match(text.replace(/\n +/g, ' '), /with α > 0 it would cost \(5 − 4α\)·T, 4α·T less/);
 });
 
-test('--json: one object with the configurations and every scheme’s timeline and totals', () => {
-  const res = runCli(['schedule', '--preset', 'seed-001', '--alpha', '0.25', '--json']);
+test('--json: one object with the configurations and every scheme’s timeline and totals', async () => {
+  const res = await runCli(['schedule', '--preset', 'seed-001', '--alpha', '0.25', '--json']);
   assert.equal(res.status, 0, res.stderr);
   assert.equal(res.stdout.trim().split('\n').length, 1);
   const out = JSON.parse(res.stdout);
@@ -53,8 +53,8 @@ test('--json: one object with the configurations and every scheme’s timeline a
   ]);
 });
 
-test('--schemes selects what is shown; --config-time puts T in milliseconds', () => {
-  const res = runCli(['schedule', '--schemes', 'spread,serial-dp', '--config-time', '30', '--json']);
+test('--schemes selects what is shown; --config-time puts T in milliseconds', async () => {
+  const res = await runCli(['schedule', '--schemes', 'spread,serial-dp', '--config-time', '30', '--json']);
   assert.equal(res.status, 0, res.stderr);
   const out = JSON.parse(res.stdout);
   assert.deepEqual(
@@ -63,15 +63,15 @@ test('--schemes selects what is shown; --config-time puts T in milliseconds', ()
   );
   assert.equal(out.unit, 'ms');
   assert.equal(out.schemes[0].makespan, 600);
-  const text = runCli(['schedule', '--schemes', 'per-rank-serial']).stdout;
+  const text = (await runCli(['schedule', '--schemes', 'per-rank-serial'])).stdout;
   assert.doesNotMatch(text, /^serial-dp:/m);
   assert.match(text, /^per-rank-serial: 5T, 4\.00× serial-dp$/m);
 });
 
-test('--latency controller: configurations drawn from the uniform policy or a policy file', () => {
+test('--latency controller: configurations drawn from the uniform policy or a policy file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
   try {
-    const uniform = JSON.parse(runCli(['schedule', '--latency', 'controller', '--seed', '3', '--json']).stdout);
+    const uniform = JSON.parse((await runCli(['schedule', '--latency', 'controller', '--seed', '3', '--json'])).stdout);
     assert.equal(uniform.unit, 'ms');
     assert.equal(uniform.config.latency.policy, 'uniform');
     assert.ok(new Set(uniform.configurations.map((c: { structure: string }) => c.structure)).size > 5);
@@ -79,12 +79,12 @@ test('--latency controller: configurations drawn from the uniform policy or a po
     const hot = (n: number, i: number) => Array.from({ length: n }, (_, j) => (j === i ? 1 : 0));
     const file = join(dir, 'policy.json');
     writeFileSync(file, JSON.stringify({ tier: hot(3, 2), insertion: hot(5, 0), topK: hot(5, 4), knob3: hot(16, 15) }));
-    const fixed = JSON.parse(runCli(['schedule', '--policy', file, '--alpha', '0.5', '--json']).stdout);
+    const fixed = JSON.parse((await runCli(['schedule', '--policy', file, '--alpha', '0.5', '--json'])).stdout);
     assert.equal(fixed.config.latency.policy, 'policy.json');
     for (const c of fixed.configurations) assert.equal(c.structure, 'high(12 crops) p=1 topK=8 blocks=16');
     const by = Object.fromEntries(fixed.schemes.map((s: { scheme: string }) => [s.scheme, s]));
     assert.ok(Math.abs(by['by-structure'].makespan - 52 * 3) < 1e-9);
-    const text = runCli(['schedule', '--policy', file]).stdout;
+    const text = (await runCli(['schedule', '--policy', file])).stdout;
     // The drawn configurations are listed, so the charts' ids can be looked up.
     assert.match(text, /^configurations drawn \(id, structure, latency alone\):$/m);
     assert.equal(text.match(/^ {2}\d-\d +high\(12 crops\) p=1 topK=8 blocks=16 +52 ms$/gm)?.length, 20);
@@ -94,11 +94,11 @@ test('--latency controller: configurations drawn from the uniform policy or a po
   }
 });
 
-test('--html FILE writes one self-contained page: a chart per scheme, captions, table, no network', () => {
+test('--html FILE writes one self-contained page: a chart per scheme, captions, table, no network', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
   try {
     const file = join(dir, 'seed-001.html');
-    const res = runCli(['schedule', '--preset', 'seed-001', '--html', file, '--json']);
+    const res = await runCli(['schedule', '--preset', 'seed-001', '--html', file, '--json']);
     assert.equal(res.status, 0, res.stderr);
     JSON.parse(res.stdout); // stdout stays the JSON
     assert.equal(res.stderr, `grpo-sandbox schedule: wrote ${file}\n`);
@@ -116,11 +116,11 @@ test('--html FILE writes one self-contained page: a chart per scheme, captions, 
   }
 });
 
-test('--html: the captions print 1 − α rounded (α = 0.7 gives 0.3, not 0.30000000000000004)', () => {
+test('--html: the captions print 1 − α rounded (α = 0.7 gives 0.3, not 0.30000000000000004)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-alpha-'));
   try {
     const file = join(dir, 'alpha.html');
-    const res = runCli(['schedule', '--preset', 'seed-001', '--alpha', '0.7', '--html', file]);
+    const res = await runCli(['schedule', '--preset', 'seed-001', '--alpha', '0.7', '--html', file]);
     assert.equal(res.status, 0, res.stderr);
     const html = readFileSync(file, 'utf8');
     assert.ok(html.includes('T·(0.7 + 0.3·5) = 2.2·T, 2.8·T less'), 'the per-rank-batched caption');
@@ -131,7 +131,7 @@ test('--html: the captions print 1 − α rounded (α = 0.7 gives 0.3, not 0.300
   }
 });
 
-test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
+test('bad flags: one line on stderr, nothing on stdout, exit 2', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
   const badPolicy = join(dir, 'bad.json');
   writeFileSync(
@@ -169,7 +169,7 @@ test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
   ];
   try {
     for (const [args, message] of cases) {
-      const res = runCli(['schedule', ...args]);
+      const res = await runCli(['schedule', ...args]);
       assert.equal(res.status, 2, `${args.join(' ')}: ${res.stderr}`);
       assert.equal(res.stdout, '', args.join(' '));
       assert.equal(res.stderr.split('\n').length, 2, `one line: ${res.stderr}`);
@@ -181,8 +181,8 @@ test('bad flags: one line on stderr, nothing on stdout, exit 2', () => {
   }
 });
 
-test('--help lists every flag and scheme', () => {
-  const res = runCli(['schedule', '--help']);
+test('--help lists every flag and scheme', async () => {
+  const res = await runCli(['schedule', '--help']);
   assert.equal(res.status, 0);
   for (const flag of [
     '--preset',
@@ -206,11 +206,11 @@ test('--help lists every flag and scheme', () => {
     assert.match(res.stdout, new RegExp(`^  ${s} `, 'm'));
 });
 
-test('Node and Deno write the same HTML page', () => {
+test('Node and Deno write the same HTML page', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
   try {
     const args = (file: string) => ['schedule', '--latency', 'controller', '--batch', '6', '--alpha', '0.5', '--html', join(dir, file)];
-    assert.equal(runCli(args('node.html')).status, 0);
+    assert.equal((await runCli(args('node.html'))).status, 0);
     assert.equal(runCliDeno(args('deno.html')).status, 0);
     assert.equal(readFileSync(join(dir, 'deno.html'), 'utf8'), readFileSync(join(dir, 'node.html'), 'utf8'));
   } finally {
@@ -232,18 +232,18 @@ test('Node and Deno print the same bytes (text and a controller run as JSON)', (
   }
 });
 
-test('the chart: a gather shorter than a column still shows at the end; launches piling into one column show as #', () => {
+test('the chart: a gather shorter than a column still shows at the end; launches piling into one column show as #', async () => {
   // Spread's gather (10% of the mean latency) is a fraction of a column here, after the last launch.
-  const spread = runCli(['schedule', '--latency', 'controller', '--batch', '8', '--alpha', '0.5', '--schemes', 'spread']).stdout;
+  const spread = (await runCli(['schedule', '--latency', 'controller', '--batch', '8', '--alpha', '0.5', '--schemes', 'spread'])).stdout;
   const rows = spread.split('\n').filter((l) => l.startsWith('rank '));
   assert.equal(rows.length, 4);
   for (const row of rows) assert.match(row, /≈ +idle \d+%$/, row);
   // 2000 launches of T on 80 columns: 25 per column.
-  const dense = runCli(['schedule', '--batch', '200', '--k', '10', '--schemes', 'serial-dp']).stdout;
+  const dense = (await runCli(['schedule', '--batch', '200', '--k', '10', '--schemes', 'serial-dp'])).stdout;
   assert.match(dense, /^rank 0 +#{80} +idle 0%$/m);
   assert.match(dense, /# +several launches within one column/);
   // Long controller runs are told in seconds.
-  const long = runCli(['schedule', '--latency', 'controller', '--batch', '100', '--k', '8', '--schemes', 'serial-dp']).stdout;
+  const long = (await runCli(['schedule', '--latency', 'controller', '--batch', '100', '--k', '8', '--schemes', 'serial-dp'])).stdout;
   assert.match(long, /^serial-dp: \d+(\.\d+)? s, 1\.00× serial-dp$/m);
   assert.match(long, /^ +0 s +5 s +10 s +15 s +20 s +25 s$/m);
   assert.match(long, /^Fastest: serial-dp,/m, 'the conclusion names a scheme shown');

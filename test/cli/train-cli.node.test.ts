@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const small = ['--ranks', '2', '--batch', '16', '--k', '4', '--sampler', 'trl'];
@@ -25,9 +25,9 @@ function metricsOf(out: string): unknown[] {
     });
 }
 
-test('train --out writes metrics.jsonl, config.json, checkpoint.json and a self-contained report.html', () => {
+test('train --out writes metrics.jsonl, config.json, checkpoint.json and a self-contained report.html', async () => {
   const out = dir();
-  const r = runCli(['train', ...small, '--steps', '6', '--out', out]);
+  const r = await runCli(['train', ...small, '--steps', '6', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /trained at step 6 of 6 on 2 ranks \(cpu\)/);
   assert.equal(metricsOf(out).length, 6);
@@ -42,8 +42,8 @@ test('train --out writes metrics.jsonl, config.json, checkpoint.json and a self-
   assert.match(html, /Learned policy per latency budget/);
 });
 
-test('train --json prints one summary object; progress goes to stderr', () => {
-  const r = runCli(['train', ...small, '--steps', '3', '--json']);
+test('train --json prints one summary object; progress goes to stderr', async () => {
+  const r = await runCli(['train', ...small, '--steps', '3', '--json']);
   assert.equal(r.status, 0, r.stderr);
   const summary = JSON.parse(r.stdout);
   assert.equal(summary.step, 3);
@@ -62,8 +62,8 @@ for (const [args, pattern] of [
   [['--resume', '/nonexistent/run'], /--resume: cannot read \/nonexistent\/run\/config.json \(ENOENT\)/],
   [['--stepz', '3'], /unknown flag '--stepz'/],
 ] as const) {
-  test(`train ${args.join(' ')} exits 2 with one line`, () => {
-    const r = runCli(['train', ...args]);
+  test(`train ${args.join(' ')} exits 2 with one line`, async () => {
+    const r = await runCli(['train', ...args]);
     assert.equal(r.status, 2);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -74,7 +74,7 @@ for (const [args, pattern] of [
 test('Ctrl-C stops at a step boundary with a valid checkpoint; --resume continues the uninterrupted run exactly', async () => {
   const steps = ['--steps', '16'];
   const whole = dir();
-  assert.equal(runCli(['train', ...small, ...steps, '--out', whole]).status, 0);
+  assert.equal((await runCli(['train', ...small, ...steps, '--out', whole])).status, 0);
 
   const cut = dir();
   const child = spawn('node', ['bin/grpo-sandbox.js', 'train', ...small, ...steps, '--out', cut], { cwd: root });
@@ -99,7 +99,7 @@ test('Ctrl-C stops at a step boundary with a valid checkpoint; --resume continue
   assert.ok(stoppedAt > 0 && stoppedAt < 16, `stopped at ${stoppedAt}`);
   assert.equal(metricsOf(cut).length, stoppedAt);
 
-  const resumed = runCli(['train', '--resume', cut]);
+  const resumed = await runCli(['train', '--resume', cut]);
   assert.equal(resumed.status, 0, resumed.stderr);
   assert.match(resumed.stdout, new RegExp(`resuming at step ${stoppedAt}`));
   assert.deepEqual(metricsOf(cut), metricsOf(whole));
@@ -109,38 +109,38 @@ test('Ctrl-C stops at a step boundary with a valid checkpoint; --resume continue
   );
 });
 
-test('train --resume refuses settings that would change the run', () => {
+test('train --resume refuses settings that would change the run', async () => {
   const out = dir();
-  assert.equal(runCli(['train', ...small, '--steps', '2', '--out', out]).status, 0);
-  const r = runCli(['train', '--resume', out, '--k', '8']);
+  assert.equal((await runCli(['train', ...small, '--steps', '2', '--out', out])).status, 0);
+  const r = await runCli(['train', '--resume', out, '--k', '8']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--resume takes the run's settings from .*config.json; drop --k/);
 });
 
-test('train --out refuses to replace a saved run (nothing is lost) unless --overwrite is given', () => {
+test('train --out refuses to replace a saved run (nothing is lost) unless --overwrite is given', async () => {
   const out = dir();
-  assert.equal(runCli(['train', ...small, '--steps', '2', '--out', out]).status, 0);
+  assert.equal((await runCli(['train', ...small, '--steps', '2', '--out', out])).status, 0);
   const before = readFileSync(join(out, 'metrics.jsonl'), 'utf8');
-  const again = runCli(['train', ...small, '--steps', '3', '--out', out]);
+  const again = await runCli(['train', ...small, '--steps', '3', '--out', out]);
   assert.equal(again.status, 2);
   assert.equal(again.stdout, '');
   assert.equal(again.stderr.trim().split('\n').length, 1, again.stderr);
   assert.match(again.stderr, /already holds a training run \(checkpoint.json, metrics.jsonl\); continue it with --resume .*--overwrite/);
   assert.equal(readFileSync(join(out, 'metrics.jsonl'), 'utf8'), before, 'the saved run is untouched');
-  assert.equal(runCli(['train', ...small, '--steps', '3', '--out', out, '--overwrite']).status, 0);
+  assert.equal((await runCli(['train', ...small, '--steps', '3', '--out', out, '--overwrite'])).status, 0);
   assert.equal(metricsOf(out).length, 3);
-  assert.equal(runCli(['train', '--resume', out, '--overwrite']).status, 2);
+  assert.equal((await runCli(['train', '--resume', out, '--overwrite'])).status, 2);
 });
 
 // Node 20's V8 and Deno's V8 round Math.exp and Math.log differently in the last bit for some
 // arguments (checked while writing this test). What is stored in float32 — rewards, parameters,
 // gradients — comes out identical here; metrics summed in float64 straight from exp/log (loss,
 // KL: e^d − d − 1 for tiny d; entropy: p log p) carry that last bit, so they are compared to 1e-9.
-test('Deno gives the same parameters and rewards as Node bit for bit; loss, KL, entropy to 1e-9', () => {
+test('Deno gives the same parameters and rewards as Node bit for bit; loss, KL, entropy to 1e-9', async () => {
   const node = dir();
   const deno = dir();
   const args = ['train', ...small, '--steps', '4', '--reward', 'sparse', '--beta', '0.04'];
-  assert.equal(runCli([...args, '--out', node]).status, 0);
+  assert.equal(runCliNode([...args, '--out', node]).status, 0);
   const d = runCliDeno([...args, '--out', deno]);
   assert.equal(d.status, 0, d.stderr);
   const strip = (m: unknown) => {

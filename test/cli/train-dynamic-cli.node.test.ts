@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
 
 const sparse = ['--ranks', '3', '--batch', '8', '--k', '4', '--sampler', 'contiguous', '--reward', 'sparse', '--filter-metric', 'accuracy'];
 
-test('train --dynamic-sampling pad writes the dynamic metrics per step and shows them in the progress line', () => {
+test('train --dynamic-sampling pad writes the dynamic metrics per step and shows them in the progress line', async () => {
   const out = mkdtempSync(join(tmpdir(), 'grpo-dyntrain-'));
-  const r = runCli(['train', ...sparse, '--dynamic-sampling', 'pad', '--max-resample-times', '1', '--steps', '4', '--out', out]);
+  const r = await runCli(['train', ...sparse, '--dynamic-sampling', 'pad', '--max-resample-times', '1', '--steps', '4', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /dynamic sampling pad \(≤ 1 resamples, flat by accuracy\)/);
   assert.match(r.stdout, /step 1\/4 .* valid \d+(→\d+)?\/24, [01] resamples?/);
@@ -48,7 +48,7 @@ test('train --dynamic-sampling pad writes the dynamic metrics per step and shows
 });
 
 for (const [name, cli] of [
-  ['Node', runCli],
+  ['Node', runCliNode],
   ['Deno', runCliDeno],
 ] as const) {
   test(`${name}: naive fails with the shape mismatch, raise with verl's message (exit 1, diagnosis on stderr)`, () => {
@@ -64,14 +64,14 @@ for (const [name, cli] of [
   });
 }
 
-test('bad dynamic-sampling flags: one line on stderr, exit 2', () => {
+test('bad dynamic-sampling flags: one line on stderr, exit 2', async () => {
   for (const [args, message] of [
     [['--dynamic-sampling', 'sometimes'], /--dynamic-sampling must be one of fallback, pad, rebalance, raise, raise-nemo, stream, naive/],
     [['--max-resample-times', '2'], /--max-resample-times only applies with --dynamic-sampling POLICY/],
     [['--dynamic-sampling', 'pad', '--filter-metric', 'loss'], /--filter-metric must be one of reward, accuracy/],
     [['--dynamic-sampling', 'stream', '--sampler', 'flow-grpo', '--batch', '8', '--k', '4'], /stream needs every group on one rank/],
   ] as [string[], RegExp][]) {
-    const r = runCli(['train', '--ranks', '2', ...args]);
+    const r = await runCli(['train', '--ranks', '2', ...args]);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

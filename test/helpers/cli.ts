@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { memoryIo } from '../../src/cli/io.ts';
+import { main } from '../../src/cli/main.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,12 +12,33 @@ export interface CliResult {
 }
 
 /**
- * Runs `grpo-sandbox ...args` as a user would, optionally with stdin, on the runtime that runs the
- * test: `node bin/grpo-sandbox.js` under Node, `deno run -A src/cli/bin.ts` under Deno. So the
- * Deno pass of `npm test` checks Deno's CLI with the same assertions (parity) instead of
- * repeating the Node pass's Node processes.
+ * Runs `grpo-sandbox ...args` in the test's own process, on the runtime that runs the test: the
+ * CLI's entry `main(argv, io)` with a memory io, whose stdin is `input` (or empty, as a spawned
+ * process's stdin is when nothing is piped). The same argument parsing, commands, output and exit
+ * status as a process gives, and the same written files; what it leaves out is the process around
+ * `main` (src/cli/bin.ts: the process's streams, draining them, `process.exit`), which the tests of
+ * `runCliProcess`, `runCliNode` and `runCliDeno` cover. A command's own error (a bug, not a user
+ * mistake) would end a process with status 1 and its stack on stderr: so it ends here too. Under
+ * Deno this is Deno's CLI, under Node Node's: the Deno pass checks Deno's CLI with every CLI
+ * assertion, without a `deno run` per case (test/README.md).
  */
-export function runCli(args: string[], input?: string): CliResult {
+export async function runCli(args: string[], input?: string): Promise<CliResult> {
+  const io = memoryIo(input ?? '');
+  let status: number;
+  try {
+    status = await main(args, io);
+  } catch (err) {
+    io.err(`${(err as Error)?.stack ?? String(err)}\n`);
+    status = 1;
+  }
+  return { status, stdout: io.stdout, stderr: io.stderr };
+}
+
+/**
+ * Runs the CLI as a process of the runtime that runs the test (`runCliNode` under Node,
+ * `runCliDeno` under Deno), for what only a process shows: its entry, its streams, its exit.
+ */
+export function runCliProcess(args: string[], input?: string): CliResult {
   return 'Deno' in globalThis ? runCliDeno(args, input) : runCliNode(args, input);
 }
 

@@ -1,19 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, runCliDeno } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 
-// Under Deno this file drives the Deno CLI (Web Workers); under Node, bin/grpo-sandbox.js (worker_threads).
-const cli = 'Deno' in globalThis ? runCliDeno : runCli;
+// In the test's process (runCli): under Deno the Deno CLI's code (Web Workers), under Node Node's (worker_threads).
 
-test('grpo-sandbox ranks: 8 ranks all-gather, all-reduce and gather objects, identically on every rank', () => {
-  const res = cli(['ranks', '--world', '8']);
+test('grpo-sandbox ranks: 8 ranks all-gather, all-reduce and gather objects, identically on every rank', async () => {
+  const res = await runCli(['ranks', '--world', '8']);
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stdout, /every rank now holds \[16, 1\], rank-major/);
   assert.match(res.stdout, /allGatherObject {2}pool of 16 samples; origin rank of each: 0 0 1 1 2 2 3 3 4 4 5 5 6 6 7 7/);
   assert.match(res.stdout, /all 8 ranks received identical results/);
 });
 
-test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is explained, exit 1; --fix makes it pass', () => {
+test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is explained, exit 1; --fix makes it pass', async () => {
   const cases: [string, RegExp][] = [
     ['shape', /ranks 0–2 sent \[16, 1\]; rank 3 sent \[14, 1\]/],
     [
@@ -27,7 +26,7 @@ test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is ex
   for (const [fault, expected] of cases) {
     // 3 s, not less: only the deadlock waits for it (the others are caught at once), and a shorter
     // hang clock mistook a slow healthy allReduce for the hang on a loaded machine.
-    const res = cli(['ranks', '--fault', fault, '--timeout-ms', '3000']);
+    const res = await runCli(['ranks', '--fault', fault, '--timeout-ms', '3000']);
     assert.equal(res.status, 1, `${fault}: ${res.stderr}`);
     // The diagnosis (with its timings) goes to stderr; stdout holds one stable line.
     assert.match(res.stderr, expected, fault);
@@ -36,34 +35,34 @@ test('grpo-sandbox ranks --fault shape|deadlock|device|throw: each failure is ex
   }
   // One fix through the CLI (each spawns a process and its workers); the programs' fixes are
   // also covered by faults.test.ts.
-  const fixed = cli(['ranks', '--fault', 'device', '--fix']);
+  const fixed = await runCli(['ranks', '--fault', 'device', '--fix']);
   assert.equal(fixed.status, 0, `device --fix: ${fixed.stdout}${fixed.stderr}`);
   assert.match(fixed.stdout, /rank 2: \{"slice":\[32,48\],"shape":\[16,1\],"device":"sim:2","origins":\["sim:2","sim:3"\]\}/);
 });
 
-test('ranks --fault shape: NCCL (default) hangs until --watchdog-ms; gloo, DETAIL and the sandbox raise; each says whose behaviour it shows', () => {
-  const nccl = cli(['ranks', '--fault', 'shape', '--watchdog-ms', '500']);
+test('ranks --fault shape: NCCL (default) hangs until --watchdog-ms; gloo, DETAIL and the sandbox raise; each says whose behaviour it shows', async () => {
+  const nccl = await runCli(['ranks', '--fault', 'shape', '--watchdog-ms', '500']);
   assert.equal(nccl.status, 1, nccl.stderr);
   assert.match(nccl.stderr, /backend behaviour nccl/);
   assert.match(nccl.stderr, /Shown as NCCL would \(imitated: the world hangs until a simulated watchdog fires; no NCCL runs here\)/);
   assert.match(nccl.stderr, /Timeout\(ms\)=500\) ran for 500 milliseconds before timing out/);
   assert.match(nccl.stderr, /collective_seq_id/);
   assert.match(nccl.stdout, /^failed: WatchdogTimeoutError on rank \d \(the diagnosis is on stderr\)\n$/);
-  const detail = JSON.parse(cli(['ranks', '--fault', 'shape', '--backend-behaviour', 'detail', '--json']).stdout);
+  const detail = JSON.parse((await runCli(['ranks', '--fault', 'shape', '--backend-behaviour', 'detail', '--json'])).stdout);
   assert.equal(detail.backend, 'detail');
   assert.ok(detail.ranks.every((r: { error: string }) => r.error === 'RuntimeError'));
-  const gloo = cli(['ranks', '--fault', 'shape', '--backend-behaviour', 'gloo']);
+  const gloo = await runCli(['ranks', '--fault', 'shape', '--backend-behaviour', 'gloo']);
   assert.match(gloo.stdout, /^failed: gloo::EnforceNotMet on rank 3 /);
   assert.match(
     gloo.stderr,
     /ranks 0–2: RuntimeError: \(as gloo behaves \(torch 2\.13\.0 with gloo, reproduced on real processes\), once rank 3's process is gone\)/,
   );
-  const sandbox = cli(['ranks', '--fault', 'shape', '--backend-behaviour', 'sandbox']);
+  const sandbox = await runCli(['ranks', '--fault', 'shape', '--backend-behaviour', 'sandbox']);
   assert.match(sandbox.stderr, /in the sandbox's own words \(no real backend reports it this way\)/);
   assert.match(sandbox.stdout, /^failed: ShapeMismatchError on rank \d /);
 });
 
-test('grpo-sandbox ranks: bad flags are one line on stderr and exit 2', () => {
+test('grpo-sandbox ranks: bad flags are one line on stderr and exit 2', async () => {
   for (const [args, message] of [
     [['--world', '0'], /--world must be between 1 and 256, got 0/],
     [['--world', '300'], /--world must be between 1 and 256, got 300/],
@@ -76,21 +75,21 @@ test('grpo-sandbox ranks: bad flags are one line on stderr and exit 2', () => {
     [['--backend-behaviour', 'mpi'], /unknown --backend-behaviour 'mpi'; choose one of nccl, gloo, detail, sandbox/],
     [['--backend-behaviour', 'detail', '--watchdog-ms', '100'], /--watchdog-ms is NCCL's watchdog and applies to --backend-behaviour nccl/],
   ] as [string[], RegExp][]) {
-    const res = cli(['ranks', ...args]);
+    const res = await runCli(['ranks', ...args]);
     assert.equal(res.status, 2, args.join(' '));
     assert.match(res.stderr, message);
     assert.equal(res.stderr.trim().split('\n').length, 1);
   }
 });
 
-test('grpo-sandbox ranks: stdout is byte-stable (no timings) and --json parses; timings go to stderr', () => {
-  const a = cli(['ranks', '--world', '3']);
-  const b = cli(['ranks', '--world', '3']);
+test('grpo-sandbox ranks: stdout is byte-stable (no timings) and --json parses; timings go to stderr', async () => {
+  const a = await runCli(['ranks', '--world', '3']);
+  const b = await runCli(['ranks', '--world', '3']);
   assert.equal(a.status, 0, a.stderr);
   assert.equal(a.stdout, b.stdout);
   assert.doesNotMatch(a.stdout, /\d+ ms/);
   assert.match(a.stderr, /the step finished on all 3 ranks in \d+ ms/);
-  const j = cli(['ranks', '--world', '2', '--fault', 'deadlock', '--timeout-ms', '300', '--json']);
+  const j = await runCli(['ranks', '--world', '2', '--fault', 'deadlock', '--timeout-ms', '300', '--json']);
   assert.equal(j.status, 1);
   const out = JSON.parse(j.stdout);
   assert.deepEqual(
@@ -99,9 +98,9 @@ test('grpo-sandbox ranks: stdout is byte-stable (no timings) and --json parses; 
   );
 });
 
-test('grpo-sandbox ranks: a tiny timeout on a healthy step never names one rank both waiting and skipping', () => {
+test('grpo-sandbox ranks: a tiny timeout on a healthy step never names one rank both waiting and skipping', async () => {
   for (let i = 0; i < 3; i++) {
-    const res = cli(['ranks', '--world', '4', '--timeout-ms', '1']);
+    const res = await runCli(['ranks', '--world', '4', '--timeout-ms', '1']);
     if (res.status === 0) continue; // fast enough this time
     assert.equal(res.status, 1);
     const hint = /→ (.*)$/m.exec(res.stderr)?.[1] ?? '';
@@ -115,6 +114,6 @@ test('ranks: the default hang timeout grows with the world (a big world on few c
   assert.equal(defaultTimeoutMs(4), 2000);
   assert.equal(defaultTimeoutMs(40), 2000);
   assert.equal(defaultTimeoutMs(256), 12_800);
-  const res = cli(['ranks', '--help']);
+  const res = await runCli(['ranks', '--help']);
   assert.match(res.stdout + res.stderr, /default max\(2000, 50 × world\)/);
 });

@@ -58,9 +58,8 @@ function samples(s: Setting<never>): string[] {
 }
 
 /** The flags `grpo-sandbox CMD --help` lists (its own output flags aside). */
-function helpFlags(command: string, outputFlags: string[]): string[] {
-  // As a user runs it (dynamic prints through the process's stdout, not the io object).
-  const { status, stdout } = runCli([command, '--help']);
+async function helpFlags(command: string, outputFlags: string[]): Promise<string[]> {
+  const { status, stdout } = await runCli([command, '--help']);
   assert.equal(status, 0);
   const usage = stdout.split('\n\n').find((part) => /^ {2}--/m.test(part))!;
   return [...usage.matchAll(/^ {2}--([a-z][a-z-]*)/gm)].map((m) => m[1]!).filter((f) => !outputFlags.includes(f));
@@ -113,7 +112,7 @@ const FEATURES: Feature[] = [
 for (const f of FEATURES) {
   test(`${f.command}: the CLI's flags are the element's attributes (and so its URL keys), from one table`, async () => {
     const keys = f.table.map((s) => s.key);
-    assert.deepEqual(helpFlags(f.command, f.outputFlags), f.command === 'dynamic' ? keys : ['preset', ...keys]);
+    assert.deepEqual(await helpFlags(f.command, f.outputFlags), f.command === 'dynamic' ? keys : ['preset', ...keys]);
     assert.deepEqual([...f.attributes].sort(), [...new Set(['preset', ...keys])].sort());
   });
 
