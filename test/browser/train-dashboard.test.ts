@@ -335,6 +335,8 @@ test('?view= routes the page: train, schedule and dynamic replace the explorer, 
       await page.waitForFunction(() =>
         ['grpo-explorer', 'grpo-train', 'grpo-schedule', 'grpo-dynamic'].some((t) => document.querySelector(t)?.shadowRoot),
       );
+      // The explorer's links to the other views come with the rest of its page, once its first picture is on screen.
+      await page.waitForFunction(() => !document.querySelector('grpo-explorer') || document.querySelector('grpo-explorer[data-complete]'));
       const tags = await page.evaluate(() =>
         ['grpo-explorer', 'grpo-train', 'grpo-schedule', 'grpo-dynamic'].filter((t) => document.querySelector(t)?.shadowRoot),
       );
