@@ -24,6 +24,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { cliBundle as bundledCli } from '../bin/cached-bundle.js';
+import { EXIT_CRASH_NOTE, denoExitCrash } from './deno-exit-crash.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
@@ -150,21 +151,6 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
     }
   }
 }
-
-/**
- * Deno 2.9.6 sometimes aborts in its exit path, after `deno test` has run every test and printed its
- * summary, in a process that used WebGPU: glibc finds its heap corrupted ("double free or corruption",
- * "corrupted size vs. prev_size"). Five lines reproduce it, with no code of ours: a `Deno.test` that
- * requests an adapter and a device and destroys it aborted in 5 of 25 runs here (lavapipe and
- * SwiftShader alike), the same as a `deno run` script in 0 of 75 (test/README.md). Only that abort
- * (SIGABRT with one of glibc's heap messages, after a summary with no failure) is reported as such
- * and not counted as a failure; any other end of a process without a clean exit fails the run.
- */
-const EXIT_CRASH_NOTE = "Deno's known WebGPU teardown abort (test/README.md), not counted as a failure";
-const denoExitCrash = (signal, stderr) =>
-  signal === 'SIGABRT'
-    ? (/double free or corruption[^\n]*|corrupted size vs\. prev_size[^\n]*|free\(\): invalid [^\n]*/.exec(stderr)?.[0] ?? null)
-    : null;
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes from Deno output
