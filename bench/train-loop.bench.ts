@@ -9,7 +9,9 @@
 // the CPU at 1 and 8 ranks (the same global batch; 8 ranks on the default min(ranks, cores) threads,
 // and at the two smaller sizes also on 8 threads, one per rank), --backend webgpu on 1 rank (whatever
 // adapter Dawn finds: SwiftShader on a machine without a GPU; BENCH_NO_WEBGPU=1 leaves it out), and
-// PyTorch eager (bench/torch/controller_step.py, the same controller step) at 1 and 2 threads; at the
+// PyTorch eager (bench/torch/controller_step.py, the same controller step) at 1 and 2 threads, as
+// written (every row through both trunks) and with each trunk once per distinct input as train
+// runs it (the ratio column is against the fastest PyTorch row of the size); at the
 // demo's size also `npm run train` as a user runs it, the whole process (start, 120 steps, files).
 // ms/step: the mean wall time of the timed steps (after the warm-up steps). BENCH_QUICK=1: the
 // first two sizes only, fewer steps.
@@ -63,19 +65,24 @@ async function trainRow(
       device = d;
     },
   });
-  const times = result.metrics.slice(size.warmup).map((m) => m.stepMs);
+  const mean = (ms: number[]) => ms.reduce((sum, t) => sum + t, 0) / ms.length;
+  const warm = result.metrics.slice(0, size.warmup).map((m) => m.stepMs);
   const fraction = result.metrics.at(-1)!.optimumFraction;
   const t = result.transfers;
   return {
-    msPerStep: times.reduce((sum, t) => sum + t, 0) / times.length,
+    msPerStep: mean(result.metrics.slice(size.warmup).map((m) => m.stepMs)),
     note:
-      `start ${startMs.toFixed(0)} ms, ${device}, optimum fraction ${fraction.toFixed(3)}` +
+      `start ${startMs.toFixed(0)} ms, warm-up steps ${mean(warm).toFixed(0)} ms each, ${device}, optimum fraction ${fraction.toFixed(3)}` +
       (t ? `, ${t.submissionsPerStep.toFixed(2)} submissions and ${t.readbacksPerStep.toFixed(2)} readbacks per step` : ''),
   };
 }
 
-/** PyTorch eager's step at this size (bench/torch/controller_step.py). */
-function torchRow(python: string, size: Size, threads: number): { msPerStep: number; torch: string } {
+/**
+ * PyTorch eager's step at this size (bench/torch/controller_step.py), as a researcher writes it
+ * (every row through both trunks) or, with `distinct`, each trunk once per distinct input row as
+ * the sandbox's step runs it (src/train/distinct-rows.ts): the same arithmetic on both sides.
+ */
+function torchRow(python: string, size: Size, threads: number, distinct: boolean): { msPerStep: number; torch: string } {
   const script = fileURLToPath(new URL('./torch/controller_step.py', import.meta.url));
   const args = {
     prompts: size.prompts,
@@ -83,9 +90,11 @@ function torchRow(python: string, size: Size, threads: number): { msPerStep: num
     'd-model': size.dims.dModel,
     hidden: size.dims.hidden,
     steps: size.timed,
+    warmup: size.warmup,
     threads,
   };
-  const run = spawnSync(python, [script, ...Object.entries(args).flatMap(([flag, v]) => [`--${flag}`, String(v)])], { encoding: 'utf8' });
+  const flags = [...Object.entries(args).flatMap(([flag, v]) => [`--${flag}`, String(v)]), ...(distinct ? ['--distinct-inputs'] : [])];
+  const run = spawnSync(python, [script, ...flags], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`bench/torch/controller_step.py failed: ${run.stderr.trim()}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { msPerStep: number; torch: string };
 }
@@ -110,7 +119,10 @@ export default async function trainLoopBench(): Promise<void> {
   const sizes: Size[] = [
     { prompts: demoPrompts, dims: DEFAULT_DIMS, warmup: 10, timed: quick ? 20 : 60, gpu: true },
     { prompts: 256, dims: DEFAULT_DIMS, warmup: 5, timed: quick ? 10 : 30, gpu: true },
-    ...(quick ? [] : [{ prompts: 256, dims: SEED_DIMS, warmup: 1, timed: 3, gpu: false }]),
+    // At dModel 2048 a step of the bank's first epoch also computes its new prompts' latency tokens
+    // (5 × 2048² float64 multiply-adds each, kept for the run), which PyTorch's step is handed:
+    // timed after 16 warm-up steps, when almost every prompt's are kept (the note gives the warm-up's mean).
+    ...(quick ? [] : [{ prompts: 256, dims: SEED_DIMS, warmup: 16, timed: 6, gpu: false }]),
   ];
   const torch = findTorch();
   if (!('python' in torch)) console.log(`  PyTorch not measured: ${torch.reason}`);
@@ -152,20 +164,21 @@ export default async function trainLoopBench(): Promise<void> {
       }
     }
     if ('python' in torch)
-      for (const threads of [1, 2]) {
-        const t = torchRow(torch.python, size, threads);
-        add({
-          size: label,
-          what: `PyTorch ${t.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}`,
-          msPerStep: t.msPerStep,
-          note: 'bench/torch',
-        });
-      }
+      for (const distinct of [false, true])
+        for (const threads of [1, 2]) {
+          const t = torchRow(torch.python, size, threads, distinct);
+          add({
+            size: label,
+            what: `PyTorch ${t.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}${distinct ? ', trunks once per distinct input' : ''}`,
+            msPerStep: t.msPerStep,
+            note: distinct ? 'bench/torch --distinct-inputs (the same arithmetic as train)' : 'bench/torch, every row through both trunks',
+          });
+        }
   }
   console.log(`  load average after: ${os.loadavg()[0]!.toFixed(1)}`);
   console.log('');
   printTable(
-    ['size', 'loop', 'ms/step', 'steps/s', 'vs PyTorch (best threads)', 'vs 1 rank', 'notes'],
+    ['size', 'loop', 'ms/step', 'steps/s', "vs PyTorch's best row", 'vs 1 rank', 'notes'],
     rows.map((r) => {
       const same = rows.filter((o) => o.size === r.size);
       const torchBest = Math.min(...same.filter((o) => o.what.startsWith('PyTorch') && o.msPerStep !== null).map((o) => o.msPerStep!));

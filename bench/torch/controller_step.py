@@ -56,13 +56,25 @@ def sample(logits):
     return action, logp_all.gather(1, action.unsqueeze(1)).squeeze(1)
 
 
-def train_step(model, opt, x1, latency_token, difficulty, budget_ms, k, eps=0.2):
+def trunk(linear, x, ids, distinct):
+    """tanh(linear(x)) per row; with `distinct`, once per distinct input id (rows with the same id
+    have the same input) and indexed back to the rows, as the sandbox's step does
+    (src/train/distinct-rows.ts); autograd sums each input's rows in the weight gradient."""
+    if not distinct:
+        return torch.tanh(linear(x))
+    unique, inverse = torch.unique(ids, return_inverse=True)
+    first = torch.empty_like(unique).scatter_(0, inverse, torch.arange(len(ids)))
+    return torch.tanh(linear(x[first]))[inverse]
+
+
+def train_step(model, opt, x1, latency_token, difficulty, budget_ms, k, eps=0.2, distinct=False):
     # Rollout and scoring in one pass (on-policy: the log-probs are both new and old).
-    heads1 = model.heads1(torch.tanh(model.trunk1(x1)))
+    prompt = torch.arange(len(x1)) // k
+    heads1 = model.heads1(trunk(model.trunk1, x1, prompt, distinct))
     tier, lp_tier = sample(heads1[:, :3])
     insertion, lp_ins = sample(heads1[:, 3:])
     x2 = torch.cat([latency_token, F.one_hot(insertion, 5).float()], dim=1)
-    heads2 = model.heads2(torch.tanh(model.trunk2(x2)))
+    heads2 = model.heads2(trunk(model.trunk2, x2, prompt * 5 + insertion, distinct))
     top_k, lp_topk = sample(heads2[:, :5])
     knob3_logits = heads2[:, 5:].masked_fill(~knob3_mask(insertion), float("-inf"))
     knob3, lp_knob3 = sample(knob3_logits)
@@ -91,6 +103,11 @@ def main():
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: PyTorch's default)")
+    ap.add_argument(
+        "--distinct-inputs",
+        action="store_true",
+        help="run each trunk once per distinct input row (the k copies of a prompt share stage 1's), as the sandbox does",
+    )
     a = ap.parse_args()
     if a.threads > 0:
         torch.set_num_threads(a.threads)
@@ -103,11 +120,11 @@ def main():
     x1 = torch.randn(a.prompts, 2 * d).repeat_interleave(a.k, dim=0)
     latency_token = torch.randn(a.prompts, d).repeat_interleave(a.k, dim=0)
     for _ in range(a.warmup):
-        train_step(model, opt, x1, latency_token, difficulty, budget_ms, a.k)
+        train_step(model, opt, x1, latency_token, difficulty, budget_ms, a.k, distinct=a.distinct_inputs)
     times = []
     for _ in range(a.steps):
         t0 = time.perf_counter()
-        loss, r = train_step(model, opt, x1, latency_token, difficulty, budget_ms, a.k)
+        loss, r = train_step(model, opt, x1, latency_token, difficulty, budget_ms, a.k, distinct=a.distinct_inputs)
         loss.item()  # the step is synchronous on the CPU; read the loss like a training loop logs it
         times.append(time.perf_counter() - t0)
     times.sort()
@@ -117,7 +134,7 @@ def main():
         "stepsPerSecond": 1000 / ms,
         "threads": torch.get_num_threads(),
         "torch": torch.__version__,
-        "prompts": a.prompts, "k": a.k, "dModel": d, "hidden": a.hidden,
+        "prompts": a.prompts, "k": a.k, "dModel": d, "hidden": a.hidden, "distinctInputs": a.distinct_inputs,
         "meanReward": float(r.mean()),
     }))
 

@@ -22,6 +22,7 @@ import {
 import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
+import { trunkForward, trunkWeightGrad } from './distinct-rows.ts';
 import { Workspace } from './workspace.ts';
 
 interface Sampled {
@@ -36,6 +37,12 @@ export interface Rollout {
   promptIds: readonly number[];
   x1: Float32Array;
   x2: Float32Array;
+  /**
+   * Each row's input to stage 1 and to stage 2 as an id: rows with the same id have the same input
+   * (stage 1: the prompt; stage 2: the prompt and the insertion stage 2 ran after). The trunks run
+   * once per distinct input (distinct-rows.ts).
+   */
+  inputIds: [Uint32Array, Uint32Array];
   hidden: [Float32Array, Float32Array];
   preact: [Float32Array, Float32Array];
   heads: Record<HeadName, Sampled>;
@@ -118,12 +125,23 @@ export async function rollout(
     for (let r = 0; r < rows; r++) logpTokens[r * ACTIONS_PER_CONFIG + h.column] = s.logp[r]!;
     heads[h.name] = s;
   };
+  const inputIds: [Uint32Array, Uint32Array] = [ws.u32('inputIds1', rows), ws.u32('inputIds2', rows)];
   const forward = async (x: Float32Array, stage: 1 | 2) => {
     const { trunk, head } = stageShapes(dims, rows, stage);
     const w = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
     const n = rows * dims.hidden;
     const hidden = { z: ws.f32(`preact${stage}`, n), y: ws.f32(`hidden${stage}`, n) };
-    const h = await ops.dense(x, tensor(params, dims, w[0]), tensor(params, dims, w[1]), { ...trunk, activation: 'tanh' }, hidden);
+    const h = await trunkForward(
+      ops,
+      x,
+      inputIds[stage - 1]!,
+      tensor(params, dims, w[0]),
+      tensor(params, dims, w[1]),
+      { ...trunk, activation: 'tanh' },
+      ws,
+      `trunk${stage}`,
+      hidden,
+    );
     const m = rows * head.outDim;
     const headOut = { z: ws.f32(`logits${stage}`, m), y: ws.f32(`logitsCopy${stage}`, m) };
     const logits = (
@@ -132,6 +150,7 @@ export async function rollout(
     return { h, logits };
   };
 
+  for (let r = 0; r < rows; r++) inputIds[0][r] = promptIds[r]!;
   const one = await forward(x1, 1);
   const [tier, insertionHead, topK, knob3] = HEAD_LIST as [HeadSpec, HeadSpec, HeadSpec, HeadSpec];
   await sample(one.logits, null, tier);
@@ -142,6 +161,7 @@ export async function rollout(
   cacheLatencyTokens(task, promptIds); // the step's new prompts together (blocked)
   for (let r = 0; r < rows; r++) latencyToken(task, promptIds[r]!, insertion[r]! + 1, x2, r * s2);
   await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
+  for (let r = 0; r < rows; r++) inputIds[1][r] = promptIds[r]! * insertionHead.width + insertion[r]!;
   const knob3Mask = await ops.knob3Mask(insertion, ws.f32('knob3Mask', rows * KNOB3_WIDTH));
   const two = await forward(x2, 2);
   await sample(two.logits, null, topK);
@@ -151,6 +171,7 @@ export async function rollout(
     promptIds,
     x1,
     x2,
+    inputIds,
     hidden: [one.h.y, two.h.y],
     preact: [one.h.z, two.h.z],
     heads,
@@ -216,7 +237,7 @@ export async function policyBackward(
       ws.f32(`dHidden${stage}`, n),
     );
     const dz = await ops.activationBackward(ro.preact[stage - 1], dy, 'tanh', ws.f32(`dPreact${stage}`, n));
-    const trunkGrad = await ops.denseBackwardWeight(x, dz, trunk, { dw: view(w), db: view(b) });
+    const trunkGrad = await trunkWeightGrad(ops, x, dz, ro.inputIds[stage - 1]!, trunk, ws, `trunk${stage}`, { dw: view(w), db: view(b) });
     put(w, trunkGrad.dw);
     put(b, trunkGrad.db);
   }
@@ -256,12 +277,38 @@ export function selectRows(ro: Rollout, rows: readonly number[]): Rollout {
     promptIds: rows.map((r) => ro.promptIds[r]!),
     x1: pick(ro.x1),
     x2: pick(ro.x2),
+    inputIds: [pick(ro.inputIds[0]), pick(ro.inputIds[1])],
     hidden: [pick(ro.hidden[0]), pick(ro.hidden[1])],
     preact: [pick(ro.preact[0]), pick(ro.preact[1])],
     heads,
     knob3Mask: pick(ro.knob3Mask),
     logpTokens: pick(ro.logpTokens),
   };
+}
+
+/** A stage's trunk over a rollout's rows under `params` (each distinct input once), into new arrays. */
+export function stageTrunk(
+  ops: OpsBackend,
+  dims: ControllerDims,
+  params: Float32Array,
+  ro: Rollout,
+  stage: 1 | 2,
+  ws = new Workspace(),
+): Promise<{ z: Float32Array; y: Float32Array }> {
+  const { trunk } = stageShapes(dims, ro.rows, stage);
+  const [w, b] = stage === 1 ? (['w1', 'b1'] as const) : (['w2', 'b2'] as const);
+  const n = ro.rows * dims.hidden;
+  return trunkForward(
+    ops,
+    stage === 1 ? ro.x1 : ro.x2,
+    ro.inputIds[stage - 1]!,
+    tensor(params, dims, w),
+    tensor(params, dims, b),
+    { ...trunk, activation: 'tanh' },
+    ws,
+    `trunk${stage}`,
+    { z: new Float32Array(n), y: new Float32Array(n) },
+  );
 }
 
 /**
@@ -275,11 +322,11 @@ export async function forwardActions(ops: OpsBackend, dims: ControllerDims, para
   const logpTokens = new Float32Array(rows * ACTIONS_PER_CONFIG);
   const heads = {} as Record<HeadName, Sampled>;
   const stages: { y: Float32Array; z: Float32Array }[] = [];
+  const ws = new Workspace();
   for (const stage of [1, 2] as const) {
-    const { trunk, head } = stageShapes(dims, rows, stage);
+    const h = await stageTrunk(ops, dims, params, ro, stage, ws);
+    const { head } = stageShapes(dims, rows, stage);
     const w = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
-    const x = stage === 1 ? ro.x1 : ro.x2;
-    const h = await ops.dense(x, tensor(params, dims, w[0]), tensor(params, dims, w[1]), { ...trunk, activation: 'tanh' });
     const logits = (await ops.dense(h.y, tensor(params, dims, w[2]), tensor(params, dims, w[3]), { ...head, activation: 'identity' })).z;
     stages.push(h);
     for (const spec of HEAD_LIST.filter((s) => s.stage === stage)) {

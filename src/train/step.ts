@@ -13,7 +13,7 @@ import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
 import type { MicroStepMetrics } from './micro-steps.ts';
-import { headEntropySums, layoutOf, policyBackward, rollout, stageShapes, type Rollout } from './policy.ts';
+import { headEntropySums, layoutOf, policyBackward, rollout, stageShapes, stageTrunk, type Rollout } from './policy.ts';
 import { Workspace } from './workspace.ts';
 
 /** What every rank holds between steps. */
@@ -182,9 +182,9 @@ export async function logpUnder(ops: OpsBackend, task: Task, params: Float32Arra
   const out = new Float32Array(rows * ACTIONS_PER_CONFIG);
   const logits: Float32Array[] = [];
   for (const stage of [1, 2] as const) {
-    const { trunk, head } = stageShapes(d, rows, stage);
-    const [w, b, wh, bh] = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
-    const h = await ops.dense(stage === 1 ? ro.x1 : ro.x2, view(w), view(b), { ...trunk, activation: 'tanh' });
+    const { head } = stageShapes(d, rows, stage);
+    const [wh, bh] = stage === 1 ? (['w1h', 'b1h'] as const) : (['w2h', 'b2h'] as const);
+    const h = await stageTrunk(ops, d, params, ro, stage);
     logits.push((await ops.dense(h.y, view(wh), view(bh), { ...head, activation: 'identity' })).z);
   }
   for (const h of HEAD_LIST) {

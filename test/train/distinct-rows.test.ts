@@ -1,0 +1,69 @@
+// The trunks run once per distinct input row (src/train/distinct-rows.ts): the forward gives the
+// bits of the dense op over every row, the weight gradient the dense backward's within float32
+// summation, on the reference and the fast backend alike. Runs under Node and Deno.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { cpuBackend, fastBackend } from '../../src/ops/backend.ts';
+import { distinctRows, trunkForward, trunkWeightGrad } from '../../src/train/distinct-rows.ts';
+import { Workspace } from '../../src/train/workspace.ts';
+
+/** Deterministic values in [−1, 1). */
+function values(n: number, seed: number): Float32Array {
+  let s = seed >>> 0;
+  return Float32Array.from({ length: n }, () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 31 - 1;
+  });
+}
+
+test('distinctRows numbers the ids in order of first appearance, each row pointing at its own', () => {
+  const ids = Uint32Array.from([7, 3, 7, 7, 0, 3, 2 ** 32 - 1, 0]);
+  const d = distinctRows(ids, new Workspace(), 't');
+  assert.equal(d.count, 4);
+  assert.deepEqual([...d.first], [0, 1, 4, 6]);
+  assert.deepEqual([...d.of], [0, 1, 0, 0, 2, 1, 3, 2]);
+  // Many ids, many collisions in the table: every row's distinct input has its id.
+  const many = Uint32Array.from({ length: 3000 }, (_, r) => (r * 7919) % 1021);
+  const m = distinctRows(many, new Workspace(), 't');
+  assert.equal(m.count, 1021);
+  for (let r = 0; r < many.length; r++) assert.equal(many[m.first[m.of[r]!]!], many[r]);
+});
+
+for (const ops of [cpuBackend, fastBackend])
+  test(`${ops.name}: a trunk over shared rows gives the dense op's bits, and its weight gradient within float32 summation`, async () => {
+    const [inDim, outDim] = [37, 19];
+    const prompts = 6;
+    const ids = Uint32Array.from([0, 3, 3, 5, 1, 0, 0, 2, 4, 3, 5, 5]);
+    const rows = ids.length;
+    const bank = values(prompts * inDim, 1);
+    const x = new Float32Array(rows * inDim);
+    ids.forEach((id, r) => x.set(bank.subarray(id * inDim, (id + 1) * inDim), r * inDim));
+    const w = values(inDim * outDim, 2);
+    const b = values(outDim, 3);
+    const shape = { rows, inDim, outDim, activation: 'tanh' as const };
+    const out = { z: new Float32Array(rows * outDim), y: new Float32Array(rows * outDim) };
+    const shared = await trunkForward(ops, x, ids, w, b, shape, new Workspace(), 'trunk', out);
+    const every = await ops.dense(x, w, b, shape);
+    assert.deepEqual(shared.z, every.z);
+    assert.deepEqual(shared.y, every.y);
+
+    const dz = values(rows * outDim, 4);
+    const grad = { dw: new Float32Array(inDim * outDim), db: new Float32Array(outDim) };
+    const got = await trunkWeightGrad(ops, x, dz, ids, shape, new Workspace(), 'trunk', grad);
+    const want = await ops.denseBackwardWeight(x, dz, shape);
+    // Each entry sums `rows` products |x·dz| ≤ 1 in another order: float32 rounding, at most (rows + 1)·2⁻²⁴ per term.
+    for (let i = 0; i < want.dw.length; i++) assert.ok(Math.abs(got.dw[i]! - want.dw[i]!) <= (rows + 1) * rows * 2 ** -24, `dw[${i}]`);
+    for (let j = 0; j < outDim; j++) assert.ok(Math.abs(got.db[j]! - want.db[j]!) <= (rows + 1) * rows * 2 ** -24, `db[${j}]`);
+    assert.notDeepEqual(got.dw, new Float32Array(inDim * outDim));
+  });
+
+test('rows that are all distinct go straight to the dense op', async () => {
+  const ids = Uint32Array.from([4, 1, 2]);
+  const x = values(3 * 5, 5);
+  const w = values(5 * 2, 6);
+  const b = values(2, 7);
+  const shape = { rows: 3, inDim: 5, outDim: 2, activation: 'tanh' as const };
+  const out = { z: new Float32Array(6), y: new Float32Array(6) };
+  const h = await trunkForward(cpuBackend, x, ids, w, b, shape, new Workspace(), 'trunk', out);
+  assert.deepEqual(h, await cpuBackend.dense(x, w, b, shape));
+});
