@@ -52,13 +52,28 @@ export function distinctRows(ids: Uint32Array, ws: Workspace, name: string): Dis
   return { count, of, first: first.subarray(0, count) };
 }
 
+/**
+ * Row `from` of `src` into row `to` of `dst` (`width` floats each). A loop, not set(subarray()): a
+ * step copies thousands of rows, and each subarray is an object to allocate and collect.
+ */
+function copyRow(src: Float32Array, from: number, dst: Float32Array, to: number, width: number): void {
+  const a = from * width;
+  const b = to * width;
+  for (let i = 0; i < width; i++) dst[b + i] = src[a + i]!;
+}
+
 /** The rows of `x` (`width` floats each) at `rows`, in that order, into `out`. */
 function gatherRows(x: Float32Array, width: number, rows: Uint32Array, out: Float32Array): Float32Array {
-  for (let u = 0; u < rows.length; u++) {
-    const from = rows[u]! * width;
-    out.set(x.subarray(from, from + width), u * width);
-  }
+  for (let u = 0; u < rows.length; u++) copyRow(x, rows[u]!, out, u, width);
   return out;
+}
+
+/**
+ * `ws`'s array `name` for up to `rows` rows of `width`, as a view of its first `count` rows: the
+ * number of distinct inputs changes from step to step, the array kept does not.
+ */
+function rowsOf(ws: Workspace, name: string, rows: number, count: number, width: number): Float32Array {
+  return ws.f32(name, rows * width).subarray(0, count * width);
 }
 
 /**
@@ -79,18 +94,17 @@ export async function trunkForward(
   const d = distinctRows(ids, ws, name);
   if (d.count === shape.rows) return ops.dense(x, w, b, shape, out);
   const n = shape.outDim;
-  const xd = gatherRows(x, shape.inDim, d.first, ws.f32(`${name}.x`, d.count * shape.inDim));
+  const xd = gatherRows(x, shape.inDim, d.first, rowsOf(ws, `${name}.x`, shape.rows, d.count, shape.inDim));
   const h = await ops.dense(
     xd,
     w,
     b,
     { ...shape, rows: d.count },
-    { z: ws.f32(`${name}.z`, d.count * n), y: ws.f32(`${name}.y`, d.count * n) },
+    { z: rowsOf(ws, `${name}.z`, shape.rows, d.count, n), y: rowsOf(ws, `${name}.y`, shape.rows, d.count, n) },
   );
   for (let r = 0; r < shape.rows; r++) {
-    const from = d.of[r]! * n;
-    out.z.set(h.z.subarray(from, from + n), r * n);
-    out.y.set(h.y.subarray(from, from + n), r * n);
+    copyRow(h.z, d.of[r]!, out.z, r, n);
+    copyRow(h.y, d.of[r]!, out.y, r, n);
   }
   return out;
 }
@@ -113,8 +127,8 @@ export async function trunkWeightGrad(
   const d = distinctRows(ids, ws, name);
   if (d.count === shape.rows) return ops.denseBackwardWeight(x, dz, shape, out);
   const n = shape.outDim;
-  const xd = gatherRows(x, shape.inDim, d.first, ws.f32(`${name}.x`, d.count * shape.inDim));
-  const dzd = ws.f32(`${name}.dz`, d.count * n).fill(0);
+  const xd = gatherRows(x, shape.inDim, d.first, rowsOf(ws, `${name}.x`, shape.rows, d.count, shape.inDim));
+  const dzd = rowsOf(ws, `${name}.dz`, shape.rows, d.count, n).fill(0);
   for (let r = 0; r < shape.rows; r++) {
     const to = d.of[r]! * n;
     const from = r * n;
