@@ -22,6 +22,7 @@ import {
 import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
+import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
 import { Workspace } from './workspace.ts';
 
 interface Sampled {
@@ -139,7 +140,8 @@ export async function rollout(
   // Stage 2 sees what the first p blocks made of the input, and p itself (one-hot).
   const insertion = forcedInsertion ?? heads.insertion.actions;
   const x2 = ws.f32('x2', rows * s2);
-  cacheLatencyTokens(task, promptIds); // the step's new prompts together (blocked)
+  // the step's new prompts together (blocked; the fast backend's in WebAssembly SIMD, the same bits)
+  cacheLatencyTokens(task, promptIds, ops.name === 'fast' ? simdLatencyTokens : undefined);
   for (let r = 0; r < rows; r++) latencyToken(task, promptIds[r]!, insertion[r]! + 1, x2, r * s2);
   await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
   const knob3Mask = await ops.knob3Mask(insertion, ws.f32('knob3Mask', rows * KNOB3_WIDTH));
