@@ -11,8 +11,8 @@
 //     it is in cache;
 //   - tanh stays Math.tanh, in JS between the applications, as in the reference.
 // Columns past dModel (B's padding to 4) and prompts past the last (x's padding to 4) are zeros,
-// computed and not read. Where WebAssembly SIMD is missing or turned off (simd.ts's useSimd), the
-// JS kernel `blockedLatencyTokens` runs instead (the same bits).
+// computed and not read. Where WebAssembly SIMD is missing or turned off (simd.ts's useSimd), or the
+// module's memory cannot hold B's panels, the JS kernel `blockedLatencyTokens` runs instead (the same bits).
 import { INSERTION_POSITIONS } from '../../core/env/controller.ts';
 import { blockedLatencyTokens, type Task } from '../../core/env/task.ts';
 import { activeKernel, Memory } from './simd.ts';
@@ -170,7 +170,15 @@ export function simdLatencyTokens(task: Task, ids: readonly number[]): Float32Ar
   // float64 indices: B's panels, then x's tiles, then y (rows dp apart)
   const xAt = dp * d;
   const yAt = xAt + up(PROMPTS_PER_CALL, TILE) * d;
-  k.memory.reserve(2 * (yAt + up(PROMPTS_PER_CALL, TILE) * dp));
+  // byte addresses are i32: beyond 2 GiB (dModel above ~16 000) the JS kernel runs, as where memory cannot grow
+  const end = yAt + up(PROMPTS_PER_CALL, TILE) * dp;
+  if (end * 8 > 2 ** 31) return blockedLatencyTokens(task, ids);
+  try {
+    k.memory.reserve(2 * end);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e; // memory.grow refused
+    return blockedLatencyTokens(task, ids);
+  }
   const f64 = k.memory.d;
   if (k.packed !== task.block) {
     const B = task.block;
