@@ -22,6 +22,7 @@ import {
 import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
+import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
 import { trunkForward, trunkWeightGrad } from './distinct-rows.ts';
 import { Workspace } from './workspace.ts';
 
@@ -158,7 +159,8 @@ export async function rollout(
   // Stage 2 sees what the first p blocks made of the input, and p itself (one-hot).
   const insertion = forcedInsertion ?? heads.insertion.actions;
   const x2 = ws.f32('x2', rows * s2);
-  cacheLatencyTokens(task, promptIds); // the step's new prompts together (blocked)
+  // the step's new prompts together (blocked; the fast backend's in WebAssembly SIMD, the same bits)
+  cacheLatencyTokens(task, promptIds, ops.name === 'fast' ? simdLatencyTokens : undefined);
   for (let r = 0; r < rows; r++) latencyToken(task, promptIds[r]!, insertion[r]! + 1, x2, r * s2);
   await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
   for (let r = 0; r < rows; r++) inputIds[1][r] = promptIds[r]! * insertionHead.width + insertion[r]!;

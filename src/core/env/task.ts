@@ -141,12 +141,16 @@ const PROMPT_BLOCK = 16;
 /** Below this dModel the reference loop is kept: the blocked loop's cold start costs more than it saves. */
 const BLOCKED_FROM_DMODEL = 128;
 
+/** A function computing `referenceLatencyTokens` of each of `ids`, with its bits, faster. */
+export type LatencyTokensKernel = (task: Task, ids: readonly number[]) => Float32Array[];
+
 /**
  * Computes and keeps the latency tokens of those of `prompts` not kept yet, with the bits of
- * `referenceLatencyTokens` (blocked from dModel 128 on). A step's rows call this for all their
+ * `referenceLatencyTokens` (by `kernel` from dModel 128 on: `blockedLatencyTokens`, or the fast
+ * backend's WebAssembly one, src/ops/fast/latencyTokens.ts). A step's rows call this for all their
  * prompts at once (src/train/policy.ts).
  */
-export function cacheLatencyTokens(task: Task, prompts: ArrayLike<number>): void {
+export function cacheLatencyTokens(task: Task, prompts: ArrayLike<number>, kernel: LatencyTokensKernel = blockedLatencyTokens): void {
   let cache = latencyCache.get(task);
   if (!cache) latencyCache.set(task, (cache = []));
   const todo: number[] = [];
@@ -155,7 +159,7 @@ export function cacheLatencyTokens(task: Task, prompts: ArrayLike<number>): void
     if (!cache[id] && !todo.includes(id)) todo.push(id);
   }
   if (task.dims.dModel < BLOCKED_FROM_DMODEL) for (const id of todo) cache[id] = referenceLatencyTokens(task, id);
-  else blockedLatencyTokens(task, todo).forEach((tokens, k) => (cache[todo[k]!] = tokens));
+  else kernel(task, todo).forEach((tokens, k) => (cache[todo[k]!] = tokens));
 }
 
 /**

@@ -21,7 +21,7 @@
 // hardware with FMA: bits that depend on the hardware and the runtime). Feature-detected:
 // simdKernel() is null where WebAssembly SIMD is missing, and the callers keep tiles.ts's exact JS
 // kernel and Math.tanh.
-import { assemble, I32, op, V128 } from './wasm-asm.ts';
+import { assemble, forLoop, I32, op, V128 } from './wasm-asm.ts';
 
 // Eigen's float tanh: clamp, then x·P(x²)/Q(x²).
 const TANH_CLAMP = 7.998811721801758;
@@ -68,26 +68,6 @@ function tanhOf(src: number, t: number, t2: number): number[] {
     ...op.f32x4Mul,
     ...horner(TANH_Q),
     ...op.f32x4Div,
-  ];
-}
-
-/** for (counter = its value; counter < limit; counter += step) body. */
-function forLoop(counter: number, limit: number[], step: number[], body: number[]): number[] {
-  return [
-    ...op.block,
-    ...op.loop,
-    ...op.get(counter),
-    ...limit,
-    ...op.i32GeU,
-    ...op.brIf(1),
-    ...body,
-    ...op.get(counter),
-    ...step,
-    ...op.i32Add,
-    ...op.set(counter),
-    ...op.br(0),
-    ...op.end,
-    ...op.end,
   ];
 }
 
@@ -409,7 +389,7 @@ function build(variants: boolean[]): SimdKernel | null {
 }
 
 /** The module's memory as floats (and float64s), grown on demand (the views are renewed when growing detaches them). */
-class Memory {
+export class Memory {
   f: Float32Array;
   d: Float64Array;
   constructor(private readonly mem: WebAssembly.Memory) {

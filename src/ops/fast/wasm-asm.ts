@@ -85,9 +85,32 @@ export const op = {
   f32x4Max: [0xfd, ...uleb(233)],
   f64x2PromoteLowF32x4: [0xfd, 0x5f],
   f64x2Add: [0xfd, ...uleb(240)],
+  f64x2Mul: [0xfd, ...uleb(242)],
+  /** v128.load64_splat: one float64 into both lanes. */
+  v128Load64Splat: (offset = 0) => [0xfd, 0x0a, 3, ...uleb(offset)],
   /** relaxed-SIMD f32x4.relaxed_madd: a·b + c, fused where the hardware has FMA. */
   f32x4RelaxedMadd: [0xfd, ...uleb(0x105)],
 };
+
+/** for (counter = its value; counter < limit; counter += step) body. */
+export function forLoop(counter: number, limit: number[], step: number[], body: number[]): number[] {
+  return [
+    ...op.block,
+    ...op.loop,
+    ...op.get(counter),
+    ...limit,
+    ...op.i32GeU,
+    ...op.brIf(1),
+    ...body,
+    ...op.get(counter),
+    ...step,
+    ...op.i32Add,
+    ...op.set(counter),
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+  ];
+}
 
 export interface WasmFunction {
   name: string;
