@@ -26,6 +26,7 @@
 import { HEAD_LIST, INSERTION_POSITIONS, stageInputs, type HeadName } from '../core/env/controller.ts';
 import { rewardTable } from '../core/env/reward-table.ts';
 import { cacheLatencyTokens, CORRECTNESS_STREAM, latencyToken, VALID_CONFIGS, type Task } from '../core/env/task.ts';
+import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
 import { schemeGroups } from '../core/grpo/scheme-groups.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
 import { FusedStep, type DeviceStepMetrics, type StepRows, type TransferCounts } from '../gpu/fused-step.ts';
@@ -111,7 +112,7 @@ export class WebGpuTrainer {
     const P = INSERTION_POSITIONS.length;
     const x1 = new Float32Array(rows * s1);
     const candidates = new Float32Array(rows * P * d);
-    cacheLatencyTokens(task, promptIds); // the step's new prompts together (blocked)
+    cacheLatencyTokens(task, promptIds, simdLatencyTokens); // the step's new prompts together (the reference's bits)
     promptIds.forEach((id, r) => {
       x1.set(task.prompts.stage1Input.subarray(id * s1, (id + 1) * s1), r * s1);
       for (let p = 1; p <= P; p++) latencyToken(task, id, p, candidates, (r * P + p - 1) * d);
