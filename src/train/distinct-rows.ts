@@ -5,6 +5,7 @@
 // same bits. Its weight gradient xᵀ·dz becomes x_distinctᵀ·(dz summed over each input's rows), the
 // same sum in another order (float32 rounding apart). At 1 rank × 2048 rows of 256 prompts, stage 1
 // runs on 256 rows instead of 2048: at the seed's dModel 2048 that is most of a step's arithmetic.
+import { copyFloats } from '../core/rows.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseOut, DenseShape } from '../ops/cpu/dense.ts';
 import type { Workspace } from './workspace.ts';
@@ -52,19 +53,9 @@ export function distinctRows(ids: Uint32Array, ws: Workspace, name: string): Dis
   return { count, of, first: first.subarray(0, count) };
 }
 
-/**
- * Row `from` of `src` into row `to` of `dst` (`width` floats each). A loop, not set(subarray()): a
- * step copies thousands of rows, and each subarray is an object to allocate and collect.
- */
-function copyRow(src: Float32Array, from: number, dst: Float32Array, to: number, width: number): void {
-  const a = from * width;
-  const b = to * width;
-  for (let i = 0; i < width; i++) dst[b + i] = src[a + i]!;
-}
-
 /** The rows of `x` (`width` floats each) at `rows`, in that order, into `out`. */
 function gatherRows(x: Float32Array, width: number, rows: Uint32Array, out: Float32Array): Float32Array {
-  for (let u = 0; u < rows.length; u++) copyRow(x, rows[u]!, out, u, width);
+  for (let u = 0; u < rows.length; u++) copyFloats(x, rows[u]! * width, out, u * width, width);
   return out;
 }
 
@@ -103,8 +94,8 @@ export async function trunkForward(
     { z: rowsOf(ws, `${name}.z`, shape.rows, d.count, n), y: rowsOf(ws, `${name}.y`, shape.rows, d.count, n) },
   );
   for (let r = 0; r < shape.rows; r++) {
-    copyRow(h.z, d.of[r]!, out.z, r, n);
-    copyRow(h.y, d.of[r]!, out.y, r, n);
+    copyFloats(h.z, d.of[r]! * n, out.z, r * n, n);
+    copyFloats(h.y, d.of[r]! * n, out.y, r * n, n);
   }
   return out;
 }

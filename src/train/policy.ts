@@ -20,6 +20,7 @@ import {
   type HeadSpec,
 } from '../core/env/controller.ts';
 import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
+import { copyFloats } from '../core/rows.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
 import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
@@ -103,10 +104,7 @@ export async function rollout(
   const s2 = stageInputs(dims)[2];
   const x1 = ws.f32('x1', rows * s1);
   const bank = task.prompts.stage1Input;
-  for (let r = 0; r < rows; r++) {
-    const from = promptIds[r]! * s1;
-    for (let i = 0; i < s1; i++) x1[r * s1 + i] = bank[from + i]!;
-  }
+  for (let r = 0; r < rows; r++) copyFloats(bank, promptIds[r]! * s1, x1, r * s1, s1);
   const logpTokens = ws.f32('logpTokens', rows * ACTIONS_PER_CONFIG);
   const heads = {} as Record<HeadName, Sampled>;
   const sample = async (logits: Float32Array, mask: Float32Array | null, h: Readonly<HeadSpec>) => {

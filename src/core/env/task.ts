@@ -2,6 +2,7 @@
 // the Stage-2 latency token that depends on where Stage 2 is inserted, the two reward modes,
 // and the exact optimum (every one of the 375 valid configurations enumerated per prompt).
 import { philox4x32, philoxKey, unitFloat } from '../rng/philox.ts';
+import { copyFloats } from '../rows.ts';
 import {
   configReward,
   configTerms,
@@ -93,8 +94,7 @@ export function makeTask(dims: ControllerDims, seed: number, size = BANK_SIZE): 
  */
 export function latencyToken(task: Task, prompt: number, p: number, out: Float32Array, at: number): void {
   const d = task.dims.dModel;
-  const tokens = latencyTokens(task, prompt);
-  for (let j = 0; j < d; j++) out[at + j] = tokens[(p - 1) * d + j]!;
+  copyFloats(latencyTokens(task, prompt), (p - 1) * d, out, at, d);
 }
 
 /**
