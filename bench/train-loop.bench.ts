@@ -13,7 +13,8 @@
 // written (every row through both trunks) and with each trunk once per distinct input as train
 // runs it (the ratio column is against the fastest PyTorch row of the size); at the
 // demo's size also `npm run train` as a user runs it, the whole process (start, 120 steps, files).
-// ms/step: the mean wall time of the timed steps (after the warm-up steps). BENCH_QUICK=1: the
+// ms/step: the mean wall time of the timed steps (after the warm-up steps; PyTorch's rows take the
+// mean of theirs likewise, after as many warm-up steps). BENCH_QUICK=1: the
 // first two sizes only, fewer steps.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -118,7 +119,10 @@ export default async function trainLoopBench(): Promise<void> {
   const demoPrompts = (DEFAULT_TRAIN.ranks * DEFAULT_TRAIN.batch) / DEFAULT_TRAIN.k;
   const sizes: Size[] = [
     { prompts: demoPrompts, dims: DEFAULT_DIMS, warmup: 10, timed: quick ? 20 : 60, gpu: true },
-    { prompts: 256, dims: DEFAULT_DIMS, warmup: 5, timed: quick ? 10 : 30, gpu: true },
+    // 20 warm-up steps: V8's optimising tiers (JavaScript and WebAssembly) reach every function of the
+    // step; with 5, one quiet run's 1-rank row read 8.3 ms/step over steps 6–35, where steps 31–150 of the
+    // same loop took 5.1–5.6 ms in three runs.
+    { prompts: 256, dims: DEFAULT_DIMS, warmup: 20, timed: quick ? 20 : 60, gpu: true },
     // At dModel 2048 a step of the bank's first epoch also computes its new prompts' latency tokens
     // (5 × 2048² float64 multiply-adds each, kept for the run), which PyTorch's step is handed:
     // timed after 16 warm-up steps, when almost every prompt's are kept (the note gives the warm-up's mean).
