@@ -93,13 +93,19 @@ function libraryInDev(): Plugin {
 
 export default defineConfig({
   plugins: [explorerUrl(), libraryInDev(), compileHints()],
-  server: { headers: isolation },
+  server: {
+    headers: isolation,
+    // The Python environment of the bridge tests (.venv, ~35 000 files of torch and transformers) and training
+    // runs' output are not the app's sources: without this the dev server's watcher walked every one of them,
+    // and the first page load under `npm start` waited ~20 s for the stat calls and their garbage.
+    watch: { ignored: ['**/.venv/**', '**/runs/**', '**/bench-results/**'] },
+  },
   preview: { headers: isolation },
   worker: { format: 'es' },
   build: {
     target: 'es2022',
     rolldownOptions: {
-      // The site (index.html) and the embeddable library (issue 16): one build, shared chunks.
+      // The site (index.html) and the embeddable library: one build, shared chunks.
       // The library's entry keeps a fixed name so a page can load it with one tag:
       // <script type="module" src=".../grpo-sandbox.js">; its chunks are imported relative to it.
       input: { index: 'index.html', 'grpo-sandbox': 'src/ui/lib.ts' },

@@ -7,7 +7,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { builtSite, launchBrowser, root } from './harness.ts';
 import { tiles } from './explorer-page.ts';
@@ -23,7 +23,9 @@ before(async () => {
     cacheDir,
     logLevel: 'error',
     clearScreen: false,
-    server: { host: 'localhost', port: 0, strictPort: true, hmr: false, watch: null },
+    // The file watcher is vite.config.ts's, as under `npm start` (an inline `watch: null` would be
+    // dropped by Vite's config merge, which skips null values; the config keeps .venv out of it).
+    server: { host: 'localhost', port: 0, strictPort: true, hmr: false },
     // No dependency discovery at run time: a late discovery reloads the page mid-test.
     optimizeDeps: { noDiscovery: true, include: [] },
   });
@@ -65,6 +67,18 @@ test('npm start: the explorer draws seed-000 from the dev server, cross-origin i
   } finally {
     await browser.close();
   }
+});
+
+test("npm start: the file watcher leaves the bridge's Python environment and training runs alone", () => {
+  // Walking .venv (~35 000 files of torch and transformers, where CI and the README's setup put it)
+  // kept the first page load waiting ~20 s. Checked after the page load above, by when the watcher's
+  // first scan of the root has reached every directory it watches.
+  const watched = Object.keys(dev.watcher.getWatched()).map((dir) => relative(root, dir));
+  assert.ok(watched.includes('src'), `the watcher watches the sources (${watched.length} directories)`);
+  assert.deepEqual(
+    watched.filter((dir) => /^(\.venv|runs)(\/|$)/.test(dir)),
+    [],
+  );
 });
 
 test('npm run preview: the preview server sends COOP/COEP over the build', async () => {
