@@ -1,4 +1,4 @@
-// Dynamic sampling inside a training step (issue 12): the protocol of src/core/dynamic drives
+// Dynamic sampling inside a training step: the protocol of src/core/dynamic drives
 // this rank's generation (one generateLocal per draw, `attempt` = draw), and every rollout
 // row travels with its sample through allGatherObject as tensors on its origin rank's device.
 // The rank's slice is rebuilt from rows made anywhere, moved with .to(rank.device) first

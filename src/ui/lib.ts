@@ -1,4 +1,4 @@
-// The embeddable library (issue 16): `npm run build` emits it as dist/grpo-sandbox.js, and one
+// The embeddable library: `npm run build` emits it as dist/grpo-sandbox.js, and one
 // <script type="module" src=".../grpo-sandbox.js"> on any page defines the grpo elements. Each
 // starts when it scrolls near and pauses off screen (embed/lazy.ts). Besides the elements it
 // exports the figure export and the isolation check, for pages that script the views.

@@ -1,4 +1,4 @@
-// Issue 10 as a user meets it: flags honoured or refused, DanceGRPO's repeated order, TRL's counts.
+// Layout fidelity as a user meets it: flags honoured or refused, DanceGRPO's repeated order, TRL's counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, runCliDeno } from '../helpers/cli.ts';

@@ -1,4 +1,4 @@
-// Defects a hostile QA pass found in the CLI (issue 9's promise: no input kills the process or
+// Defects a hostile QA pass found in the CLI (the CLI's promise: no input kills the process or
 // prints a stack trace, every user mistake is one line on stderr with exit 2, Node = Deno bytes).
 // The cases run in-process through main(argv, io), except a full disk's, which needs the process's own stdout.
 import assert from 'node:assert/strict';
