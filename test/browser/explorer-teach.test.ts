@@ -27,7 +27,8 @@ test("each sampler starts from its framework's regrouping; another is marked as 
     ['/?sampler=contiguous&ranks=4&batch=4&k=4&batches=1&dataset=16', 'local'],
   ];
   for (const [link, regroup] of expected) {
-    await withPage(link, async (page) => {
+    // speed=8: the jump's caption pause and movement in 0.3 s; what is read is the phase at rest.
+    await withPage(`${link}&speed=8`, async (page) => {
       await firstView(page);
       assert.equal(await regroupValue(page), regroup, link);
       assert.equal(await page.locator('grpo-explorer .whatif').count(), 0, `${link}: the framework's own choice is no what-if`);
@@ -269,7 +270,8 @@ test('a new gather asks its questions afresh (the answer of the last gather does
 });
 
 test('rewards and advantages appear from the advantages phase on: copies table and comparison sentence; "1 copy"; advantage errors in words', async () => {
-  await withPage('/?preset=seed-000&phase=scatter&compare=view', async (page) => {
+  // speed=8: six jumps, each read at rest.
+  await withPage('/?preset=seed-000&phase=scatter&compare=view&speed=8', async (page) => {
     await firstView(page);
     const prompt = (await tiles(page))[0]!.promptId;
     await page.locator('grpo-copies-panel input').fill(String(prompt));
