@@ -78,7 +78,8 @@ test('links with giant numbers show the arithmetic in words and keep the page re
     '/?sampler=trl&ranks=8&batch=8&k=4&epochs=10000&dataset=1000',
   ];
   for (const link of links) {
-    await withPage(link, async (page) => {
+    // speed=8: the jump that shows the page still answers comes to rest in 0.3 s.
+    await withPage(`${link}&speed=8`, async (page) => {
       await firstView(page);
       const label = page.locator('grpo-explorer .stale-label');
       const text = (await label.textContent()) ?? '';
@@ -103,7 +104,7 @@ test('links with giant numbers show the arithmetic in words and keep the page re
 });
 
 test('Back steps back through the phases and presets the user chose', async () => {
-  await withPage('/?preset=seed-000', async (page) => {
+  await withPage('/?preset=seed-000&speed=8', async (page) => {
     await firstView(page);
     await jump(page, 'scatter');
     await jump(page, 'gather');

@@ -19,7 +19,8 @@ import {
 } from './explorer-page.ts';
 
 test("seed-000: every phase of the story draws the core's samples where they belong (screenshots kept)", async () => {
-  await withPage(`/?preset=seed-000${IDEALISED_LOADER}`, async (page) => {
+  // speed=8: seven jumps, each drawn and read at rest.
+  await withPage(`/?preset=seed-000${IDEALISED_LOADER}&speed=8`, async (page) => {
     const ms = await firstView(page);
     console.log(`first view ${ms.toFixed(0)} ms after navigation start`);
     const core = await coreLayout(page, await idealisedSeed000(page));
