@@ -31,7 +31,8 @@ export default function bench(): void {
   const a = blockedLatencyTokens(task, check),
     b = simdLatencyTokens(task, check);
   a.forEach((t, k) => {
-    if (!new Uint32Array(t.buffer).every((v, i) => v === new Uint32Array(b[k]!.buffer)[i])) throw new Error(`prompt ${k} differs`);
+    const other = new Uint32Array(b[k]!.buffer);
+    if (!new Uint32Array(t.buffer).every((v, i) => v === other[i])) throw new Error(`prompt ${k} differs`);
   });
   const rows: (string | number)[][] = [];
   for (const n of COUNTS) {

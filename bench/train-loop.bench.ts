@@ -81,7 +81,8 @@ async function trainRow(
 /**
  * PyTorch eager's step at this size (bench/torch/controller_step.py), as a researcher writes it
  * (every row through both trunks) or, with `distinct`, each trunk once per distinct input row as
- * the sandbox's step runs it (src/train/distinct-rows.ts): the same arithmetic on both sides.
+ * the sandbox's step runs it (src/train/distinct-rows.ts): the same method on both sides (how many
+ * rows stage 2 shares follows each side's own policy as it trains, so the row counts differ).
  */
 function torchRow(python: string, size: Size, threads: number, distinct: boolean): { msPerStep: number; torch: string } {
   const script = fileURLToPath(new URL('./torch/controller_step.py', import.meta.url));
@@ -120,8 +121,9 @@ export default async function trainLoopBench(): Promise<void> {
   const sizes: Size[] = [
     { prompts: demoPrompts, dims: DEFAULT_DIMS, warmup: 10, timed: quick ? 20 : 60, gpu: true },
     // 20 warm-up steps: V8's optimising tiers (JavaScript and WebAssembly) reach every function of the
-    // step; with 5, one quiet run's 1-rank row read 8.3 ms/step over steps 6–35, where steps 31–150 of the
-    // same loop took 5.1–5.6 ms in three runs.
+    // step, and the policy has begun to concentrate (fewer distinct stage-2 rows: ~1060 at step 1, ~510 at
+    // step 21, ~360 later); with 5, one quiet run's 1-rank row read 8.3 ms/step over steps 6–35, where
+    // steps 31–150 of the same loop took 5.1–5.6 ms in three runs.
     { prompts: 256, dims: DEFAULT_DIMS, warmup: 20, timed: quick ? 20 : 60, gpu: true },
     // At dModel 2048 a step of the bank's first epoch also computes its new prompts' latency tokens
     // (5 × 2048² float64 multiply-adds each, kept for the run), which PyTorch's step is handed:
@@ -175,7 +177,7 @@ export default async function trainLoopBench(): Promise<void> {
             size: label,
             what: `PyTorch ${t.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}${distinct ? ', trunks once per distinct input' : ''}`,
             msPerStep: t.msPerStep,
-            note: distinct ? 'bench/torch --distinct-inputs (the same arithmetic as train)' : 'bench/torch, every row through both trunks',
+            note: distinct ? 'bench/torch --distinct-inputs (rows shared by input, as train)' : 'bench/torch, every row through both trunks',
           });
         }
   }

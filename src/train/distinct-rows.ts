@@ -60,14 +60,6 @@ function gatherRows(x: Float32Array, width: number, rows: Uint32Array, out: Floa
 }
 
 /**
- * `ws`'s array `name` for up to `rows` rows of `width`, as a view of its first `count` rows: the
- * number of distinct inputs changes from step to step, the array kept does not.
- */
-function rowsOf(ws: Workspace, name: string, rows: number, count: number, width: number): Float32Array {
-  return ws.f32(name, rows * width).subarray(0, count * width);
-}
-
-/**
  * A trunk (dense with its activation) over every row of `x`, computed once per distinct input
  * (`ids`) and copied to the rows that share it; into `out` (rows × outDim each).
  */
@@ -85,13 +77,13 @@ export async function trunkForward(
   const d = distinctRows(ids, ws, name);
   if (d.count === shape.rows) return ops.dense(x, w, b, shape, out);
   const n = shape.outDim;
-  const xd = gatherRows(x, shape.inDim, d.first, rowsOf(ws, `${name}.x`, shape.rows, d.count, shape.inDim));
+  const xd = gatherRows(x, shape.inDim, d.first, ws.f32Grown(`${name}.x`, d.count * shape.inDim));
   const h = await ops.dense(
     xd,
     w,
     b,
     { ...shape, rows: d.count },
-    { z: rowsOf(ws, `${name}.z`, shape.rows, d.count, n), y: rowsOf(ws, `${name}.y`, shape.rows, d.count, n) },
+    { z: ws.f32Grown(`${name}.z`, d.count * n), y: ws.f32Grown(`${name}.y`, d.count * n) },
   );
   for (let r = 0; r < shape.rows; r++) {
     copyFloats(h.z, d.of[r]! * n, out.z, r * n, n);
@@ -118,8 +110,8 @@ export async function trunkWeightGrad(
   const d = distinctRows(ids, ws, name);
   if (d.count === shape.rows) return ops.denseBackwardWeight(x, dz, shape, out);
   const n = shape.outDim;
-  const xd = gatherRows(x, shape.inDim, d.first, rowsOf(ws, `${name}.x`, shape.rows, d.count, shape.inDim));
-  const dzd = rowsOf(ws, `${name}.dz`, shape.rows, d.count, n).fill(0);
+  const xd = gatherRows(x, shape.inDim, d.first, ws.f32Grown(`${name}.x`, d.count * shape.inDim));
+  const dzd = ws.f32Grown(`${name}.dz`, d.count * n).fill(0);
   for (let r = 0; r < shape.rows; r++) {
     const to = d.of[r]! * n;
     const from = r * n;

@@ -24,6 +24,18 @@ export class Workspace {
     return this.take(Float32Array, name, length);
   }
 
+  /**
+   * The first `length` floats of the array `name`, which grows to fit and never shrinks: for arrays whose size changes
+   * from step to step (the distinct input rows of distinct-rows.ts). A new array only when `length` exceeds the largest yet.
+   */
+  f32Grown(name: string, length: number): Float32Array {
+    const have = this.arrays.get(name);
+    if (have instanceof Float32Array && have.length >= length) return have.subarray(0, length);
+    const made = new Float32Array(length);
+    this.arrays.set(name, made);
+    return made;
+  }
+
   f64(name: string, length: number): Float64Array {
     return this.take(Float64Array, name, length);
   }

@@ -5,7 +5,7 @@
 // on-demand compilation, cross-origin isolated. One dev server, for this file only.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
@@ -15,8 +15,14 @@ import { tiles } from './explorer-page.ts';
 let dev: ViteDevServer;
 let devUrl = '';
 const cacheDir = mkdtempSync(join(tmpdir(), 'grpo-vite-'));
+// A training run's output in runs/ (git-ignored), so the watcher test has one to leave alone wherever it runs.
+const runs = join(root, 'runs');
+const hadRuns = existsSync(runs);
+const probeRun = join(runs, `watch-probe-${process.pid}`);
 
 before(async () => {
+  mkdirSync(probeRun, { recursive: true });
+  writeFileSync(join(probeRun, 'metrics.jsonl'), '');
   dev = await createServer({
     root,
     configFile: join(root, 'vite.config.ts'),
@@ -37,6 +43,7 @@ before(async () => {
 after(async () => {
   await dev?.close();
   rmSync(cacheDir, { recursive: true, force: true });
+  rmSync(hadRuns ? probeRun : runs, { recursive: true, force: true });
 });
 
 const isolated = (res: Response) => [res.headers.get('cross-origin-opener-policy'), res.headers.get('cross-origin-embedder-policy')];
@@ -51,7 +58,27 @@ test('npm start: the dev server sends COOP/COEP and serves the library source at
   assert.match(await lib.text(), /setExplorerBase/);
 });
 
-test('npm start: the explorer draws seed-000 from the dev server, cross-origin isolated', async () => {
+/**
+ * The dev server's file watcher leaves the bridge's Python environment and training runs alone:
+ * walking .venv (~35 000 files of torch and transformers, where CI and the README's setup put it)
+ * kept the first page load waiting ~20 s. Read after a page load (the watcher adds what the page's
+ * modules import) and the watcher's first scan (chokidar's `ready`; `_readyEmitted`, its own flag,
+ * for a scan that ended before this).
+ */
+async function assertWatcherSkipsVenvAndRuns(): Promise<void> {
+  const watcher = dev.watcher as typeof dev.watcher & { _readyEmitted?: boolean };
+  if (!watcher._readyEmitted)
+    await Promise.race([new Promise((ready) => watcher.once('ready', ready)), new Promise((later) => setTimeout(later, 60_000))]);
+  assert.ok(existsSync(probeRun), 'a training run in runs/ for the watcher to leave alone');
+  const watched = Object.keys(dev.watcher.getWatched()).map((dir) => relative(root, dir));
+  assert.ok(watched.includes('src'), `the watcher watches the sources (${watched.length} directories)`);
+  assert.deepEqual(
+    watched.filter((dir) => /^(\.venv|runs)(\/|$)/.test(dir)),
+    [],
+  );
+}
+
+test('npm start: the explorer draws seed-000 from the dev server, cross-origin isolated; the watcher leaves .venv and runs/ alone', async () => {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -64,21 +91,10 @@ test('npm start: the explorer draws seed-000 from the dev server, cross-origin i
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
     assert.equal((await tiles(page)).length, 32);
     assert.deepEqual(errors, []);
+    await assertWatcherSkipsVenvAndRuns();
   } finally {
     await browser.close();
   }
-});
-
-test("npm start: the file watcher leaves the bridge's Python environment and training runs alone", () => {
-  // Walking .venv (~35 000 files of torch and transformers, where CI and the README's setup put it)
-  // kept the first page load waiting ~20 s. Checked after the page load above, by when the watcher's
-  // first scan of the root has reached every directory it watches.
-  const watched = Object.keys(dev.watcher.getWatched()).map((dir) => relative(root, dir));
-  assert.ok(watched.includes('src'), `the watcher watches the sources (${watched.length} directories)`);
-  assert.deepEqual(
-    watched.filter((dir) => /^(\.venv|runs)(\/|$)/.test(dir)),
-    [],
-  );
 });
 
 test('npm run preview: the preview server sends COOP/COEP over the build', async () => {

@@ -1,10 +1,15 @@
 // The trunks run once per distinct input row (src/train/distinct-rows.ts): the forward gives the
 // bits of the dense op over every row, the weight gradient the dense backward's within float32
-// summation, on the reference and the fast backend alike. Runs under Node and Deno.
+// summation, on the reference and the fast backend alike; a rollout's input ids describe its rows
+// wherever the rows go. Runs under Node and Deno.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cpuBackend, fastBackend } from '../../src/ops/backend.ts';
+import { initControllerParams, stageInputs, type ControllerDims } from '../../src/core/env/controller.ts';
+import { makeTask } from '../../src/core/env/task.ts';
+import { cpuBackend, fastBackend, type OpsBackend } from '../../src/ops/backend.ts';
 import { distinctRows, trunkForward, trunkWeightGrad } from '../../src/train/distinct-rows.ts';
+import { forwardActions, rollout, selectRows, type Rollout } from '../../src/train/policy.ts';
+import { logpUnder } from '../../src/train/step.ts';
 import { Workspace } from '../../src/train/workspace.ts';
 
 /** Deterministic values in [−1, 1). */
@@ -57,13 +62,66 @@ for (const ops of [cpuBackend, fastBackend])
     assert.notDeepEqual(got.dw, new Float32Array(inDim * outDim));
   });
 
-test('rows that are all distinct go straight to the dense op', async () => {
+test("rows that are all distinct go straight to the dense op, with the caller's arrays", async () => {
+  const calls: { x: Float32Array; rows: number }[] = [];
+  const spy: OpsBackend = {
+    ...cpuBackend,
+    dense: (x, w, b, shape, out) => {
+      calls.push({ x, rows: shape.rows });
+      return cpuBackend.dense(x, w, b, shape, out);
+    },
+  };
   const ids = Uint32Array.from([4, 1, 2]);
   const x = values(3 * 5, 5);
   const w = values(5 * 2, 6);
   const b = values(2, 7);
   const shape = { rows: 3, inDim: 5, outDim: 2, activation: 'tanh' as const };
   const out = { z: new Float32Array(6), y: new Float32Array(6) };
-  const h = await trunkForward(cpuBackend, x, ids, w, b, shape, new Workspace(), 'trunk', out);
+  const h = await trunkForward(spy, x, ids, w, b, shape, new Workspace(), 'trunk', out);
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0]!.x, x, 'the rows themselves, not a gathered copy');
+  assert.equal(calls[0]!.rows, 3);
   assert.deepEqual(h, await cpuBackend.dense(x, w, b, shape));
+  // With a shared input the op runs once on the distinct rows only.
+  await trunkForward(spy, x, Uint32Array.from([4, 1, 4]), w, b, shape, new Workspace(), 'trunk', out);
+  assert.equal(calls[1]!.rows, 2);
 });
+
+/** Pairs of rows with the same input id but different input rows, stage 1 and stage 2 (none is right). */
+function idsThatLie(ro: Rollout, dims: ControllerDims): string[] {
+  const bad: string[] = [];
+  const widths = [stageInputs(dims)[1], stageInputs(dims)[2]];
+  [ro.x1, ro.x2].forEach((x, stage) => {
+    const ids = ro.inputIds[stage]!;
+    const w = widths[stage]!;
+    for (let a = 0; a < ro.rows; a++)
+      for (let c = a + 1; c < ro.rows; c++) {
+        if (ids[a] !== ids[c]) continue;
+        for (let i = 0; i < w; i++)
+          if (x[a * w + i] !== x[c * w + i]) {
+            bad.push(`stage ${stage + 1}, rows ${a} and ${c}`);
+            break;
+          }
+      }
+  });
+  return bad;
+}
+
+for (const ops of [cpuBackend, fastBackend])
+  test(`${ops.name}: a rollout's input ids name its rows' inputs (sampled, forced, selected); a second forward gives its log-probs`, async () => {
+    const dims = { dModel: 16, hidden: 8 };
+    const task = makeTask(dims, 3, 12);
+    const params = initControllerParams(dims, 5);
+    const prompts = [3, 7, 1, 7, 3, 3, 9, 1, 11, 7, 0, 0, 3, 9, 9, 1];
+    const ro = await rollout(ops, task, params, prompts, { seed: 1, step: 0, rowOffset: 0 }, undefined, new Workspace());
+    assert.deepEqual(idsThatLie(ro, dims), []);
+    // Copies of a prompt share stage 1's id; the ids are not all distinct (else nothing here is shared).
+    assert.ok(new Set(ro.inputIds[0]).size < ro.rows && new Set(ro.inputIds[1]).size < ro.rows);
+    const forced = Uint32Array.from(prompts, (_, r) => (r * 3) % 5);
+    assert.deepEqual(idsThatLie(await rollout(ops, task, params, prompts, { seed: 1, step: 0, rowOffset: 0 }, forced), dims), []);
+    const picked = selectRows(ro, [5, 0, 4, 12, 2, 2]);
+    assert.deepEqual(idsThatLie(picked, dims), []);
+    // Under the parameters it was sampled with, the trunks run again on the distinct rows give the same log-probs.
+    assert.deepEqual((await forwardActions(ops, dims, params, picked)).logpTokens, picked.logpTokens);
+    assert.deepEqual(await logpUnder(ops, task, params, ro), ro.logpTokens);
+  });

@@ -158,6 +158,7 @@ export function cacheLatencyTokens(task: Task, prompts: ArrayLike<number>, kerne
     const id = prompts[k]!;
     if (!cache[id] && !todo.includes(id)) todo.push(id);
   }
+  if (todo.length === 0) return; // (a kernel may have set-up to pay, e.g. packing the block)
   if (task.dims.dModel < BLOCKED_FROM_DMODEL) for (const id of todo) cache[id] = referenceLatencyTokens(task, id);
   else kernel(task, todo).forEach((tokens, k) => (cache[todo[k]!] = tokens));
 }
