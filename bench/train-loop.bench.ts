@@ -177,7 +177,9 @@ export default async function trainLoopBench(): Promise<void> {
             size: label,
             what: `PyTorch ${t.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}${distinct ? ', trunks once per distinct input' : ''}`,
             msPerStep: t.msPerStep,
-            note: distinct ? 'bench/torch --distinct-inputs (rows shared by input, as train)' : 'bench/torch, every row through both trunks',
+            note: distinct
+              ? 'bench/torch --distinct-inputs (rows shared by input, as train)'
+              : 'bench/torch, every row through both trunks',
           });
         }
   }
