@@ -14,6 +14,11 @@ export function inputFor(rank: number, n: number, seed = 1): Float32Array {
   return out;
 }
 
+/** No collective: run first, so every worker has imported this module before a timed collective (see faults.test.ts). */
+export async function loaded(rank: Rank) {
+  return rank.rank;
+}
+
 /** Every collective once; returns what each produced (small n, so messages are fine for checking). */
 export async function everyCollective(rank: Rank, args: { n: number; seed: number }) {
   const { n, seed } = args;
