@@ -94,6 +94,44 @@ test('fast: the WebAssembly SIMD matmul is within float32 rounding of the exact 
     }
 });
 
+// The kernel's order, bit for bit: each output starts from its bias and adds a(i, k)·b(k, j) for k
+// in order, the product and the sum each rounded to float32 (Math.fround here). Shapes whose b
+// spans several of the kernel's k blocks (about 256 KiB of b each: 2056 floats a row → 31 rows),
+// whose rows are not a multiple of the tile's or the packing's (16 rows at a time where a is xᵀ),
+// and whose columns are not a multiple of 8.
+test('fast: the WebAssembly SIMD matmul sums in order in float32, bit for bit, across its k blocks', (t) => {
+  const k = simdKernel();
+  if (!k) {
+    t.diagnostic('no WebAssembly SIMD in this runtime: the fast ops run the exact JS kernel');
+    return;
+  }
+  const f = Math.fround;
+  for (const [m, n, K] of [
+    [13, 2053, 70],
+    [21, 300, 700],
+    [6, 8, 9000],
+    [33, 5, 40],
+  ] as const)
+    for (const transposed of [false, true]) {
+      const a = uniform(m * K, 41),
+        b = uniform(K * n, 42),
+        bias = uniform(n, 43);
+      const at = (i: number, q: number) => (transposed ? a[q * m + i]! : a[i * K + q]!);
+      const view = transposed ? { data: a, rowStride: 1, kStride: m } : { data: a, rowStride: K, kStride: 1 };
+      const { c, y } = k.matmul(view, b, m, n, K, bias, true);
+      const want = new Float32Array(m * n);
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < n; j++) {
+          let sum = bias[j]!;
+          for (let q = 0; q < K; q++) sum = f(sum + f(at(i, q) * b[q * n + j]!));
+          want[i * n + j] = sum;
+        }
+      const shape = `${m}×${n}×${K}${transposed ? ' (a = xᵀ)' : ''}`;
+      assert.deepEqual(c, want, shape);
+      assert.deepEqual(y, want.map(tanhF32), `tanh ${shape}`);
+    }
+});
+
 // The stated tolerance of the kernels' tanh (tanhF32, Eigen's rational approximation in float32):
 // |tanhF32(x) − tanh(x)| ≤ 2⁻²¹·|tanh(x)| (4 float32 ulps; measured at most 3.1), odd, the clamp's
 // value (1 − 1.8e-7) for ±∞, NaN for NaN; and the WebAssembly f32x4 tanhBackward gives tanhF32's bits.

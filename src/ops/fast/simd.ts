@@ -1,16 +1,17 @@
 // The fast backend's kernels in WebAssembly SIMD (f32x4 lanes), assembled by wasm-asm.ts:
-//   - matmul: c = bias + a·b, a read through strides (so xᵀ needs no transpose), b, bias and c
-//     row-major as they are (n floats a row: each copied in or out with one TypedArray.set), 4 × 8
-//     outputs per tile (8 vector accumulators; each k loads 2 vectors of b and splats 4 floats of a
-//     for 8 multiply-adds of 4 lanes). The last tile of a row reads and writes up to 7 columns past n,
-//     i.e. the next row's first ones: the tiles of a row block run from the last down to column 0,
-//     which writes those columns afterwards, and 8 floats of slack follow each matrix. Each output
-//     is summed over k in ascending order, in float32, starting from its bias: the reference's
-//     order (src/ops/cpu/dense.ts and its backward twins), with float32 rounding. The tile can also
-//     write y = tanh(c) (dense with tanh: the activation fused, no second pass);
+//   - matmul: c = bias + a·b, 4 × 8 outputs per tile (8 vector accumulators; each k loads 2 vectors
+//     of b and splats 4 floats of a for 8 multiply-adds of 4 lanes). a is packed first (packA, from
+//     any strides, so xᵀ needs no transpose): each 4-row block as K runs of 4 floats, read with one
+//     pointer. b is read as it is (rows n floats apart; a tile's columns past n read the next row's
+//     first ones, and 8 floats of slack follow b), in k blocks of about 256 KiB, so the part of b a
+//     block's tiles read stays in the core's cache instead of streaming all of b past each row
+//     block; c (rows rounded up to 8 floats) keeps the sums between blocks. Each output is summed
+//     over k in ascending order, in float32, starting from its bias: the reference's order
+//     (src/ops/cpu/dense.ts and its backward twins), with float32 rounding. With tanh, y = tanh(c)
+//     follows in one pass over c;
 //   - columnSums: b's column sums in float64 (f64x2), rows in order: denseBackwardWeight's db with
 //     the reference's bits, from the dz the matmul has just read;
-//   - tanhBackward: dz = dy · (1 − tanh(z)²), four lanes at a time;
+//   - tanh: y = tanh(z), or tanh's backward dz = dy · (1 − tanh(z)²), four lanes at a time;
 //   - tanh in both: tanhF32 below, a rational approximation in float32 arithmetic (Eigen's: clamp
 //     to ±7.99881172, odd degree-13 numerator over even degree-6 denominator, then one division),
 //     within 2⁻²¹·|tanh x| of Math.tanh (test/ops/fast.test.ts). Only add, multiply, divide,
@@ -21,6 +22,7 @@
 // hardware with FMA: bits that depend on the hardware and the runtime). Feature-detected:
 // simdKernel() is null where WebAssembly SIMD is missing, and the callers keep tiles.ts's exact JS
 // kernel and Math.tanh.
+import { copyFloats } from '../../core/rows.ts';
 import { assemble, forLoop, I32, op, V128 } from './wasm-asm.ts';
 
 // Eigen's float tanh: clamp, then x·P(x²)/Q(x²).
@@ -71,12 +73,99 @@ function tanhOf(src: number, t: number, t2: number): number[] {
   ];
 }
 
+// matmul reads a packed (packA): rows i…i + 3 of a as K runs of 4 floats, a(i, k)…a(i + 3, k), so a
+// tile reads its four rows' k-th floats with one pointer; the row blocks K·4 floats apart.
+// packA's locals: a, sam, sak (bytes), rows (a multiple of 4; of 16 where sam is 4), K, panel, then scratch.
+const [PA_A, PA_SAM, PA_SAK, PA_ROWS, PA_K, PA_OUT] = [0, 1, 2, 3, 4, 5];
+const [PA_I, PA_SRC, PA_DST, PA_KK, PA_BLOCK] = [6, 7, 8, 9, 10];
+
+/** K steps of: body, then src += sak, dst += 16. */
+const packRun = (body: number[]): number[] => [
+  ...op.get(PA_K),
+  ...op.set(PA_KK),
+  ...op.loop,
+  ...body,
+  ...op.get(PA_SRC),
+  ...op.get(PA_SAK),
+  ...op.i32Add,
+  ...op.set(PA_SRC),
+  ...op.get(PA_DST),
+  ...op.i32(16),
+  ...op.i32Add,
+  ...op.set(PA_DST),
+  ...op.get(PA_KK),
+  ...op.i32(1),
+  ...op.i32Sub,
+  ...op.tee(PA_KK),
+  ...op.brIf(0),
+  ...op.end,
+];
+
+/** src = a + (i + r)·sam; dst = panel + (i / 4)·block + r·4. */
+const packFrom = (r: number): number[] => [
+  ...op.get(PA_A),
+  ...op.get(PA_I),
+  ...(r > 0 ? [...op.i32(r), ...op.i32Add] : []),
+  ...op.get(PA_SAM),
+  ...op.i32Mul,
+  ...op.i32Add,
+  ...op.set(PA_SRC),
+  ...op.get(PA_OUT),
+  ...op.get(PA_I),
+  ...op.get(PA_K),
+  ...op.i32Mul,
+  ...op.i32(2),
+  ...op.i32Shl,
+  ...op.i32Add,
+  ...(r > 0 ? [...op.i32(4 * r), ...op.i32Add] : []),
+  ...op.set(PA_DST),
+];
+
+const packABody = (): number[] => [
+  ...op.get(PA_K),
+  ...op.i32(4),
+  ...op.i32Shl,
+  ...op.set(PA_BLOCK),
+  ...op.i32(0),
+  ...op.set(PA_I),
+  ...op.get(PA_SAM),
+  ...op.i32(4),
+  ...op.i32Eq,
+  ...op.if,
+  // a's rows are adjacent floats (a = xᵀ): four row blocks at a time, so each 64-byte line
+  // a(i…i + 15, k) is read once, whole, as four vectors, one into each block's run.
+  ...forLoop(PA_I, op.get(PA_ROWS), op.i32(16), [
+    ...packFrom(0),
+    ...packRun(
+      [0, 1, 2, 3].flatMap((g) => [
+        ...op.get(PA_DST),
+        ...(g > 0 ? [...op.get(PA_BLOCK), ...(g > 1 ? [...op.i32(g), ...op.i32Mul] : []), ...op.i32Add] : []),
+        ...op.get(PA_SRC),
+        ...op.v128Load(16 * g),
+        ...op.v128Store(),
+      ]),
+    ),
+  ]),
+  ...op.else,
+  // otherwise row by row: a(i + r, 0…K − 1) into every 4th float of the block's run
+  ...forLoop(
+    PA_I,
+    op.get(PA_ROWS),
+    op.i32(4),
+    [0, 1, 2, 3].flatMap((r) => [...packFrom(r), ...packRun([...op.get(PA_DST), ...op.get(PA_SRC), ...op.f32Load(), ...op.f32Store()])]),
+  ),
+  ...op.end,
+];
+
 // matmul's locals: the parameters, then scratch. acc(r, q) is output (i + r, j + 4q…j + 4q + 3).
-const [A, SAM, SAK, B, C, MP, NP, K, BIAS, Y, N] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-const [I, J, PB, PC, KK, ROWB, YD] = [11, 12, 13, 14, 15, 16, 17];
-const pa = (r: number) => 18 + r;
-const acc = (r: number, q: number) => 22 + r * 2 + q;
-const [Y0, Y1, X, T, T2] = [30, 31, 32, 33, 34];
+const [PANEL, PSTRIDE, B, C, MP, NP, K, BIAS, N, FROM_C] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const MATMUL_PARAMS = 10;
+const [I, J, PA, PB, PC, KK, ROWB, CROWB] = [10, 11, 12, 13, 14, 15, 16, 17];
+const MATMUL_I32_LOCALS = 8;
+const acc = (r: number, q: number) => 18 + r * 2 + q;
+const [Y0, Y1, X] = [26, 27, 28];
+const MATMUL_V128_LOCALS = 11;
+const ROWS = [0, 1, 2, 3];
 
 function matmulBody(relaxed: boolean): number[] {
   const madd = (y: number, a: number) =>
@@ -91,18 +180,11 @@ function matmulBody(relaxed: boolean): number[] {
     ...op.get(PB),
     ...op.v128Load(16),
     ...op.set(Y1),
-    ...[0, 1, 2, 3].flatMap((r) => [
-      ...op.get(pa(r)),
-      ...op.f32Load(),
-      ...op.f32x4Splat,
-      ...op.set(X),
-      ...madd(Y0, acc(r, 0)),
-      ...madd(Y1, acc(r, 1)),
-      ...op.get(pa(r)),
-      ...op.get(SAK),
-      ...op.i32Add,
-      ...op.set(pa(r)),
-    ]),
+    ...ROWS.flatMap((r) => [...op.get(PA), ...op.v128Load32Splat(4 * r), ...op.set(X), ...madd(Y0, acc(r, 0)), ...madd(Y1, acc(r, 1))]),
+    ...op.get(PA),
+    ...op.i32(16),
+    ...op.i32Add,
+    ...op.set(PA),
     ...op.get(PB),
     ...op.get(ROWB),
     ...op.i32Add,
@@ -114,17 +196,31 @@ function matmulBody(relaxed: boolean): number[] {
     ...op.brIf(0),
     ...op.end,
   ];
-  const store = [0, 1, 2, 3].flatMap((r) => [
-    ...(r > 0 ? [...op.get(PC), ...op.get(ROWB), ...op.i32Add, ...op.set(PC)] : []),
-    ...[0, 1].flatMap((q) => [...op.get(PC), ...op.get(acc(r, q)), ...op.v128Store(16 * q)]),
-    // y = tanh(c) beside it, when Y is given
-    ...op.get(Y),
-    ...op.if,
-    ...[0, 1].flatMap((q) => [...op.get(PC), ...op.get(YD), ...op.i32Add, ...tanhOf(acc(r, q), T, T2), ...op.v128Store(16 * q)]),
-    ...op.end,
-  ]);
+  // pc = c + i·crowb + j·4
+  const tileOfC = [
+    ...op.get(C),
+    ...op.get(I),
+    ...op.get(CROWB),
+    ...op.i32Mul,
+    ...op.i32Add,
+    ...op.get(J),
+    ...op.i32(2),
+    ...op.i32Shl,
+    ...op.i32Add,
+    ...op.set(PC),
+  ];
+  const nextRowOfC = [...op.get(PC), ...op.get(CROWB), ...op.i32Add, ...op.set(PC)];
   const tile = [
-    ...[0, 1, 2, 3].flatMap((r) =>
+    ...tileOfC,
+    // the sums so far (c, after the k blocks before) or the bias
+    ...op.get(FROM_C),
+    ...op.if,
+    ...ROWS.flatMap((r) => [
+      ...(r > 0 ? nextRowOfC : []),
+      ...[0, 1].flatMap((q) => [...op.get(PC), ...op.v128Load(16 * q), ...op.set(acc(r, q))]),
+    ]),
+    ...op.else,
+    ...ROWS.flatMap((r) =>
       [0, 1].flatMap((q) => [
         ...op.get(BIAS),
         ...op.get(J),
@@ -135,14 +231,14 @@ function matmulBody(relaxed: boolean): number[] {
         ...op.set(acc(r, q)),
       ]),
     ),
-    // pa(r) = a + (i + r)·sam, pb = b + j·4
-    ...op.get(A),
+    ...op.end,
+    // pa = row block i's run, pb = b + j·4
+    ...op.get(PANEL),
     ...op.get(I),
-    ...op.get(SAM),
+    ...op.get(PSTRIDE),
     ...op.i32Mul,
     ...op.i32Add,
-    ...op.set(pa(0)),
-    ...[1, 2, 3].flatMap((r) => [...op.get(pa(r - 1)), ...op.get(SAM), ...op.i32Add, ...op.set(pa(r))]),
+    ...op.set(PA),
     ...op.get(B),
     ...op.get(J),
     ...op.i32(2),
@@ -152,50 +248,24 @@ function matmulBody(relaxed: boolean): number[] {
     ...op.get(K),
     ...op.set(KK),
     ...kStep,
-    // pc = c + i·rowb + j·4
-    ...op.get(C),
-    ...op.get(I),
-    ...op.get(ROWB),
-    ...op.i32Mul,
-    ...op.i32Add,
-    ...op.get(J),
-    ...op.i32(2),
-    ...op.i32Shl,
-    ...op.i32Add,
-    ...op.set(PC),
-    ...store,
-  ];
-  // j from the last tile down to 0: a tile's columns past n spill into the next row's first ones,
-  // which the tiles at j = 0 (this row block's, or the next block's) write afterwards.
-  const tilesDown = [
-    ...op.get(NP),
-    ...op.set(J),
-    ...op.block,
-    ...op.loop,
-    ...op.get(J),
-    ...op.i32Eqz,
-    ...op.brIf(1),
-    ...op.get(J),
-    ...op.i32(8),
-    ...op.i32Sub,
-    ...op.set(J),
-    ...tile,
-    ...op.br(0),
-    ...op.end,
-    ...op.end,
+    ...tileOfC,
+    ...ROWS.flatMap((r) => [
+      ...(r > 0 ? nextRowOfC : []),
+      ...[0, 1].flatMap((q) => [...op.get(PC), ...op.get(acc(r, q)), ...op.v128Store(16 * q)]),
+    ]),
   ];
   return [
     ...op.get(N),
     ...op.i32(2),
     ...op.i32Shl,
     ...op.set(ROWB),
-    ...op.get(Y),
-    ...op.get(C),
-    ...op.i32Sub,
-    ...op.set(YD),
+    ...op.get(NP),
+    ...op.i32(2),
+    ...op.i32Shl,
+    ...op.set(CROWB),
     ...op.i32(0),
     ...op.set(I),
-    ...forLoop(I, op.get(MP), op.i32(4), tilesDown),
+    ...forLoop(I, op.get(MP), op.i32(4), [...op.i32(0), ...op.set(J), ...forLoop(J, op.get(NP), op.i32(8), tile)]),
   ];
 }
 
@@ -247,14 +317,18 @@ const columnSumsBody = (): number[] => [
   ]),
 ];
 
-// tanhBackward's locals: z, dy, dz (byte addresses), n (bytes, a multiple of 16), then scratch.
-const [BZ, BDY, BDZ, BN, BO] = [0, 1, 2, 3, 4];
+// tanh's locals: z, dy, out (byte addresses; dy 0: none), n (bytes, a multiple of 16), then scratch.
+const [BZ, BDY, BOUT, BN, BO] = [0, 1, 2, 3, 4];
 const [BV, BT, BT2] = [5, 6, 7];
 
-const tanhBackwardBody = (): number[] => [
+/** out = tanh(z), or with dy, out = dy·(1 − tanh(z)²) (tanh's backward), four lanes at a time. */
+const tanhBody = (): number[] => [
   ...op.i32(0),
   ...op.set(BO),
   ...forLoop(BO, op.get(BN), op.i32(16), [
+    ...op.get(BOUT),
+    ...op.get(BO),
+    ...op.i32Add,
     ...op.get(BZ),
     ...op.get(BO),
     ...op.i32Add,
@@ -262,9 +336,8 @@ const tanhBackwardBody = (): number[] => [
     ...op.set(BV),
     ...tanhOf(BV, BT, BT2),
     ...op.set(BV),
-    ...op.get(BDZ),
-    ...op.get(BO),
-    ...op.i32Add,
+    ...op.get(BDY),
+    ...op.if,
     ...op.get(BDY),
     ...op.get(BO),
     ...op.i32Add,
@@ -275,27 +348,40 @@ const tanhBackwardBody = (): number[] => [
     ...op.f32x4Mul,
     ...op.f32x4Sub,
     ...op.f32x4Mul,
+    ...op.set(BV),
+    ...op.end,
+    ...op.get(BV),
     ...op.v128Store(),
   ]),
 ];
 
 /**
- * The module's bytes: matmul(a, sam, sak, b, c, mp, np, K, bias, y, n) sets c (mp × n, rows n
- * apart) to bias + a·b, element (i, k) of a at a + i·sam + k·sak (bytes), b K × n, and y = tanh(c)
- * where y ≠ 0 (K ≥ 1, mp a multiple of 4, np = n rounded up to 8; b, bias, c and y each followed by
- * 8 floats of slack, which the last tile's columns past n read or write); columnSums(b, n, K, out):
- * b's column sums in float64 (out: n rounded up to 2 float64s); tanhBackward(z, dy, dz, nBytes).
+ * The module's bytes (byte addresses and strides throughout):
+ *   - packA(a, sam, sak, rows, K, panel): a (element (i, k) at a + i·sam + k·sak) packed for matmul
+ *     (rows a multiple of 4, of 16 where sam is 4);
+ *   - matmul(panel, pstride, b, c, mp, np, K, bias, n, fromC): c (mp × np, rows np apart) = s + a·b
+ *     over K rows of b (n floats a row, followed by 8 floats of slack, as is the bias), where s is c
+ *     itself (fromC ≠ 0: the k blocks before) or the bias; a packed, row i's run at panel + i·pstride
+ *     (mp a multiple of 4, np of 8);
+ *   - columnSums(b, n, K, out): b's column sums in float64 (out: n rounded up to 2 float64s);
+ *   - tanh(z, dy, out, nBytes): out = tanh(z), or out = dy·(1 − tanh(z)²) where dy ≠ 0.
  */
 export function kernelModule(relaxed: boolean): Uint8Array<ArrayBuffer> {
   return assemble([
     {
       name: 'matmul',
-      params: new Array<number>(11).fill(I32),
+      params: new Array<number>(MATMUL_PARAMS).fill(I32),
       locals: [
-        [11, I32],
-        [13, V128],
+        [MATMUL_I32_LOCALS, I32],
+        [MATMUL_V128_LOCALS, V128],
       ],
       body: matmulBody(relaxed),
+    },
+    {
+      name: 'packA',
+      params: new Array<number>(6).fill(I32),
+      locals: [[5, I32]],
+      body: packABody(),
     },
     {
       name: 'columnSums',
@@ -307,13 +393,13 @@ export function kernelModule(relaxed: boolean): Uint8Array<ArrayBuffer> {
       body: columnSumsBody(),
     },
     {
-      name: 'tanhBackward',
+      name: 'tanh',
       params: [I32, I32, I32, I32],
       locals: [
         [1, I32],
         [3, V128],
       ],
-      body: tanhBackwardBody(),
+      body: tanhBody(),
     },
   ]);
 }
@@ -377,12 +463,14 @@ function build(variants: boolean[]): SimdKernel | null {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
     const memory = new Memory(instance.exports.mem as WebAssembly.Memory);
     const matmul = instance.exports.matmul as (...args: number[]) => void;
+    const packA = instance.exports.packA as (...args: number[]) => void;
     const columnSums = instance.exports.columnSums as (...args: number[]) => void;
-    const tanhBackward = instance.exports.tanhBackward as (...args: number[]) => void;
+    const tanh = instance.exports.tanh as (...args: number[]) => void;
     return {
       kind: relaxed ? 'relaxed-simd' : 'simd',
-      matmul: (a, b, m, n, K, bias, tanh, out) => runMatmul(memory, { matmul, columnSums }, a, b, m, n, K, bias, tanh, out),
-      tanhBackward: (z, dy, out) => runTanhBackward(memory, tanhBackward, z, dy, out),
+      matmul: (a, b, m, n, K, bias, withTanh, out) =>
+        runMatmul(memory, { matmul, packA, columnSums, tanh }, a, b, m, n, K, bias, withTanh, out),
+      tanhBackward: (z, dy, out) => runTanhBackward(memory, tanh, z, dy, out),
     };
   }
   return null;
@@ -410,12 +498,15 @@ export class Memory {
 
 const up = (x: number, to: number) => Math.ceil(x / to) * to;
 
-/** Floats of slack after each of matmul's matrices: a tile's 8 columns run up to 7 past n. */
+/** Floats of slack after b and the bias: a tile's 8 columns read up to 7 past n. */
 const SLACK = 8;
+
+/** Floats of b one k block spans (256 KiB: well inside a core's L2 cache). */
+const B_BLOCK_FLOATS = 65536;
 
 function runMatmul(
   memory: Memory,
-  fns: { matmul: (...args: number[]) => void; columnSums: (...args: number[]) => void },
+  fns: Record<'matmul' | 'packA' | 'columnSums' | 'tanh', (...args: number[]) => void>,
   a: StridedMatrix,
   b: Float32Array,
   m: number,
@@ -436,18 +527,21 @@ function runMatmul(
     for (let i = 0; i < m * n; i++) y[i] = tanhF32(c[i]!);
     return { c, y };
   }
-  const mp = up(m, 4),
+  // a's rows are adjacent floats (a = xᵀ): packA reads 16 rows at a time
+  const packRows = a.rowStride === 1 ? up(m, 16) : up(m, 4),
+    mp = up(m, 4),
     np = up(n, 8);
-  // a whole, and zeros past it for the padding rows' reads; b, bias, c and y as they are (rows n
-  // apart), each followed by SLACK floats (zeros where read).
-  const aLength = Math.max(a.data.length, (mp - 1) * a.rowStride + (K - 1) * a.kStride + 1);
+  // a whole, and zeros past it for the padding rows' reads; b and bias as they are (rows n apart),
+  // each followed by SLACK floats (zeros where read); c and y mp × np (rows np apart); a packed.
+  const aLength = Math.max(a.data.length, (packRows - 1) * a.rowStride + (K - 1) * a.kStride + 1);
   const aAt = 0,
     bAt = up(aAt + aLength, 4),
     biasAt = up(bAt + K * n + SLACK, 4),
     cAt = up(biasAt + n + SLACK, 4),
-    yAt = up(cAt + mp * n + SLACK, 4),
-    sumsAt = up(tanh ? yAt + mp * n + SLACK : yAt, 4), // float64s from here: an even float index
-    end = sumsAt + 2 * up(n, 2);
+    yAt = cAt + mp * np,
+    sumsAt = up(tanh ? yAt + mp * np : yAt, 4), // float64s from here: an even float index
+    panelAt = sumsAt + 2 * up(n, 2),
+    end = panelAt + packRows * K;
   const f = memory.reserve(end);
   f.set(a.data, aAt);
   f.fill(0, aAt + a.data.length, bAt);
@@ -455,26 +549,41 @@ function runMatmul(
   f.fill(0, bAt + K * n, biasAt);
   if (bias) f.set(bias.subarray(0, n), biasAt);
   f.fill(0, bias ? biasAt + n : biasAt, cAt);
-  fns.matmul(aAt * 4, a.rowStride * 4, a.kStride * 4, bAt * 4, cAt * 4, mp, np, K, biasAt * 4, tanh ? yAt * 4 : 0, n);
+  fns.packA(aAt * 4, a.rowStride * 4, a.kStride * 4, packRows, K, panelAt * 4);
+  // k in blocks of about 256 KiB of b, so the rows of b a block's tiles read stay in the core's cache;
+  // c keeps the sums between blocks (float32 either way: the same bits as one pass)
+  const kBlock = Math.max(16, Math.floor(B_BLOCK_FLOATS / np));
+  for (let k0 = 0; k0 < K; k0 += kBlock) {
+    const kc = Math.min(kBlock, K - k0);
+    fns.matmul((panelAt + 4 * k0) * 4, K * 4, (bAt + k0 * n) * 4, cAt * 4, mp, np, kc, biasAt * 4, n, k0 > 0 ? 1 : 0);
+  }
+  if (tanh) fns.tanh(cAt * 4, 0, yAt * 4, mp * np * 4);
   if (out.bColumnSums) {
     fns.columnSums(bAt * 4, n, K, sumsAt * 4);
     const sums = memory.d,
       at = sumsAt / 2;
     for (let j = 0; j < n; j++) out.bColumnSums[j] = sums[at + j]!;
   }
-  return { c: take(f, cAt, m * n, out.c), y: tanh ? take(f, yAt, m * n, out.y) : null };
+  return { c: take(f, cAt, m, n, np, out.c), y: tanh ? take(f, yAt, m, n, np, out.y) : null };
 }
 
-/** `length` floats from `at`, into `out` (a new array where absent). */
-function take(f: Float32Array, at: number, length: number, out?: Float32Array): Float32Array {
-  if (!out) return f.slice(at, at + length);
-  out.set(f.subarray(at, at + length));
+/** The m × n matrix at `at` whose rows are `stride` floats apart, into `out` (a new array where absent). */
+function take(
+  f: Float32Array,
+  at: number,
+  m: number,
+  n: number,
+  stride: number,
+  out: Float32Array = new Float32Array(m * n),
+): Float32Array {
+  if (stride === n) out.set(f.subarray(at, at + m * n));
+  else for (let i = 0; i < m; i++) copyFloats(f, at + i * stride, out, i * n, n);
   return out;
 }
 
 function runTanhBackward(
   memory: Memory,
-  tanhBackward: (...args: number[]) => void,
+  tanh: (...args: number[]) => void,
   z: Float32Array,
   dy: Float32Array,
   out?: Float32Array,
@@ -489,7 +598,7 @@ function runTanhBackward(
   f.fill(0, zAt + n, dyAt);
   f.set(dy.subarray(0, n), dyAt);
   f.fill(0, dyAt + n, dzAt);
-  tanhBackward(zAt * 4, dyAt * 4, dzAt * 4, np * 4);
+  tanh(zAt * 4, dyAt * 4, dzAt * 4, np * 4);
   if (!out) return f.slice(dzAt, dzAt + n);
   out.set(f.subarray(dzAt, dzAt + n));
   return out;

@@ -49,6 +49,7 @@ export const op = {
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
   if: [0x04, 0x40],
+  else: [0x05],
   end: [0x0b],
   br: (depth: number) => [0x0c, ...uleb(depth)],
   brIf: (depth: number) => [0x0d, ...uleb(depth)],
@@ -61,6 +62,7 @@ export const op = {
   i32Sub: [0x6b],
   i32Shl: [0x74],
   i32Eqz: [0x45],
+  i32Eq: [0x46],
   i32Ne: [0x47],
   i32LtU: [0x49],
   i32GeU: [0x4f],
@@ -86,6 +88,8 @@ export const op = {
   f64x2PromoteLowF32x4: [0xfd, 0x5f],
   f64x2Add: [0xfd, ...uleb(240)],
   f64x2Mul: [0xfd, ...uleb(242)],
+  /** v128.load32_splat: one float32 into all four lanes. */
+  v128Load32Splat: (offset = 0) => [0xfd, 0x09, 2, ...uleb(offset)],
   /** v128.load64_splat: one float64 into both lanes. */
   v128Load64Splat: (offset = 0) => [0xfd, 0x0a, 3, ...uleb(offset)],
   /** relaxed-SIMD f32x4.relaxed_madd: a·b + c, fused where the hardware has FMA. */
