@@ -86,8 +86,15 @@ export const op = {
   f32x4Min: [0xfd, ...uleb(232)],
   f32x4Max: [0xfd, ...uleb(233)],
   f64x2PromoteLowF32x4: [0xfd, 0x5f],
+  /** f32x4.demote_f64x2_zero: two float64s rounded to float32 (to nearest, as Math.fround) into the low lanes. */
+  f32x4DemoteF64x2Zero: [0xfd, 0x5e],
+  /** v128.store64_lane: the low two float32s (lane 0 of 64 bits). */
+  v128Store64Lane0: (offset = 0) => [0xfd, 0x5b, 3, ...uleb(offset), 0],
+  f64x2Sqrt: [0xfd, ...uleb(239)],
   f64x2Add: [0xfd, ...uleb(240)],
+  f64x2Sub: [0xfd, ...uleb(241)],
   f64x2Mul: [0xfd, ...uleb(242)],
+  f64x2Div: [0xfd, ...uleb(243)],
   /** v128.load32_splat: one float32 into all four lanes. */
   v128Load32Splat: (offset = 0) => [0xfd, 0x09, 2, ...uleb(offset)],
   /** v128.load64_splat: one float64 into both lanes. */
