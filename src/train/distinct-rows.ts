@@ -10,6 +10,13 @@ import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseOut, DenseShape } from '../ops/cpu/dense.ts';
 import type { Workspace } from './workspace.ts';
 
+/**
+ * A trunk's input: the rows themselves (row r of `rows` is row r's input), or stage 1's prompt bank,
+ * where the input of a row whose id is i is row i of `bank` (the prompt's features; a rollout's
+ * stage-1 ids are its prompt ids), so nobody copies the bank's rows out for every copy of a prompt.
+ */
+export type TrunkInput = { rows: Float32Array } | { bank: Float32Array };
+
 /** Which rows share an input: `count` distinct inputs, each row's index among them, and each one's first row. */
 export interface DistinctRows {
   count: number;
@@ -53,11 +60,19 @@ export function distinctRows(ids: Uint32Array, ws: Workspace, name: string): Dis
   return { count, of, first: first.subarray(0, count) };
 }
 
-/** The rows of `x` (`width` floats each) at `rows`, in that order, into `out`. */
-function gatherRows(x: Float32Array, width: number, rows: Uint32Array, out: Float32Array): Float32Array {
-  for (let u = 0; u < rows.length; u++) copyFloats(x, rows[u]! * width, out, u * width, width);
+/** Each distinct input's row (`width` floats), in order, into `out`. */
+function gatherInputs(x: TrunkInput, width: number, ids: Uint32Array, d: DistinctRows, out: Float32Array): Float32Array {
+  const [data, byId] = 'bank' in x ? [x.bank, true] : [x.rows, false];
+  for (let u = 0; u < d.count; u++) {
+    const r = d.first[u]!;
+    copyFloats(data, (byId ? ids[r]! : r) * width, out, u * width, width);
+  }
   return out;
 }
+
+/** The rows themselves where every row's input is distinct and given row by row, else null. */
+const allDistinctRows = (x: TrunkInput, d: DistinctRows, rows: number): Float32Array | null =>
+  'rows' in x && d.count === rows ? x.rows : null;
 
 /**
  * A trunk (dense with its activation) over every row of `x`, computed once per distinct input
@@ -65,7 +80,7 @@ function gatherRows(x: Float32Array, width: number, rows: Uint32Array, out: Floa
  */
 export async function trunkForward(
   ops: OpsBackend,
-  x: Float32Array,
+  x: TrunkInput,
   ids: Uint32Array,
   w: Float32Array,
   b: Float32Array,
@@ -75,9 +90,10 @@ export async function trunkForward(
   out: DenseOut,
 ): Promise<DenseOut> {
   const d = distinctRows(ids, ws, name);
-  if (d.count === shape.rows) return ops.dense(x, w, b, shape, out);
+  const every = allDistinctRows(x, d, shape.rows);
+  if (every) return ops.dense(every, w, b, shape, out);
   const n = shape.outDim;
-  const xd = gatherRows(x, shape.inDim, d.first, ws.f32Grown(`${name}.x`, d.count * shape.inDim));
+  const xd = gatherInputs(x, shape.inDim, ids, d, ws.f32Grown(`${name}.x`, d.count * shape.inDim));
   const h = await ops.dense(
     xd,
     w,
@@ -99,7 +115,7 @@ export async function trunkForward(
  */
 export async function trunkWeightGrad(
   ops: OpsBackend,
-  x: Float32Array,
+  x: TrunkInput,
   dz: Float32Array,
   ids: Uint32Array,
   shape: Omit<DenseShape, 'activation'>,
@@ -108,9 +124,10 @@ export async function trunkWeightGrad(
   out: { dw: Float32Array; db: Float32Array },
 ): Promise<{ dw: Float32Array; db: Float32Array }> {
   const d = distinctRows(ids, ws, name);
-  if (d.count === shape.rows) return ops.denseBackwardWeight(x, dz, shape, out);
+  const every = allDistinctRows(x, d, shape.rows);
+  if (every) return ops.denseBackwardWeight(every, dz, shape, out);
   const n = shape.outDim;
-  const xd = gatherRows(x, shape.inDim, d.first, ws.f32Grown(`${name}.x`, d.count * shape.inDim));
+  const xd = gatherInputs(x, shape.inDim, ids, d, ws.f32Grown(`${name}.x`, d.count * shape.inDim));
   const dzd = ws.f32Grown(`${name}.dz`, d.count * n).fill(0);
   for (let r = 0; r < shape.rows; r++) {
     const to = d.of[r]! * n;

@@ -49,7 +49,6 @@ interface RowSample extends Sample {
 /** The rollout's row-major arrays by name (heads flattened as `<head>.<field>`). */
 function fields(ro: Rollout): [string, TypedArray][] {
   const out: [string, TypedArray][] = [
-    ['x1', ro.x1],
     ['x2', ro.x2],
     ['inputIds1', ro.inputIds[0]],
     ['inputIds2', ro.inputIds[1]],
@@ -84,7 +83,7 @@ function rolloutOf(rank: Rank, samples: readonly RowSample[], template: Rollout,
   return {
     rows: samples.length,
     promptIds: samples.map((s) => s.promptId),
-    x1: field('x1') as Float32Array,
+    stage1Bank: template.stage1Bank,
     x2: field('x2') as Float32Array,
     inputIds: [field('inputIds1') as Uint32Array, field('inputIds2') as Uint32Array],
     hidden: [field('hidden0') as Float32Array, field('hidden1') as Float32Array],

@@ -24,7 +24,7 @@ import { copyFloats } from '../core/rows.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
 import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
-import { trunkForward, trunkWeightGrad } from './distinct-rows.ts';
+import { type TrunkInput, trunkForward, trunkWeightGrad } from './distinct-rows.ts';
 import { Workspace } from './workspace.ts';
 
 interface Sampled {
@@ -37,7 +37,11 @@ interface Sampled {
 export interface Rollout {
   rows: number;
   promptIds: readonly number[];
-  x1: Float32Array;
+  /**
+   * Stage 1's input of a row is its prompt's row of this bank (the task's prompt features, shared,
+   * never copied per row): row inputIds[0][r] = promptIds[r]. Stage 2's inputs are x2's rows.
+   */
+  stage1Bank: Float32Array;
   x2: Float32Array;
   /**
    * Each row's input to stage 1 and to stage 2 as an id: rows with the same id have the same input
@@ -100,11 +104,8 @@ export async function rollout(
 ): Promise<Rollout> {
   const dims = task.dims;
   const rows = promptIds.length;
-  const s1 = stageInputs(dims)[1];
   const s2 = stageInputs(dims)[2];
-  const x1 = ws.f32('x1', rows * s1);
   const bank = task.prompts.stage1Input;
-  for (let r = 0; r < rows; r++) copyFloats(bank, promptIds[r]! * s1, x1, r * s1, s1);
   const logpTokens = ws.f32('logpTokens', rows * ACTIONS_PER_CONFIG);
   const heads = {} as Record<HeadName, Sampled>;
   const sample = async (logits: Float32Array, mask: Float32Array | null, h: Readonly<HeadSpec>) => {
@@ -125,7 +126,7 @@ export async function rollout(
     heads[h.name] = s;
   };
   const inputIds: [Uint32Array, Uint32Array] = [ws.u32('inputIds1', rows), ws.u32('inputIds2', rows)];
-  const forward = async (x: Float32Array, stage: 1 | 2) => {
+  const forward = async (x: TrunkInput, stage: 1 | 2) => {
     const { trunk, head } = stageShapes(dims, rows, stage);
     const w = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
     const n = rows * dims.hidden;
@@ -150,7 +151,7 @@ export async function rollout(
   };
 
   for (let r = 0; r < rows; r++) inputIds[0][r] = promptIds[r]!;
-  const one = await forward(x1, 1);
+  const one = await forward({ bank }, 1);
   const [tier, insertionHead, topK, knob3] = HEAD_LIST as [HeadSpec, HeadSpec, HeadSpec, HeadSpec];
   await sample(one.logits, null, tier);
   await sample(one.logits, null, insertionHead);
@@ -163,13 +164,13 @@ export async function rollout(
   await ops.oneHot(insertion, { rows, stride: s2, offset: dims.dModel, width: insertionHead.width }, x2);
   for (let r = 0; r < rows; r++) inputIds[1][r] = promptIds[r]! * insertionHead.width + insertion[r]!;
   const knob3Mask = await ops.knob3Mask(insertion, ws.f32('knob3Mask', rows * KNOB3_WIDTH));
-  const two = await forward(x2, 2);
+  const two = await forward({ rows: x2 }, 2);
   await sample(two.logits, null, topK);
   await sample(two.logits, knob3Mask, knob3);
   return {
     rows,
     promptIds,
-    x1,
+    stage1Bank: bank,
     x2,
     inputIds,
     hidden: [one.h.y, two.h.y],
@@ -224,7 +225,7 @@ export async function policyBackward(
   for (const stage of [1, 2] as const) {
     const { trunk, head } = stageShapes(dims, rows, stage);
     const [w, b, wh, bh] = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
-    const x = stage === 1 ? ro.x1 : ro.x2;
+    const x = trunkInput(ro, stage);
     const dHead = dLogits[stage - 1];
     const headGrad = await ops.denseBackwardWeight(ro.hidden[stage - 1], dHead, head, { dw: view(wh), db: view(bh) });
     put(wh, headGrad.dw);
@@ -275,7 +276,7 @@ export function selectRows(ro: Rollout, rows: readonly number[]): Rollout {
   return {
     rows: rows.length,
     promptIds: rows.map((r) => ro.promptIds[r]!),
-    x1: pick(ro.x1),
+    stage1Bank: ro.stage1Bank,
     x2: pick(ro.x2),
     inputIds: [pick(ro.inputIds[0]), pick(ro.inputIds[1])],
     hidden: [pick(ro.hidden[0]), pick(ro.hidden[1])],
@@ -285,6 +286,9 @@ export function selectRows(ro: Rollout, rows: readonly number[]): Rollout {
     logpTokens: pick(ro.logpTokens),
   };
 }
+
+/** A rollout's input to a stage's trunk: stage 1's prompt bank (by prompt id), or stage 2's rows. */
+const trunkInput = (ro: Rollout, stage: 1 | 2): TrunkInput => (stage === 1 ? { bank: ro.stage1Bank } : { rows: ro.x2 });
 
 /** A stage's trunk over a rollout's rows under `params` (each distinct input once), into new arrays. */
 export function stageTrunk(
@@ -300,7 +304,7 @@ export function stageTrunk(
   const n = ro.rows * dims.hidden;
   return trunkForward(
     ops,
-    stage === 1 ? ro.x1 : ro.x2,
+    trunkInput(ro, stage),
     ro.inputIds[stage - 1]!,
     tensor(params, dims, w),
     tensor(params, dims, b),

@@ -47,19 +47,25 @@ for (const ops of [cpuBackend, fastBackend])
     const b = values(outDim, 3);
     const shape = { rows, inDim, outDim, activation: 'tanh' as const };
     const out = { z: new Float32Array(rows * outDim), y: new Float32Array(rows * outDim) };
-    const shared = await trunkForward(ops, x, ids, w, b, shape, new Workspace(), 'trunk', out);
     const every = await ops.dense(x, w, b, shape);
-    assert.deepEqual(shared.z, every.z);
-    assert.deepEqual(shared.y, every.y);
+    // the rows given row by row, or (stage 1) as the bank's rows by id: the same bits
+    for (const input of [{ rows: x }, { bank }]) {
+      const shared = await trunkForward(ops, input, ids, w, b, shape, new Workspace(), 'trunk', out);
+      assert.deepEqual(shared.z, every.z);
+      assert.deepEqual(shared.y, every.y);
+    }
 
     const dz = values(rows * outDim, 4);
     const grad = { dw: new Float32Array(inDim * outDim), db: new Float32Array(outDim) };
-    const got = await trunkWeightGrad(ops, x, dz, ids, shape, new Workspace(), 'trunk', grad);
     const want = await ops.denseBackwardWeight(x, dz, shape);
+    const byRows = await trunkWeightGrad(ops, { rows: x }, dz, ids, shape, new Workspace(), 'trunk', grad);
+    const got = { dw: byRows.dw.slice(), db: byRows.db.slice() };
     // Each entry sums `rows` products |x·dz| ≤ 1 in another order: float32 rounding, at most (rows + 1)·2⁻²⁴ per term.
     for (let i = 0; i < want.dw.length; i++) assert.ok(Math.abs(got.dw[i]! - want.dw[i]!) <= (rows + 1) * rows * 2 ** -24, `dw[${i}]`);
     for (let j = 0; j < outDim; j++) assert.ok(Math.abs(got.db[j]! - want.db[j]!) <= (rows + 1) * rows * 2 ** -24, `db[${j}]`);
     assert.notDeepEqual(got.dw, new Float32Array(inDim * outDim));
+    // the bank's rows by id: the same distinct rows in the same order, so the same bits
+    assert.deepEqual(await trunkWeightGrad(ops, { bank }, dz, ids, shape, new Workspace(), 'trunk', grad), got);
   });
 
 test("rows that are all distinct go straight to the dense op, with the caller's arrays", async () => {
@@ -77,33 +83,34 @@ test("rows that are all distinct go straight to the dense op, with the caller's 
   const b = values(2, 7);
   const shape = { rows: 3, inDim: 5, outDim: 2, activation: 'tanh' as const };
   const out = { z: new Float32Array(6), y: new Float32Array(6) };
-  const h = await trunkForward(spy, x, ids, w, b, shape, new Workspace(), 'trunk', out);
+  const h = await trunkForward(spy, { rows: x }, ids, w, b, shape, new Workspace(), 'trunk', out);
   assert.equal(calls.length, 1);
   assert.equal(calls[0]!.x, x, 'the rows themselves, not a gathered copy');
   assert.equal(calls[0]!.rows, 3);
   assert.deepEqual(h, await cpuBackend.dense(x, w, b, shape));
   // With a shared input the op runs once on the distinct rows only.
-  await trunkForward(spy, x, Uint32Array.from([4, 1, 4]), w, b, shape, new Workspace(), 'trunk', out);
+  await trunkForward(spy, { rows: x }, Uint32Array.from([4, 1, 4]), w, b, shape, new Workspace(), 'trunk', out);
   assert.equal(calls[1]!.rows, 2);
 });
 
-/** Pairs of rows with the same input id but different input rows, stage 1 and stage 2 (none is right). */
+/**
+ * Rows whose ids do not name their inputs (none is right): stage 1's id must be the row's prompt (its
+ * row of the bank), and rows with the same stage-2 id must have the same stage-2 input row.
+ */
 function idsThatLie(ro: Rollout, dims: ControllerDims): string[] {
   const bad: string[] = [];
-  const widths = [stageInputs(dims)[1], stageInputs(dims)[2]];
-  [ro.x1, ro.x2].forEach((x, stage) => {
-    const ids = ro.inputIds[stage]!;
-    const w = widths[stage]!;
-    for (let a = 0; a < ro.rows; a++)
-      for (let c = a + 1; c < ro.rows; c++) {
-        if (ids[a] !== ids[c]) continue;
-        for (let i = 0; i < w; i++)
-          if (x[a * w + i] !== x[c * w + i]) {
-            bad.push(`stage ${stage + 1}, rows ${a} and ${c}`);
-            break;
-          }
-      }
-  });
+  for (let r = 0; r < ro.rows; r++) if (ro.inputIds[0][r] !== ro.promptIds[r]) bad.push(`stage 1, row ${r}`);
+  const ids = ro.inputIds[1];
+  const w = stageInputs(dims)[2];
+  for (let a = 0; a < ro.rows; a++)
+    for (let c = a + 1; c < ro.rows; c++) {
+      if (ids[a] !== ids[c]) continue;
+      for (let i = 0; i < w; i++)
+        if (ro.x2[a * w + i] !== ro.x2[c * w + i]) {
+          bad.push(`stage 2, rows ${a} and ${c}`);
+          break;
+        }
+    }
   return bad;
 }
 
