@@ -3,7 +3,7 @@
 // identity, the controller's, get their own loops; relu and gelu use the reference's scalar
 // functions. The formulas are the reference's, so the results are the same bits; where the
 // WebAssembly SIMD kernel runs, tanh's backward is its f32x4 tanhBackward (simd.ts: tanhF32,
-// within 2⁻²¹·|tanh z| of Math.tanh) and dense fuses the forward tanh into its matmul.
+// within 2⁻²¹·|tanh z| of Math.tanh) and dense applies the forward tanh in one pass after its matmul.
 import type { Activation } from '../codes.ts';
 import { activate, activationDerivative } from '../cpu/activation.ts';
 import { activeKernel } from './simd.ts';

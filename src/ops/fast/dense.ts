@@ -6,7 +6,7 @@ import { dotRows, scratch, scratch64, transpose } from './tiles.ts';
 /**
  * One dense layer over a batch, z = x·W + b, y = act(z), as src/ops/cpu/dense.ts defines it. With
  * the SIMD kernel (simd.ts) x and W go into the module as they are (W is already K × n row-major)
- * and the sums are float32, tanh fused into the same pass (tanhF32); with the JS kernel W is
+ * and the sums are float32, then tanh in one pass over z (tanhF32); with the JS kernel W is
  * transposed so that every output is a unit-stride dot product, the sums are the reference's
  * float64 ones, and the bits are the reference's.
  */
