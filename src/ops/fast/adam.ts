@@ -139,7 +139,7 @@ export function adam(
   const pairs = Math.ceil(n / 2) * 2;
   // byte addresses are i32: past 2 GiB the JS loop runs, as where memory cannot grow
   const floats = CONSTANTS_BYTES / 4 + 4 * pairs;
-  if (!k || floats * 4 > 2 ** 31 || !reserved(k.memory, floats)) {
+  if (!k || floats * 4 > 2 ** 31 || !k.memory.tryReserve(floats)) {
     adamJs(params, grads, m, v, gradScale, step, s);
     return;
   }
@@ -158,17 +158,6 @@ export function adam(
   params.set(f.subarray(at[0]!, at[0]! + n));
   m.set(f.subarray(at[2]!, at[2]! + n));
   v.set(f.subarray(at[3]!, at[3]! + n));
-}
-
-/** Whether the module's memory holds `floats` floats (grown where needed; false where growing is refused). */
-function reserved(memory: Memory, floats: number): boolean {
-  try {
-    memory.reserve(floats);
-    return true;
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-    return false;
-  }
 }
 
 /** The step's bias corrections and the moments' keep factors, as the reference computes them. */

@@ -172,13 +172,7 @@ export function simdLatencyTokens(task: Task, ids: readonly number[]): Float32Ar
   const yAt = xAt + up(PROMPTS_PER_CALL, TILE) * d;
   // byte addresses are i32: beyond 2 GiB (dModel above ~16 000) the JS kernel runs, as where memory cannot grow
   const end = yAt + up(PROMPTS_PER_CALL, TILE) * dp;
-  if (end * 8 > 2 ** 31) return blockedLatencyTokens(task, ids);
-  try {
-    k.memory.reserve(2 * end);
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e; // memory.grow refused
-    return blockedLatencyTokens(task, ids);
-  }
+  if (end * 8 > 2 ** 31 || !k.memory.tryReserve(2 * end)) return blockedLatencyTokens(task, ids);
   const f64 = k.memory.d;
   if (k.packed !== task.block) {
     const B = task.block;

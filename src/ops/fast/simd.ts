@@ -484,6 +484,16 @@ export class Memory {
     this.f = new Float32Array(mem.buffer);
     this.d = new Float64Array(mem.buffer);
   }
+  /** Whether the memory holds `floats` floats: grown where needed, false where the runtime refuses to grow it. */
+  tryReserve(floats: number): boolean {
+    try {
+      this.reserve(floats);
+      return true;
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e; // memory.grow refused
+      return false;
+    }
+  }
   /** At least `floats` floats, and the view over them. */
   reserve(floats: number): Float32Array {
     const need = floats * 4 - this.mem.buffer.byteLength;
