@@ -3,7 +3,7 @@
 //     of b and splats 4 floats of a for 8 multiply-adds of 4 lanes). a is packed first (packA, from
 //     any strides, so xᵀ needs no transpose): each 4-row block as K runs of 4 floats, read with one
 //     pointer. b is read as it is (rows n floats apart; a tile's columns past n read the next row's
-//     first ones, and 8 floats of slack follow b), in k blocks of about 256 KiB, so the part of b a
+//     first ones, and 8 floats of slack follow b), in k blocks of ~256 KiB (≥ 16 rows), so the part of b a
 //     block's tiles read stays in the core's cache instead of streaming all of b past each row
 //     block; c (rows rounded up to 8 floats) keeps the sums between blocks. Each output is summed
 //     over k in ascending order, in float32, starting from its bias: the reference's order
@@ -511,7 +511,7 @@ const up = (x: number, to: number) => Math.ceil(x / to) * to;
 /** Floats of slack after b and the bias: a tile's 8 columns read up to 7 past n. */
 const SLACK = 8;
 
-/** Floats of b one k block spans (256 KiB: well inside a core's L2 cache). */
+/** Floats of b one k block spans (256 KiB: well inside a core's L2 cache), or 16 rows of b where those are more. */
 const B_BLOCK_FLOATS = 65536;
 
 function runMatmul(
