@@ -15,7 +15,8 @@
 // demo's size also `npm run train` as a user runs it, the whole process (start, 120 steps, files).
 // ms/step: the mean wall time of the timed steps (after the warm-up steps; PyTorch's rows take the
 // mean of theirs likewise, after as many warm-up steps). BENCH_QUICK=1: the
-// first two sizes only, fewer steps.
+// first two sizes only, fewer steps. Each size ends with the 1-rank train row and PyTorch's
+// 1-thread distinct-input row run again, one after the other (this VM's vCPUs change speed).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -169,19 +170,24 @@ export default async function trainLoopBench(): Promise<void> {
         });
       }
     }
-    if ('python' in torch)
-      for (const distinct of [false, true])
-        for (const threads of [1, 2]) {
-          const t = torchRow(torch.python, size, threads, distinct);
-          add({
-            size: label,
-            what: `PyTorch ${t.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}${distinct ? ', trunks once per distinct input' : ''}`,
-            msPerStep: t.msPerStep,
-            note: distinct
-              ? 'bench/torch --distinct-inputs (rows shared by input, as train)'
-              : 'bench/torch, every row through both trunks',
-          });
-        }
+    const torchRows = (threads: number, distinct: boolean, again = '') => {
+      if (!('python' in torch)) return;
+      const t = torchRow(torch.python, size, threads, distinct);
+      add({
+        size: label,
+        what: `PyTorch ${t.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}${distinct ? ', trunks once per distinct input' : ''}${again}`,
+        msPerStep: t.msPerStep,
+        note: distinct ? 'bench/torch --distinct-inputs (rows shared by input, as train)' : 'bench/torch, every row through both trunks',
+      });
+    };
+    for (const distinct of [false, true]) for (const threads of [1, 2]) torchRows(threads, distinct);
+    // Again, the 1-rank train row and PyTorch's 1-thread distinct-input row, one after the other: this
+    // VM's two vCPUs run at speeds up to ~1.45× apart that change from minute to minute (bench/README.md),
+    // so the two rows a ratio compares are also taken side by side in time, and the spread between a
+    // row and its repeat shows how far the machine moved during the run.
+    const r = await trainRow(size, 1, 'cpu', 1);
+    add({ size: label, what: 'train --backend cpu, 1 rank (again, after PyTorch)', ...r });
+    torchRows(1, true, ' (again, after train)');
   }
   console.log(`  load average after: ${os.loadavg()[0]!.toFixed(1)}`);
   console.log('');
@@ -191,6 +197,7 @@ export default async function trainLoopBench(): Promise<void> {
       const same = rows.filter((o) => o.size === r.size);
       const torchBest = Math.min(...same.filter((o) => o.what.startsWith('PyTorch') && o.msPerStep !== null).map((o) => o.msPerStep!));
       const one = same.find((o) => o.what === 'train --backend cpu, 1 rank')?.msPerStep;
+      const isRepeat = r.what.includes('(again');
       const ms = r.msPerStep;
       return [
         r.size,
@@ -198,7 +205,7 @@ export default async function trainLoopBench(): Promise<void> {
         ms === null ? 'n/a' : ms.toFixed(1),
         ms === null ? 'n/a' : (1000 / ms).toFixed(1),
         ms === null || !Number.isFinite(torchBest) ? 'n/a' : `${(torchBest / ms).toFixed(2)}×`,
-        ms === null || !one || !r.what.startsWith('train --backend cpu') ? '' : `${(one / ms).toFixed(2)}×`,
+        ms === null || !one || isRepeat || !r.what.startsWith('train --backend cpu') ? '' : `${(one / ms).toFixed(2)}×`,
         r.note,
       ];
     }),
