@@ -50,7 +50,10 @@ const OUTPUT_HELP = [
   ['--resume DIR', 'continue the run saved in DIR (its config.json; --steps and --backend may change)'],
   ['--overwrite', 'let --out replace a run already saved there (without it, that is refused: nothing is lost)'],
   ['--json', 'print the final summary as JSON on stdout (progress goes to stderr)'],
-  ['--threads N', 'worker threads for the ranks (default min(ranks, cores)); the same results for any N'],
+  [
+    '--threads N',
+    'worker threads for the ranks (default min(ranks, cores)); the same results for any N; cores they leave idle help with the large matmuls',
+  ],
 ]
   .map(([flag, text]) => helpLine(flag!, text!))
   .join('');
@@ -291,9 +294,10 @@ const command: Command = {
         threads: intFlag(flags.threads, 'threads', 1, config.ranks),
         shouldStop: () => stopRequested,
         onNotice: (n) => notice(say(n)),
-        onStart: (device) => {
+        onStart: (device, helpers) => {
           info(
-            `training ${steps(config.steps - startStep)} on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} [${device}]: ` +
+            `training ${steps(config.steps - startStep)} on ${config.ranks} rank${config.ranks > 1 ? 's' : ''} ` +
+              `[${device}${helpers ? `, ${helpers} helper thread${helpers > 1 ? 's' : ''} per rank thread for the matmuls` : ''}]: ` +
               `${config.sampler} sampler, ${config.advantage} advantages, ${config.loss} loss, ${config.reward} reward, ` +
               `${config.ranks * config.batch} samples per step` +
               (config.dynamicSampling

@@ -17,6 +17,16 @@ import * as seeds from './programs/seeds.ts';
 /** A module of rank programs: its exported functions are `(rank, args) => result`. */
 export type ProgramModule = Record<string, unknown>;
 
+/**
+ * What an entry's helper threads do (World.start's `helpers`), given by the entry as its programs are:
+ * `serve` makes this worker a helper of the rank thread at the other end of `port`; `join` gives a rank
+ * thread its helpers' ports.
+ */
+export interface HelperHooks {
+  serve(port: MessagePort): void;
+  join(ports: MessagePort[]): void;
+}
+
 /** The ranks' own program modules, bundled into every worker entry. */
 const RANKS_PROGRAMS: Record<string, ProgramModule> = { bench, dynamic, seeds };
 
@@ -49,9 +59,9 @@ function mine(): Rank[] {
  * run time instead, which works in Node, Deno and Vite's dev server but not from a production build
  * (Vite does not bundle what it cannot see).
  */
-export async function serveRank(programs: Record<string, ProgramModule> = {}): Promise<void> {
+export async function serveRank(programs: Record<string, ProgramModule> = {}, helpers?: HelperHooks): Promise<void> {
   const builtin = { ...RANKS_PROGRAMS, ...programs };
-  const api = makeApi(builtin);
+  const api = makeApi(builtin, helpers);
   if (isNode) {
     // Variable specifiers keep Vite from trying to bundle Node-only modules for the browser.
     const threads = 'node:worker_threads';
@@ -94,7 +104,23 @@ function failed(r: Rank, err: unknown): RankSettled {
   return { ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err) };
 }
 
-const makeApi = (BUILTIN: Record<string, ProgramModule>) => ({
+/** The refusal when a world asks an entry without helper hooks for helpers. */
+const noHelpers = () =>
+  new ConfigError('this worker entry has no helper threads (serveRank was given no helper hooks); start the world with helpers: 0');
+
+const makeApi = (BUILTIN: Record<string, ProgramModule>, helpers: HelperHooks | undefined) => ({
+  /** This worker becomes a helper thread of the rank thread at the other end of `port` (it hosts no rank). */
+  serveAsHelper(port: MessagePort): void {
+    if (!helpers) throw noHelpers();
+    helpers.serve(port);
+  },
+
+  /** This rank thread's helper threads, one port each. */
+  joinHelpers(ports: MessagePort[]): void {
+    if (!helpers) throw noHelpers();
+    helpers.join(ports);
+  },
+
   /** Attaches this worker's ranks to the world's arena; returns each rank's device names. */
   async init(init: RankInit): Promise<{ device: string; gpu: string | null }[]> {
     ranks = init.ranks.map(

@@ -47,9 +47,18 @@ interface NodeProcessLike {
 }
 const isNode = !('Deno' in globalThis) && !!(globalThis as { process?: NodeProcessLike }).process?.versions?.node;
 
-/** Starts the worker thread of `ranks` (a label such as `0` or `0–3`) in a world of `threads` worker threads, on `entry`. */
-export async function spawnRankWorker(ranks: string, threads = 1, entry: RankWorkerEntry = RANK_WORKER): Promise<RankWorker> {
-  return isNode ? spawnNode(ranks, threads, entry) : spawnWeb(ranks, entry);
+/**
+ * Starts the worker thread of `ranks` (a label such as `0` or `0–3`) in a world of `threads` worker threads, on `entry`;
+ * `helper` names a helper thread of theirs instead (`helper 1`: `rank 0 helper 1`).
+ */
+export async function spawnRankWorker(
+  ranks: string,
+  threads = 1,
+  entry: RankWorkerEntry = RANK_WORKER,
+  helper?: string,
+): Promise<RankWorker> {
+  const name = helper ? `${label(ranks)} ${helper}` : label(ranks);
+  return isNode ? spawnNode(name, threads, entry) : spawnWeb(name, entry);
 }
 
 /** The machine's logical cores as this runtime reports them (at least 1). */
@@ -84,7 +93,7 @@ const youngGenerationMb = (threadCount: number) => (threadCount <= 16 ? 32 : 2);
 const START_SEMI_SPACE_MB = 16;
 let semiSpaceSet: Promise<void> | null = null;
 
-async function spawnNode(rank: string, threadCount: number, entryFile: RankWorkerEntry): Promise<RankWorker> {
+async function spawnNode(name: string, threadCount: number, entryFile: RankWorkerEntry): Promise<RankWorker> {
   // Variable specifiers keep Vite from bundling Node-only modules into the browser build.
   const threads = 'node:worker_threads';
   const adapter = 'comlink/dist/esm/node-adapter.mjs';
@@ -103,7 +112,7 @@ async function spawnNode(rank: string, threadCount: number, entryFile: RankWorke
   }
   // Small old generations: a rank holds a few typed arrays.
   const worker = new Worker(entry, {
-    name: label(rank),
+    name,
     workerData: bundled ? undefined : { entry: entryFile.url.href },
     resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(threadCount), maxOldGenerationSizeMb: 256 },
   });
@@ -116,9 +125,9 @@ async function spawnNode(rank: string, threadCount: number, entryFile: RankWorke
     }),
   );
   const crashed = new Promise<never>((_, reject) => {
-    worker.once('error', (err) => reject(new Error(`${label(rank)}'s worker failed: ${(err as Error).message}`)));
+    worker.once('error', (err) => reject(new Error(`${name}'s worker failed: ${(err as Error).message}`)));
     worker.once('exit', (code) => {
-      if (!ending) reject(new Error(`${label(rank)}'s worker exited unexpectedly (code ${code})`));
+      if (!ending) reject(new Error(`${name}'s worker exited unexpectedly (code ${code})`));
     });
   });
   crashed.catch(() => undefined);
@@ -133,15 +142,15 @@ async function spawnNode(rank: string, threadCount: number, entryFile: RankWorke
   };
 }
 
-async function spawnWeb(rank: string, entry: RankWorkerEntry): Promise<RankWorker> {
-  const worker = entry.web(label(rank));
+async function spawnWeb(name: string, entry: RankWorkerEntry): Promise<RankWorker> {
+  const worker = entry.web(name);
   live++;
   let alive = true;
   const crashed = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (ev: ErrorEvent) => {
       // Handled here: unhandled, a worker error would end a Deno process.
       ev.preventDefault();
-      reject(new Error(`${label(rank)}'s worker failed: ${ev.message}`));
+      reject(new Error(`${name}'s worker failed: ${ev.message}`));
     });
   });
   crashed.catch(() => undefined);

@@ -4,6 +4,7 @@
 // of one thread take turns on it and meet each other without a thread switch). When a step fails
 // on any rank the world reports every rank's error in one WorldFailure and terminates all its
 // workers, so nothing is left running.
+import * as Comlink from 'comlink';
 import { ConfigError } from '../core/errors.ts';
 import { ABORT, ABORT_RANK, Arena, controlBytes, createArenaBuffer, MAX_WORLD, Phase, ST_PHASE } from './arena.ts';
 import { BACKEND_BEHAVIOURS, type BackendBehaviour } from './backend.ts';
@@ -44,9 +45,30 @@ export interface WorldOptions {
   watchdogMs?: number;
   /** The workers' entry: the ranks' own programs (default) or an application's, which registers its programs there. */
   worker?: RankWorkerEntry;
+  /**
+   * Helper threads per rank thread (default 0): more workers on the same entry, each connected to one rank
+   * thread by a message port, which the entry puts to work (serveRank's `helpers`: the training entry's
+   * fast matmul shares a large product's rows with them). They host no rank; the world stops them with its own.
+   */
+  helpers?: number;
 }
 
-const KNOWN_OPTIONS = ['size', 'timeoutMs', 'arenaBytes', 'maxArenaBytes', 'waitMode', 'gpu', 'backend', 'watchdogMs', 'worker', 'threads'];
+const KNOWN_OPTIONS = [
+  'size',
+  'timeoutMs',
+  'arenaBytes',
+  'maxArenaBytes',
+  'waitMode',
+  'gpu',
+  'backend',
+  'watchdogMs',
+  'worker',
+  'threads',
+  'helpers',
+];
+
+/** Most helper threads a rank thread may have. */
+const MAX_HELPERS = 64;
 
 /**
  * Which exported rank program to run: a module (`builtin:seeds` or `builtin:bench`, bundled into
@@ -125,7 +147,13 @@ function validate(options: WorldOptions, cores: number): Validated {
   const watchdogMs = options.watchdogMs ?? 2000;
   if (!(watchdogMs > 0) || !Number.isFinite(watchdogMs))
     throw new ConfigError(`watchdogMs must be a positive number of milliseconds, got ${String(watchdogMs)}`);
-  return { size, threads, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode, backend, watchdogMs, worker: options.worker ?? RANK_WORKER };
+  const helpers = options.helpers ?? 0;
+  if (!Number.isInteger(helpers) || helpers < 0 || helpers > MAX_HELPERS)
+    throw new ConfigError(
+      `helpers must be a whole number from 0 to ${MAX_HELPERS} (helper threads per rank thread), got ${String(helpers)}`,
+    );
+  const worker = options.worker ?? RANK_WORKER;
+  return { size, threads, timeoutMs, arenaBytes, maxArenaBytes, gpu, waitMode, backend, watchdogMs, worker, helpers };
 }
 
 /** The first line of a message without the per-rank "(rank n … was released)" note. */
@@ -157,6 +185,7 @@ export class World {
   readonly devices: { device: string; gpu: string | null }[];
   /** The ranks each worker thread hosts (`placement[t]`, in rank order). */
   readonly placement: readonly (readonly number[])[];
+  /** The rank threads' workers (placement's order), then their helpers'. */
   private workers: RankWorker[];
   private running: string | null = null;
   private readonly buffer: SharedArrayBuffer;
@@ -219,6 +248,7 @@ export class World {
       const initFailed = inits.find((s) => s.status === 'rejected');
       if (initFailed) throw (initFailed as PromiseRejectedResult).reason;
       const devices = inits.flatMap((s) => (s as PromiseFulfilledResult<(typeof World.prototype.devices)[number][]>).value);
+      if (o.helpers > 0) workers.push(...(await startHelpers(workers, placement, o)));
       return new World(o.size, o.timeoutMs, buffer, workers, placement, devices);
     } catch (err) {
       await Promise.all(workers.map((w) => w.terminate()));
@@ -271,8 +301,9 @@ export class World {
     const outcomes: (RankOutcome | undefined)[] = new Array(this.size).fill(undefined);
     await new Promise<void>((resolve) => {
       let grace: ReturnType<typeof setTimeout> | undefined;
-      let pending = this.workers.length;
-      this.workers.forEach((w, t) => {
+      const ranked = this.workers.slice(0, this.placement.length);
+      let pending = ranked.length;
+      ranked.forEach((w, t) => {
         const hosted = this.placement[t]!;
         Promise.race([w.api.run(url, program.name, args), w.crashed])
           .then(
@@ -341,7 +372,7 @@ export class World {
 
   /** Every rank's collective counters. */
   async metrics(): Promise<RankMetrics[]> {
-    return (await Promise.all(this.workers.map((w) => w.api.metrics()))).flat();
+    return (await Promise.all(this.workers.slice(0, this.placement.length).map((w) => w.api.metrics()))).flat();
   }
 
   /** Releases GPU devices and terminates every worker; safe to call twice. */
@@ -350,9 +381,43 @@ export class World {
     this.workers = [];
     if (this.devices.some((d) => d.gpu)) {
       // A rank blocked in a collective cannot answer close(); terminate ends it (and its device) anyway.
-      await Promise.all(workers.map((w) => withTimeout(w.api.close(), 200)));
+      await Promise.all(workers.slice(0, this.placement.length).map((w) => withTimeout(w.api.close(), 200)));
     }
     await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/**
+ * Each rank thread's helper threads: workers on the same entry, each handed one end of a message channel
+ * whose other end goes to its rank thread. Rejects (after terminating those that started) if any fails.
+ */
+async function startHelpers(workers: RankWorker[], placement: number[][], o: Validated): Promise<RankWorker[]> {
+  const started = await Promise.allSettled(
+    placement.flatMap((ranks) =>
+      Array.from({ length: o.helpers }, (_, i) =>
+        spawnRankWorker(rankList(ranks).replace(/^ranks? /, ''), o.threads, o.worker, `helper ${i + 1}`),
+      ),
+    ),
+  );
+  const helpers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  try {
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    await Promise.all(
+      workers.map(async (w, t) => {
+        const mine = helpers.slice(t * o.helpers, (t + 1) * o.helpers);
+        const channels = mine.map(() => new MessageChannel());
+        await Promise.all(
+          mine.map((h, i) => Promise.race([h.api.serveAsHelper(Comlink.transfer(channels[i]!.port2, [channels[i]!.port2])), h.crashed])),
+        );
+        const ports = channels.map((c) => c.port1);
+        await Promise.race([w.api.joinHelpers(Comlink.transfer(ports, ports)), w.crashed]);
+      }),
+    );
+    return helpers;
+  } catch (err) {
+    await Promise.all(helpers.map((h) => h.terminate()));
+    throw err;
   }
 }
 

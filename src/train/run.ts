@@ -4,8 +4,9 @@
 // belong to the CLI (src/cli/train.ts).
 import { configError, type Fact, fact } from '../core/messages/index.ts';
 import type { Layout } from '../core/layout/types.ts';
-import { initControllerParams } from '../core/env/controller.ts';
+import { HEADS, initControllerParams } from '../core/env/controller.ts';
 import { makeTask } from '../core/env/task.ts';
+import { TEAM_MIN_MADDS } from '../ops/fast/kernel-team.ts';
 import { coreCount } from '../ranks/spawn.ts';
 import { World } from '../ranks/world.ts';
 import { fusedStepGap, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
@@ -35,8 +36,8 @@ export interface TrainOptions {
   shouldStop?(): boolean;
   /** Steps the ranks run per call (default: grown from 1 while a call takes under 100 ms; the fused WebGPU step's calls run on to a replica check). */
   stepsPerCall?: number;
-  /** Called once the ranks are up, with the device they train on ('cpu' or the GPU adapter). */
-  onStart?(device: string): void;
+  /** Called once the ranks are up, with the device they train on ('cpu' or the GPU adapter) and each rank thread's helper threads. */
+  onStart?(device: string, helpers: number): void;
   /** Notices as facts (the auto backend's fallback, a setting the fused WebGPU step does not run): the CLI prints `say(notice)`. */
   onNotice?(notice: RunNotice): void;
   /**
@@ -44,6 +45,12 @@ export interface TrainOptions {
    * The results are the same for any count (src/ranks/world.ts).
    */
   threads?: number;
+  /**
+   * Helper threads per rank thread for the fast backend's large matrix products (default: the cores the
+   * ranks' threads leave idle, shared among them; 0 with the reference ops or a GPU). A product's rows are
+   * shared among the threads, and every output has the bits it has on one thread (src/ops/fast/kernel-team.ts).
+   */
+  helpers?: number;
   /** Testing the replica check only. */
   divergeRank?: number;
   /** CPU ops: the fast backend (default) or the reference (to check they agree). */
@@ -60,6 +67,8 @@ export interface TrainResult {
   stopped: boolean;
   /** On WebGPU: rank 0's command submissions and buffer readbacks over the run's steps (the fused step's), and per step. */
   transfers?: TransferCounts & { steps: number; submissionsPerStep: number; readbacksPerStep: number };
+  /** Helper threads each rank thread had for the fast matmul's large products (0: none). */
+  helpers: number;
 }
 
 /** The sampler's layout with enough epochs for `steps` steps (one training step per layout step, or the micro-steps' windows). */
@@ -67,25 +76,40 @@ export function trainingLayout(c: TrainConfig): Layout {
   return usesMicroSteps(c) ? microPlanCovering(c, c.steps).layout : layoutCovering(c, c.steps);
 }
 
+/**
+ * Whether a rank's largest products are large enough for a team to share (kernel-team.ts): a trunk's
+ * dense layer over the rank's rows, at most batch × (2·dModel + 5) × hidden multiply-adds.
+ */
+function sharesProducts(c: TrainConfig): boolean {
+  return c.batch * (2 * c.dims.dModel + HEADS.insertion.width) * c.dims.hidden >= TEAM_MIN_MADDS;
+}
+
 /** Starts the world the backend choice asks for; auto falls back to the CPU with a notice. */
 async function startWorld(
   c: TrainConfig,
-  threads: number | undefined,
+  o: TrainOptions,
   onNotice: (notice: RunNotice) => void,
-): Promise<{ world: World; device: 'cpu' | 'webgpu' }> {
-  // Logical ranks on the CPU: min(ranks, cores) threads unless asked (each GPU rank keeps its own thread).
-  const cpu = { size: c.ranks, worker: TRAIN_WORKER, threads: threads ?? Math.min(c.ranks, await coreCount()) };
-  if (c.backend === 'cpu') return { world: await World.start(cpu), device: 'cpu' };
+): Promise<{ world: World; device: 'cpu' | 'webgpu'; helpers: number }> {
+  const { threads } = o;
+  // Logical ranks on the CPU: min(ranks, cores) threads unless asked (each GPU rank keeps its own thread),
+  // and the cores they leave idle as helper threads of the fast matmul.
+  const cores = await coreCount();
+  const cpuThreads = threads ?? Math.min(c.ranks, cores);
+  const helpers =
+    o.helpers ?? (o.cpuOps === 'reference' || !sharesProducts(c) ? 0 : Math.floor(Math.max(0, cores - cpuThreads) / cpuThreads));
+  const cpu = { size: c.ranks, worker: TRAIN_WORKER, threads: cpuThreads, helpers };
+  if (c.backend === 'cpu') return { world: await World.start(cpu), device: 'cpu', helpers };
   try {
     return {
       world: await World.start({ size: c.ranks, worker: TRAIN_WORKER, gpu: true, ...(threads !== undefined && { threads }) }),
       device: 'webgpu',
+      helpers: 0,
     };
   } catch (err) {
     const reason = (err as Error).message.split('\n')[0];
     if (c.backend === 'webgpu') throw configError([fact('run.webgpu-failed', { reason })]);
     onNotice(fact('run.webgpu-unavailable', { reason }));
-    return { world: await World.start(cpu), device: 'cpu' };
+    return { world: await World.start(cpu), device: 'cpu', helpers };
   }
 }
 
@@ -94,7 +118,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const c = o.config;
   // Built here once for every rank (a layout the validator refuses is a ConfigError before any worker starts).
   const layout = trainingLayout(c);
-  const { world, device } = await startWorld(c, o.threads, o.onNotice ?? (() => {}));
+  const { world, device, helpers } = await startWorld(c, o, o.onNotice ?? (() => {}));
   // WebGPU runs the fused step; the few settings it does not run take each op through its own submission.
   const unsupported = device === 'webgpu' ? fusedStepGap(c, layout) : null;
   if (unsupported) o.onNotice?.(fact('run.fused-unsupported', { gap: unsupported }));
@@ -115,7 +139,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
       deviceFix: o.deviceFix,
     };
     const devices = await world.run<{ device: string }>(program('trainInit'), init);
-    o.onStart?.(devices[0]!.device);
+    o.onStart?.(devices[0]!.device, helpers);
     // The sampler's shared counter: one layout step per training step, more when dynamic
     // sampling resamples (each resample reads the next batch of the layout).
     let layoutStep = o.resume?.layoutStep ?? o.resume?.step ?? 0;
@@ -147,7 +171,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
     }
     const [final] = await world.run<ReplicaState | null>(program('trainCheckpoint'));
     await world.run(program('trainEnd'));
-    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped, ...transfersOf(metrics) };
+    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped, helpers, ...transfersOf(metrics) };
   } finally {
     await world.stop();
   }

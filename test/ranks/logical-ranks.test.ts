@@ -35,6 +35,18 @@ test('threads outside 1…size, or blocking waits on a shared thread, are Config
   assert.equal(liveRankWorkers(), 0);
 });
 
+test('helper threads: a whole number up to 64, and only on an entry that serves them', async () => {
+  await assert.rejects(
+    World.start({ size: 1, helpers: 1.5 }),
+    (e: Error) =>
+      e instanceof ConfigError && /helpers must be a whole number from 0 to 64 \(helper threads per rank thread\), got 1.5/.test(e.message),
+  );
+  await assert.rejects(World.start({ size: 1, helpers: -1 }), ConfigError);
+  // The ranks' own entry has no helper hooks: the world says so and leaves no worker behind.
+  await assert.rejects(World.start({ size: 2, helpers: 1 }), /this worker entry has no helper threads/);
+  assert.equal(liveRankWorkers(), 0);
+});
+
 async function runOn<R>(size: number, threads: number, name: string, args: unknown, timeoutMs = 10_000): Promise<R[]> {
   const world = await World.start({ size, threads, timeoutMs });
   try {

@@ -24,6 +24,7 @@
 // kernel and Math.tanh.
 import { copyFloats } from '../../core/rows.ts';
 import { assemble, forLoop, I32, op, V128 } from './wasm-asm.ts';
+import { type KernelTeam, kernelTeam, type MatmulFn, type MatmulJob, matmulRows } from './kernel-team.ts';
 
 // Eigen's float tanh: clamp, then x·P(x²)/Q(x²).
 const TANH_CLAMP = 7.998811721801758;
@@ -366,42 +367,45 @@ const tanhBody = (): number[] => [
  *   - columnSums(b, n, K, out): b's column sums in float64 (out: n rounded up to 2 float64s);
  *   - tanh(z, dy, out, nBytes): out = tanh(z), or out = dy·(1 − tanh(z)²) where dy ≠ 0.
  */
-export function kernelModule(relaxed: boolean): Uint8Array<ArrayBuffer> {
-  return assemble([
-    {
-      name: 'matmul',
-      params: new Array<number>(MATMUL_PARAMS).fill(I32),
-      locals: [
-        [MATMUL_I32_LOCALS, I32],
-        [MATMUL_V128_LOCALS, V128],
-      ],
-      body: matmulBody(relaxed),
-    },
-    {
-      name: 'packA',
-      params: new Array<number>(6).fill(I32),
-      locals: [[5, I32]],
-      body: packABody(),
-    },
-    {
-      name: 'columnSums',
-      params: [I32, I32, I32, I32],
-      locals: [
-        [3, I32],
-        [1, V128],
-      ],
-      body: columnSumsBody(),
-    },
-    {
-      name: 'tanh',
-      params: [I32, I32, I32, I32],
-      locals: [
-        [1, I32],
-        [3, V128],
-      ],
-      body: tanhBody(),
-    },
-  ]);
+export function kernelModule(relaxed: boolean, sharedMemory = false): Uint8Array<ArrayBuffer> {
+  return assemble(
+    [
+      {
+        name: 'matmul',
+        params: new Array<number>(MATMUL_PARAMS).fill(I32),
+        locals: [
+          [MATMUL_I32_LOCALS, I32],
+          [MATMUL_V128_LOCALS, V128],
+        ],
+        body: matmulBody(relaxed),
+      },
+      {
+        name: 'packA',
+        params: new Array<number>(6).fill(I32),
+        locals: [[5, I32]],
+        body: packABody(),
+      },
+      {
+        name: 'columnSums',
+        params: [I32, I32, I32, I32],
+        locals: [
+          [3, I32],
+          [1, V128],
+        ],
+        body: columnSumsBody(),
+      },
+      {
+        name: 'tanh',
+        params: [I32, I32, I32, I32],
+        locals: [
+          [1, I32],
+          [3, V128],
+        ],
+        body: tanhBody(),
+      },
+    ],
+    sharedMemory,
+  );
 }
 
 /** A matrix the kernel reads: element (i, k) at data[i·rowStride + k·kStride]. */
@@ -441,6 +445,8 @@ export interface SimdKernel {
 }
 
 const kernels: { fma?: SimdKernel | null; plain?: SimdKernel | null } = {};
+/** The team the cached kernels were built for (null: alone, on memories of their own). */
+let builtFor: KernelTeam | null = null;
 let fma = false;
 
 /** Fused multiply-adds (relaxed SIMD) where the runtime has them: faster, bits that depend on the hardware. */
@@ -450,26 +456,40 @@ export function useFma(on: boolean): void {
 
 /** This thread's kernel (compiled on first use), or null where WebAssembly SIMD is unavailable. */
 export function simdKernel(): SimdKernel | null {
+  if (builtFor !== kernelTeam()) {
+    kernels.fma = kernels.plain = undefined;
+    builtFor = kernelTeam();
+  }
   const key = fma ? 'fma' : 'plain';
   if (kernels[key] === undefined) kernels[key] = build(fma ? [true, false] : [false]);
   return kernels[key];
 }
 
+/** The kernel module's functions, instantiated on `shared` (a team's memory) or on a memory of its own; null where the variant does not validate. */
+export function kernelInstance(relaxed: boolean, shared?: WebAssembly.Memory): KernelFns | null {
+  const bytes = kernelModule(relaxed, !!shared);
+  if (!WebAssembly.validate(bytes)) return null;
+  const e = new WebAssembly.Instance(new WebAssembly.Module(bytes), shared ? { env: { mem: shared } } : {}).exports;
+  return {
+    mem: e.mem as WebAssembly.Memory,
+    ...(Object.fromEntries(KERNEL_FNS.map((f) => [f, e[f]])) as Record<(typeof KERNEL_FNS)[number], MatmulFn>),
+  };
+}
+
+const KERNEL_FNS = ['matmul', 'packA', 'columnSums', 'tanh'] as const;
+type KernelFns = Record<(typeof KERNEL_FNS)[number], MatmulFn> & { mem: WebAssembly.Memory };
+
 function build(variants: boolean[]): SimdKernel | null {
   if (typeof WebAssembly !== 'object') return null;
+  const team = kernelTeam();
   for (const relaxed of variants) {
-    const bytes = kernelModule(relaxed);
-    if (!WebAssembly.validate(bytes)) continue;
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
-    const memory = new Memory(instance.exports.mem as WebAssembly.Memory);
-    const matmul = instance.exports.matmul as (...args: number[]) => void;
-    const packA = instance.exports.packA as (...args: number[]) => void;
-    const columnSums = instance.exports.columnSums as (...args: number[]) => void;
-    const tanh = instance.exports.tanh as (...args: number[]) => void;
+    const fns = kernelInstance(relaxed, team?.memory);
+    if (!fns) continue;
+    const memory = new Memory(fns.mem);
+    const tanh = fns.tanh;
     return {
       kind: relaxed ? 'relaxed-simd' : 'simd',
-      matmul: (a, b, m, n, K, bias, withTanh, out) =>
-        runMatmul(memory, { matmul, packA, columnSums, tanh }, a, b, m, n, K, bias, withTanh, out),
+      matmul: (a, b, m, n, K, bias, withTanh, out) => runMatmul(memory, fns, relaxed, team, a, b, m, n, K, bias, withTanh, out),
       tanhBackward: (z, dy, out) => runTanhBackward(memory, tanh, z, dy, out),
     };
   }
@@ -516,7 +536,9 @@ const B_BLOCK_FLOATS = 65536;
 
 function runMatmul(
   memory: Memory,
-  fns: Record<'matmul' | 'packA' | 'columnSums' | 'tanh', (...args: number[]) => void>,
+  fns: KernelFns,
+  relaxed: boolean,
+  team: KernelTeam | null,
   a: StridedMatrix,
   b: Float32Array,
   m: number,
@@ -561,12 +583,22 @@ function runMatmul(
   f.fill(0, bias ? biasAt + n : biasAt, cAt);
   fns.packA(aAt * 4, a.rowStride * 4, a.kStride * 4, packRows, K, panelAt * 4);
   // k in blocks of about 256 KiB of b, so the rows of b a block's tiles read stay in the core's cache;
-  // c keeps the sums between blocks (float32 either way: the same bits as one pass)
-  const kBlock = Math.max(16, Math.floor(B_BLOCK_FLOATS / np));
-  for (let k0 = 0; k0 < K; k0 += kBlock) {
-    const kc = Math.min(kBlock, K - k0);
-    fns.matmul((panelAt + 4 * k0) * 4, K * 4, (bAt + k0 * n) * 4, cAt * 4, mp, np, kc, biasAt * 4, n, k0 > 0 ? 1 : 0);
-  }
+  // c keeps the sums between blocks (kernel-team.ts's matmulRows); a large product's rows are shared
+  // with the team's helper threads
+  const job: MatmulJob = {
+    relaxed,
+    panel: panelAt * 4,
+    pstride: K * 4,
+    b: bAt * 4,
+    c: cAt * 4,
+    bias: biasAt * 4,
+    np,
+    n,
+    K,
+    kBlock: Math.max(16, Math.floor(B_BLOCK_FLOATS / np)),
+  };
+  if (team?.takes(mp, m * n * K)) team.matmul(fns.matmul, job, mp);
+  else matmulRows(fns.matmul, job, 0, mp);
   if (tanh) fns.tanh(cAt * 4, 0, yAt * 4, mp * np * 4);
   if (out.bColumnSums) {
     fns.columnSums(bAt * 4, n, K, sumsAt * 4);

@@ -131,8 +131,16 @@ export interface WasmFunction {
   body: number[];
 }
 
-/** A module with one exported memory `mem` (growable) and the given exported functions (no results). */
-export function assemble(functions: WasmFunction[]): Uint8Array<ArrayBuffer> {
+/** Pages (64 KiB) a shared memory may grow to: WebAssembly's 4 GiB (a shared memory must declare its maximum). */
+export const SHARED_MAX_PAGES = 65536;
+
+/**
+ * A module with one exported memory `mem` (growable) and the given exported functions (no results).
+ * `sharedMemory`: the memory is imported as `env.mem`, shared (a `WebAssembly.Memory` made with
+ * `shared: true`, at most SHARED_MAX_PAGES), so instances in several threads run on one memory;
+ * otherwise the module defines its own.
+ */
+export function assemble(functions: WasmFunction[], sharedMemory = false): Uint8Array<ArrayBuffer> {
   const types = functions.map((f) => [0x60, ...vec(f.params.map((p) => [p])), 0]);
   const code = functions.map((f) => {
     const body = [...vec(f.locals.map(([n, t]) => [...uleb(n), t])), ...f.body, ...op.end];
@@ -141,8 +149,10 @@ export function assemble(functions: WasmFunction[]): Uint8Array<ArrayBuffer> {
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vec(types)),
+    // limits 0x03: shared, with a minimum and a maximum
+    ...(sharedMemory ? section(2, vec([[...name('env'), ...name('mem'), 0x02, 0x03, ...uleb(1), ...uleb(SHARED_MAX_PAGES)]])) : []),
     ...section(3, vec(functions.map((_, i) => uleb(i)))),
-    ...section(5, vec([[0x00, ...uleb(1)]])),
+    ...(sharedMemory ? [] : section(5, vec([[0x00, ...uleb(1)]]))),
     ...section(7, vec([[...name('mem'), 0x02, 0], ...functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])])),
     ...section(10, vec(code)),
     // the "name" custom section: profiles and stack traces name the functions
