@@ -15,7 +15,8 @@
 // demo's size also `npm run train` as a user runs it, the whole process (start, 120 steps, files).
 // ms/step: the mean wall time of the timed steps (after the warm-up steps; PyTorch's rows take the
 // mean of theirs likewise, after as many warm-up steps). BENCH_QUICK=1: the
-// first two sizes only, fewer steps. Each size ends with the 1-rank train row and PyTorch's
+// first two sizes only, fewer steps. Where `train` gives the 1-rank run helper threads for its large
+// matmuls (the cores the rank thread leaves idle: dModel 2048 here), the same run without them follows. Each size ends with the 1-rank train row and PyTorch's
 // 1-thread distinct-input row run again, one after the other (this VM's vCPUs change speed).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,7 +53,8 @@ async function trainRow(
   ranks: number,
   backend: 'cpu' | 'webgpu',
   threads?: number,
-): Promise<{ msPerStep: number; note: string }> {
+  helpers?: number,
+): Promise<{ msPerStep: number; note: string; helpers: number }> {
   const global = size.prompts * DEFAULT_TRAIN.k;
   const steps = size.warmup + size.timed;
   const config: TrainConfig = { ...DEFAULT_TRAIN, backend, ranks, batch: global / ranks, steps, dims: size.dims };
@@ -62,6 +64,7 @@ async function trainRow(
   const result = await train({
     config,
     threads,
+    helpers,
     onStart: (d) => {
       startMs = performance.now() - t0;
       device = d;
@@ -73,8 +76,11 @@ async function trainRow(
   const t = result.transfers;
   return {
     msPerStep: mean(result.metrics.slice(size.warmup).map((m) => m.stepMs)),
+    helpers: result.helpers,
     note:
-      `start ${startMs.toFixed(0)} ms, warm-up steps ${mean(warm).toFixed(0)} ms each, ${device}, optimum fraction ${fraction.toFixed(3)}` +
+      `start ${startMs.toFixed(0)} ms, warm-up steps ${mean(warm).toFixed(0)} ms each, ${device}` +
+      (result.helpers ? `, ${result.helpers} helper thread${result.helpers > 1 ? 's' : ''} per rank thread` : '') +
+      `, optimum fraction ${fraction.toFixed(3)}` +
       (t ? `, ${t.submissionsPerStep.toFixed(2)} submissions and ${t.readbacksPerStep.toFixed(2)} readbacks per step` : ''),
   };
 }
@@ -147,6 +153,13 @@ export default async function trainLoopBench(): Promise<void> {
       const r = await trainRow(size, ranks, 'cpu', threads);
       const on = ranks === 1 ? '' : ` on ${threads} thread${threads > 1 ? 's' : ''}`;
       add({ size: label, what: `train --backend cpu, ${ranks} rank${ranks > 1 ? 's' : ''}${on}`, ...r });
+      // Where the rank thread took helper threads for its matmuls, the same run without them beside it.
+      if (r.helpers > 0)
+        add({
+          size: label,
+          what: `train --backend cpu, ${ranks} rank${ranks > 1 ? 's' : ''}${on}, no helper thread`,
+          ...(await trainRow(size, ranks, 'cpu', threads, 0)),
+        });
     }
     if (size.prompts === demoPrompts) {
       const s = demoProcessSeconds();
