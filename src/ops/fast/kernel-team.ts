@@ -94,9 +94,9 @@ const MIN_CLAIM_ROWS = 64;
  * Runs rows of job `seq` until none is left, claiming them from the claim word in shrinking chunks
  * (guided: an eighth of what is left per thread, at least MIN_CLAIM_ROWS), so a thread that runs
  * slower, or starts later, takes fewer rows; adds each chunk's rows to `done` once computed, and
- * returns how many it computed. A
- * helper that reads the job of a product already finished claims nothing: the claim word's tag has
- * moved on, and the job it read may be the next one's half-written words, which it then never uses.
+ * returns how many it computed. A helper that reads the job of a product already finished claims
+ * nothing: the owner closes the claim word before it writes the next job's words, so whichever words
+ * the helper read, the claim word it reads after them is closed or carries another tag.
  */
 export function claimRows(matmul: MatmulFn, ctrl: Int32Array, seq: number): number {
   const job = { relaxed: ctrl[WORD.relaxed] === 1 } as MatmulJob;
@@ -188,6 +188,9 @@ export class KernelTeam {
         throw new Error(`a kernel helper thread did not finish its rows of a product within ${HELPER_LIMIT_MS / 1000} s`);
       Atomics.wait(ctrl, WORD.done, done, 1000);
     }
+    // Closed: a helper still on its way to this job finds no row to claim, even one that reads the next
+    // job's words, which are written after this (its mp may be larger than this job's last row).
+    Atomics.store(ctrl, WORD.claim, tagOf(seq) | 0xffff);
     if (Atomics.load(ctrl, WORD.failed) !== 0) throw new Error('a kernel helper thread failed while running its rows of a product');
     this.shared++;
     this.sharedRows += mp;
