@@ -42,6 +42,7 @@ const spec = {
   overwrite: { type: 'boolean' },
   json: { type: 'boolean' },
   threads: { type: 'string' },
+  helpers: { type: 'string' },
 } as const satisfies FlagSpec;
 
 /** The flags about files and output (not settings of the run: the page has none of them). */
@@ -50,9 +51,10 @@ const OUTPUT_HELP = [
   ['--resume DIR', 'continue the run saved in DIR (its config.json; --steps and --backend may change)'],
   ['--overwrite', 'let --out replace a run already saved there (without it, that is refused: nothing is lost)'],
   ['--json', 'print the final summary as JSON on stdout (progress goes to stderr)'],
+  ['--threads N', 'worker threads for the ranks (default min(ranks, cores)); the same results for any N'],
   [
-    '--threads N',
-    'worker threads for the ranks (default min(ranks, cores)); the same results for any N; cores they leave idle help with the large matmuls',
+    '--helpers N',
+    'helper threads per rank thread for the large matmuls (default: the cores the ranks leave idle, where the products are large enough; 0 when several runs share the machine); the same results for any N',
   ],
 ]
   .map(([flag, text]) => helpLine(flag!, text!))
@@ -88,7 +90,9 @@ const text = (flags: Flags, key: string) => (flags as Record<string, string | un
 
 const setting = (key: string) => TRAIN_SETTINGS.find((s) => s.key === key)! as Setting<never>;
 
-const RUN_FLAGS = Object.keys(spec).filter((f) => !['steps', 'backend', 'out', 'resume', 'overwrite', 'json', 'threads'].includes(f));
+const RUN_FLAGS = Object.keys(spec).filter(
+  (f) => !['steps', 'backend', 'out', 'resume', 'overwrite', 'json', 'threads', 'helpers'].includes(f),
+);
 
 function readJson(path: string): unknown {
   let text: string;
@@ -292,6 +296,7 @@ const command: Command = {
         config,
         resume: resumed?.state,
         threads: intFlag(flags.threads, 'threads', 1, config.ranks),
+        helpers: intFlag(flags.helpers, 'helpers', 0, 64),
         shouldStop: () => stopRequested,
         onNotice: (n) => notice(say(n)),
         onStart: (device, helpers) => {
