@@ -42,6 +42,15 @@ test('train --out writes metrics.jsonl, config.json, checkpoint.json and a self-
   assert.match(html, /Learned policy per latency budget/);
 });
 
+test('train --helpers sets the helper threads of each rank thread, and its first line says so', async () => {
+  const one = await runCli(['train', '--ranks', '1', '--batch', '64', '--steps', '2', '--helpers', '1']);
+  assert.equal(one.status, 0, one.stderr);
+  assert.match(one.stdout, /training 2 steps on 1 rank \[cpu, 1 helper thread per rank thread for the matmuls\]/);
+  const none = await runCli(['train', '--ranks', '1', '--batch', '64', '--steps', '2', '--helpers', '0']);
+  assert.equal(none.status, 0, none.stderr);
+  assert.match(none.stdout, /training 2 steps on 1 rank \[cpu\]:/);
+});
+
 test('train --json prints one summary object; progress goes to stderr', async () => {
   const r = await runCli(['train', ...small, '--steps', '3', '--json']);
   assert.equal(r.status, 0, r.stderr);
@@ -61,6 +70,7 @@ for (const [args, pattern] of [
   [['--advantage', 'dance', '--batch', '6', '--k', '4', '--ranks', '2'], /--advantage dance groups each rank's 6 samples/],
   [['--resume', '/nonexistent/run'], /--resume: cannot read \/nonexistent\/run\/config.json \(ENOENT\)/],
   [['--stepz', '3'], /unknown flag '--stepz'/],
+  [['--helpers', '65'], /--helpers must be between 0 and 64, got 65/],
 ] as const) {
   test(`train ${args.join(' ')} exits 2 with one line`, async () => {
     const r = await runCli(['train', ...args]);
