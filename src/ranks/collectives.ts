@@ -13,6 +13,7 @@
 // directly (a promise, no thread wake-up), so a collective among them costs microtasks.
 import { ConfigError } from '../core/errors.ts';
 import { REDUCE_OPS, type ReduceOp } from '../core/reduce-op.ts';
+import { waitAsync } from '../core/wait-async.ts';
 import {
   ABORT,
   ABORT_LOCKED,
@@ -56,11 +57,6 @@ import { Tensor, type DeviceName } from './tensor.ts';
 
 export type WaitMode = 'block' | 'async';
 
-// ES2024's Atomics.waitAsync (Node ≥ 16, Deno, Chromium), typed here because the project's lib is ES2023.
-interface AtomicsWithWaitAsync {
-  waitAsync(c: Int32Array, index: number, value: number, timeoutMs: number): { async: boolean; value: Promise<string> | string };
-}
-
 /** One Atomics.waitAsync that the ranks of this thread waiting on the same word and value share. */
 interface SharedWait {
   promise: Promise<void>;
@@ -91,7 +87,7 @@ function waitShared(c: Int32Array, index: number, expected: number, ms: number):
   const found = waits.get(expected);
   // Join a wait that ends no later than this one should (a few ms of slack); else start one.
   if (found && found.until <= now + ms + 5) return found.promise;
-  const r = (Atomics as unknown as AtomicsWithWaitAsync).waitAsync(c, index, expected, ms);
+  const r = waitAsync(c, index, expected, ms);
   if (!r.async) return null;
   let resolve!: () => void;
   const promise = new Promise<void>((res) => {

@@ -4,7 +4,9 @@
 // to be shared (stage 1: 256 prompts × 512 × 64; stage 2 over its ~500–600 distinct rows × 261 × 64; in a
 // 4-step run 16 products were shared and the helper computed about half of their rows).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { coreCount, liveRankWorkers } from '../../src/ranks/spawn.ts';
 import { runTrain } from './helpers.ts';
 
@@ -33,4 +35,17 @@ test('by default the fast ops take the cores the ranks leave idle; the reference
   // Products too small to share (16 rows × (2·32 + 5) × 32 multiply-adds at most): no helper starts.
   const tiny = await runTrain({ ...config, batch: 16, dims: { dModel: 32, hidden: 32 }, steps: 1 });
   assert.equal(tiny.helpers, 0);
+});
+
+test('a process that trained with a helper thread ends by itself', () => {
+  // The same runtime as this test: Node through tsx, or Deno (whose process a worker left blocked in
+  // Atomics.wait kept alive after the run: the helpers wait with Atomics.waitAsync).
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const script = 'test/train/fixtures/helped-run.ts';
+  const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
+  const [cmd, args] = deno ? [deno.execPath(), ['run', '-A', '--no-check', script]] : [process.execPath, ['--import', 'tsx', script]];
+  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(res.error, undefined, `the process did not end by itself within 120 s (the run takes a few seconds): ${res.error?.message}`);
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stdout, /trained 2 steps with 1 helper thread; live rank workers: 0/);
 });
