@@ -54,7 +54,8 @@ const OUTPUT_HELP = [
   ['--threads N', 'worker threads for the ranks (default min(ranks, cores)); the same results for any N'],
   [
     '--helpers N',
-    'helper threads per rank thread for the large matmuls (default: the cores the ranks leave idle, where the products are large enough; 0 when several runs share the machine); the same results for any N',
+    'helper threads per rank thread for the large matmuls (default: the cores the ranks leave idle, at most 3, ' +
+      'where the products are large enough; 0 when several runs share the machine); the same results for any N',
   ],
 ]
   .map(([flag, text]) => helpLine(flag!, text!))

@@ -6,7 +6,7 @@ import { configError, type Fact, fact } from '../core/messages/index.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { HEADS, initControllerParams } from '../core/env/controller.ts';
 import { makeTask } from '../core/env/task.ts';
-import { TEAM_MIN_MADDS } from '../ops/fast/kernel-team.ts';
+import { DEFAULT_MAX_HELPERS, helpersRunHere, TEAM_MIN_MADDS } from '../ops/fast/kernel-team.ts';
 import { coreCount } from '../ranks/spawn.ts';
 import { World } from '../ranks/world.ts';
 import { fusedStepGap, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
@@ -47,7 +47,8 @@ export interface TrainOptions {
   threads?: number;
   /**
    * Helper threads per rank thread for the fast backend's large matrix products (default: the cores the
-   * ranks' threads leave idle, shared among them; 0 with the reference ops or a GPU). A product's rows are
+   * ranks' threads leave idle, shared among them, at most DEFAULT_MAX_HELPERS; 0 with the reference ops,
+   * a GPU, products too small to share, or a runtime without Atomics.waitAsync). A product's rows are
    * shared among the threads, and every output has the bits it has on one thread (src/ops/fast/kernel-team.ts).
    */
   helpers?: number;
@@ -96,7 +97,10 @@ async function startWorld(
   const cores = await coreCount();
   const cpuThreads = threads ?? Math.min(c.ranks, cores);
   const helpers =
-    o.helpers ?? (o.cpuOps === 'reference' || !sharesProducts(c) ? 0 : Math.floor(Math.max(0, cores - cpuThreads) / cpuThreads));
+    o.helpers ??
+    (o.cpuOps === 'reference' || !sharesProducts(c) || !helpersRunHere()
+      ? 0
+      : Math.min(DEFAULT_MAX_HELPERS, Math.floor(Math.max(0, cores - cpuThreads) / cpuThreads)));
   const cpu = { size: c.ranks, worker: TRAIN_WORKER, threads: cpuThreads, helpers };
   if (c.backend === 'cpu') return { world: await World.start(cpu), device: 'cpu', helpers };
   try {

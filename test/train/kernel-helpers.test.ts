@@ -26,10 +26,11 @@ test('one rank with a helper thread trains to the bits it trains to alone', asyn
 
 test('by default the fast ops take the cores the ranks leave idle; the reference ops take none', async () => {
   const cores = await coreCount();
+  // At most 3 (DEFAULT_MAX_HELPERS): claims of at least 64 rows feed at most 4 threads at stage 1's 256 rows.
   const one = await runTrain({ ...config, steps: 1 });
-  assert.equal(one.helpers, cores - 1, `1 rank on ${cores} cores`);
+  assert.equal(one.helpers, Math.min(3, cores - 1), `1 rank on ${cores} cores`);
   const two = await runTrain({ ...config, ranks: 2, batch: 512, steps: 1 }, { threads: 2 });
-  assert.equal(two.helpers, Math.floor(Math.max(0, cores - 2) / 2), `2 rank threads on ${cores} cores`);
+  assert.equal(two.helpers, Math.min(3, Math.floor(Math.max(0, cores - 2) / 2)), `2 rank threads on ${cores} cores`);
   const reference = await runTrain({ ...config, steps: 1 }, { cpuOps: 'reference' });
   assert.equal(reference.helpers, 0);
   // Products too small to share (16 rows × (2·32 + 5) × 32 multiply-adds at most): no helper starts.

@@ -4,12 +4,14 @@
 // Atomics.waitAsync, in its event loop, not blocked in Atomics.wait: Deno did not always end a process
 // whose terminated worker was blocked there (a one-rank run under Deno finished its steps and then
 // never exited). The owner's world terminates it.
-import { claimRows, type HelperSetup, type PortLike, WORD } from './kernel-team.ts';
+import { claimRows, type HelperSetup, helpersRunHere, type PortLike, WORD } from './kernel-team.ts';
 import { waitAsync } from '../../core/wait-async.ts';
 import { kernelInstance } from './simd.ts';
 
 /** Makes this thread a kernel helper once its owner sends the team's memory over `port`. */
 export function serveKernelHelper(port: PortLike): void {
+  if (!helpersRunHere())
+    throw new Error('this runtime has no Atomics.waitAsync, which kernel helper threads wait with; start them with helpers: 0');
   port.addEventListener('message', (ev) => void help(ev.data as HelperSetup));
   port.start?.();
 }

@@ -134,7 +134,8 @@ export interface PortLike {
 
 /**
  * Products of fewer multiply-adds run on the owner alone (about 0.4 ms of work at 20 G/s): a helper
- * takes 0.06 ms to a few ms to wake (measured on a 2-core VM), and a late one finds nothing left. At
+ * blocked in Atomics.wait took 0.06 ms to a few ms to wake (measured on a 2-core VM; the helpers now
+ * wait with Atomics.waitAsync, not timed alone), and a late one finds nothing left. At
  * 256 × 8, dModel 32 (products of ~2.4 M) sharing them measured no faster than the owner alone.
  */
 export const TEAM_MIN_MADDS = 1 << 23;
@@ -184,8 +185,12 @@ export class KernelTeam {
     const t0 = performance.now();
     for (let done = Atomics.load(ctrl, WORD.done); done < mp; done = Atomics.load(ctrl, WORD.done)) {
       if (Atomics.load(ctrl, WORD.failed) !== 0) break;
-      if (performance.now() - t0 > HELPER_LIMIT_MS)
+      if (performance.now() - t0 > HELPER_LIMIT_MS) {
+        // The team is lost: a helper still at work must not count its rows into a later product.
+        Atomics.store(ctrl, WORD.failed, 1);
+        Atomics.store(ctrl, WORD.claim, tagOf(seq) | 0xffff);
         throw new Error(`a kernel helper thread did not finish its rows of a product within ${HELPER_LIMIT_MS / 1000} s`);
+      }
       Atomics.wait(ctrl, WORD.done, done, 1000);
     }
     // Closed: a helper still on its way to this job finds no row to claim, even one that reads the next
@@ -196,6 +201,15 @@ export class KernelTeam {
     this.sharedRows += mp;
   }
 }
+
+/**
+ * Most helpers a rank thread takes by default: claims are at least 64 rows, so the seed's stage-1
+ * product (256 rows) feeds at most 4 threads, and more helpers would mostly wait.
+ */
+export const DEFAULT_MAX_HELPERS = 3;
+
+/** Whether this runtime can run helpers (they wait with Atomics.waitAsync). */
+export const helpersRunHere = (): boolean => typeof (Atomics as { waitAsync?: unknown }).waitAsync === 'function';
 
 let team: KernelTeam | null = null;
 let ownerIdle = false;
