@@ -81,8 +81,9 @@ const FEATURES: Feature[] = [
     command: 'train',
     table: TRAIN_SETTINGS as readonly Setting<never>[],
     attributes: TRAIN_ATTRIBUTES,
-    // --threads places the ranks on threads (the same results for any N), like dynamic's collective-backend flags.
-    outputFlags: ['out', 'resume', 'overwrite', 'json', 'threads'],
+    // --threads places the ranks on threads and --helpers gives them helper threads (the same results for any N),
+    // like dynamic's collective-backend flags.
+    outputFlags: ['out', 'resume', 'overwrite', 'json', 'threads', 'helpers'],
     base: {},
     cli: trainConfigFromArgs,
     element: trainRequest,

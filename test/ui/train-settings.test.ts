@@ -37,12 +37,13 @@ async function cliError(args: string[]): Promise<string> {
 }
 
 /**
- * The train command's flags about files and output, which a page has no use for, and --threads: where the ranks run,
- * not what they compute (the same results for any N; the page's world takes min(ranks, cores) threads).
+ * The train command's flags about files and output, which a page has no use for, and --threads and --helpers: where the
+ * ranks run, not what they compute (the same results for any N; the page's world takes min(ranks, cores) threads and
+ * train's default helpers).
  */
-const FILE_FLAGS = ['out', 'resume', 'overwrite', 'json', 'threads'];
+const FILE_FLAGS = ['out', 'resume', 'overwrite', 'json', 'threads', 'helpers'];
 
-test("the dashboard's settings are the train command's flags (all but --out, --resume, --overwrite, --json and --threads)", async () => {
+test("the dashboard's settings are the train command's flags (all but --out, --resume, --overwrite, --json, --threads and --helpers)", async () => {
   const io = memoryIo();
   assert.equal(await main(['train', '--help'], io), 0);
   const cliFlags = [...io.stdout.matchAll(/^\s+--([a-z][a-z-]*)/gm)].map((m) => m[1]!).filter((f) => !FILE_FLAGS.includes(f));
