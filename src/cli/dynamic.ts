@@ -116,7 +116,10 @@ function printConsume(run: RunRecord, config: DynamicConfig, backend: BackendCho
       );
     out(`ok: the step trained on ${config.ranks === 1 ? 'its one rank' : `all ${config.ranks} ranks`}`);
   } else {
-    out(`the simulated run failed; every worker is stopped. A collective's mismatch is shown ${SHOWN_AS[backend]}:`);
+    // A rank's own error (seed-004's device error) reads the same under any backend; only a collective's failure is shown as one.
+    out(
+      `the simulated run failed; every worker is stopped${run.collective ? `. A collective's mismatch is shown ${SHOWN_AS[backend]}` : ''}:`,
+    );
     out(run.failure!);
   }
 }

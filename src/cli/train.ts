@@ -16,6 +16,7 @@ import {
   type BackendChoice,
   checkTrainConfig,
   TRAIN_PRESETS,
+  lossNearZeroByConstruction,
   trainBudgetError,
   type TrainConfig,
   trainConfigFromJson,
@@ -315,6 +316,11 @@ const command: Command = {
                   `num_iterations ${config.numIterations}, normalised as ${config.framework}`
                 : ''),
           );
+          if (lossNearZeroByConstruction(config))
+            info(
+              'the loss reads ~0 by construction: on-policy the ratio is 1, so it is minus the mean advantage, and advantages ' +
+                'are centred within each group; what trains is its gradient',
+            );
           bar?.start(config.steps, startStep, { reward: '…', optimum: '…', rate: '…', dyn: '' });
           // Steps per second count the training, not the start of the workers.
           t0 = performance.now();
@@ -333,7 +339,7 @@ const command: Command = {
           else if (m.step % every === 0 || m.step === config.steps)
             info(
               `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  ` +
-                `loss ${m.loss.toFixed(4)}  ${rate} steps/s` +
+                `loss ${lossText(m.loss)}  ${rate} steps/s` +
                 (m.dynamic ? `  ${dynamicLine(m.dynamic)}` : '') +
                 (m.micro ? `  clip ${pct(m.clipFraction)}  normaliser ${m.micro.normaliser.join(' · ')}` : ''),
             );
@@ -413,3 +419,8 @@ const command: Command = {
   },
 };
 export default command;
+
+/** A loss as the progress line prints it: 4 decimals, or 2 significant digits when that would read 0.0000 (float rounding noise, say). */
+function lossText(loss: number): string {
+  return loss !== 0 && Math.abs(loss) < 5e-5 ? loss.toExponential(1) : loss.toFixed(4);
+}

@@ -271,6 +271,15 @@ export function offPolicyPossible(c: TrainConfig): boolean {
   return c.numIterations > 1 || stepsPerGenerationOf(c) > c.gradientAccumulationSteps;
 }
 
+/**
+ * Whether the loss's value is ~0 by construction (float rounding): a GRPO-family loss with no KL term,
+ * on-policy (every pass sees the policy that generated, so the ratio is 1), is minus a mean of
+ * advantages that are centred within each group. Its gradient, Σ A·∇log π, is what trains.
+ */
+export function lossNearZeroByConstruction(c: TrainConfig): boolean {
+  return c.loss !== 'pairwise' && c.beta === 0 && !offPolicyPossible(c);
+}
+
 /** The settings of the micro-step model, and what it cannot train. */
 function checkMicroSteps(c: TrainConfig): void {
   for (const [key, v, min] of [

@@ -65,6 +65,9 @@ test('dynamic --preset seed-004: 56/64, one resample to 64/64, slices [0:16]…[
     unfixed!,
     /rank 2: DeviceMismatchError: Expected all tensors to be on the same device, but found tensors on sim:3 and sim:2/,
   );
+  // A rank's own error, not a collective's: no claim that NCCL would hang.
+  assert.match(unfixed!, /^the simulated run failed; every worker is stopped:$/m);
+  assert.doesNotMatch(unfixed!, /shown as NCCL would/);
   assert.match(fixed!, /rank 2 +stacked \[16, 1\] on sim:2 \(slice was on sim:2, sim:3\); gathered 64 rows/);
   assert.match(fixed!, /ok: the step trained on all 4 ranks/);
 });

@@ -51,6 +51,26 @@ test('train --helpers sets the helper threads of each rank thread, and its first
   assert.match(none.stdout, /training 2 steps on 1 rank \[cpu\]:/);
 });
 
+test('train says when its loss reads ~0 by construction (on-policy, no KL, a GRPO-family loss), and prints such a loss readably', async () => {
+  const onPolicy = await runCli(['train', ...small, '--steps', '4', '--out', dir()]);
+  assert.equal(onPolicy.status, 0, onPolicy.stderr);
+  assert.match(onPolicy.stdout, /^the loss reads ~0 by construction: on-policy the ratio is 1/m);
+  const losses = [...onPolicy.stdout.matchAll(/^step .* loss (\S+) /gm)].map((m) => m[1]!);
+  assert.equal(losses.length, 4);
+  // Each is float rounding noise, printed so: 2 significant digits, or exactly 0.
+  for (const text of losses) assert.match(text, /^(-?\d\.\de-\d+|0\.0000)$/, text);
+  for (const text of losses) assert.ok(Math.abs(Number(text)) < 1e-6, text);
+  for (const args of [
+    ['--beta', '0.04'],
+    ['--loss', 'pairwise', '--advantage', 'trl-group'],
+    ['--num-iterations', '2'],
+  ]) {
+    const r = await runCli(['train', ...small, '--steps', '2', ...args]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /by construction/, args.join(' '));
+  }
+});
+
 test('train --json prints one summary object; progress goes to stderr', async () => {
   const r = await runCli(['train', ...small, '--steps', '3', '--json']);
   assert.equal(r.status, 0, r.stderr);

@@ -1,5 +1,5 @@
-// The training charts' tick labels: neighbouring ticks never read alike (a loss of ±2e-9 was
-// labelled "0, 0"), and ordinary ranges read as plain decimals.
+// The training charts as text: neighbouring tick labels never read alike (a loss of ±2e-9 was
+// labelled "0, 0"), ordinary ranges read as plain decimals, and the loss chart's sentence holds where it is shown.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tickLabels } from '../../src/ui/train/chart-ticks.ts';
@@ -17,4 +17,14 @@ test('ticks of tiny, ordinary and large spacings: distinct labels, plain where p
       assert.equal(new Set(labels).size, labels.length, `${incr} from ${start}: ${labels.join(', ')}`);
     }
   }
+});
+
+test('the loss chart says its value is ~0 by construction only where it is: on-policy, β = 0, a GRPO-family loss', async () => {
+  const { CHARTS } = await import('../../src/ui/train/charts.ts');
+  const { DEFAULT_TRAIN } = await import('../../src/train/config.ts');
+  const loss = CHARTS.find((c) => c.id === 'loss')!;
+  assert.match(loss.note?.(DEFAULT_TRAIN) ?? '', /~0 by construction/);
+  assert.match(loss.note?.(null) ?? '', /~0 by construction/, 'before a run: the form starts from the default');
+  for (const change of [{ loss: 'pairwise' as const }, { beta: 0.04 }, { numIterations: 2 }])
+    assert.equal(loss.note?.({ ...DEFAULT_TRAIN, ...change }), null, JSON.stringify(change));
 });

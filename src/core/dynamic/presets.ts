@@ -16,7 +16,7 @@ export interface DynamicPreset {
 export const DYNAMIC_PRESETS: Record<string, DynamicPreset> = {
   'seed-002': {
     description:
-      'seed-002: 4 ranks × 16, 3 resamples, pool 48 → 56 → 60 → 62 of 64; the naive slice leaves rank 3 with 14 and the next gather fails',
+      'seed-002: 4 ranks × 16, 3 resamples, pool 48 → 56 → 60 → 62 of 64; a naive slice leaves rank 3 with 14, and the next gather fails',
     draws:
       'k = 2 (8 prompts × 2 per rank): with whole groups kept, resample 3 can add 2 samples only if a group has 2 members ' +
       "(the document's 4 × 4 cannot reach 62). Mixed groups per rank: original 6,6,6,6 (48); resample 1 1,1,1,1 (+8); " +

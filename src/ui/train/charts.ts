@@ -1,10 +1,10 @@
 // The training dashboard's charts as data: what each plots, in which colours, and when a chart
 // cannot move in a run (then the page says why in place of the curve). Chosen so that every chart
 // of the default run shows something true: reward, % of the optimum, tied groups, the advantages'
-// spread, the gradient norm and the entropy all move; the loss is ~0 by construction and gets a
+// spread, the gradient norm and the entropy all move; the loss is ~0 by construction (on-policy, β = 0, a GRPO-family loss) and gets a
 // sentence; KL needs a reference model (β > 0); the clip fraction needs
 // several passes per generation (--num-iterations) or a generation longer than an accumulation window.
-import { offPolicyPossible, type TrainConfig } from '../../train/config.ts';
+import { lossNearZeroByConstruction, offPolicyPossible, type TrainConfig } from '../../train/config.ts';
 import type { StepRecord } from '../../train/run.ts';
 import { MSG } from './messages.ts';
 
@@ -15,8 +15,8 @@ export interface ChartSpec {
   series: [label: string, stroke: string, read: (r: StepRecord) => number | null][];
   /** Why this chart cannot move in a run of `c` (shown instead of it), or null. */
   silent?: (c: TrainConfig) => string | null;
-  /** One sentence beside the chart. */
-  readonly note?: string;
+  /** One sentence beside the chart in a run of `c` (null: the form's run not yet started), or null for none. */
+  note?: (c: TrainConfig | null) => string | null;
 }
 
 export const CHARTS: ChartSpec[] = [
@@ -77,9 +77,7 @@ export const CHARTS: ChartSpec[] = [
       return MSG.charts.loss;
     },
     series: [['loss', '#d62728', (r) => r.loss]],
-    get note() {
-      return MSG.charts.lossNote;
-    },
+    note: (c) => (c === null || lossNearZeroByConstruction(c) ? MSG.charts.lossNote : null),
   },
   {
     id: 'kl',

@@ -348,10 +348,11 @@ export class TrainDashboard extends LitElement {
   /** One chart's place: the chart (with its sentence, if any), or why it cannot move in this run. */
   private chartBox(spec: (typeof CHARTS)[number], config: TrainConfig | null): unknown {
     const why = config ? (spec.silent?.(config) ?? null) : null;
+    const note = why === null ? (spec.note?.(config) ?? null) : null;
     return html`<div class="chart-box">
       <div id=${`chart-${spec.id}`} ?hidden=${why !== null}></div>
       ${why !== null ? html`<div class="chart-off" id=${`chart-${spec.id}-off`}><strong>${spec.title}</strong>${why}</div>` : nothing}
-      ${spec.note && why === null ? html`<p class="chart-note" id=${`chart-${spec.id}-note`}>${spec.note}</p>` : nothing}
+      ${note !== null ? html`<p class="chart-note" id=${`chart-${spec.id}-note`}>${note}</p>` : nothing}
     </div>`;
   }
 
