@@ -131,6 +131,7 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
   process.stdout.write(`=== ${label}: ${took}\n`);
   liveDone();
   const counts = parse ? parse(stdout) : null;
+  if (status !== 0 || (counts && counts.failed > 0)) keepFailures(label, stdout);
   if (counts) {
     totals.passed += counts.passed;
     totals.failed += counts.failed;
@@ -150,6 +151,25 @@ async function run(label, cmd, args, { parse, clean = (s) => s, env = {}, live =
       );
     }
   }
+}
+
+/** Each failed step's failure reports, as its reporter printed them, for the end of the run. */
+const failureReports = [];
+const MAX_REPORT = 8000;
+
+/**
+ * Keeps the part of a test runner's output that reports its failures: Node's spec reporter repeats
+ * them under `✖ failing tests:` at its end, Deno under `ERRORS`. They are printed again after every
+ * step, so the tail of a long log (all a CI summary may keep) still says what failed and why.
+ */
+function keepFailures(label, stdout) {
+  const text = plain(stdout);
+  const at = [text.indexOf('✖ failing tests:'), text.search(/^\s*ERRORS\s*$/m)].find((i) => i >= 0);
+  if (at === undefined) return;
+  const report = text.slice(at).trimEnd();
+  failureReports.push(
+    `--- ${label}\n${report.length > MAX_REPORT ? `${report.slice(0, MAX_REPORT)}\n… (${report.length - MAX_REPORT} more characters cut)` : report}`,
+  );
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -268,6 +288,8 @@ if (process.env.CI === 'true' && totals.skipped > 0) {
     `\nCI=true: ${totals.skipped} test(s) skipped; in CI every test must run (a GPU test skips only without an adapter)\n`,
   );
 }
+if (failureReports.length > 0)
+  process.stdout.write(`\n=== the failures again, as their runners reported them\n${failureReports.join('\n\n')}\n`);
 process.stdout.write(`\nall steps: ${seconds(started)}\n`);
 process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(ok ? 0 : 1);

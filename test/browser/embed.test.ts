@@ -65,6 +65,20 @@ const lazyStates = (page: Page) =>
     ),
   );
 
+/**
+ * Waits until `fn(arg)` holds in the page: polled every 100 ms, not on animation frames (a browser
+ * shared with other test files can hold a page's frames back), for up to 90 s (a loaded 2-core
+ * machine). A timeout says what it waited for and every figure's lazy state.
+ */
+async function until(page: Page, what: string, fn: (arg: string) => unknown, arg = ''): Promise<void> {
+  try {
+    await page.waitForFunction(fn, arg, { polling: 100, timeout: 90_000 });
+  } catch (err) {
+    const states = await lazyStates(page).catch(() => ['(the page did not answer)']);
+    throw new Error(`waiting for ${what}: ${(err as Error).message.split('\n')[0]}; lazy states: ${states.join(' ')}`);
+  }
+}
+
 /** Whether the element matched by `sel` has a built picture (a scene in its first canvas). */
 const built = (sel: string) =>
   ((document.querySelector(sel)?.shadowRoot?.querySelector('grpo-layout-canvas') as unknown as { scene: unknown } | null)?.scene ??
@@ -114,10 +128,11 @@ const waitingBuilt = (page: Page) =>
 
 test('embed.html without isolation: every component loads, each figure lazily, with at most one control', async () => {
   const { page, errors } = await open(`${await serve(false)}/embed.html`);
-  for (const tag of present) assert.equal(await page.evaluate((t) => customElements.get(t) !== undefined, tag), true, `${tag} is defined`);
+  // The library defines the views after its top-level await of their chunks, which the load event does not wait for.
+  for (const tag of present) await until(page, `${tag} to be defined`, (t) => customElements.get(t) !== undefined, tag);
   // The first figure is on screen; the later ones wait, with nothing built, until they come near.
-  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')?.dataset.grpoLazy === 'started');
-  await page.waitForFunction(built, 'grpo-layout');
+  await until(page, 'the first figure to start', () => document.querySelector<HTMLElement>('grpo-layout')?.dataset.grpoLazy === 'started');
+  await until(page, "the first figure's picture", built, 'grpo-layout');
   assert.ok((await drawn(page, 'grpo-layout'))[0]! > 0);
   const waiting = await waitingBuilt(page);
   assert.ok(waiting.length > 0, 'a figure further down waits');
@@ -130,8 +145,13 @@ test('embed.html without isolation: every component loads, each figure lazily, w
   const figures = ['grpo-layout', 'grpo-compare', ...['grpo-dynamic', 'grpo-schedule', 'grpo-steps'].filter((t) => present.includes(t))];
   for (const tag of figures) {
     await page.locator(tag).first().scrollIntoViewIfNeeded();
-    await page.waitForFunction((t) => document.querySelector<HTMLElement>(t)!.dataset.grpoLazy === 'started', tag);
-    await page.waitForFunction((t) => document.querySelector(t)!.shadowRoot!.querySelector('grpo-layout-canvas, svg') !== null, tag);
+    await until(page, `${tag} to start`, (t) => document.querySelector<HTMLElement>(t)!.dataset.grpoLazy === 'started', tag);
+    await until(
+      page,
+      `${tag}'s picture`,
+      (t) => document.querySelector(t)!.shadowRoot!.querySelector('grpo-layout-canvas, svg') !== null,
+      tag,
+    );
     const controls = await page
       .locator(tag)
       .first()
@@ -144,9 +164,17 @@ test('embed.html without isolation: every component loads, each figure lazily, w
   // The one control of a layout figure steps its story on.
   await page.locator('grpo-layout').first().scrollIntoViewIfNeeded();
   await page.locator('grpo-layout').first().locator('button.next').click();
-  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')!.dataset.phase === 'accumulate');
+  await until(
+    page,
+    'the next phase after the click',
+    () => document.querySelector<HTMLElement>('grpo-layout')!.dataset.phase === 'accumulate',
+  );
   await page.locator('grpo-schedule, grpo-dynamic, grpo-compare').last().scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'paused');
+  await until(
+    page,
+    'the first figure to pause off screen',
+    () => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'paused',
+  );
   console.log(`lazy states at the bottom: ${(await lazyStates(page)).join(' ')}`);
   assert.deepEqual(errors, []);
   await page.close();
@@ -154,16 +182,24 @@ test('embed.html without isolation: every component loads, each figure lazily, w
 
 test('a playing story pauses off screen and plays on when back', async () => {
   const { page, errors } = await open(`${await serve(false)}/embed.html`);
-  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')?.dataset.grpoLazy === 'started');
+  await until(page, 'the first figure to start', () => document.querySelector<HTMLElement>('grpo-layout')?.dataset.grpoLazy === 'started');
   const playing = () =>
     page.evaluate(() => (document.querySelector('grpo-layout') as unknown as { story: { playing: boolean } }).story.playing);
   await page.evaluate(() => (document.querySelector('grpo-layout') as unknown as { story: { play(): void } }).story.play());
   assert.equal(await playing(), true);
   await page.locator('grpo-schedule, grpo-dynamic, grpo-compare').last().scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'paused');
+  await until(
+    page,
+    'the first figure to pause off screen',
+    () => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'paused',
+  );
   assert.equal(await playing(), false);
   await page.locator('grpo-layout').first().scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'started');
+  await until(
+    page,
+    'the first figure to start again',
+    () => document.querySelector<HTMLElement>('grpo-layout')!.dataset.grpoLazy === 'started',
+  );
   assert.equal(await playing(), true);
   assert.deepEqual(errors, []);
   await page.close();
@@ -172,7 +208,7 @@ test('a playing story pauses off screen and plays on when back', async () => {
 test('isolated, framed, and in Chinese: the article draws with no page error', async () => {
   const isolated = await open(`${await serve(true)}/embed.html`);
   assert.equal(await isolated.page.evaluate(() => crossOriginIsolated), true);
-  await isolated.page.waitForFunction(built, 'grpo-layout');
+  await until(isolated.page, "the first figure's picture (isolated)", built, 'grpo-layout');
   assert.deepEqual(isolated.errors, []);
   await isolated.page.close();
 
@@ -186,7 +222,7 @@ test('isolated, framed, and in Chinese: the article draws with no page error', a
   // innerText: the heading as shown (the English half is hidden).
   assert.equal(await zh.page.locator('h1').innerText(), '一个 prompt 的 k 个副本去了哪里');
   assert.equal(await zh.page.locator('article p[lang="en"]').first().isVisible(), false);
-  await zh.page.waitForFunction(built, 'grpo-layout');
+  await until(zh.page, "the first figure's picture (zh-CN)", built, 'grpo-layout');
   assert.match((await zh.page.locator('grpo-layout p.caption').textContent()) ?? '', /[\u4e00-\u9fff]/, 'the figure speaks Chinese too');
   assert.deepEqual(zh.errors, []);
   await zh.page.close();
@@ -229,7 +265,7 @@ test('figure export: the buttons save a PNG and an SVG of the chosen size', asyn
   for (const tag of ['grpo-layout', 'grpo-compare']) {
     const view = page.locator(`${tag}.tool`);
     await view.scrollIntoViewIfNeeded();
-    await page.waitForFunction((t) => document.querySelector<HTMLElement>(t)!.dataset.grpoLazy === 'started', tag);
+    await until(page, `${tag} to start`, (t) => document.querySelector<HTMLElement>(t)!.dataset.grpoLazy === 'started', tag);
     const control = view.locator('grpo-figure-export');
     await control.locator('input.width').fill('640');
     await control.locator('input.width').dispatchEvent('change');

@@ -34,3 +34,12 @@ test('under CI=true a skipped test fails the run; a failing test is counted as f
   assert.equal(failing.total, 'total: 1 passed, 1 failed, 1 skipped', failing.out);
   assert.equal(failing.status, 1);
 });
+
+test("a failure is reported again at the end of the run, in its runner's words (Node and Deno), so a log's tail names it", () => {
+  const failing = runner({ GRPO_FIXTURE_FAIL: '1' });
+  assert.equal(failing.total, 'total: 2 passed, 2 failed, 2 skipped', failing.out);
+  const tail = failing.out.slice(failing.out.lastIndexOf('=== the failures again'));
+  assert.ok(tail.length < failing.out.length, failing.out);
+  for (const label of ['node', 'deno']) assert.match(tail, new RegExp(`^--- ${label}$[\\s\\S]*asked to fail`, 'm'), tail);
+  assert.match(tail, /all steps: .*\n\ntotal: 2 passed, 2 failed/);
+});
