@@ -326,6 +326,13 @@ export class Communicator {
       const n = data.length;
       const bytes = data.byteLength;
       this.reserve(seq, 'allReduce', (this.size + 1) * bytes, `${this.size} ranks × ${fmtBytes(bytes)} plus the result`);
+      if (this.size === 1) {
+        // One rank: its payload is the reduction (x / 1 is x), as NCCL returns at once on a world of one; no trip through the arena.
+        await this.arrive(seq);
+        const out = into ?? allocate(dtype, n);
+        if (out !== data) out.set(data as never);
+        return (tensor ? new Tensor(out, shape, this.device) : out) as T;
+      }
       this.write(data, this.rank * bytes);
       await this.arrive(seq);
       const base = this.arena.dataOffset;
