@@ -29,7 +29,7 @@ async function help({ memory, control }: HelperSetup): Promise<never> {
       if (!instances.has(relaxed)) instances.set(relaxed, kernelInstance(relaxed, memory));
       const fns = instances.get(relaxed);
       if (!fns) throw new Error('this thread cannot run the kernel variant its owner runs');
-      claimRows(fns.matmul, ctrl, seen);
+      claimRows(fns, ctrl, seen);
     } catch {
       Atomics.store(ctrl, WORD.failed, 1);
       Atomics.notify(ctrl, WORD.done);

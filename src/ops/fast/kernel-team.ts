@@ -8,12 +8,24 @@
 // main threads) can own a team.
 import { SHARED_MAX_PAGES } from './wasm-asm.ts';
 
-/** The kernel's matmul export (byte offsets; see kernelModule in simd.ts). */
+/** A kernel export (byte offsets; see kernelModule in simd.ts). */
 export type MatmulFn = (...args: number[]) => void;
+
+/** The exports a thread runs rows of a product with: packA packs a's rows, matmul multiplies them. */
+export interface RowKernels {
+  matmul: MatmulFn;
+  packA: MatmulFn;
+}
 
 /** One product as the kernel runs it: byte offsets into the module's memory and the sizes. */
 export interface MatmulJob {
   relaxed: boolean;
+  /** a as given: element (i, k) at a + i·sam + k·sak bytes. */
+  a: number;
+  sam: number;
+  sak: number;
+  /** The rows packA packs together (4, or 16 where a's rows are adjacent floats): claims start on a multiple. */
+  packRows: number;
   /** a packed (4-row blocks), row i's run at panel + i·pstride bytes. */
   panel: number;
   pstride: number;
@@ -29,13 +41,17 @@ export interface MatmulJob {
 }
 
 /**
- * Rows [r0, r1) of c (multiples of 4): the k blocks in order, c carrying the sums from one block to
- * the next (float32 either way: the bits of one pass).
+ * Rows [r0, r1) of c (r0 a multiple of job.packRows, r1 of 4): their rows of a packed (only these rows'
+ * tiles read them, so each thread packs the rows it claimed), then the k blocks in order, c carrying
+ * the sums from one block to the next (float32 either way: the bits of one pass). The packing runs to
+ * the next multiple of packRows; past the product's last row that is the panel's padding.
  */
-export function matmulRows(matmul: MatmulFn, job: MatmulJob, r0: number, r1: number): void {
+export function matmulRows(kernels: RowKernels, job: MatmulJob, r0: number, r1: number): void {
+  const packed = Math.ceil((r1 - r0) / job.packRows) * job.packRows;
+  kernels.packA(job.a + r0 * job.sam, job.sam, job.sak, packed, job.K, job.panel + r0 * job.pstride);
   for (let k0 = 0; k0 < job.K; k0 += job.kBlock) {
     const kc = Math.min(job.kBlock, job.K - k0);
-    matmul(
+    kernels.matmul(
       job.panel + r0 * job.pstride + 16 * k0,
       job.pstride,
       job.b + 4 * k0 * job.n,
@@ -72,7 +88,11 @@ export const WORD = {
   done: 13,
   seq: 14,
   failed: 15,
-  words: 16,
+  a: 16,
+  sam: 17,
+  sak: 18,
+  packRows: 19,
+  words: 20,
 } as const;
 
 const BLOCK_BITS = 16;
@@ -80,7 +100,7 @@ const BLOCK_BITS = 16;
 const MAX_SHARED_ROWS = 4 * ((1 << BLOCK_BITS) - 1);
 const tagOf = (seq: number) => (seq & 0x7fff) << BLOCK_BITS;
 
-const JOB_FIELDS = ['panel', 'pstride', 'b', 'c', 'bias', 'np', 'n', 'K', 'kBlock'] as const;
+const JOB_FIELDS = ['a', 'sam', 'sak', 'packRows', 'panel', 'pstride', 'b', 'c', 'bias', 'np', 'n', 'K', 'kBlock'] as const;
 
 /**
  * Fewest rows a thread claims at once. Each claim streams all of b through the core (its rows meet
@@ -92,13 +112,14 @@ const MIN_CLAIM_ROWS = 64;
 
 /**
  * Runs rows of job `seq` until none is left, claiming them from the claim word in shrinking chunks
- * (guided: an eighth of what is left per thread, at least MIN_CLAIM_ROWS), so a thread that runs
- * slower, or starts later, takes fewer rows; adds each chunk's rows to `done` once computed, and
+ * (guided: an eighth of what is left per thread, at least MIN_CLAIM_ROWS, a multiple of the job's
+ * packRows so that no two threads pack the same rows), so a thread that runs slower, or starts
+ * later, takes fewer rows; adds each chunk's rows to `done` once computed, and
  * returns how many it computed. A helper that reads the job of a product already finished claims
  * nothing: the owner closes the claim word before it writes the next job's words, so whichever words
  * the helper read, the claim word it reads after them is closed or carries another tag.
  */
-export function claimRows(matmul: MatmulFn, ctrl: Int32Array, seq: number): number {
+export function claimRows(kernels: RowKernels, ctrl: Int32Array, seq: number): number {
   const job = { relaxed: ctrl[WORD.relaxed] === 1 } as MatmulJob;
   for (const f of JOB_FIELDS) job[f] = ctrl[WORD[f]]!;
   const mp = ctrl[WORD.mp]!;
@@ -110,9 +131,11 @@ export function claimRows(matmul: MatmulFn, ctrl: Int32Array, seq: number): numb
     if ((claim & ~0xffff) !== tag) return rows;
     const r0 = 4 * (claim & 0xffff);
     if (r0 >= mp) return rows;
-    const r1 = Math.min(mp, r0 + Math.max(MIN_CLAIM_ROWS, 4 * Math.ceil((mp - r0) / (8 * threads))));
+    const guided = 4 * Math.ceil((mp - r0) / (8 * threads));
+    const chunk = Math.max(MIN_CLAIM_ROWS, job.packRows * Math.ceil(guided / job.packRows));
+    const r1 = Math.min(mp, r0 + chunk);
     if (Atomics.compareExchange(ctrl, WORD.claim, claim, tag | (r1 / 4)) !== claim) continue;
-    matmulRows(matmul, job, r0, r1);
+    matmulRows(kernels, job, r0, r1);
     rows += r1 - r0;
     Atomics.add(ctrl, WORD.done, r1 - r0);
     Atomics.notify(ctrl, WORD.done);
@@ -167,8 +190,8 @@ export class KernelTeam {
     return mp >= 2 * MIN_CLAIM_ROWS && mp <= MAX_SHARED_ROWS && madds >= TEAM_MIN_MADDS;
   }
 
-  /** Rows [0, mp) of the product, shared among the owner (`matmul`: its instance) and the helpers. */
-  matmul(matmul: MatmulFn, job: MatmulJob, mp: number): void {
+  /** Rows [0, mp) of the product, shared among the owner (`kernels`: its instance) and the helpers. */
+  matmul(kernels: RowKernels, job: MatmulJob, mp: number): void {
     const ctrl = this.ctrl;
     const seq = ++this.seq;
     // the job's words, then the claim word that opens it, then the helpers' wake-up
@@ -180,7 +203,7 @@ export class KernelTeam {
     Atomics.store(ctrl, WORD.claim, tagOf(seq));
     Atomics.store(ctrl, WORD.seq, seq);
     Atomics.notify(ctrl, WORD.seq);
-    if (!ownerIdle) this.ownRows += claimRows(matmul, ctrl, seq);
+    if (!ownerIdle) this.ownRows += claimRows(kernels, ctrl, seq);
     // the rows the helpers claimed are computed before c is read
     const t0 = performance.now();
     for (let done = Atomics.load(ctrl, WORD.done); done < mp; done = Atomics.load(ctrl, WORD.done)) {

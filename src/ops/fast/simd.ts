@@ -581,12 +581,15 @@ function runMatmul(
   f.fill(0, bAt + K * n, biasAt);
   if (bias) f.set(bias.subarray(0, n), biasAt);
   f.fill(0, bias ? biasAt + n : biasAt, cAt);
-  fns.packA(aAt * 4, a.rowStride * 4, a.kStride * 4, packRows, K, panelAt * 4);
-  // k in blocks of about 256 KiB of b, so the rows of b a block's tiles read stay in the core's cache;
-  // c keeps the sums between blocks (kernel-team.ts's matmulRows); a large product's rows are shared
-  // with the team's helper threads
+  // a packed by the rows each thread runs (kernel-team.ts's matmulRows); k in blocks of about 256 KiB
+  // of b, so the rows of b a block's tiles read stay in the core's cache; c keeps the sums between
+  // blocks; a large product's rows are shared with the team's helper threads
   const job: MatmulJob = {
     relaxed,
+    a: aAt * 4,
+    sam: a.rowStride * 4,
+    sak: a.kStride * 4,
+    packRows: a.rowStride === 1 ? 16 : 4,
     panel: panelAt * 4,
     pstride: K * 4,
     b: bAt * 4,
@@ -597,8 +600,8 @@ function runMatmul(
     K,
     kBlock: Math.max(16, Math.floor(B_BLOCK_FLOATS / np)),
   };
-  if (team?.takes(mp, m * n * K)) team.matmul(fns.matmul, job, mp);
-  else matmulRows(fns.matmul, job, 0, mp);
+  if (team?.takes(mp, m * n * K)) team.matmul(fns, job, mp);
+  else matmulRows(fns, job, 0, mp);
   if (tanh) fns.tanh(cAt * 4, 0, yAt * 4, mp * np * 4);
   if (out.bColumnSums) {
     fns.columnSums(bAt * 4, n, K, sumsAt * 4);
