@@ -17,6 +17,8 @@ const MAX_CELL = 46;
 const MIN_CELL = 4;
 /** Tallest drawing in CSS px: tiles shrink (down to MIN_CELL) so many rows still fit a few screens. */
 const MAX_HEIGHT = 4096;
+/** Pixels kept right of the widest group for its flag ("size 8 ≠ k", "✗ mixes …") where a group has one. */
+const FLAG_ROOM = 90;
 
 /** One tile as drawn now, in CSS pixels relative to the viewport (for tests and tooltips). */
 export interface TileRect {
@@ -230,18 +232,28 @@ export class LayoutCanvas extends LitElement {
       const w = Math.floor(this.getBoundingClientRect().width);
       if (w > 0) [this.cssWidth, this.measured] = [w, true];
     }
-    // The cell size comes from the scatter grid (the widest picture that must fit unwrapped).
+    // The cell size comes from the widest lines that must fit unwrapped: the scatter grid, and a group of the
+    // regroup phase (one line, its flag after it; a group of 2k was cut off on a phone and in the article's pair).
     const stepWidths = new Map<number, number>();
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
     const gridCols = [...stepWidths.values()].reduce((a, b) => a + b, 0) + stepWidths.size - 1;
+    const widestGroup = this.rows.reduce((m, r) => Math.max(m, r.members.length), 0);
+    const flagRoom = this.rows.some((r) => r.mixed || r.offSize) ? FLAG_ROOM : 0;
     const avail = Math.max(100, this.cssWidth - MARGIN_LEFT - MARGIN_RIGHT);
-    let cell = Math.max(MIN_CELL, Math.min(Math.round(MAX_CELL * (this.zoom || 1)), Math.floor(avail / Math.max(1, gridCols))));
+    let cell = Math.max(
+      MIN_CELL,
+      Math.min(
+        Math.round(MAX_CELL * (this.zoom || 1)),
+        Math.floor(avail / Math.max(1, gridCols)),
+        Math.floor(Math.max(0, avail - flagRoom) / Math.max(1, widestGroup)),
+      ),
+    );
     // Fit in both directions: when the tallest phase would not fit MAX_HEIGHT, smaller tiles (and
     // so more of them per wrapped line) until it does or the tiles reach their smallest size.
     for (let attempt = 0; attempt < 3; attempt++) {
       this.grid = new Grid(cell);
       const budget = Math.max(gridCols, Math.floor(avail / cell));
-      this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + gridCols * cell + MARGIN_RIGHT);
+      this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + Math.max(gridCols * cell, widestGroup * cell + flagRoom) + MARGIN_RIGHT);
       this.scene = buildScene(this.gather, this.rows, this.ranks, budget, this.method);
       const height = this.grid.height(this.scene);
       if (height <= MAX_HEIGHT || cell === MIN_CELL) break;

@@ -138,13 +138,15 @@ export class GrpoDynamicView extends LitElement {
 
   /**
    * A lazy loader calls this when the view scrolls near: the deferred worker run starts, and the
-   * story plays on from the current step (a view set to its last step stays there).
+   * story plays on from the current step (a view set to its last step stays there). A figure stays on
+   * the step its page chose unless it says `autoplay`: its later stages draw the train step, which a
+   * figure does not run.
    */
   start(): void {
     const pending = this.pendingRun;
     this.pendingRun = null;
     pending?.();
-    this.play(false);
+    if (!this.figureOnly || this.hasAttribute('autoplay')) this.play(false);
   }
 
   /** Plays the steps one by one from the current one; `restart`: from the first when at the end (the play button). */

@@ -755,8 +755,8 @@ export const en = {
         'The ranks resample, at most max_resample_times = 3: +8 (56/64), +4 (60/64), +2 (62/64). Still 2 short: ' + 'Shortage: 2/64.',
         'The current slicing of the 62-sample pool: rank r takes [16r, min(16(r+1), 62)), so ranks 0–2 get 16 and rank ' +
           '3 gets 14. Each cell is coloured by the rank that generated it.',
-        'The train step on 4 rank Web Workers: the unequal batches break the gather with the shape mismatch a real run ' +
-          'prints ([16, 1] against [14, 1]).',
+        'The train step on 4 rank Web Workers: the unequal batches break the gather. The sandbox names the shape mismatch ' +
+          'at once ([16, 1] against [14, 1]); a real run hangs on NCCL until its watchdog fires, and raises on gloo.',
         'Fix 1 (recommended): when short, every rank falls back to its original batch — equal sizes, the step trains, ' +
           'but the flat groups are trained on too.',
         'Fix 3: local_target = floor(62 / 4) = 15, and the first 62 mod 4 = 2 ranks take one more: 16, 16, 15, 15. ' +

@@ -775,7 +775,8 @@ export const zhCN: Catalogue = {
           '个一组才能让最后一次重采样恰好增加 2 个样本。',
         '各 rank 重新采样，最多 max_resample_times = 3 次：+8（56/64）、+4（60/64）、+2（62/64）。仍差 2 个：Shortage: 2/64。',
         '当前对 62 个样本的 pool 的切分：rank r 取 [16r, min(16(r+1), 62))，所以 rank 0–2 各得 16 个，rank 3 只得 14 个。每个格子按生成它的 rank 着色。',
-        '在 4 个 rank Web Worker 上执行训练步：batch 大小不一致，gather 报出与真实运行相同的 shape mismatch（[16, 1] 对 [14, 1]）。',
+        '在 4 个 rank Web Worker 上执行训练步：batch 大小不一致，gather 出错。沙盒立即指出 shape mismatch（[16, 1] 对 [14, 1]）；' +
+          '真实运行在 NCCL 上会一直挂起，直到看门狗超时，在 gloo 上则会抛出错误。',
         '修复方案 1（推荐）：不足时每个 rank 都退回到原始 batch——大小一致，训练步可以执行，但 std = 0 的组也会参与训练。',
         '修复方案 3：local_target = floor(62 / 4) = 15，前 62 mod 4 = 2 个 rank 多取一个：16、16、15、15。所有有效样本都被使用；gather ' +
           '必须能接受相差一个的大小。',
