@@ -5,7 +5,7 @@
 // for a select narrower than its chosen option's text, and for a page wider than the window
 // (text past its right edge, outside a scrollable area). The
 // pictures' own labels are drawn into a canvas; the painter fits each one into the picture's
-// width (layout-painter.ts). Screenshots: test-results/overflow-<view>-<width>.png.
+// width (layout-painter.ts), and no group of a picture's regroup phase ends past its edge. Screenshots: test-results/overflow-<view>-<width>.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -77,6 +77,27 @@ const CLIPPED = `(() => {
 
 const clipped = (page: Page): Promise<string[]> => page.evaluate(CLIPPED);
 
+/**
+ * Every group of a layout picture's regroup phase that ends past the picture's edge (a group is one
+ * line of tiles, never wrapped: seed-000's groups of 2k showed 6 of 8 tiles on a phone).
+ */
+const GROUPS_CUT = `(() => {
+  const out = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (el.localName !== 'grpo-layout-canvas' || !el.scene) continue;
+      const width = el.getBoundingClientRect().width;
+      for (const b of el.scene.phases.regroup.boxes) {
+        const right = el.grid.px(b.x + b.w);
+        if (right > width + 1) out.push('a group of ' + b.w + ' ends at ' + Math.round(right) + ' px in a ' + Math.round(width) + ' px picture');
+      }
+    }
+  };
+  visit(document);
+  return out;
+})()`;
+
 for (const [name, view] of Object.entries(VIEWS)) {
   test(`${name}: no text cut off at 390, 860 and 1280 px`, { timeout: 900_000 }, async () => {
     for (const width of WIDTHS) {
@@ -87,6 +108,7 @@ for (const [name, view] of Object.entries(VIEWS)) {
           await view.act?.(page);
           await screenshot(page, `overflow-${name.replace(' ', '-')}-${width}`);
           assert.deepEqual(await clipped(page), [], `${name} at ${width} px`);
+          assert.deepEqual(await page.evaluate(GROUPS_CUT), [], `${name} at ${width} px: groups of the regroup phase`);
         },
         { viewport: { width, height: 900 } },
       );
