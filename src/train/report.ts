@@ -112,7 +112,7 @@ chart('c-opt', 'fraction of the optimum', [line('optimumFraction', '#1f77b4')], 
 chart('c-reward', 'reward', [line('mean', '#2ca02c'), line('std', '#98df8a'), line('tied groups', '#bbbbbb')],
   [S.step, S.rewardMean, S.rewardStd, S.zeroStd], 'step');
 chart('c-loss', 'loss and gradient norm', [line('loss', '#d62728'), line('grad norm', '#ff9896')], [S.step, S.loss, S.gradNorm], 'step');
-chart('c-ent', 'entropy per head (nats)', [line('tier', '#9467bd'), line('insertion', '#8c564b'), line('top-K', '#e377c2'), line('knob 3', '#7f7f7f')],
+chart('c-ent', 'entropy per head (nats)', [line('tier', '#9467bd'), line('insertion', '#8c564b'), line('top-K', '#e377c2'), line('active blocks', '#7f7f7f')],
   [S.step, S.entTier, S.entInsertion, S.entTopK, S.entKnob3], 'step');
 chart('c-clip', 'clipped tokens and mean |ratio − 1|', [line('clip fraction', '#17becf'), line('|ratio − 1|', '#bcbd22')],
   [S.step, S.clip, S.ratioDeviation], 'step');

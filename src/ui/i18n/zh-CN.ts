@@ -467,7 +467,7 @@ export const zhCN: Catalogue = {
         optimum: '最优',
         tier: 'tier',
         insertion: 'insertion',
-        'knob 3': 'knob 3',
+        'active blocks': '激活块数',
         'advantage std': 'advantage std',
         'grad norm': '梯度范数',
       },

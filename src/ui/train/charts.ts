@@ -68,7 +68,7 @@ export const CHARTS: ChartSpec[] = [
       ['tier', '#9467bd', (r) => r.entropy.tier],
       ['insertion', '#8c564b', (r) => r.entropy.insertion],
       ['top-K', '#e377c2', (r) => r.entropy.topK],
-      ['knob 3', '#7f7f7f', (r) => r.entropy.knob3],
+      ['active blocks', '#7f7f7f', (r) => r.entropy.knob3],
     ],
   },
   {
