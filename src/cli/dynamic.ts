@@ -116,9 +116,9 @@ function printConsume(run: RunRecord, config: DynamicConfig, backend: BackendCho
       );
     out(`ok: the step trained on ${config.ranks === 1 ? 'its one rank' : `all ${config.ranks} ranks`}`);
   } else {
-    // A rank's own error (seed-004's device error) reads the same under any backend; only a collective's failure is shown as one.
+    // A rank's own error (seed-004's device error) reads the same under any backend; only a collective's mismatch is worded as one.
     out(
-      `the simulated run failed; every worker is stopped${run.collective ? `. A collective's mismatch is shown ${SHOWN_AS[backend]}` : ''}:`,
+      `the simulated run failed; every worker is stopped${run.backendWorded ? `. A collective's mismatch is shown ${SHOWN_AS[backend]}` : ''}:`,
     );
     out(run.failure!);
   }

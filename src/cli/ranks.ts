@@ -160,8 +160,9 @@ const command: Command = {
       return 0;
     } catch (err) {
       if (!(err instanceof WorldFailure)) throw err;
-      // How a backend shows a failure is a question for collectives only: a rank's own error reads the same under any backend.
-      const shown = err.collective ? `. Shown ${SHOWN_AS[backend]}` : '';
+      // Only a collective's mismatch or watchdog is worded as a backend shows it; a rank's own error, or a hang the sandbox
+      // detected, reads the same under any backend behaviour.
+      const shown = err.backendWorded ? `. Shown ${SHOWN_AS[backend]}` : '';
       note(`the simulated run failed after ${(performance.now() - t0).toFixed(0)} ms; every worker is stopped${shown}:`);
       note(err.message);
       const ranks = err.ranks.map((o) => (o.ok ? { rank: o.rank, ok: true } : { rank: o.rank, ok: false, error: o.name }));

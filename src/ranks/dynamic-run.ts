@@ -18,8 +18,8 @@ export interface RunRecord {
   /** Where the run failed: in the generation loop (the framework raised; no train step ran) or in the train step. */
   failedIn?: 'generation loop' | 'train step';
   failure?: string;
-  /** The train step's failure came from a collective (how a backend shows it depends on the backend), not a rank's own error. */
-  collective?: boolean;
+  /** The train step's failure is a collective's mismatch or watchdog, worded as the backend behaviour shows it. */
+  backendWorded?: boolean;
 }
 
 /** `ranks 0–3` (or `rank 0`): every rank, as the rank world names them in a diagnosis. */
@@ -73,7 +73,7 @@ export async function runDynamicOnce(
       return { deviceFix, plan, identical, ok: true, ranks };
     } catch (err) {
       if (!(err instanceof WorldFailure)) throw err;
-      return { deviceFix, plan, identical, ok: false, failedIn: 'train step', failure: err.message, collective: err.collective };
+      return { deviceFix, plan, identical, ok: false, failedIn: 'train step', failure: err.message, backendWorded: err.backendWorded };
     }
   } finally {
     await world.stop();

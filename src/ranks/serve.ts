@@ -10,7 +10,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { WaitMode } from './collectives.ts';
 import type { BackendBehaviour } from './backend.ts';
 import { Rank, type RankProgram } from './rank.ts';
-import { CollectiveError, RankFailedError } from './faults.ts';
+import { CollectiveError, CollectiveTimeoutError, RankFailedError } from './faults.ts';
 import * as bench from './programs/bench.ts';
 import * as dynamic from './programs/dynamic.ts';
 import * as seeds from './programs/seeds.ts';
@@ -45,8 +45,8 @@ export interface RankInit {
 }
 
 /** How one hosted rank's step ended (errors as plain data: name and message). */
-/** `collective`: the rank's own error came from a collective (a mismatch, a hang, a watchdog), not from its program or a released wait. */
-export type RankSettled = { ok: true; value: unknown } | { ok: false; name: string; message: string; collective: boolean };
+/** `backendWorded`: the rank's error is a collective's mismatch or watchdog, worded as the world's backend behaviour shows it. */
+export type RankSettled = { ok: true; value: unknown } | { ok: false; name: string; message: string; backendWorded: boolean };
 
 let ranks: Rank[] = [];
 
@@ -103,8 +103,10 @@ async function findProgram(BUILTIN: Record<string, ProgramModule>, url: string, 
 function failed(r: Rank, err: unknown): RankSettled {
   r.fail(err);
   const e = err as { name?: string; message?: string };
-  const collective = err instanceof CollectiveError && !(err instanceof RankFailedError);
-  return { ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err), collective };
+  // A collective's mismatch or watchdog is worded as the world's backend behaviour shows it; the sandbox's own
+  // hang detector (a skipped collective), a release because another rank failed and the rank's own errors are not.
+  const backendWorded = err instanceof CollectiveError && !(err instanceof RankFailedError) && !(err instanceof CollectiveTimeoutError);
+  return { ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err), backendWorded };
 }
 
 /** The refusal when a world asks an entry without helper hooks for helpers. */

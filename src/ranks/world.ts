@@ -80,10 +80,10 @@ export interface ProgramRef {
 }
 
 /** How one rank's step ended. */
-/** `collective`: the rank's own error came from a collective (a mismatch, a hang, a watchdog), not its program, its thread or a released wait. */
+/** `backendWorded`: the rank's error is a collective's mismatch or watchdog, worded as the world's backend behaviour shows it. */
 export type RankOutcome =
   | { rank: number; ok: true; value: unknown }
-  | { rank: number; ok: false; name: string; message: string; collective: boolean };
+  | { rank: number; ok: false; name: string; message: string; backendWorded: boolean };
 
 /** A step failed on at least one rank; `ranks` has every rank's outcome. The world is stopped. */
 /** While a step runs: every `everyMs`, `report` gets one line per group of ranks in the same state. */
@@ -96,14 +96,14 @@ export class WorldFailure extends Error {
   readonly ranks: RankOutcome[];
   /** The rank whose own error caused the failure (not one released because of another). */
   readonly root: number;
-  /** Whether the root cause is a collective's failure (how a real backend shows it depends on the backend), not a rank's own error. */
-  readonly collective: boolean;
-  constructor(message: string, ranks: RankOutcome[], root: number, collective: boolean) {
+  /** Whether the root cause is a collective's mismatch or watchdog, worded as the backend behaviour shows it (not a hang the sandbox detected, nor a rank's own error). */
+  readonly backendWorded: boolean;
+  constructor(message: string, ranks: RankOutcome[], root: number, backendWorded: boolean) {
     super(message);
     this.name = 'WorldFailure';
     this.ranks = ranks;
     this.root = root;
-    this.collective = collective;
+    this.backendWorded = backendWorded;
   }
 }
 
@@ -318,14 +318,14 @@ export class World {
                 const s = settled[i]!;
                 outcomes[rank] = s.ok
                   ? { rank, ok: true, value: s.value }
-                  : { rank, ok: false, name: s.name, message: s.message, collective: s.collective };
+                  : { rank, ok: false, name: s.name, message: s.message, backendWorded: s.backendWorded };
               });
             },
             (err: unknown) => {
               // The thread itself failed (it crashed, or could not be messaged): every rank it hosts failed so.
               const e = err as { name?: string; message?: string };
               for (const rank of hosted)
-                outcomes[rank] = { rank, ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err), collective: false };
+                outcomes[rank] = { rank, ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(err), backendWorded: false };
             },
           )
           .finally(() => {
@@ -345,7 +345,7 @@ export class World {
           rank,
           ok: false,
           name: 'Unresponsive',
-          collective: false,
+          backendWorded: false,
           message:
             `did not return within ${this.timeoutMs + 500} ms after the world failed (busy outside any collective); ` +
             `its worker was terminated${this.sharing(rank)}`,
@@ -365,7 +365,7 @@ export class World {
       (aborted ? failures.find((f) => f.name === aborted.name) : undefined) ??
       failures.find((f) => f.name !== 'RankFailedError' && f.name !== 'Unresponsive') ??
       failures[0]!;
-    throw new WorldFailure(this.describeFailure(program.name, final, root), final, root.rank, root.collective);
+    throw new WorldFailure(this.describeFailure(program.name, final, root), final, root.rank, root.backendWorded);
   }
 
   /** ` (it shares that thread with rank …)` for a rank that shares its worker thread, else ''. */

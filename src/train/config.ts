@@ -6,6 +6,7 @@ import { BUDGET, overBudgetAmounts, trainStepEstimate } from '../core/budget.ts'
 import { ConfigError } from '../core/errors.ts';
 import { configError, fact, type FusedGap, say } from '../core/messages/index.ts';
 import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
+import { schemeRule } from '../core/grpo/scheme-groups.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import { samplerNames, validateConfig } from '../core/samplers/index.ts';
 import { LOSS_KINDS, type LossKind } from '../core/grpo/loss.ts';
@@ -274,10 +275,11 @@ export function offPolicyPossible(c: TrainConfig): boolean {
 /**
  * Whether the loss's value is ~0 by construction (float rounding): a GRPO-family loss with no KL term,
  * on-policy (every pass sees the policy that generated, so the ratio is 1), is minus a mean of
- * advantages that are centred within each group. Its gradient, Σ A·∇log π, is what trains.
+ * advantages that are centred within each group. Its gradient, Σ A·∇log π, is what trains. Not for
+ * verl's schemes: a prompt alone in its group keeps its reward as its advantage, which nothing centres.
  */
 export function lossNearZeroByConstruction(c: TrainConfig): boolean {
-  return c.loss !== 'pairwise' && c.beta === 0 && !offPolicyPossible(c);
+  return c.loss !== 'pairwise' && c.beta === 0 && !offPolicyPossible(c) && !schemeRule(c.advantage).loneKeepsReward;
 }
 
 /** The settings of the micro-step model, and what it cannot train. */

@@ -6,7 +6,7 @@
 // layout-painter.ts. Draws what it is given; computes no layout itself.
 import { LitElement, css, html } from 'lit';
 import type { Gather, RegroupMethod, RegroupRow } from '../core/layout/types.ts';
-import { buildScene, type Scene } from './scene.ts';
+import { buildScene, LABELLED_GROUPS_MAX, type Scene } from './scene.ts';
 import { tweenPositions } from './layout-tween.ts';
 import { advantageShade, Grid, groupIndices, MARGIN_LEFT, MARGIN_RIGHT, paintFrame } from './layout-painter.ts';
 import { phaseIds, phaseTitles } from './story.ts';
@@ -238,7 +238,7 @@ export class LayoutCanvas extends LitElement {
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
     const gridCols = [...stepWidths.values()].reduce((a, b) => a + b, 0) + stepWidths.size - 1;
     const widestGroup = this.rows.reduce((m, r) => Math.max(m, r.members.length), 0);
-    const flagRoom = this.rows.some((r) => r.mixed || r.offSize) ? FLAG_ROOM : 0;
+    const flagRoom = this.rows.length <= LABELLED_GROUPS_MAX && this.rows.some((r) => r.mixed || r.offSize) ? FLAG_ROOM : 0;
     const avail = Math.max(100, this.cssWidth - MARGIN_LEFT - MARGIN_RIGHT);
     let cell = Math.max(
       MIN_CELL,

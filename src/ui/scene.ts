@@ -62,6 +62,9 @@ export function rowLabel(method: RegroupMethod, row: RegroupRow): string {
   return key.length > 10 ? `${key.slice(0, 9)}…` : key;
 }
 
+/** Most groups the regroup phase gives a labelled line each (with a flag after a mixed or odd-sized one); more go in a grid. */
+export const LABELLED_GROUPS_MAX = 32;
+
 /**
  * Lays out one gather for every phase. `ranks`: world size; `budget`: how many tile columns
  * fit the canvas (wide rows wrap within it); `method`: how `rows` were regrouped.
@@ -169,7 +172,7 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
     const ph = phases.regroup;
     const widest = rows.reduce((m, r) => Math.max(m, r.members.length), 1);
     // One labelled line per group when there are few, or when only one group would fit a line anyway.
-    const oneRowEach = rows.length <= 32 && (widest + 6 <= budget || Math.floor((budget + 1) / (widest + 1)) <= 1);
+    const oneRowEach = rows.length <= LABELLED_GROUPS_MAX && (widest + 6 <= budget || Math.floor((budget + 1) / (widest + 1)) <= 1);
     const cellW = widest + 1;
     const perLine = oneRowEach ? 1 : Math.max(1, Math.floor((budget + 1) / cellW));
     rows.forEach((row, ri) => {

@@ -25,6 +25,6 @@ test('the loss chart says its value is ~0 by construction only where it is: on-p
   const loss = CHARTS.find((c) => c.id === 'loss')!;
   assert.match(loss.note?.(DEFAULT_TRAIN) ?? '', /~0 by construction/);
   assert.match(loss.note?.(null) ?? '', /~0 by construction/, 'before a run: the form starts from the default');
-  for (const change of [{ loss: 'pairwise' as const }, { beta: 0.04 }, { numIterations: 2 }])
+  for (const change of [{ loss: 'pairwise' as const }, { beta: 0.04 }, { numIterations: 2 }, { advantage: 'verl' as const }])
     assert.equal(loss.note?.({ ...DEFAULT_TRAIN, ...change }), null, JSON.stringify(change));
 });

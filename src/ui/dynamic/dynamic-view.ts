@@ -422,7 +422,7 @@ export class GrpoDynamicView extends LitElement {
             if (run.ok) {
               for (const [r, res] of run.ranks!.entries()) lines.push(MSG.stacked(r, res.shape, res.device, res.origins, res.gatheredRows));
               lines.push(MSG.ok(n));
-            } else lines.push(run.collective ? MSG.failedTrain : MSG.failedTrainOwn, printed(run.failure ?? ''));
+            } else lines.push(run.backendWorded ? MSG.failedTrain : MSG.failedTrainOwn, printed(run.failure ?? ''));
           }
         }
         const text = lines.map((l, j) => (j === 0 ? l : ['\n', l]));

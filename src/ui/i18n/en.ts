@@ -554,7 +554,7 @@ export const en = {
     ok: (n: number) => `ok: the step trained on ${n === 1 ? 'its one rank' : `all ${n} ranks`}`,
     failedTrain:
       "the simulated run failed; every worker is stopped. In the sandbox's own words, at once (a real NCCL run would hang until its watchdog fires):",
-    failedTrainOwn: "the simulated run failed on a rank's own error (not a collective's); every worker is stopped:",
+    failedTrainOwn: 'the simulated run failed; every worker is stopped:',
     failedGeneration:
       'the simulated run failed in the generation loop, before any slice is taken or the train step runs; every worker is stopped:',
     failedCollect: 'the simulated run failed while collecting, before any slice was taken; every worker is stopped:',

@@ -578,7 +578,7 @@ export const zhCN: Catalogue = {
       `rank ${r}：在 ${device} 上 stack 得到 [${shape.join(', ')}]（切片原在 ${origins.join(', ') || '无设备'}）；gather 得到 ${rows} 行`,
     ok: (n: number) => `成功：该 step ${n === 1 ? '在唯一的 rank 上' : `在全部 ${n} 个 rank 上`}完成训练`,
     failedTrain: '模拟运行失败了；所有 worker 已停止。以下是沙盒自己的诊断，立即给出（真实的 NCCL 运行会一直挂起，直到看门狗超时）：',
-    failedTrainOwn: '模拟运行因某个 rank 自身的错误而失败（不是集合通信的错误）；所有 worker 已停止：',
+    failedTrainOwn: '模拟运行失败了；所有 worker 已停止：',
     failedGeneration: '模拟运行在生成循环中失败，尚未取切片，也未运行训练 step；所有 worker 已停止：',
     failedCollect: '模拟运行在收集阶段失败，尚未取切片；所有 worker 已停止：',
     eventLine: (
