@@ -96,7 +96,10 @@ export class WorldFailure extends Error {
   readonly ranks: RankOutcome[];
   /** The rank whose own error caused the failure (not one released because of another). */
   readonly root: number;
-  /** Whether the root cause is a collective's mismatch or watchdog, worded as the backend behaviour shows it (not a hang the sandbox detected, nor a rank's own error). */
+  /**
+   * Whether the root cause is a collective's mismatch or watchdog, worded as the backend behaviour shows it
+   * (not a hang the sandbox detected, nor a rank's own error).
+   */
   readonly backendWorded: boolean;
   constructor(message: string, ranks: RankOutcome[], root: number, backendWorded: boolean) {
     super(message);
