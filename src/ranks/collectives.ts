@@ -537,17 +537,20 @@ export class Communicator {
     const a = this.arena;
     const c = a.ctrl;
     const kind = this.current!;
+    // One snapshot of every rank's state, read before the barrier's generation is checked: a rank seen in a
+    // later collective has passed this barrier, which then has completed and the check returns. (The states
+    // were once read after the check, so a rank that left this completed barrier in between was blamed for
+    // skipping it, on a healthy step under a 1 ms timeout.)
     const phases = this.ranks().map((r) => Atomics.load(c, a.state(r, ST_PHASE)) as Phase);
-    const here = (r: number) =>
-      phases[r] === Phase.In && Atomics.load(c, a.state(r, ST_SEQ)) === seq && kindName(Atomics.load(c, a.state(r, ST_KIND))) === kind;
+    const seqs = this.ranks().map((r) => Atomics.load(c, a.state(r, ST_SEQ)));
+    const kinds = this.ranks().map((r) => kindName(Atomics.load(c, a.state(r, ST_KIND))));
     // The barrier may have completed while the states were read: then there is nothing to diagnose.
     if (Atomics.load(c, GEN) !== gen) return;
+    const here = (r: number) => phases[r] === Phase.In && seqs[r] === seq && kinds[r] === kind;
     const missing = this.ranks().filter((r) => !here(r) && phases[r] !== Phase.Failed);
     // In an earlier collective is behind (still leaving it), not skipping: only a rank that has
     // returned, or waits in a collective at or past this one, skipped it.
-    const skipped = missing.filter(
-      (r) => phases[r] === Phase.Finished || (phases[r] === Phase.In && Atomics.load(c, a.state(r, ST_SEQ)) >= seq),
-    );
+    const skipped = missing.filter((r) => phases[r] === Phase.Finished || (phases[r] === Phase.In && seqs[r]! >= seq));
     const busy = missing.filter((r) => !skipped.includes(r));
     const lines = describeRanks(a);
     const hints: string[] = [];
