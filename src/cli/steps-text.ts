@@ -1,6 +1,7 @@
 // The text report of `grpo-sandbox steps`: a header, one table per optimizer step (a line per
 // rank's micro-batch), then the findings and notes as paragraphs. Draws what core computed.
 import type { OptimizerStep, StepsReport } from '../core/steps/index.ts';
+import { say } from '../core/messages/index.ts';
 
 const ratioText = (w: number, intended: number) => (intended > 0 ? (w / intended).toFixed(2) : '—');
 
@@ -69,8 +70,8 @@ export function renderSteps(report: StepsReport, show: number): string {
   if (report.steps.length > shown.length)
     out.push(`… ${report.steps.length - shown.length} more step(s) (--show N, or --json for all).`, '');
   out.push('Findings');
-  for (const f of report.findings) out.push(wrap(`- ${f}`, 100, '  '));
+  for (const f of report.findings) out.push(wrap(`- ${say(f)}`, 100, '  '));
   out.push('', 'Notes');
-  for (const n of report.notes) out.push(wrap(`- ${n}`, 100, '  '));
+  for (const n of report.notes) out.push(wrap(`- ${say(n)}`, 100, '  '));
   return `${out.join('\n')}\n`;
 }

@@ -2,6 +2,8 @@
 // generated them, and how much each completion's tokens weigh in the update, per framework version.
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../core/errors.ts';
+import { say } from '../core/messages/index.ts';
+import { lengthsText } from '../core/messages/steps.ts';
 import { buildLayout, validateConfig } from '../core/samplers/index.ts';
 import { layoutSamples } from '../core/samplers/estimate.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, buildSteps, parseLengths } from '../core/steps/index.ts';
@@ -100,16 +102,19 @@ export function stepsJson(report: StepsReport): unknown {
     microBatch: report.microBatch,
     gradientAccumulation: report.gradientAccumulation,
     maxCompletionLength: report.maxCompletionLength,
-    lengths: report.lengthsSource,
-    findings: report.findings,
-    notes: report.notes,
+    lengths: lengthsText(report.lengths),
+    findings: report.findings.map((f) => say(f)),
+    notes: report.notes.map((n) => say(n)),
     steps: report.steps.map((s) => ({
       index: s.index,
       epoch: s.epoch,
       applied: s.applied,
       microSteps: s.microSteps,
       updateScale: s.updateScale,
-      microBatches: s.microBatches.map(({ rows, ...m }) => ({ ...m, completions: rows.map((i) => s.rows[i]!.completion) })),
+      microBatches: s.microBatches.map(({ rows, normaliserTerms: _, ...m }) => ({
+        ...m,
+        completions: rows.map((i) => s.rows[i]!.completion),
+      })),
       completions: s.rows.map((r) => ({ ...r, ratio: r.intendedWeight > 0 ? r.weight / r.intendedWeight : null })),
     })),
   };

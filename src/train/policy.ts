@@ -20,7 +20,6 @@ import {
   type HeadSpec,
 } from '../core/env/controller.ts';
 import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
-import { copyFloats } from '../core/rows.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
 import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';

@@ -14,7 +14,7 @@ import type { Where } from './i18n/en.ts';
 /** The explorer's whole state; `config` may be invalid (the UI then shows the core's error). */
 export interface ExplorerState {
   config: LayoutConfig;
-  /** The preset the configuration came from, if it still equals it. */
+  /** The preset the configuration came from, if it still equals it (without `preset=`: the preset it equals, if any). */
   preset: string | null;
   phase: PhaseId;
   /** Index into the layout's gathers (which all-gather the story follows). */
@@ -85,6 +85,12 @@ function num(value: string | null): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** The preset whose settings all equal `config` (a link with no `preset=`, such as `/`, still says it shows seed-000). */
+function presetEqualTo(config: LayoutConfig, presets: Record<string, { config: LayoutConfig }>): string | null {
+  const same = (c: LayoutConfig) => LAYOUT_SETTINGS.every(({ field }) => c[field] === config[field]);
+  return Object.keys(presets).find((name) => same(presets[name]!.config)) ?? null;
+}
+
 /**
  * Reads a state from a query string. `presets` resolves `preset=`; explicit settings
  * override the preset's. Unknown or malformed values fall back to defaults, each with a
@@ -142,7 +148,7 @@ export function parseState(
   if (p.get('gather') !== null && !gatherOk) notices.push(M().notices.gather(where, p.get('gather')!));
   return {
     config,
-    preset: presetName !== null && presets[presetName] && !overridden ? presetName : null,
+    preset: presetName !== null ? (presets[presetName] && !overridden ? presetName : null) : presetEqualTo(config, presets),
     phase: pick(p.get('phase'), phaseIds, 'sample', 'phase', notices, where),
     gather: gatherOk ? gather : 0,
     // Without a choice in the link, the regrouping is the one the sampler's framework uses.

@@ -141,7 +141,7 @@ test('the overview of a layout too big for tiles, in Chinese', async () => {
   });
 });
 
-test('the views in Chinese: ?view=schedule, ?view=dynamic (to the rank workers) and ?view=train', async () => {
+test('the views in Chinese: ?view=schedule, ?view=dynamic (to the rank workers), ?view=steps and ?view=train', async () => {
   await withPage('/?view=schedule&lang=zh-CN', async (page) => {
     await page.locator('grpo-schedule table').waitFor({ timeout: 60_000 });
     await page.locator('grpo-schedule g.launch').first().hover();
@@ -154,6 +154,10 @@ test('the views in Chinese: ?view=schedule, ?view=dynamic (to the rank workers) 
     await page.locator('grpo-dynamic .policies button[aria-pressed="true"]').click();
     await page.locator('grpo-dynamic pre.run').first().waitFor({ timeout: 90_000 });
     await assertChinese(page, 'dynamic, the train step');
+  });
+  await withPage('/?view=steps&lang=zh-CN&sampler=trl&ga=3', async (page) => {
+    await page.locator('grpo-steps .figure svg').waitFor({ timeout: 60_000 });
+    await assertChinese(page, 'steps, its figure, findings and notes');
   });
   await withPage('/?view=train&lang=zh-CN', async (page) => {
     await page.locator('grpo-train .u-title').first().waitFor({ timeout: 60_000 });

@@ -36,6 +36,7 @@ const ALLOWED = new Set([
   // framework, library and browser names
   'verl',
   'numpy',
+  'accelerate',
   'adam',
   'chrome',
   'edge',

@@ -22,6 +22,7 @@ import {
   conclusion as scheduleConclusion,
   headline as scheduleHeadline,
 } from '../../src/core/schedule/index.ts';
+import type { LayoutConfig } from '../../src/core/layout/types.ts';
 import { presets } from '../../src/core/presets.ts';
 import { LAYOUT_SETTINGS } from '../../src/core/settings.ts';
 import { catalogue, LANGS, langOf, loadCatalogue, M, setLang, withLang } from '../../src/ui/i18n/index.ts';
@@ -327,4 +328,74 @@ test('every settings error the sweep reaches is said as facts: its English from 
   assert.ok(english.length > 1500, `only ${english.length} errors said as facts`);
   for (const text of english) assert.doesNotMatch(text, /(^|[^-])--[a-z]/, 'a form names a setting by its key');
   assert.deepEqual(only, [], 'said in English only');
+});
+
+test('what `steps` finds, in Chinese: every finding and note the frameworks reach, from its fact, with the same numbers', async () => {
+  const { buildSteps, FRAMEWORK_NAMES, FRAMEWORKS } = await import('../../src/core/steps/index.ts');
+  const { STEPS_EN } = await import('../../src/core/messages/steps.ts');
+  const trl: Partial<LayoutConfig> = {
+    sampler: 'trl',
+    ranks: 2,
+    batch: 2,
+    k: 2,
+    datasetSize: 8,
+    seed: 3,
+    numWorkers: 0,
+    acceleratePrepare: 0,
+  };
+  const changes: Partial<LayoutConfig>[] = [
+    {},
+    { stepsPerGeneration: 2, gradientAccumulationSteps: 3 },
+    { stepsPerGeneration: 4, gradientAccumulationSteps: 2, datasetSize: 16 },
+    { numIterations: 2 },
+  ];
+  const facts: { id: string; params: object }[] = [];
+  for (const name of FRAMEWORK_NAMES) {
+    const spec = FRAMEWORKS[name]!;
+    facts.push({ id: 'steps.pinned', params: { name, pinnedTo: spec.pinnedTo } });
+    const sampler = samplerNames.find((s) => spec.accepts(s))!;
+    for (const loss of spec.losses) {
+      for (const change of changes) {
+        const config = { ...defaultConfig, ...trl, sampler, ...change } as LayoutConfig;
+        if (validateConfig(config) !== null) continue;
+        try {
+          const r = buildSteps(buildLayout(config), { framework: name, loss });
+          facts.push(...r.findings, ...r.notes);
+          for (const m of r.steps.flatMap((x) => x.microBatches)) facts.push({ id: 'steps.normaliser', params: m.normaliserTerms });
+        } catch {
+          // a batching the framework refuses (verl: GA must divide the rank's samples) has no findings
+        }
+      }
+    }
+  }
+  // flow_grpo's accumulation across epochs: micro-steps never applied.
+  const flow = {
+    ...defaultConfig,
+    ...trl,
+    sampler: 'flow-grpo',
+    batchesPerEpoch: 3,
+    datasetSize: 20,
+    gradientAccumulationSteps: 2,
+  } as LayoutConfig;
+  const flowReport = buildSteps(buildLayout(flow));
+  facts.push(...flowReport.findings, { id: 'steps.normaliser', params: flowReport.steps[0]!.microBatches[0]!.normaliserTerms });
+  const kinds = new Set(facts.filter((f) => f.id === 'steps.normaliser').map((f) => (f.params as { kind: string }).kind));
+  assert.equal(kinds.size, 16, `every normaliser formula is reached (${[...kinds].join(', ')})`);
+  assert.deepEqual([...new Set(facts.map((f) => f.id))].sort(), Object.keys(STEPS_EN).sort(), 'every finding and note is reached');
+  const seen = new Set<string>();
+  for (const f of facts) {
+    const english = say(f);
+    if (seen.has(english.replace(/\d+/g, '#'))) continue;
+    seen.add(english.replace(/\d+/g, '#'));
+    setLang('zh-CN');
+    try {
+      const zh = factText(f);
+      assert.match(zh, /[\u4e00-\u9fff]/, zh);
+      assert.deepEqual(untranslatedWords(zh), [], zh);
+      const numbers = (s: string) => (s.match(/\d+(\.\d+)?/g) ?? []).sort();
+      for (const x of numbers(english)) assert.ok(zh.includes(x), `${x} of "${english}" missing from "${zh}"`);
+    } finally {
+      setLang('en');
+    }
+  }
 });

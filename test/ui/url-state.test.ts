@@ -47,6 +47,9 @@ test('a preset link keeps its name while unchanged; unknown values fall back, ou
   assert.equal(s.config.k, 3);
   assert.equal(s.preset, null);
   assert.equal(parseState('?preset=seed-000', defaults, presets).preset, 'seed-000');
+  assert.equal(parseState('', defaults, presets).preset, 'seed-000', 'no link: the defaults are seed-000, and the preset box says so');
+  assert.equal(parseState('?sampler=trl&ranks=4&batch=16', defaults, presets).preset, 'seed-002', 'settings equal to a preset name it');
+  assert.equal(parseState('?seed=7', defaults, presets).preset, null);
   assert.match(
     stateToSearch(parseState('?preset=seed-000', defaults, presets)),
     /^preset=seed-000&sampler=flow-grpo&ranks=8&batch=2&k=4&batches=2/,

@@ -2,14 +2,15 @@
 // English template per id, the only English renderer (the CLI prints `say(fact)`); the page
 // renders the same facts from its catalogues (src/ui/i18n: English from these templates, Chinese
 // from core-zh.ts), so no page ever reads the core's English sentences back.
-// To add a message: a template here (notes.ts, errors.ts or settings.ts), the fact where the core says it, and
+// To add a message: a template here (notes.ts, errors.ts, settings.ts or steps.ts), the fact where the core says it, and
 // its Chinese template in src/ui/i18n/core-zh.ts (the type there refuses a missing id).
 import { ConfigError } from '../errors.ts';
 import { CLI_WORDS, ERRORS_EN, type Words } from './errors.ts';
 import { NOTES_EN } from './notes.ts';
 import { SETTINGS_EN } from './settings.ts';
+import { STEPS_EN } from './steps.ts';
 
-export const EN = { ...NOTES_EN, ...ERRORS_EN, ...SETTINGS_EN };
+export const EN = { ...NOTES_EN, ...ERRORS_EN, ...SETTINGS_EN, ...STEPS_EN };
 
 /** Every message the core can say. */
 export type MessageId = keyof typeof EN;

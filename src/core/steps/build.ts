@@ -205,6 +205,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
           trainVersion: versionBefore[i]!,
           rows: completions.map((_, p) => first + p),
           normaliser: norm.text,
+          normaliserTerms: norm.terms,
         });
       });
     }
@@ -227,15 +228,19 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
     microBatch: plan.microBatch,
     gradientAccumulation: batching.ga,
     maxCompletionLength: maxLength,
-    lengthsSource: diffusion
-      ? 'one unit per sample (a diffusion loss is a per-sample mean at each timestep; the timesteps cancel)'
+    lengths: diffusion
+      ? { kind: 'diffusion' }
       : given?.length
-        ? `${options.lengthsSource ?? 'given'}: ${given.length} length(s), used in completion order${given.length < total ? ', repeated' : ''}` +
-          (layout.sampler === 'verl' ? " (the layout's _balance_batch used the seqlens; verl balances by prompt + response tokens)" : '')
+        ? {
+            kind: 'given',
+            source: options.lengthsSource ?? 'given',
+            count: given.length,
+            repeated: given.length < total,
+            verl: layout.sampler === 'verl',
+          }
         : seqlens
-          ? `the verl sampler's seqlens (${c.seqlens ? 'measured, --seqlens' : 'synthetic, seeded'}), which _balance_batch balanced the ranks by, ` +
-            'in dispatch order (verl balances by prompt + response tokens; give --lengths for the response tokens alone)'
-          : `seeded: uniform in [${Math.max(1, Math.floor(maxLength / 8))}, ${maxLength}] from MT19937(seed ${c.seed})`,
+          ? { kind: 'seqlens', measured: Boolean(c.seqlens) }
+          : { kind: 'seeded', low: Math.max(1, Math.floor(maxLength / 8)), high: maxLength, seed: c.seed },
     steps,
     findings: [],
     notes: [],

@@ -3,6 +3,7 @@
 // micro-batch in that micro-step's backward; DDP / FSDP / accelerate then average the gradient
 // over the W ranks (÷ W, applied by the caller), and micro-steps add up until the optimizer steps.
 import type { SamplerName } from '../layout/types.ts';
+import { type NormaliserTerms, normaliserText } from '../messages/steps.ts';
 import type { FrameworkVersion } from './types.ts';
 
 /** What one rank's micro-step knows when it normalises its loss. */
@@ -29,7 +30,9 @@ export interface NormaliserContext {
 export interface Normaliser {
   /** Weight of each token of row i in this rank's backward (before the mean over ranks). */
   perToken(row: number): number;
-  /** The normaliser with its numbers. */
+  /** The normaliser's formula with its numbers. */
+  terms: NormaliserTerms;
+  /** The same in English. */
   text: string;
 }
 
@@ -48,21 +51,24 @@ export interface FrameworkSpec extends FrameworkVersion {
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-const constant = (w: number, text: string): Normaliser => ({ perToken: () => w, text });
+/** A normaliser whose weight depends on the token's row. */
+const perRow = (perToken: (row: number) => number, terms: NormaliserTerms): Normaliser => ({
+  perToken,
+  terms,
+  text: normaliserText(terms),
+});
+const constant = (w: number, terms: NormaliserTerms): Normaliser => perRow(() => w, terms);
 
 /** TRL's grpo, bnpo and dr_grpo (unchanged between the two TRL versions), and ms-swift's (Trainer divides by the window). */
 function perMicroBatch(loss: string, c: NormaliserContext): Normaliser | null {
   const B = c.rows.length;
   const T = sum(c.rows);
   if (loss === 'grpo') {
-    return {
-      perToken: (i) => 1 / (Math.max(1, c.rows[i]!) * B * c.window),
-      text: `each completion's token mean / (B ${B} × GA ${c.window})`,
-    };
+    return perRow((i) => 1 / (Math.max(1, c.rows[i]!) * B * c.window), { kind: 'completion-mean', B, ga: c.window });
   }
-  if (loss === 'bnpo') return constant(1 / (Math.max(1, T) * c.window), `Σ tokens / (micro-batch tokens ${T} × GA ${c.window})`);
+  if (loss === 'bnpo') return constant(1 / (Math.max(1, T) * c.window), { kind: 'micro-tokens', tokens: T, ga: c.window });
   if (loss === 'dr_grpo') {
-    return constant(1 / (B * c.maxLength * c.window), `Σ tokens / (B ${B} × max_completion_length ${c.maxLength} × GA ${c.window})`);
+    return constant(1 / (B * c.maxLength * c.window), { kind: 'constant-length', B, maxLength: c.maxLength, ga: c.window });
   }
   return null;
 }
@@ -88,7 +94,13 @@ const trl113: FrameworkSpec = {
     if (loss !== 'dapo') unknownLoss(this.name, loss);
     // num_items_in_batch spans the generation batch; rescaled to one accumulation window.
     const n = (Math.max(1, c.generationTokens) / c.ranks) * (c.window / c.stepsPerGeneration);
-    return constant(1 / n, `Σ tokens / (N_gen ${c.generationTokens} / W ${c.ranks} × GA ${c.window} / spg ${c.stepsPerGeneration})`);
+    return constant(1 / n, {
+      kind: 'generation-rescaled',
+      generationTokens: c.generationTokens,
+      ranks: c.ranks,
+      ga: c.window,
+      spg: c.stepsPerGeneration,
+    });
   },
 };
 
@@ -104,7 +116,11 @@ const trlBefore: FrameworkSpec = {
     const own = perMicroBatch(loss, c);
     if (own) return own;
     if (loss !== 'dapo') unknownLoss(this.name, loss);
-    return constant(c.ranks / Math.max(1, c.generationTokens), `Σ tokens / (N_gen ${c.generationTokens} / W ${c.ranks})`);
+    return constant(c.ranks / Math.max(1, c.generationTokens), {
+      kind: 'generation',
+      generationTokens: c.generationTokens,
+      ranks: c.ranks,
+    });
   },
 };
 
@@ -124,10 +140,12 @@ const msSwiftBefore: FrameworkSpec = {
     const own = perMicroBatch(loss, c);
     if (own) return own;
     if (loss !== 'dapo') unknownLoss(this.name, loss);
-    return constant(
-      c.ranks / (Math.max(1, c.windowTokens) * c.window),
-      `Σ tokens / (N_window ${c.windowTokens} / W ${c.ranks}) / GA ${c.window} (Trainer's division, a second time)`,
-    );
+    return constant(c.ranks / (Math.max(1, c.windowTokens) * c.window), {
+      kind: 'window-twice',
+      windowTokens: c.windowTokens,
+      ranks: c.ranks,
+      ga: c.window,
+    });
   },
 };
 
@@ -141,7 +159,7 @@ const msSwiftAfter: FrameworkSpec = {
     const own = perMicroBatch(loss, c);
     if (own) return own;
     if (loss !== 'dapo') unknownLoss(this.name, loss);
-    return constant(c.ranks / Math.max(1, c.windowTokens), `Σ tokens / (N_window ${c.windowTokens} / W ${c.ranks})`);
+    return constant(c.ranks / Math.max(1, c.windowTokens), { kind: 'window', windowTokens: c.windowTokens, ranks: c.ranks });
   },
 };
 
@@ -166,13 +184,13 @@ const verlLegacy: FrameworkSpec = {
     const B = Math.max(1, c.rows.filter((n) => n > 0).length);
     const T = sum(c.rows);
     const ga = c.ga;
-    if (loss === 'token-mean') return constant(1 / (Math.max(1, T) * ga), `Σ tokens / micro-batch tokens ${T} × 1/GA ${ga}`);
-    if (loss === 'seq-mean-token-sum') return constant(1 / (B * ga), `Σ tokens / micro-batch sequences ${B} × 1/GA ${ga}`);
+    if (loss === 'token-mean') return constant(1 / (Math.max(1, T) * ga), { kind: 'verl-tokens', tokens: T, ga });
+    if (loss === 'seq-mean-token-sum') return constant(1 / (B * ga), { kind: 'verl-sequences', B, ga });
     if (loss === 'seq-mean-token-mean') {
-      return { perToken: (i) => 1 / ((c.rows[i]! + VERL_EPS) * B * ga), text: `each sequence's token mean / sequences ${B} × 1/GA ${ga}` };
+      return perRow((i) => 1 / ((c.rows[i]! + VERL_EPS) * B * ga), { kind: 'verl-sequence-mean', B, ga });
     }
     if (loss === 'seq-mean-token-sum-norm') {
-      return constant(1 / (c.maxLength * ga), `Σ tokens / response length ${c.maxLength} × 1/GA ${ga}`);
+      return constant(1 / (c.maxLength * ga), { kind: 'verl-length', maxLength: c.maxLength, ga });
     }
     unknownLoss(this.name, loss);
   },
@@ -188,15 +206,12 @@ const verlEngine: FrameworkSpec = {
     const W = c.ranks;
     const N = Math.max(1, c.windowTokens);
     const S = c.windowSequences;
-    if (loss === 'token-mean') return constant(W / N, `Σ tokens / batch_num_tokens ${N} × dp ${W}`);
-    if (loss === 'seq-mean-token-sum') return constant(W / S, `Σ tokens / global_batch_size ${S} × dp ${W}`);
+    if (loss === 'token-mean') return constant(W / N, { kind: 'engine-tokens', tokens: N, dp: W });
+    if (loss === 'seq-mean-token-sum') return constant(W / S, { kind: 'engine-sequences', sequences: S, dp: W });
     if (loss === 'seq-mean-token-mean') {
-      return {
-        perToken: (i) => W / ((c.rows[i]! + VERL_EPS) * S),
-        text: `each sequence's token mean / global_batch_size ${S} × dp ${W}`,
-      };
+      return perRow((i) => W / ((c.rows[i]! + VERL_EPS) * S), { kind: 'engine-sequence-mean', sequences: S, dp: W });
     }
-    if (loss === 'seq-mean-token-sum-norm') return constant(1 / c.maxLength, `Σ tokens / loss_scale_factor ${c.maxLength}`);
+    if (loss === 'seq-mean-token-sum-norm') return constant(1 / c.maxLength, { kind: 'engine-length', maxLength: c.maxLength });
     unknownLoss(this.name, loss);
   },
 };
@@ -214,7 +229,7 @@ const flowGrpo: FrameworkSpec = {
   normaliser(loss, c) {
     if (loss !== 'sample-mean') unknownLoss(this.name, loss);
     const B = c.rows.length;
-    return constant(1 / (B * c.ga), `mean over the batch ${B} × 1/GA ${c.ga} (accelerate divides by GA × timesteps, per timestep)`);
+    return constant(1 / (B * c.ga), { kind: 'sample-mean', B, ga: c.ga });
   },
 };
 

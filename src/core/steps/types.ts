@@ -1,6 +1,8 @@
 // What one optimizer step sees: the micro-batches each rank trains on, the policy that generated
 // them, and the weight each completion's tokens get in the applied update. Pure data (JSON).
 import type { LayoutConfig } from '../layout/types.ts';
+import type { Fact } from '../messages/index.ts';
+import type { LengthsSource, NormaliserTerms } from '../messages/steps.ts';
 
 /** One completion as trained in one micro-step (a completion reused by num_iterations appears once per pass). */
 export interface StepRow {
@@ -38,6 +40,8 @@ export interface MicroBatch {
   rows: number[];
   /** The normaliser in words with its numbers, e.g. "Σ tokens / (N_gen 812 / W 2 × GA 2 / spg 4)". */
   normaliser: string;
+  /** The same normaliser as a formula's kind and numbers, for the page's languages (left out of --json, which has `normaliser`). */
+  normaliserTerms: NormaliserTerms;
 }
 
 export interface OptimizerStep {
@@ -71,10 +75,11 @@ export interface StepsReport {
   /** Micro-steps per full optimizer step: gradient_accumulation_steps, or verl's ppo_mini_batch_size // ppo_micro_batch_size_per_gpu. */
   gradientAccumulation: number;
   maxCompletionLength: number;
-  lengthsSource: string;
+  /** Where the completion lengths come from. */
+  lengths: LengthsSource;
   steps: OptimizerStep[];
-  /** One paragraph per finding, plain language with the run's numbers. */
-  findings: string[];
-  /** What the model does not reproduce (shuffles from an unseeded generator, …). */
-  notes: string[];
+  /** One paragraph per finding, plain language with the run's numbers (src/core/messages/steps.ts says them). */
+  findings: Fact[];
+  /** The framework as pinned, the lengths' source, and what the model does not reproduce (shuffles from an unseeded generator, …). */
+  notes: Fact[];
 }

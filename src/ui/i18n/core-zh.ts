@@ -4,6 +4,7 @@
 // the core without its Chinese here does not compile (and test/ui/i18n-catalogue.test.ts checks it).
 import type { MessageId, Params } from '../../core/messages/index.ts';
 import { LAYOUT_SETTINGS } from '../../core/settings.ts';
+import { STEPS_ZH } from './steps-zh.ts';
 import { zhCN } from './zh-CN.ts';
 
 /** A setting named by its flag ("batches-per-epoch") or param, as the Chinese settings table labels it. */
@@ -275,4 +276,5 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'run.webgpu-failed': (p) => `backend webgpu：\`${p.reason}\`；请改用 backend cpu（或 auto 以便回退）`,
   'seed.not-safe': (p) => `seed 必须是 ±(2^53−1) 以内的整数（或 bigint），得到的是 ${p.got}`,
   'seed.outside-torch': (p) => `seed ${p.seed} 超出了 PyTorch 的范围 [-2^63, 2^64)；seed s 和 s+2^32 给出同一个序列，所以请用 ${p.low32}`,
+  ...STEPS_ZH,
 };

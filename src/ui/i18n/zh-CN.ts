@@ -649,21 +649,21 @@ export const zhCN: Catalogue = {
     ga: '梯度累积',
     spg: '每次生成的步数',
     iters: '迭代次数 (μ)',
-    meta: (framework: string, loss: string) => `${framework}，loss ${loss}：`,
+    meta: (framework: string, loss: string) => `${framework}，loss \`${loss}\`：`,
     legend:
       '每个 rank 一行，每个 micro-step 一个方块（颜色：生成其 completion 的策略版本；斜线：off-policy 训练）。' +
       '柱高：每个 completion 的权重 ÷ 全局逐词元均值的权重（虚线 = 1）。悬停方块可见其归一化方式。',
     more: (n: number) => `… 另有 ${n} 个 optimizer step（grpo-sandbox steps --json 给出全部）。`,
-    findings: '发现（英文原文）',
+    findings: '发现',
     error: (m: string) => `无法显示这些 step：${m}`,
     figure: {
       rank: (r: number) => `rank ${r}`,
       step: (i: number) => `step ${i}`,
       neverApplied: '从未应用',
       block: (micro: number, rank: number, policy: number, train: number, normaliser: string) =>
-        `micro-step ${micro}，rank ${rank}：由 policy ${policy} 生成，在 ${train} 训练；归一化 ${normaliser}`,
+        `micro-step ${micro}，rank ${rank}：由策略 ${policy} 生成，在策略 ${train} 上训练；归一化 ${normaliser}`,
       bar: (completion: number, tokens: number, ratio: string) =>
-        `completion ${completion}：${tokens} 个 token，权重为 token 均值的 ${ratio} 倍`,
+        `completion ${completion}：${tokens} 个词元，权重为词元均值的 ${ratio} 倍`,
     },
   },
   embed: {

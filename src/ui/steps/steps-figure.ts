@@ -2,6 +2,7 @@
 // micro-step (coloured by the policy version that generated its completions, hatched when it trains
 // off-policy), the optimizer steps as bands, and inside each block one bar per completion whose
 // height is its weight ÷ the global token mean's (the dashed line is 1). Pure: draws core's data.
+import type { NormaliserTerms } from '../../core/messages/steps.ts';
 import type { StepsReport } from '../../core/steps/index.ts';
 
 export interface FigureWords {
@@ -10,6 +11,8 @@ export interface FigureWords {
   neverApplied: string;
   block: (micro: number, rank: number, policy: number, train: number, normaliser: string) => string;
   bar: (completion: number, tokens: number, ratio: string) => string;
+  /** A micro-batch's normaliser in the page's language. */
+  normaliser: (terms: NormaliserTerms) => string;
 }
 
 const BLOCK = 64;
@@ -23,20 +26,26 @@ const RATIO_MAX = 2.5;
 
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2', '#edc948', '#e15759', '#9c755f'];
 const colour = (version: number) => PALETTE[version % PALETTE.length]!;
+/** A label's width at the figure's 11 px font, generously (a wide glyph and CJK text count as one em). */
+const labelWidth = (text: string) => [...text].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 11 : 6.6), 0);
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The SVG of the first `maxSteps` optimizer steps. */
 export function stepsFigure(report: StepsReport, words: FigureWords, maxSteps = 6): string {
   const steps = report.steps.slice(0, maxSteps);
   const W = report.config.ranks;
+  const labels = steps.map((s) => (s.applied ? `${words.step(s.index)} ×${s.updateScale.toFixed(2)}` : words.neverApplied));
   const x0 = new Map<number, number>();
   let x = LEFT;
   steps.forEach((s, i) => {
     if (i > 0) x += GAP * 2;
+    const start = x;
     for (const m of [...new Set(s.microBatches.map((b) => b.microStep))]) {
       x0.set(m, x);
       x += BLOCK + GAP;
     }
+    // A band is at least as wide as its label (a step of one micro-step is narrower than "step 10 ×1.00").
+    x = Math.max(x, start + labelWidth(labels[i]!) + 8);
   });
   const width = x + 10;
   const height = TOP + W * ROW + 10;
@@ -47,16 +56,16 @@ export function stepsFigure(report: StepsReport, words: FigureWords, maxSteps = 
       '<rect width="3" height="6" fill="#fff" fill-opacity="0.45"/></pattern></defs>',
   ];
   // Optimizer steps: a band over their micro-steps.
-  for (const s of steps) {
+  steps.forEach((s, i) => {
     const ms = [...new Set(s.microBatches.map((b) => b.microStep))];
     const a = x0.get(ms[0]!)! - 3;
-    const b = x0.get(ms.at(-1)!)! + BLOCK + 3;
-    const label = s.applied ? `${words.step(s.index)} ×${s.updateScale.toFixed(2)}` : words.neverApplied;
+    const b = Math.max(x0.get(ms.at(-1)!)! + BLOCK + 3, a + labelWidth(labels[i]!) + 8);
+    const label = labels[i]!;
     parts.push(
       `<rect x="${a}" y="4" width="${b - a}" height="${height - 8}" rx="4" fill="${s.applied ? '#f4f4f4' : '#fbe9e9'}" stroke="#ccc"/>`,
       `<text class="update" x="${a + 4}" y="17" fill="#333">${esc(label)}</text>`,
     );
-  }
+  });
   for (let r = 0; r < W; r++) {
     const y = TOP + r * ROW;
     parts.push(`<text x="4" y="${y + ROW / 2}" fill="#333">${esc(words.rank(r))}</text>`);
@@ -67,7 +76,7 @@ export function stepsFigure(report: StepsReport, words: FigureWords, maxSteps = 
       const by = TOP + m.rank * ROW;
       const off = m.trainVersion > m.policyVersion;
       parts.push(
-        `<g><title>${esc(words.block(m.microStep, m.rank, m.policyVersion, m.trainVersion, m.normaliser))}</title>` +
+        `<g><title>${esc(words.block(m.microStep, m.rank, m.policyVersion, m.trainVersion, words.normaliser(m.normaliserTerms)))}</title>` +
           `<rect x="${bx}" y="${by}" width="${BLOCK}" height="${ROW - 8}" rx="3" fill="${colour(m.policyVersion)}" fill-opacity="0.28" ` +
           `stroke="${colour(m.policyVersion)}"/>` +
           (off ? `<rect x="${bx}" y="${by}" width="${BLOCK}" height="${ROW - 8}" rx="3" fill="url(#off)"/>` : '') +

@@ -10,7 +10,7 @@ import type { LayoutConfig } from '../../core/layout/types.ts';
 import { buildLayout, defaultConfig } from '../../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../../core/settings.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, buildSteps, defaultFramework, type StepsReport } from '../../core/steps/index.ts';
-import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
+import { factText, noteText, type Said, saidOf, withCode, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { stepsFigure } from './steps-figure.ts';
 
@@ -129,7 +129,7 @@ export class GrpoStepsView extends LitElement {
     const num = (name: string, label: string) =>
       html`<label>${label}<input type="number" min="1" .value=${shown(name)}
         @change=${(e: Event) => this.set(name, (e.target as HTMLInputElement).value)}></label>`;
-    const frameworkSelect = html`<label>${MSG.framework}<select
+    const frameworkSelect = html`<label>${MSG.framework}<select translate="no"
         @change=${(e: Event) => this.set('framework', (e.target as HTMLSelectElement).value)}>
         ${frameworks.map((n) => html`<option .selected=${n === framework} value=${n}>${n}</option>`)}
       </select></label>`;
@@ -137,7 +137,7 @@ export class GrpoStepsView extends LitElement {
     if (this.hasAttribute('figure')) return html`<form @submit=${(e: Event) => e.preventDefault()}>${frameworkSelect}</form>`;
     return html`<form @submit=${(e: Event) => e.preventDefault()}>
       ${frameworkSelect}
-      <label>${MSG.loss}<select @change=${(e: Event) => this.set('loss', (e.target as HTMLSelectElement).value)}>
+      <label>${MSG.loss}<select translate="no" @change=${(e: Event) => this.set('loss', (e.target as HTMLSelectElement).value)}>
         ${(spec?.losses ?? []).map((l) => html`<option .selected=${l === (this.attr('loss') || spec?.defaultLoss)} value=${l}>${l}</option>`)}
       </select></label>
       ${num('ranks', MSG.ranks)} ${num('batch', MSG.batch)} ${num('ga', MSG.ga)} ${sampler === 'trl' ? num('spg', MSG.spg) : nothing}
@@ -153,16 +153,16 @@ export class GrpoStepsView extends LitElement {
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
       ${
         r
-          ? html`<p class="meta">${MSG.meta(r.framework.name, r.loss)} ${coreOriginal(r.framework.pinnedTo)}</p>
+          ? html`<p class="meta">${withCode(MSG.meta(r.framework.name, r.loss))} ${noteText({ id: 'steps.pinned', params: r.framework })}</p>
             <p class="meta">${MSG.legend}</p>
-            <div class="figure">${unsafeHTML(stepsFigure(r, MSG.figure))}</div>
+            <div class="figure">${unsafeHTML(stepsFigure(r, { ...MSG.figure, normaliser: (params) => factText({ id: 'steps.normaliser', params }) }))}</div>
             ${r.steps.length > 6 ? html`<p class="meta">${MSG.more(r.steps.length - 6)}</p>` : nothing}
             ${
               asFigure
                 ? nothing
                 : html`<h2>${MSG.findings}</h2>
-                  <ul>${r.findings.map((f) => html`<li>${coreOriginal(f)}</li>`)}</ul>
-                  <ul class="notes">${r.notes.map((n) => html`<li>${coreOriginal(n)}</li>`)}</ul>`
+                  <ul>${r.findings.map((f) => html`<li>${noteText(f)}</li>`)}</ul>
+                  <ul class="notes">${r.notes.map((n) => html`<li>${noteText(n)}</li>`)}</ul>`
             }`
           : nothing
       }`;

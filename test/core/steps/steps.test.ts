@@ -3,9 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../../src/core/errors.ts';
+import { type Fact, say } from '../../../src/core/messages/index.ts';
+import { lengthsText } from '../../../src/core/messages/steps.ts';
 import type { LayoutConfig } from '../../../src/core/layout/types.ts';
 import { buildLayout } from '../../../src/core/samplers/index.ts';
 import { buildSteps, parseLengths } from '../../../src/core/steps/index.ts';
+
+/** Findings as the CLI prints them, joined. */
+const said = (facts: Fact[]) => facts.map((f) => say(f)).join(' ');
 
 const trl = (over: Partial<LayoutConfig> = {}): LayoutConfig => ({
   sampler: 'trl',
@@ -52,7 +57,7 @@ test('TRL dapo: 1.13.0 is the global token mean when spg = GA; before PR #6024 t
   const fixed = buildSteps(buildLayout(cfg), { framework: 'trl-1.13.0', loss: 'dapo', lengths });
   const old = buildSteps(buildLayout(cfg), { framework: 'trl-1.9.0', loss: 'dapo', lengths });
   fixed.steps.forEach((s, i) => s.rows.forEach((row, j) => assert.ok(close(old.steps[i]!.rows[j]!.weight / row.weight, 2 / 4))));
-  assert.match(old.findings.join(' '), /GA \/ spg = 0\.5/);
+  assert.match(said(old.findings), /GA \/ spg = 0\.5/);
 });
 
 test('ms-swift dapo: before PR #10116 every update is 1/GA of the token mean, after it exactly the token mean', () => {
@@ -72,7 +77,7 @@ test('the last, short accumulation window of an epoch steps with current_gradien
   );
   const last = r.steps[1]!;
   for (const row of last.rows) assert.ok(close(row.weight, 1 / (row.tokens * 2 * 1 * 2)));
-  assert.match(r.findings.join(' '), /Short windows: 1 optimizer step/);
+  assert.match(said(r.findings), /Short windows: 1 optimizer step/);
 });
 
 test('policy versions: with steps_per_generation 4 and GA 2 the second half of each generation batch is trained one step off-policy', () => {
@@ -91,7 +96,7 @@ test('policy versions: with steps_per_generation 4 and GA 2 the second half of e
       [2, 3],
     ],
   );
-  assert.match(r.findings.join(' '), /Off-policy: 4 of 8 micro-steps/);
+  assert.match(said(r.findings), /Off-policy: 4 of 8 micro-steps/);
 });
 
 test('num_iterations: the same completions are trained again in a later pass, off-policy', () => {
@@ -126,7 +131,7 @@ test('flow_grpo: accelerate’s counter runs across epochs; the trailing micro-s
   );
   for (const row of r.steps[1]!.rows) assert.equal(row.weight, 0);
   for (const row of r.steps[0]!.rows) assert.ok(close(row.weight, 1 / (2 * 2 * 2)));
-  assert.match(r.findings.join(' '), /Never applied: the last 1 micro-step/);
+  assert.match(said(r.findings), /Never applied: the last 1 micro-step/);
 });
 
 test('verl legacy seq-mean-token-sum-norm divides by the response length, not by the tokens: the update shrinks with shorter completions', () => {
@@ -230,7 +235,7 @@ test('verl sampler: without --lengths the loss counts the seqlens _balance_batch
     const slot = row.completion % perRank;
     assert.equal(row.tokens, seqlens[step.order![rank * perRank + slot]!]);
   }
-  assert.match(r.lengthsSource, /seqlens \(measured, --seqlens\)/);
+  assert.match(lengthsText(r.lengths), /seqlens \(measured, --seqlens\)/);
   // Balanced: the two ranks' token sums differ by less than one sample's.
   const sums = [0, 1].map((rank) =>
     r.steps

@@ -1,0 +1,186 @@
+// What `steps` finds (src/core/messages/steps.ts), in Simplified Chinese: one template per finding
+// and note over the same facts, so both languages quote the same numbers. The frameworks' pins and
+// how each was checked are translated by framework name (code, paths and versions stay as written).
+import type { Params } from '../../core/messages/index.ts';
+import { type LengthsSource, type NormaliserTerms, type STEPS_EN, stepNumber } from '../../core/messages/steps.ts';
+
+const n = stepNumber;
+
+/** How each loss weighs tokens (the end of the per-completion finding). */
+const LOSS_CAUSE_ZH: Record<string, string> = {
+  grpo: '`grpo` 先在每个 completion 自己的词元上取平均，所以一个词元的权重是 1/(其 completion 的长度 × B × GA × W)：短 completion 的词元比长的权重更大。',
+  'seq-mean-token-mean': '`seq-mean-token-mean` 先在每个序列自己的词元上取平均：短序列的词元权重更大。',
+  bnpo:
+    '`bnpo` 除以每个 rank 自己 micro-batch 的词元数，所以词元较少的 micro-batch 中的词元权重更大：' +
+    '哪些 completion 同在一个 micro-batch（跨 rank 和 micro-step 的顺序）会改变更新。',
+  'token-mean':
+    '`token-mean` 除以它所见 micro-batch 的词元数；当那是一个 rank 的 micro-batch 时，词元较少的 micro-batch 中的词元权重更大。',
+  dr_grpo: '`dr_grpo` 除以常数 `B × max_completion_length × GA`，而不是实际出现的词元数。',
+  dapo: '`dapo` 除以一个生成 batch 或窗口的词元数；当两者跨度不同时，它与本优化步自己的词元数不同。',
+  'seq-mean-token-sum': '`seq-mean-token-sum` 对每个序列的词元求和，再在序列间取平均：无论总数多少，每个序列的每个词元权重相同。',
+  'seq-mean-token-sum-norm': '`seq-mean-token-sum-norm` 除以一个常数长度，而不是实际出现的词元数。',
+  'sample-mean': '扩散模型的 loss 是每个训练 batch 上的平均，所以每个样本的权重是 1/(B × GA × W)。',
+};
+
+const SWIFT_CHECKED = '转写（此处未安装 ms-swift）；micro-batch 的切分假定与 TRL 相同（它的 GRPOTrainer 继承自 TRL 的）';
+const VERL_CHECKED = '在检出的仓库中执行 agg_loss（test/fixtures/golden-steps-verl.json）；update_policy 的缩放：转写';
+
+/** Each framework version's pin and check (src/core/steps/frameworks.ts), by name. */
+const FRAMEWORK_ZH: Record<string, { pinnedTo: string; checkedBy: string }> = {
+  'trl-1.13.0': {
+    pinnedTo:
+      'trl 1.13.0，trl/trainer/grpo_trainer.py 的 GRPOTrainer._compute_loss（配合 `transformers` 5.18.0 的 `Trainer`、`accelerate` 1.15.0）',
+    checkedBy: '运行：在 `torchrun` 下运行真实的 GRPOTrainer（test/fixtures/golden-steps-trl.json）',
+  },
+  'trl-1.9.0': {
+    pinnedTo:
+      'trl 1.9.0（标签 v1.9.0，35def3e；`main` 分支在 f2cd577 仍是同样的代码），trl/trainer/grpo_trainer.py 的 _compute_loss：`dapo` 只除以 ' +
+      'num_items_in_batch / num_processes，没有 PR #6024（在 1.13.0 中）加入的按 GA / steps_per_generation 的重新缩放',
+    checkedBy: 'grpo/bnpo/dr_grpo：v1.9.0 的代码与测试数据所运行的 1.13.0 相同；`dapo`：v1.9.0 的转写（此处未安装，未运行）',
+  },
+  'ms-swift-efd0a54': {
+    pinnedTo:
+      'ms-swift 在 efd0a54，swift/rlhf_trainers/grpo_trainer.py：dapo/cispo/fipo 除以 num_items_in_batch（累积窗口，所有进程）/ num_processes，' +
+      '而 `transformers` 的 Trainer.training_step 又把每个 loss 除以 current_gradient_accumulation_steps',
+    checkedBy: SWIFT_CHECKED,
+  },
+  'ms-swift-pr10116': {
+    pinnedTo:
+      '带 PR #10116（已合并）的 ms-swift：dapo/cispo/fipo 把按窗口归一化的 loss 乘以 current_gradient_accumulation_steps，于是 `Trainer` 的除法被抵消',
+    checkedBy: SWIFT_CHECKED,
+  },
+  'verl-b178a3c': {
+    pinnedTo:
+      'verl 在 b178a3c，默认 worker（`use_legacy_worker_impl: auto`）：workers/actor/dp_actor.py 的 update_policy 在每个 micro-batch 上调用 ' +
+      'core_algos.agg_loss，不带 global_batch_info，再乘以 1 / gradient_accumulation',
+    checkedBy: VERL_CHECKED,
+  },
+  'verl-b178a3c-engine': {
+    pinnedTo:
+      'verl 在 b178a3c，`use_legacy_worker_impl: disable`：workers/utils/losses.py 的 ppo_loss 把 global_batch_info（每个 mini-batch 在数据并行组上 ' +
+      'all-reduce 的 batch_num_tokens、global_batch_size、dp_size）传给 core_algos.agg_loss；没有 1/GA',
+    checkedBy: VERL_CHECKED,
+  },
+  'flow_grpo-ac4c86e': {
+    pinnedTo:
+      'flow_grpo 在 ac4c86e，scripts/train_sd3.py：policy_loss = 每个时间步上训练 batch 的平均，accelerator.accumulate 的 ' +
+      'gradient_accumulation_steps = train.gradient_accumulation_steps × num_train_timesteps',
+    checkedBy: '转写（扩散模型的运行在这里放不下）；每个样本一个“词元”：时间步相互抵消',
+  },
+};
+
+/** A framework's own words in Chinese, or its English (marked as such) for a version added without them. */
+const framework = (name: string, key: 'pinnedTo' | 'checkedBy', english: string) => FRAMEWORK_ZH[name]?.[key] ?? `（英文原文）${english}`;
+
+function lengthsZh(l: LengthsSource): string {
+  switch (l.kind) {
+    case 'diffusion':
+      return '每个样本一个单位（扩散模型的 loss 是每个时间步上按样本的平均；时间步相互抵消）';
+    case 'given':
+      return (
+        `${l.source}：${l.count} 个长度，按 completion 顺序使用${l.repeated ? '并循环重复' : ''}` +
+        (l.verl ? '（布局的 _balance_batch 用的是 seqlens；verl 按 prompt + response 词元平衡）' : '')
+      );
+    case 'seqlens':
+      return (
+        `verl sampler 的 seqlens（${l.measured ? '实测值，来自 seqlens' : '合成值，带种子'}），_balance_batch 按它们平衡各 rank，` +
+        '按分发顺序（verl 按 prompt + response 词元平衡；只算 response 词元请给出 lengths）'
+      );
+    case 'seeded':
+      return `带种子：从 MT19937（种子 ${l.seed}）中均匀取自 [${l.low}, ${l.high}]`;
+  }
+}
+
+/** A normaliser's formula in Chinese: words in Chinese, the frameworks' names for their numbers kept as code. */
+function normaliserZh(t: NormaliserTerms): string {
+  switch (t.kind) {
+    case 'completion-mean':
+      return `每个 completion 的词元均值 / (B ${t.B} × GA ${t.ga})`;
+    case 'micro-tokens':
+      return `Σ 词元 / (micro-batch 词元数 ${t.tokens} × GA ${t.ga})`;
+    case 'constant-length':
+      return `Σ 词元 / (B ${t.B} × max_completion_length ${t.maxLength} × GA ${t.ga})`;
+    case 'generation-rescaled':
+      return `Σ 词元 / (N_gen ${t.generationTokens} / W ${t.ranks} × GA ${t.ga} / steps_per_generation ${t.spg})`;
+    case 'generation':
+      return `Σ 词元 / (N_gen ${t.generationTokens} / W ${t.ranks})`;
+    case 'window-twice':
+      return `Σ 词元 / (N_window ${t.windowTokens} / W ${t.ranks}) / GA ${t.ga}（Trainer.training_step 又除了一次）`;
+    case 'window':
+      return `Σ 词元 / (N_window ${t.windowTokens} / W ${t.ranks})`;
+    case 'verl-tokens':
+      return `Σ 词元 / micro-batch 词元数 ${t.tokens} × 1/GA ${t.ga}`;
+    case 'verl-sequences':
+      return `Σ 词元 / micro-batch 序列数 ${t.B} × 1/GA ${t.ga}`;
+    case 'verl-sequence-mean':
+      return `每个序列的词元均值 / 序列数 ${t.B} × 1/GA ${t.ga}`;
+    case 'verl-length':
+      return `Σ 词元 / 响应长度 ${t.maxLength} × 1/GA ${t.ga}`;
+    case 'engine-tokens':
+      return `Σ 词元 / batch_num_tokens ${t.tokens} × dp ${t.dp}`;
+    case 'engine-sequences':
+      return `Σ 词元 / global_batch_size ${t.sequences} × dp ${t.dp}`;
+    case 'engine-sequence-mean':
+      return `每个序列的词元均值 / global_batch_size ${t.sequences} × dp ${t.dp}`;
+    case 'engine-length':
+      return `Σ 词元 / loss_scale_factor ${t.maxLength}`;
+    case 'sample-mean':
+      return `batch ${t.B} 上的平均 × 1/GA ${t.ga}（accelerate 在每个时间步上除以 GA × 时间步数）`;
+  }
+}
+
+export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string } = {
+  'steps.update-size': (p) => {
+    const cause =
+      p.cause === 'trl-1.9.0-dapo'
+        ? `它把每个 micro-step 除以生成 batch 的词元数（N_gen / W），而累积的是 ${p.ga} 个 micro-step、一个生成 batch 跨越 ` +
+          `steps_per_generation ${p.spg} 个：更新约被缩放为 \`GA / spg\` = ${n(p.ga / p.spg)} 倍（TRL #5619；PR #6024 加入了 1.13.0 中的重新缩放）。`
+        : p.cause === 'ms-swift-dapo'
+          ? '它除以窗口的词元数，而 `transformers` 的 `Trainer` 又除以 current_gradient_accumulation_steps，所以更新是词元均值的 1/GA' +
+            '（ms-swift #10117，由 PR #10116 修复）。'
+          : p.cause === 'constant-length'
+            ? `分母中的常数长度使更新与实际出现的词元数成正比（平均长度 / ${p.maxLength}）。`
+            : p.cause === 'token-sum'
+              ? '对词元求和再除以序列数，使更新随 completion 的长度增长。'
+              : '';
+    return (
+      `更新大小：在 ${p.framework} \`${p.loss}\` 下，优化步的 Σ 权重 × 词元数为 ` +
+      `${p.high === null ? n(p.low) : `${n(p.low)} 到 ${n(p.high)}`}，而全局词元均值在该 step 上给出 1，` +
+      `所以有效学习率乘以${p.high === null ? '这个因子' : '这些因子'}。${cause}`
+    );
+  },
+  'steps.per-completion': (p) =>
+    `每个 completion：一个 completion 的词元权重是全局词元均值权重的 ${n(p.low)} 到 ${n(p.high)} 倍（相差 ${n(p.high / p.low)} 倍；例如 ` +
+    `rank ${p.heaviest.rank} 上有 ${p.heaviest.tokens} 个词元的 completion ${p.heaviest.completion}，对比 rank ${p.lightest.rank} 上有 ` +
+    `${p.lightest.tokens} 个词元的 completion ${p.lightest.completion}）。${LOSS_CAUSE_ZH[p.loss] ?? ''}`,
+  'steps.per-completion-same': (p) =>
+    `每个 completion：一个 step 中每个词元的权重都相同（全局词元均值权重的 ${n(p.ratio)} 倍）。${LOSS_CAUSE_ZH[p.loss] ?? ''}`,
+  'steps.short-windows': (p) =>
+    `短窗口：${p.count} 个优化步（${p.windows
+      .map((s) => `step ${s.index}：${p.ga} 个中的 ${s.microSteps} 个 micro-step，更新 ${n(s.updateScale)}`)
+      .join('；')}）在 epoch 末尾累积的 micro-step 少于 gradient_accumulation_steps，仍然让优化器走一步。`,
+  'steps.off-policy': (p) =>
+    `Off-policy：${p.total} 个 micro-step 中有 ${p.off} 个用较旧的策略生成的 completion 训练（至多落后 ${p.lag} 个优化步；` +
+    `第一个：micro-step ${p.microStep}，由策略 ${p.policy} 生成，在策略 ${p.train} 上训练）。此时比率 π/π_old 不再是 1，clip 可能起作用` +
+    (p.schedule === 'trl'
+      ? `（num_iterations ${p.numIterations}、steps_per_generation ${p.spg} > GA ${p.ga}，或复用的 batch：TRL #3662）。`
+      : p.schedule === 'flow-grpo'
+        ? `（内层 epoch 数 ${p.numIterations}，或一个 epoch 被切成多个优化步：flow_grpo #138）。`
+        : `（ppo_epochs ${p.numIterations}，或每个 step 有多个 mini-batch）。`),
+  'steps.on-policy': () => 'On-policy：每个 micro-step 都用它所更新的策略生成的 completion 训练（每个词元上的比率都是 1）。',
+  'steps.never-applied': (p) =>
+    `从未应用：最后 ${p.microSteps} 个 micro-step 累积了梯度，但运行在达到 gradient_accumulation_steps ${p.ga} 之前就结束了，` +
+    '所以优化器从未在它们上走一步（`accelerate` 的计数器跨 epoch 延续）。',
+  'steps.normaliser': (p) => normaliserZh(p),
+  'steps.pinned': (p) => framework(p.name, 'pinnedTo', p.pinnedTo),
+  'steps.note.framework': (p) =>
+    `框架：${p.name}，依据 ${framework(p.name, 'pinnedTo', p.pinnedTo)}。核对方式：${framework(p.name, 'checkedBy', p.checkedBy)}。`,
+  'steps.note.lengths': (p) => `长度：${lengthsZh(p)}。`,
+  'steps.note.shuffle': (p) =>
+    p.schedule === 'trl'
+      ? 'TRL 在把每个 rank 的生成 batch 切成 micro-batch 之前打乱它（shuffle_sequence_dict：在全局生成器上调用 torch.randperm，' +
+        '其状态取决于模型和采样）；这次抽取无法从种子复现，所以各行保持块内的顺序。只有 `bnpo` 的权重依赖于它。'
+      : p.schedule === 'flow-grpo'
+        ? 'flow_grpo 在每个内层 epoch 重新打乱每个 rank 这一 epoch 的样本（在设备生成器上调用 torch.randperm）；各行保持块内的顺序。'
+        : 'verl 按顺序切分每个 rank 的块（update_policy：data.split，不打乱）。',
+};
