@@ -2,7 +2,8 @@
 // labelled "0, 0"), ordinary ranges read as plain decimals, and the loss chart's sentence holds where it is shown.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { tickLabels } from '../../src/ui/train/chart-ticks.ts';
+import { spanRange, tickLabels } from '../../src/ui/train/chart-ticks.ts';
+import { CHARTS } from '../../src/ui/train/charts.ts';
 
 test('ticks of tiny, ordinary and large spacings: distinct labels, plain where possible', () => {
   assert.deepEqual(tickLabels([-2e-9, -1e-9, 0, 1e-9, 2e-9], 1e-9), ['-2e-9', '-1e-9', '0', '1e-9', '2e-9']);
@@ -17,6 +18,16 @@ test('ticks of tiny, ordinary and large spacings: distinct labels, plain where p
       assert.equal(new Set(labels).size, labels.length, `${incr} from ${start}: ${labels.join(', ')}`);
     }
   }
+});
+
+test('a fraction’s chart spans 0–1 with no data or a flat 0, and widens only for data outside it', () => {
+  const zeroStd = spanRange(CHARTS.find((c) => c.id === 'zero-std')!.span!);
+  assert.deepEqual(zeroStd(null, null, null), [0, 1], 'no data yet');
+  assert.deepEqual(zeroStd(null, 0, 0), [0, 1], 'every step 0');
+  assert.deepEqual(zeroStd(null, 0.25, 0.5), [0, 1]);
+  assert.deepEqual(spanRange([0, 100])(null, -5, 120), [-5, 120], '% of the optimum beyond its span');
+  assert.deepEqual(CHARTS.find((c) => c.id === 'optimum')!.span, [0, 100]);
+  assert.deepEqual(CHARTS.find((c) => c.id === 'clip')!.span, [0, 1]);
 });
 
 test('the loss chart says its value is ~0 by construction only where it is: on-policy, β = 0, a GRPO-family loss', async () => {

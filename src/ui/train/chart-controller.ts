@@ -7,7 +7,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import uPlot from 'uplot';
 import type { StepRecord } from '../../train/run.ts';
 import type { PolicyAnswer } from './policy-worker.ts';
-import { tickLabels } from './chart-ticks.ts';
+import { spanRange, tickLabels } from './chart-ticks.ts';
 import { CHARTS } from './charts.ts';
 import { MSG } from './messages.ts';
 
@@ -61,7 +61,7 @@ export class ChartsController implements ReactiveController {
           title: spec.title,
           width,
           height: CHART_H,
-          scales: { x: { time: false } },
+          scales: spec.span ? { x: { time: false }, y: { range: spanRange(spec.span) } } : { x: { time: false } },
           axes: [{ label: 'step', size: 36 }, yAxis],
           series: [
             { label: seriesLabel('step') },

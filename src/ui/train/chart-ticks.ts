@@ -1,6 +1,6 @@
 // Tick labels for the training charts: as many digits as the tick spacing needs, so neighbouring
 // ticks never read the same (uPlot's default printed "0, 0" for a loss of ±2e-9), and exponents
-// for spacings below 10^-3 or above 10^6. Pure, so a unit test checks it.
+// for spacings below 10^-3 or above 10^6; and the y range of a chart with a natural span. Pure, so a unit test checks it.
 
 /** Labels for ticks at `splits`, `incr` apart. */
 export function tickLabels(splits: readonly number[], incr: number): string[] {
@@ -16,4 +16,15 @@ export function tickLabels(splits: readonly number[], incr: number): string[] {
   // 0.05 apart: two decimals; 0.25 apart: two (the mantissa has a second digit).
   const decimals = Math.max(0, -exponent + (Math.abs(mantissa - Math.round(mantissa)) < 1e-9 ? 0 : 1));
   return splits.map((v) => (Math.abs(v) < incr / 2 ? '0' : v.toFixed(decimals)));
+}
+
+/**
+ * A y range that spans at least `[lo, hi]` and widens for data outside it: a fraction's axis reads 0–1
+ * on a flat or empty curve, where uPlot's own range for no data or a constant 0 read 0–100.
+ */
+export function spanRange([lo, hi]: readonly [number, number]) {
+  return (_u: unknown, min: number | null, max: number | null): [number, number] => [
+    min !== null && Number.isFinite(min) ? Math.min(lo, min) : lo,
+    max !== null && Number.isFinite(max) ? Math.max(hi, max) : hi,
+  ];
 }

@@ -15,6 +15,8 @@ export interface ChartSpec {
   series: [label: string, stroke: string, read: (r: StepRecord) => number | null][];
   /** Why this chart cannot move in a run of `c` (shown instead of it), or null. */
   silent?: (c: TrainConfig) => string | null;
+  /** The y axis spans at least this (a fraction's 0–1, a percentage's 0–100), so a flat or empty curve keeps a true axis. */
+  span?: [number, number];
   /** One sentence beside the chart in a run of `c` (null: the form's run not yet started), or null for none. */
   note?: (c: TrainConfig | null) => string | null;
 }
@@ -36,6 +38,7 @@ export const CHARTS: ChartSpec[] = [
       return MSG.charts.optimum;
     },
     series: [['% of optimum', '#1f77b4', (r) => 100 * r.optimumFraction]],
+    span: [0, 100],
   },
   {
     id: 'zero-std',
@@ -43,6 +46,7 @@ export const CHARTS: ChartSpec[] = [
       return MSG.charts.zeroStd;
     },
     series: [['zero-std', '#bcbd22', (r) => r.zeroStdFraction]],
+    span: [0, 1],
   },
   {
     id: 'advantage',
@@ -93,6 +97,7 @@ export const CHARTS: ChartSpec[] = [
       return MSG.charts.clip;
     },
     series: [['clip', '#ff7f0e', (r) => r.clipFraction]],
+    span: [0, 1],
     // One pass per generation, within one update (src/train/step.ts, or micro-steps on-policy): old = current policy.
     silent: (c) => (offPolicyPossible(c) ? null : MSG.charts.clipOff),
   },
