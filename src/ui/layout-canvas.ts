@@ -11,6 +11,7 @@ import { tweenPositions } from './layout-tween.ts';
 import { advantageShade, Grid, groupIndices, MARGIN_LEFT, MARGIN_RIGHT, paintFrame } from './layout-painter.ts';
 import { phaseIds, phaseTitles } from './story.ts';
 import { lang, M } from './i18n/index.ts';
+import { ScrollHint, scrollHintStyles } from './scroll-hint.ts';
 
 /** The largest tile at zoom 1 (CSS px); `zoom` multiplies it, for a projector. */
 const MAX_CELL = 46;
@@ -35,6 +36,8 @@ export interface TileRect {
 }
 
 export class LayoutCanvas extends LitElement {
+  /** Says when the drawing is wider than the page (the smallest tiles do not fit: it scrolls). */
+  readonly scrollHint = new ScrollHint(this, '.scroll');
   static override properties = {
     gather: { attribute: false },
     rows: { attribute: false },
@@ -79,7 +82,9 @@ export class LayoutCanvas extends LitElement {
   private measured = false;
   private resize?: ResizeObserver;
 
-  static override styles = css`
+  static override styles = [
+    scrollHintStyles,
+    css`
     :host { display: block; position: relative; }
     .scroll { overflow-x: auto; overflow-y: hidden; }
     /* Its own compositor layer: a frame repaints the canvas only, not the page around it. */
@@ -89,7 +94,8 @@ export class LayoutCanvas extends LitElement {
       padding: 4px 8px; border-radius: 4px; max-width: calc(100% - 8px); box-sizing: border-box; z-index: 2; }
     .tip[hidden] { display: none; }
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  `;
+  `,
+  ];
 
   constructor() {
     super();

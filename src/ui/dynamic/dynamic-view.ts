@@ -20,6 +20,7 @@ import { drawLabel, dynamicSvg } from './dynamic-figure.ts';
 import { DYNAMIC_ATTRIBUTES, type DynamicRequest, dynamicRequest } from './dynamic-request.ts';
 import { type StepTrace, traceStep } from './dynamic-trace.ts';
 import type { SweepMessage } from './sweep-worker.ts';
+import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 /** Every user-visible string of this view: its section of the en/zh catalogues (src/ui/i18n), read in the current language. */
 export const MSG = section('dynamic');
@@ -55,6 +56,8 @@ function planKey(p: PlanSummary | StepTrace['plan']): string {
 }
 
 export class GrpoDynamicView extends LitElement {
+  /** Says when a figure or table is wider than its box. */
+  readonly scrollHint = new ScrollHint(this, '.figure');
   static override properties = {
     ...Object.fromEntries(ALL_ATTRIBUTES.map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
     request: { state: true },
@@ -100,6 +103,7 @@ export class GrpoDynamicView extends LitElement {
 
   static override styles = [
     uplotStyles,
+    scrollHintStyles,
     css`
       :host { display: block; font: 14px/1.45 system-ui, sans-serif; color: #222; }
       h2 { font-size: 16px; margin: 4px 0 8px; }

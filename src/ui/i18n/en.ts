@@ -68,6 +68,8 @@ export const en = {
     /** The tab's title: the explorer's (as index.html has it), and each view's (as the `view` URL value names it). */
     pageTitle: 'grpo-sandbox · where the k copies go',
     toExplorer: '← the explorer: where the k copies go',
+    /** Above a figure or table wider than its box (src/ui/scroll-hint.ts). */
+    scrollHint: '↔ wider than the screen: scroll sideways for the rest',
     viewTitles: { train: 'train', schedule: 'schedule', dynamic: 'dynamic', steps: 'steps' } as Record<string, string>,
   },
   explorer: {

@@ -37,6 +37,7 @@ export const zhCN: Catalogue = {
     original: '英文原文：',
     pageTitle: 'grpo-sandbox · k 个副本去了哪里',
     toExplorer: '← 返回探索页：k 个副本去了哪里',
+    scrollHint: '↔ 比屏幕宽：左右滑动查看其余部分',
     viewTitles: { train: '训练', schedule: '执行调度', dynamic: '动态采样', steps: '优化步' },
   },
   explorer: {

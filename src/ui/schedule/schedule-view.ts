@@ -23,6 +23,7 @@ import {
 import { ganttSvg, sampleColour } from './schedule-gantt.ts';
 import { SCHEDULE_ATTRIBUTES, scheduleRequest, type ScheduleRequest } from './schedule-request.ts';
 import { readTrainedRun, type TrainedRun } from './trained-policy.ts';
+import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 /** Every user-visible string of this view: its section of the en/zh catalogues (src/ui/i18n), read in the current language. */
 export const MSG = section('schedule');
@@ -34,6 +35,8 @@ type ScheduleAttributes = Record<string, string | null>;
 const prop = (a: Attr) => a.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 export class GrpoScheduleView extends LitElement {
+  /** Says when a figure or table is wider than its box. */
+  readonly scrollHint = new ScrollHint(this, '.chart, .table-scroll');
   static override properties = {
     ...Object.fromEntries(SCHEDULE_ATTRIBUTES.map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
     result: { state: true },
@@ -70,7 +73,9 @@ export class GrpoScheduleView extends LitElement {
   private trainedPolicy: { key: string; policy: ControllerPolicy } | null = null;
   private computeToken = 0;
 
-  static override styles = css`
+  static override styles = [
+    scrollHintStyles,
+    css`
     :host { display: block; font: 14px/1.45 system-ui, sans-serif; color: #222; }
     h2 { font-size: 16px; margin: 4px 0 8px; }
     h3 { font-size: 14px; margin: 14px 0 6px; }
@@ -96,7 +101,8 @@ export class GrpoScheduleView extends LitElement {
     .error { color: #a00; font-weight: 600; }
     dl.captions dt { font-weight: 600; margin-top: 6px; }
     dl.captions dd { margin: 0 0 0 0; max-width: 1100px; }
-  `;
+  `,
+  ];
 
   constructor() {
     super();

@@ -13,6 +13,7 @@ import { FRAMEWORK_NAMES, FRAMEWORKS, buildSteps, defaultFramework, type StepsRe
 import { factText, noteText, type Said, saidOf, withCode, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { stepsFigure } from './steps-figure.ts';
+import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 export const MSG = section('steps');
 
@@ -26,6 +27,8 @@ export const STEPS_ATTRIBUTES = [...LAYOUT_SETTINGS.map((s) => s.param), 'framew
 const prop = (a: string) => `opt${a.replace(/(^|-)(\w)/g, (_, _d: string, c: string) => c.toUpperCase())}`;
 
 export class GrpoStepsView extends LitElement {
+  /** Says when a figure or table is wider than its box. */
+  readonly scrollHint = new ScrollHint(this, '.figure');
   static override properties = {
     ...Object.fromEntries(STEPS_ATTRIBUTES.map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
     report: { state: true },
@@ -35,7 +38,9 @@ export class GrpoStepsView extends LitElement {
   declare report: StepsReport | null;
   declare error: Said | null;
 
-  static override styles = css`
+  static override styles = [
+    scrollHintStyles,
+    css`
     :host { display: block; font: 14px/1.45 system-ui, sans-serif; color: #222; }
     h2 { font-size: 16px; margin: 4px 0 8px; }
     form { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; margin-bottom: 10px; font-size: 12px; }
@@ -47,7 +52,8 @@ export class GrpoStepsView extends LitElement {
     .error { color: #a00; }
     .meta, .notes { font-size: 12px; color: #555; max-width: 1100px; }
     li { margin: 4px 0; max-width: 1100px; }
-  `;
+  `,
+  ];
 
   constructor() {
     super();

@@ -18,6 +18,7 @@ import { metricsCsv, metricsJsonl } from './metrics-export.ts';
 import { RunController } from './run-controller.ts';
 import { runSearch, TRAIN_ATTRIBUTES, trainRequest } from './train-request.ts';
 import { uplotStyles } from './uplot-style.ts';
+import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 /** A setting's key: the train command's flag, the URL key, the attribute. */
 type TrainFlag = string;
@@ -29,6 +30,8 @@ const FLAG_NAMES = TRAIN_ATTRIBUTES;
 const flagName = (flag: string) => (lang() === 'en' ? flag : html`<code>${flag}</code>`);
 
 export class TrainDashboard extends LitElement {
+  /** Says when a figure or table is wider than its box. */
+  readonly scrollHint = new ScrollHint(this, '.policy-scroll');
   static override properties = {
     values: { state: true },
     isolation: { state: true },
@@ -80,6 +83,7 @@ export class TrainDashboard extends LitElement {
 
   static override styles = [
     uplotStyles,
+    scrollHintStyles,
     css`
       :host { display: block; max-width: 1280px; margin: 0 auto; padding: 12px 18px 40px; font: 14px/1.45 system-ui, sans-serif; color: #1d1d1f; }
       h1 { font-size: 19px; margin: 0 0 4px; font-weight: 650; }
