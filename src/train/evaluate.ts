@@ -10,20 +10,53 @@ export interface BudgetBand {
   fromMs: number;
   toMs: number;
   prompts: number;
-  policy: { reward: number; latencyMs: number; config: string };
-  optimum: { reward: number; latencyMs: number; config: string };
+  policy: BandChoice;
+  optimum: BandChoice;
+}
+
+/** What a policy or the optimum picks in a band: its mean reward and latency, and its most common configuration. */
+export interface BandChoice {
+  reward: number;
+  latencyMs: number;
+  /** The configuration in English words (the CLI's report). */
+  config: string;
+  /** The same configuration's numbers, for the page's languages (null in a band without prompts). */
+  parts: ConfigParts | null;
+}
+
+/** A configuration as numbers: crops of its image tier, insertion position p, top-K, active blocks. */
+export interface ConfigParts {
+  crops: number;
+  p: number;
+  topK: number;
+  blocks: number;
+}
+
+export function configParts(a: ConfigActions): ConfigParts {
+  const p = INSERTION_POSITIONS[a.insertion]!;
+  return { crops: TIER_CROPS[a.tier]!, p, topK: TOP_K[a.topK]!, blocks: p + a.knob3 };
 }
 
 /** A configuration in words: tier, insertion p, top-K, active blocks. */
 export function describeConfig(a: ConfigActions): string {
-  const p = INSERTION_POSITIONS[a.insertion]!;
-  return `crops ${TIER_CROPS[a.tier]} · p ${p} · top-${TOP_K[a.topK]} · ${p + a.knob3} blocks`;
+  const c = configParts(a);
+  return `crops ${c.crops} · p ${c.p} · top-${c.topK} · ${c.blocks} blocks`;
 }
 
 function mostCommon(values: string[]): string {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+}
+
+/** A band's totals as its means and its most common configuration. */
+function choice(
+  total: { reward: number; latencyMs: number; configs: string[] },
+  members: number,
+  parts: Map<string, ConfigParts>,
+): BandChoice {
+  const config = mostCommon(total.configs);
+  return { reward: total.reward / members, latencyMs: total.latencyMs / members, config, parts: parts.get(config) ?? null };
 }
 
 /** The most likely action of each head, row by row (masked options excluded). */
@@ -62,6 +95,7 @@ export async function policyByBudget(task: Task, params: Float32Array, bands = 6
     const members = ids.filter((i) => task.prompts.budgetMs[i]! >= fromMs && task.prompts.budgetMs[i]! < toMs);
     const policy = { reward: 0, latencyMs: 0, configs: [] as string[] };
     const optimum = { reward: 0, latencyMs: 0, configs: [] as string[] };
+    const parts = new Map<string, ConfigParts>();
     for (const i of members) {
       const d = task.prompts.difficulty[i]!;
       const budget = task.prompts.budgetMs[i]!;
@@ -71,19 +105,21 @@ export async function policyByBudget(task: Task, params: Float32Array, bands = 6
       policy.reward += got.reward;
       policy.latencyMs += got.latencyMs;
       policy.configs.push(describeConfig(a));
+      parts.set(describeConfig(a), configParts(a));
       const best = VALID_CONFIGS[task.optimumConfig[i]!]!;
       const opt = configReward(best, d, budget);
       optimum.reward += opt.reward;
       optimum.latencyMs += opt.latencyMs;
       optimum.configs.push(describeConfig(best));
+      parts.set(describeConfig(best), configParts(best));
     }
     const m = Math.max(members.length, 1);
     out.push({
       fromMs,
       toMs,
       prompts: members.length,
-      policy: { reward: policy.reward / m, latencyMs: policy.latencyMs / m, config: mostCommon(policy.configs) },
-      optimum: { reward: optimum.reward / m, latencyMs: optimum.latencyMs / m, config: mostCommon(optimum.configs) },
+      policy: choice(policy, m, parts),
+      optimum: choice(optimum, m, parts),
     });
   }
   return out;

@@ -224,7 +224,8 @@ test('isolated, framed, and in Chinese: the article draws with no page error', a
 
   const zh = await open(`${await serve(false)}/embed.html?lang=zh-CN`);
   assert.equal(await zh.page.evaluate(() => document.documentElement.lang), 'zh-CN');
-  // innerText: the heading as shown (the English half is hidden).
+  assert.equal(await zh.page.title(), '一个 prompt 的 k 个副本去了哪里', 'the tab says the title in Chinese too');
+  // biome-ignore lint/performance/useDomNodeTextContent: the heading as shown (its English half is hidden), which textContent is not.
   assert.equal(await zh.page.locator('h1').innerText(), '一个 prompt 的 k 个副本去了哪里');
   assert.equal(await zh.page.locator('article p[lang="en"]').first().isVisible(), false);
   await until(zh.page, "the first figure's picture (zh-CN)", built, 'grpo-layout');

@@ -125,3 +125,35 @@ test('a trained run given through the file input: the same schedule as `grpo-san
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the Gantt panels a row follow the width: 3 on a desktop, 2 at 860 px, 1 on a phone, with labels of at least 9 px', async () => {
+  for (const [width, columns] of [
+    [1280, 3],
+    [860, 2],
+    [390, 1],
+  ] as const) {
+    await withPage(
+      PAGE,
+      async (page) => {
+        await mount(page);
+        // The panels' left edges: as many distinct ones as panels a row.
+        await page.waitForFunction(
+          (n) => {
+            const panels = document.querySelector('grpo-schedule')?.shadowRoot?.querySelectorAll('svg.gantt g.panel') ?? [];
+            return new Set([...panels].map((p) => Math.round(p.getBoundingClientRect().left))).size === n;
+          },
+          columns,
+          { timeout: 10_000 },
+        );
+        // The smallest label as drawn: its font size times the SVG's scale on screen.
+        const smallest = await page.evaluate(() => {
+          const svg = document.querySelector('grpo-schedule')!.shadowRoot!.querySelector('svg.gantt') as SVGSVGElement;
+          const scale = svg.getScreenCTM()!.a;
+          return Math.min(...[...svg.querySelectorAll('text')].map((t) => scale * Number.parseFloat(getComputedStyle(t).fontSize)));
+        });
+        assert.ok(smallest >= 9, `${width} px: the smallest Gantt label is ${smallest.toFixed(1)} px`);
+      },
+      { viewport: { width, height: 900 } },
+    );
+  }
+});

@@ -44,7 +44,7 @@ test('seed-000: the note states the recorded groups, the document’s loop and t
     setLang('zh-CN');
     const zh = loaderNote(layout)!;
     assert.match(zh, /每个 epoch 8 个大小为 4 的组/);
-    assert.match(zh, /看到4 个大小为 8 的组/);
+    assert.match(zh, /看到 4 个大小为 8 的组/);
   } finally {
     setLang('en');
   }

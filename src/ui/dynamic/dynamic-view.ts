@@ -115,8 +115,11 @@ export class GrpoDynamicView extends LitElement {
       .policies { display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0 8px; }
       .policies button[aria-pressed='true'] { background: #333; color: #fff; }
       .about { color: #444; font-size: 13px; max-width: 1000px; }
-      .controls { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
-      .controls input[type='range'] { width: 220px; }
+      /* On a phone the buttons keep their words on one line and the stage's label takes a line of its own. */
+      .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
+      .controls button { white-space: nowrap; flex: none; }
+      .controls input[type='range'] { width: 220px; max-width: 100%; flex: 0 1 220px; min-width: 120px; }
+      .controls .step-label { flex: 1 1 16em; }
       /* On a narrow screen the figure keeps a readable size and scrolls sideways instead of shrinking its 12 px labels to 5 px. */
       .figure { overflow-x: auto; }
       .figure svg { width: 100%; min-width: 720px; max-width: 1000px; height: auto; }

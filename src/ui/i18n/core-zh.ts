@@ -13,6 +13,9 @@ function label(flag: string): string {
   return s ? (zhCN.core.settings[s.param]?.label ?? s.label) : flag;
 }
 
+/** A name followed by a Chinese word: a space after Latin text, none after a full-width bracket or a Chinese character. */
+const beforeWord = (name: string) => (/[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$/.test(name) ? name : `${name} `);
+
 /** "got …" in Chinese: an empty or non-numeric box in words. */
 const got = (v: number | string) => `得到的是${typeof v === 'number' && Number.isNaN(v) ? '空值或非数字' : ` ${v}`}`;
 const list = (values: readonly number[], more: boolean) => `${values.join(', ')}${more ? ', …' : ''}`;
@@ -192,7 +195,8 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
     `steps-per-generation 是 TRL 的设置：${p.sampler} sampler 每个 layout step 只生成一个 batch；请改用 sampler trl，或不设置它`,
   'train.micro-pairwise': (p) =>
     `${label(p.key)} 需要逐词元的 GRPO loss：loss pairwise 对整组排序；请改用 loss dapo（或 grpo、bnpo、dr_grpo）`,
-  'train.micro-dynamic': (p) => `${label(p.key)} 和 dynamic-sampling 在这里不能同时用（dynamic sampling 每次更新只生成一次）；去掉其中一个`,
+  'train.micro-dynamic': (p) =>
+    `${beforeWord(label(p.key))}和 dynamic-sampling 在这里不能同时用（dynamic sampling 每次更新只生成一次）；去掉其中一个`,
   'train.stream-batch': (p) => `dynamic-sampling stream 在每个 rank 的 ${p.batch} 个位置里替换整个 prompt；请用 k=${p.k} 的倍数作 batch`,
   'train.stream-split': (p) =>
     `dynamic-sampling stream 要求每组都在同一个 rank 上，但 ${p.sampler} sampler 把 prompt ${p.prompt} 放在了 rank ${p.at} 和 ${p.rank} 上；` +

@@ -436,6 +436,9 @@ export const en = {
       series: {} as Record<string, string>,
     },
     policyTitle: 'Learned policy per latency budget (greedy) next to the optimum',
+    /** A configuration in the policy table: crops of the image tier, insertion position p, MoE top-K, active blocks. */
+    configText: (c: { crops: number; p: number; topK: number; blocks: number }) =>
+      `crops ${c.crops} · p ${c.p} · top-${c.topK} · ${c.blocks} blocks`,
     policyPending: 'Evaluating the learned policy on every prompt of the bank (in a worker)…',
     policyNone: 'Shown when a run ends or is stopped.',
     policyHead: [
@@ -614,10 +617,11 @@ export const en = {
     ga: 'grad. accumulation',
     spg: 'steps per generation',
     iters: 'iterations (μ)',
-    meta: (framework: string, loss: string) => `${framework}, loss ${loss}:`,
+    meta: (framework: string, loss: string) => `${framework}, loss ${loss}: `,
     legend:
       'One row per rank, one block per micro-step (colour: the policy version that generated its completions; hatched: trained ' +
-      'off-policy). Bars: each completion’s weight ÷ the global token mean’s (dashed line = 1). Hover a block for its normaliser.',
+      'off-policy). Bars: each completion’s weight ÷ the global token mean’s (dashed line = 1). Above each optimizer step: the size of ' +
+      'its update against the global token mean’s (Σ weight × tokens; ×1.00: the same size). Hover a block for its normaliser.',
     more: (n: number) => `… ${n} more optimizer steps (grpo-sandbox steps --json has all).`,
     findings: 'Findings',
     error: (m: string) => `Cannot show these steps: ${m}`,
@@ -729,7 +733,7 @@ export const en = {
         'The loop the document assumes — num_workers 0 and no accelerator.prepare, so each batch is drawn after its ' +
           'set_epoch call: the epoch holds 8 different prompts and every group has exactly 4 copies. The “loader workers” ' +
           'and “accelerate prepare” settings switch between the two.',
-        'Each sample’s advantage subtracts its group’s mean reward, so the copies had to meet first; it divides by the ' +
+        'Each sample’s advantage is its reward minus its group’s mean reward, so the copies had to meet first; it divides by the ' +
           'std of all gathered rewards (flow_grpo’s global_std), as the caption says.',
         'Back to the ranks: rank r takes gathered[4r, 4r + 4), exactly the 4 samples it generated, now with their ' +
           'advantages. Each rank trains on its own samples; the groups existed only in the gathered view.',
@@ -771,8 +775,8 @@ export const en = {
           'reward_i > reward_j, −log σ(log π_i − log π_j).',
         "The training dashboard with seed-003's settings: the seed controller (d_model 2048), one rank, 5 " +
           'configurations per step, the pairwise loss; here a short run of 30 steps.',
-        'Start: the rank trains in a Web Worker while the page draws reward, % of the optimum, loss, KL, entropy per ' +
-          'head, zero-std and clip fractions.',
+        'Start: the rank trains in a Web Worker while the page draws reward, % of the optimum, loss, entropy per head and ' +
+          'the zero-std fraction; the KL and clip-fraction charts say why they stay empty here (β = 0, one pass per generation).',
         'When the run ends, the learned policy per latency budget is set against the optimum. The standard GRPO losses ' +
           'are one setting away: change loss and start again.',
       ],

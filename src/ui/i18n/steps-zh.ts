@@ -30,7 +30,7 @@ const FRAMEWORK_ZH: Record<string, { pinnedTo: string; checkedBy: string }> = {
   'trl-1.13.0': {
     pinnedTo:
       'trl 1.13.0，trl/trainer/grpo_trainer.py 的 GRPOTrainer._compute_loss（配合 `transformers` 5.18.0 的 `Trainer`、`accelerate` 1.15.0）',
-    checkedBy: '运行：在 `torchrun` 下运行真实的 GRPOTrainer（test/fixtures/golden-steps-trl.json）',
+    checkedBy: '在 `torchrun` 下运行真实的 GRPOTrainer（test/fixtures/golden-steps-trl.json）',
   },
   'trl-1.9.0': {
     pinnedTo:
@@ -87,7 +87,7 @@ function lengthsZh(l: LengthsSource): string {
         '按分发顺序（verl 按 prompt + response 词元平衡；只算 response 词元请给出 lengths）'
       );
     case 'seeded':
-      return `带种子：从 MT19937（种子 ${l.seed}）中均匀取自 [${l.low}, ${l.high}]`;
+      return `由 MT19937（种子 ${l.seed}）按种子均匀生成，取值范围 [${l.low}, ${l.high}]`;
   }
 }
 
@@ -134,7 +134,7 @@ export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string 
     const cause =
       p.cause === 'trl-1.9.0-dapo'
         ? `它把每个 micro-step 除以生成 batch 的词元数（N_gen / W），而累积的是 ${p.ga} 个 micro-step、一个生成 batch 跨越 ` +
-          `steps_per_generation ${p.spg} 个：更新约被缩放为 \`GA / spg\` = ${n(p.ga / p.spg)} 倍（TRL #5619；PR #6024 加入了 1.13.0 中的重新缩放）。`
+          `steps_per_generation = ${p.spg} 个 step：更新约被缩放为 \`GA / spg\` = ${n(p.ga / p.spg)} 倍（TRL #5619；PR #6024 加入了 1.13.0 中的重新缩放）。`
         : p.cause === 'ms-swift-dapo'
           ? '它除以窗口的词元数，而 `transformers` 的 `Trainer` 又除以 current_gradient_accumulation_steps，所以更新是词元均值的 1/GA' +
             '（ms-swift #10117，由 PR #10116 修复）。'

@@ -99,7 +99,7 @@ export const zhCN: Catalogue = {
       `DataLoader(num_workers=${workers}${workers > 0 ? `, prefetch_factor=${prefetch}` : ''})，` +
       (prepared ? '经过 accelerator.prepare' : '未经 accelerate 的 prepare'),
     loaderRepeats: (loader: string, ahead: number, pairs: string, big: number, k: number) =>
-      `按 flow_grpo 发布的脚本运行（${loader}），有 ${ahead} 个索引 batch 在其 set_epoch 调用之前就被抽取：这里${pairs}，` +
+      `按 flow_grpo 发布的脚本运行（${loader}），有 ${ahead} 个索引 batch 在其 set_epoch 调用之前就被抽取：这里 ${pairs}，` +
       `所以 PerPromptStatTracker 中有 ${big} 个 prompt 组含 ${2 * k} 个或更多样本。seed-000 文档预期的是每个 step 都重新抽取。`,
     loaderShifted: (loader: string, ahead: number) =>
       `按 flow_grpo 发布的脚本运行（${loader}），每个 step 收到的是 set_epoch(t − ${ahead}) 所生成的 batch，` +
@@ -281,9 +281,9 @@ export const zhCN: Catalogue = {
     showingLast: '在此期间显示上一个有效布局。',
     loaderNote: (loader: string, expected: [number, number][], real: [number, number][], pairs: string[]) =>
       `seed-000 文档期望每个 step 都是一次新的抽取：每个 epoch ${groupsZh(expected)}。flow_grpo 发布的 train_sd3.py ` +
-      `通过 ${loader} 读取 sampler，在这些设置下` +
-      (pairs.length > 0 ? `${pairs.join('，')}，因此` : '') +
-      `PerPromptStatTracker 每个 epoch 看到${groupsZh(real)}。把“DataLoader 的 worker 数”和“accelerator.prepare”都设为 0，即为文档中的循环。`,
+      `通过 ${loader} 读取 sampler，在这些设置下 ` +
+      (pairs.length > 0 ? `${pairs.join('，')}，因此 ` : '') +
+      `PerPromptStatTracker 每个 epoch 看到 ${groupsZh(real)}。把“DataLoader 的 worker 数”和“accelerator.prepare”都设为 0，即为文档中的循环。`,
   },
   follow: {
     title: '跟踪什么',
@@ -466,14 +466,16 @@ export const zhCN: Catalogue = {
         'budget ms': '预算 ms',
         policy: '策略',
         optimum: '最优',
-        tier: 'tier',
-        insertion: 'insertion',
+        tier: '图像档位',
+        insertion: '插入位置',
         'active blocks': '激活块数',
         'advantage std': 'advantage std',
         'grad norm': '梯度范数',
       },
     },
     policyTitle: '按延迟预算学到的策略（贪心）与最优策略对照',
+    configText: (c: { crops: number; p: number; topK: number; blocks: number }) =>
+      `${c.crops} 个裁剪 · 插入位置 ${c.p} · top-${c.topK} · ${c.blocks} 个激活块`,
     policyPending: '正在（在 worker 中）对题库中每个 prompt 评估学到的策略……',
     policyNone: '运行结束或停止后显示。',
     policyHead: ['预算', 'prompt 数', '策略：最常见的选择', '延迟 ms', 'reward', '最优：最常见的选择', '延迟 ms', 'reward'],
@@ -653,8 +655,9 @@ export const zhCN: Catalogue = {
     meta: (framework: string, loss: string) => `${framework}，loss \`${loss}\`：`,
     legend:
       '每个 rank 一行，每个 micro-step 一个方块（颜色：生成其 completion 的策略版本；斜线：off-policy 训练）。' +
-      '柱高：每个 completion 的权重 ÷ 全局逐词元均值的权重（虚线 = 1）。悬停方块可见其归一化方式。',
-    more: (n: number) => `… 另有 ${n} 个 optimizer step（grpo-sandbox steps --json 给出全部）。`,
+      '柱高：每个 completion 的权重 ÷ 全局逐词元均值的权重（虚线 = 1）。每个优化步上方：它的更新大小，即全局词元均值的多少倍' +
+      '（Σ 权重 × 词元数；×1.00 即大小相同）。悬停方块可见其归一化方式。',
+    more: (n: number) => `… 另有 ${n} 个优化步（grpo-sandbox steps --json 给出全部）。`,
     findings: '发现',
     error: (m: string) => `无法显示这些 step：${m}`,
     figure: {
@@ -757,7 +760,7 @@ export const zhCN: Catalogue = {
         'flow_grpo 的 PerPromptStatTracker 按 prompt 把汇集后的样本重新分组，不管它们在哪个 rank 上生成：在真实运行中每组有 8 个样本（2k），因为同一个 batch 来了两次。',
         '文档所假设的循环——num_workers 为 0，且不经过 accelerator.prepare，于是每个 batch 都在它的 set_epoch 调用之后才抽取：这个 epoch 有 8 个不同的 ' +
           'prompt，每组恰好 4 个副本。“DataLoader 的 worker 数”和“accelerator.prepare”两个设置可以在两者之间切换。',
-        '每个样本的 advantage 减去它所在组的平均 reward，所以副本必须先汇集到一起；再除以所有汇集样本 reward 的 std（flow_grpo 的 global_std），与说明文字一致。',
+        '每个样本的 advantage 是它的 reward 减去所在组的平均 reward，所以副本必须先汇集到一起；再除以所有汇集样本 reward 的 std（flow_grpo 的 global_std），与说明文字一致。',
         '切回各个 rank：rank r 取 gathered[4r, 4r + 4)，正是它自己生成的 4 个样本，现在带上了 advantage。每个 rank 用自己的样本训练；组只存在于汇集后的视图中。',
       ],
       'seed-001': [
@@ -774,7 +777,7 @@ export const zhCN: Catalogue = {
           '汇集。',
         '动态采样（DAPO 风格）：reward 全部相同（std = 0）的组没有训练信号，会被丢弃。初始 batch：64 个中 48 个有效。这里的组大小是 k = 2 而不是 4：组总是整体保留或丢弃，只有 2 ' +
           '个一组才能让最后一次重采样恰好增加 2 个样本。',
-        '各 rank 重新采样，最多 max_resample_times = 3 次：+8（56/64）、+4（60/64）、+2（62/64）。仍差 2 个：Shortage: 2/64。',
+        '各 rank 重新采样，最多 max_resample_times = 3 次：+8（56/64）、+4（60/64）、+2（62/64）。仍差 2 个：短缺：2/64。',
         '当前对 62 个样本的 pool 的切分：rank r 取 [16r, min(16(r+1), 62))，所以 rank 0–2 各得 16 个，rank 3 只得 14 个。每个格子按生成它的 rank 着色。',
         '在 4 个 rank Web Worker 上执行训练步：batch 大小不一致，gather 出错。沙盒立即指出 shape mismatch（[16, 1] 对 [14, 1]）；' +
           '真实运行在 NCCL 上会一直挂起，直到看门狗超时，在 gloo 上则会抛出错误。',
@@ -787,7 +790,7 @@ export const zhCN: Catalogue = {
           'multinomial 采样。',
         '整个组都在一个 rank 上，5 个 reward 可以直接比较。seed 中的 loss：对每一对 reward_i > reward_j，取 −log σ(log π_i − log π_j)。',
         '训练面板使用 seed-003 的设置：seed 中的控制器（d_model 2048）、一个 rank、每步 5 个配置、pairwise loss；这里只跑 30 步的短训练。',
-        '开始：rank 在 Web Worker 中训练，页面实时绘制 reward、达到最优的百分比、loss、KL、各个 head 的熵、zero-std 比例和 clip 比例。',
+        '开始：rank 在 Web Worker 中训练，页面实时绘制 reward、达到最优的百分比、loss、各个 head 的熵和 zero-std 比例；KL 与 clip 比例两张图说明它们在这里为何为空（β = 0，每次生成只做一遍优化）。',
         '训练结束后，按延迟预算列出学到的策略并与最优配置对比。标准的 GRPO loss 只需改一个设置：修改 loss 后重新开始。',
       ],
       'seed-004': [

@@ -111,10 +111,13 @@ export function ganttSvg(r: ScheduleResult, schemes: SchemeResult[], columns = G
   const width = cols * PANEL.width + (cols - 1) * PANEL.gapX;
   const height = rows * panelHeight + (rows - 1) * PANEL.gapY;
   // The outer <svg> is an html template (lit's svg tag is for content inside an <svg>).
-  return html`<svg class="gantt" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width=${width} height=${height}
+  // One column (a phone): a larger font (class one-column), since the panel is drawn at about 0.8 of its size.
+  return html`<svg class="gantt${cols === 1 ? ' one-column' : ''}" xmlns="http://www.w3.org/2000/svg"
+      viewBox="0 0 ${width} ${height}" width=${width} height=${height} style="min-width: ${Math.round(width * 0.8)}px"
       role="img" aria-label=${MSG.ganttAria(schemes.map((s) => s.scheme).join(', '))}>
     <style>
       text { font: 11px ui-monospace, monospace; fill: #111; } .title { font: 600 13px system-ui, sans-serif; }
+      .one-column text { font-size: 12px; } .one-column .title { font-size: 14px; }
       .tick { fill: #555; } .axis { stroke: #888; } .outline { fill: none; stroke: #222; stroke-width: 1; } .gather { fill: #555; }
     </style>
     <defs><pattern id="grpo-idle" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">

@@ -20,7 +20,7 @@ import {
   type ScheduleResult,
   type SchemeResult,
 } from '../../core/schedule/index.ts';
-import { ganttSvg, sampleColour } from './schedule-gantt.ts';
+import { GANTT_COLUMNS, ganttSvg, sampleColour } from './schedule-gantt.ts';
 import { SCHEDULE_ATTRIBUTES, scheduleRequest, type ScheduleRequest } from './schedule-request.ts';
 import { readTrainedRun, type TrainedRun } from './trained-policy.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
@@ -46,6 +46,7 @@ export class GrpoScheduleView extends LitElement {
     figureOnly: { type: Boolean, attribute: 'figure' },
     run: { state: true },
     busy: { state: true },
+    columns: { state: true },
   };
 
   declare preset: string | null;
@@ -68,6 +69,13 @@ export class GrpoScheduleView extends LitElement {
   declare figureOnly: boolean;
   declare run: TrainedRun | null;
   declare busy: boolean;
+  /** Gantt panels a row: as many as the view's width keeps readable (3 on a desktop, 1 on a phone). */
+  declare columns: number;
+  private readonly widthWatch = new ResizeObserver(([e]) => {
+    const w = e?.contentRect.width ?? 0;
+    const columns = w >= 1100 ? 3 : w >= 700 ? 2 : 1;
+    if (w > 0 && columns !== this.columns) this.columns = columns;
+  });
 
   /** The trained policy's tables for the current batch and seed (a trained controller reads its prompts). */
   private trainedPolicy: { key: string; policy: ControllerPolicy } | null = null;
@@ -89,7 +97,8 @@ export class GrpoScheduleView extends LitElement {
     .headline { color: #333; }
     /* On a narrow screen the charts and the table keep a readable size and scroll sideways (the page itself never does). */
     .chart, .table-scroll { overflow-x: auto; }
-    .chart svg { width: 100%; height: auto; min-width: 720px; max-width: 1400px; }
+    /* As wide as the box, never below 80 % of its own size (then it scrolls): text stays at least 0.8 × its size. */
+    .chart svg { width: 100%; height: auto; max-width: 1400px; }
     .readout { min-height: 1.4em; font: 12px ui-monospace, monospace; color: #333; }
     .legend { font-size: 12px; color: #444; }
     .legend span { display: inline-block; margin-right: 12px; }
@@ -97,7 +106,9 @@ export class GrpoScheduleView extends LitElement {
     table { border-collapse: collapse; font-size: 13px; }
     th, td { padding: 3px 10px; border-bottom: 1px solid #ddd; text-align: right; font-variant-numeric: tabular-nums; }
     th:first-child, td:first-child { text-align: left; }
-    td.idle { text-align: left; font-size: 12px; }
+    td.idle { text-align: left; font-size: 12px; min-width: 16em; }
+    /* A scheme's name and the numbers stay on one line; the table scrolls sideways instead of squeezing them. */
+    td:not(.idle) { white-space: nowrap; }
     .error { color: #a00; font-weight: 600; }
     dl.captions dt { font-weight: 600; margin-top: 6px; }
     dl.captions dd { margin: 0 0 0 0; max-width: 1100px; }
@@ -111,8 +122,19 @@ export class GrpoScheduleView extends LitElement {
     this.request = null;
     this.error = null;
     this.hovered = '';
+    this.columns = GANTT_COLUMNS;
     this.run = null;
     this.busy = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.widthWatch.observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.widthWatch.disconnect();
   }
 
   /** Nothing runs in the background: the simulation is computed when the settings change. */
@@ -285,7 +307,7 @@ export class GrpoScheduleView extends LitElement {
     if (this.figureOnly)
       return r && !this.error
         ? html`<p class="headline">${MSG.explain.headline(headlineFacts(r))}</p>${this.legend(r)}
-            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown)}</div>
+            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown, this.columns)}</div>
             <p class="readout" aria-live="polite">${this.hovered || MSG.hoverHint}</p>`
         : html`${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}`;
     return html`<h2>${MSG.title}</h2>
@@ -297,7 +319,7 @@ export class GrpoScheduleView extends LitElement {
           ? html`${intro && !this.hasCustomSettings() ? html`<p class="intro">${MSG.presetIntro[req!.preset] ?? coreOriginal(intro)}</p>` : nothing}
             <p class="headline">${MSG.explain.headline(headlineFacts(r))}</p>
             ${this.legend(r)}
-            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown)}</div>
+            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown, this.columns)}</div>
             <p class="readout" aria-live="polite">${this.hovered || MSG.hoverHint}</p>
             <h3>${MSG.table}</h3>
             ${this.table(r, shown)}

@@ -113,6 +113,8 @@ export class TrainDashboard extends LitElement {
        * window, so no tour step could show the table whole.
        */
       .policy-scroll { overflow-x: auto; max-width: 100%; }
+      /* A configuration stays on one line; the table scrolls sideways instead of squeezing it. */
+      table.policy td { white-space: nowrap; }
       .muted { color: #666; }
     `,
   ];
@@ -334,10 +336,10 @@ export class TrainDashboard extends LitElement {
       const cells = [
         `${b.fromMs.toFixed(0)}–${b.toMs.toFixed(0)} ms`,
         String(b.prompts),
-        b.policy.config,
+        b.policy.parts ? MSG.configText(b.policy.parts) : b.policy.config,
         b.policy.latencyMs.toFixed(1),
         b.policy.reward.toFixed(3),
-        b.optimum.config,
+        b.optimum.parts ? MSG.configText(b.optimum.parts) : b.optimum.config,
         b.optimum.latencyMs.toFixed(1),
         b.optimum.reward.toFixed(3),
       ];
