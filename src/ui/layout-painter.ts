@@ -196,7 +196,8 @@ export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: numbe
     const lx = grid.px(l.x) - (l.align === 'right' ? 4 : 0);
     // The room the label has inside the picture: a label never runs past its edge (it was cut off on a phone and in the compare pair).
     const room = Math.max(20, l.align === 'right' ? lx - 2 : l.align === 'left' ? width - lx - 2 : 2 * Math.min(lx, width - lx) - 4);
-    let px = l.kind === 'header' ? Math.max(11, Math.min(14, cell * 0.4)) : Math.max(10, Math.min(13, cell * 0.36));
+    // Rows and flags at 11–14 px (10 px read too small on a phone and from the back of a room), headers a little larger.
+    let px = l.kind === 'header' ? Math.max(12, Math.min(15, cell * 0.42)) : Math.max(11, Math.min(14, cell * 0.4));
     // Smaller type first (down to 9 px, by an estimate of the text's width), then the text is squeezed into the room.
     while (px > 9 && l.text.length * px * LABEL_EM > room) px -= 1;
     ctx.font = `${l.kind === 'header' ? '600 ' : ''}${px}px system-ui, sans-serif`;
