@@ -129,6 +129,14 @@ function normaliserZh(t: NormaliserTerms): string {
   }
 }
 
+/** Why TRL trains off-policy in a run, in Chinese: each cause that holds. */
+function trlOffPolicyCausesZh(p: { numIterations: number; spg: number; ga: number }): string[] {
+  const causes: string[] = [];
+  if (p.numIterations > 1) causes.push(` num_iterations ${p.numIterations} 让每个生成 batch 训练 ${p.numIterations} 遍`);
+  if (p.spg > p.ga) causes.push(`一个生成 batch 跨越 steps_per_generation ${p.spg} 个 micro-step，多于一个 GA ${p.ga} 的累积窗口`);
+  return causes.length ? causes : ['一个生成 batch 在一次优化步之后才被训练'];
+}
+
 export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string } = {
   'steps.update-size': (p) => {
     const cause =
@@ -163,7 +171,7 @@ export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string 
     `Off-policy：${p.total} 个 micro-step 中有 ${p.off} 个用较旧的策略生成的 completion 训练（至多落后 ${p.lag} 个优化步；` +
     `第一个：micro-step ${p.microStep}，由策略 ${p.policy} 生成，在策略 ${p.train} 上训练）。此时比率 π/π_old 不再是 1，clip 可能起作用` +
     (p.schedule === 'trl'
-      ? `（num_iterations ${p.numIterations}、steps_per_generation ${p.spg} > GA ${p.ga}，或复用的 batch：TRL #3662）。`
+      ? `（这里${trlOffPolicyCausesZh(p).join('，并且')}：TRL #3662）。`
       : p.schedule === 'flow-grpo'
         ? `（内层 epoch 数 ${p.numIterations}，或一个 epoch 被切成多个优化步：flow_grpo #138）。`
         : `（ppo_epochs ${p.numIterations}，或每个 step 有多个 mini-batch）。`),
