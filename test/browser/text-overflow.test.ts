@@ -6,7 +6,8 @@
 // (text past its right edge, outside a scrollable area). The
 // pictures' own labels are drawn into a canvas; the painter fits each one into the picture's
 // width (layout-painter.ts), and no group of a picture's regroup phase ends past its edge. A box that
-// scrolls sideways says so (a line above it and a shadow on the side that holds more). Screenshots:
+// scrolls sideways says so (a line above it and a shadow on the side that holds more), and no figure's
+// SVG text is drawn under 9 px. Screenshots:
 // test-results/overflow-<view>-<width>.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -122,6 +123,24 @@ const SCROLLS_UNSAID = `(() => {
   return out;
 })()`;
 
+/** SVG text drawn under 9 px on screen (its font size times the figure's scale): too small to read on a phone or a projector. */
+const TEXT_TOO_SMALL = `(() => {
+  const out = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (el.localName !== 'svg' || !el.getScreenCTM() || el.getBoundingClientRect().width === 0) continue;
+      const scale = el.getScreenCTM().a;
+      for (const t of el.querySelectorAll('text')) {
+        const px = scale * parseFloat(getComputedStyle(t).fontSize);
+        if (t.textContent.trim() && px < 9) out.push((el.getAttribute('class') || 'svg') + ': "' + t.textContent.trim().slice(0, 30) + '" at ' + px.toFixed(1) + ' px');
+      }
+    }
+  };
+  visit(document);
+  return out.slice(0, 5);
+})()`;
+
 for (const [name, view] of Object.entries(VIEWS)) {
   test(`${name}: no text cut off at 390, 860 and 1280 px`, { timeout: 900_000 }, async () => {
     for (const width of WIDTHS) {
@@ -134,6 +153,7 @@ for (const [name, view] of Object.entries(VIEWS)) {
           assert.deepEqual(await clipped(page), [], `${name} at ${width} px`);
           assert.deepEqual(await page.evaluate(GROUPS_CUT), [], `${name} at ${width} px: groups of the regroup phase`);
           assert.deepEqual(await page.evaluate(SCROLLS_UNSAID), [], `${name} at ${width} px: a box that scrolls sideways says so`);
+          assert.deepEqual(await page.evaluate(TEXT_TOO_SMALL), [], `${name} at ${width} px: a figure's text drawn under 9 px`);
           if (name === 'schedule' && width === 390) {
             // Not vacuous: on a phone the schedule's table scrolls, says so, and says which side holds more once scrolled.
             const table = page.locator('grpo-schedule .table-scroll');
