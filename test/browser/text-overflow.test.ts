@@ -133,7 +133,8 @@ const TEXT_TOO_SMALL = `(() => {
       const scale = el.getScreenCTM().a;
       for (const t of el.querySelectorAll('text')) {
         const px = scale * parseFloat(getComputedStyle(t).fontSize);
-        if (t.textContent.trim() && px < 9) out.push((el.getAttribute('class') || 'svg') + ': "' + t.textContent.trim().slice(0, 30) + '" at ' + px.toFixed(1) + ' px');
+        const what = (el.getAttribute('class') || 'svg') + ': "' + t.textContent.trim().slice(0, 30) + '"';
+        if (t.textContent.trim() && px < 9) out.push(what + ' at ' + px.toFixed(1) + ' px');
       }
     }
   };
