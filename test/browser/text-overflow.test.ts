@@ -81,20 +81,15 @@ const CLIPPED = `(() => {
 const clipped = (page: Page): Promise<string[]> => page.evaluate(CLIPPED);
 
 /**
- * Every group of a layout picture's regroup phase that ends past the picture's edge (a group is one
- * line of tiles, never wrapped: seed-000's groups of 2k showed 6 of 8 tiles on a phone).
+ * A check run in the page (a string: tsx's helpers do not exist there): `body` runs for every element
+ * `el`, through every shadow root, and pushes what it finds to `out`, which the check returns.
  */
-const GROUPS_CUT = `(() => {
+const everyElement = (body: string) => `(() => {
   const out = [];
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (el.shadowRoot) visit(el.shadowRoot);
-      if (el.localName !== 'grpo-layout-canvas' || !el.scene) continue;
-      const width = el.getBoundingClientRect().width;
-      for (const b of el.scene.phases.regroup.boxes) {
-        const right = el.grid.px(b.x + b.w);
-        if (right > width + 1) out.push('a group of ' + b.w + ' ends at ' + Math.round(right) + ' px in a ' + Math.round(width) + ' px picture');
-      }
+      ${body}
     }
   };
   visit(document);
@@ -102,45 +97,39 @@ const GROUPS_CUT = `(() => {
 })()`;
 
 /**
+ * Every group of a layout picture's regroup phase that ends past the picture's edge (a group is one
+ * line of tiles, never wrapped: seed-000's groups of 2k showed 6 of 8 tiles on a phone).
+ */
+const GROUPS_CUT = everyElement(`
+  if (el.localName !== 'grpo-layout-canvas' || !el.scene) continue;
+  const width = el.getBoundingClientRect().width;
+  for (const b of el.scene.phases.regroup.boxes) {
+    const right = el.grid.px(b.x + b.w);
+    if (right > width + 1) out.push('a group of ' + b.w + ' ends at ' + Math.round(right) + ' px in a ' + Math.round(width) + ' px picture');
+  }`);
+
+/**
  * Boxes that scroll sideways without saying so: every element that scrolls horizontally (overflow-x
  * auto or scroll, content wider than the box) must carry the hint (src/ui/scroll-hint.ts:
  * data-scrolls and its line). Preformatted text (a log that wraps) is left out.
  */
-const SCROLLS_UNSAID = `(() => {
-  const out = [];
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) visit(el.shadowRoot);
-      if (el.localName === 'pre' || el.scrollWidth <= el.clientWidth + 1) continue;
-      const x = getComputedStyle(el).overflowX;
-      if (x !== 'auto' && x !== 'scroll') continue;
-      if (!el.hasAttribute('data-scrolls') || !el.getAttribute('data-hint')) {
-        out.push(el.localName + '.' + [...el.classList].join('.') + ' scrolls ' + (el.scrollWidth - el.clientWidth) + ' px sideways with no hint');
-      }
-    }
-  };
-  visit(document);
-  return out;
-})()`;
+const SCROLLS_UNSAID = everyElement(`
+  if (el.localName === 'pre' || el.scrollWidth <= el.clientWidth + 1) continue;
+  const x = getComputedStyle(el).overflowX;
+  if (x !== 'auto' && x !== 'scroll') continue;
+  if (!el.hasAttribute('data-scrolls') || !el.getAttribute('data-hint')) {
+    out.push(el.localName + '.' + [...el.classList].join('.') + ' scrolls ' + (el.scrollWidth - el.clientWidth) + ' px sideways with no hint');
+  }`);
 
 /** SVG text drawn under 9 px on screen (its font size times the figure's scale): too small to read on a phone or a projector. */
-const TEXT_TOO_SMALL = `(() => {
-  const out = [];
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) visit(el.shadowRoot);
-      if (el.localName !== 'svg' || !el.getScreenCTM() || el.getBoundingClientRect().width === 0) continue;
-      const scale = el.getScreenCTM().a;
-      for (const t of el.querySelectorAll('text')) {
-        const px = scale * parseFloat(getComputedStyle(t).fontSize);
-        const what = (el.getAttribute('class') || 'svg') + ': "' + t.textContent.trim().slice(0, 30) + '"';
-        if (t.textContent.trim() && px < 9) out.push(what + ' at ' + px.toFixed(1) + ' px');
-      }
-    }
-  };
-  visit(document);
-  return out.slice(0, 5);
-})()`;
+const TEXT_TOO_SMALL = everyElement(`
+  if (el.localName !== 'svg' || !el.getScreenCTM() || el.getBoundingClientRect().width === 0) continue;
+  const scale = el.getScreenCTM().a;
+  for (const t of el.querySelectorAll('text')) {
+    const px = scale * parseFloat(getComputedStyle(t).fontSize);
+    const what = (el.getAttribute('class') || 'svg') + ': "' + t.textContent.trim().slice(0, 30) + '"';
+    if (t.textContent.trim() && px < 9) out.push(what + ' at ' + px.toFixed(1) + ' px');
+  }`);
 
 for (const [name, view] of Object.entries(VIEWS)) {
   test(`${name}: no text cut off at 390, 860 and 1280 px`, { timeout: 900_000 }, async () => {
