@@ -37,7 +37,9 @@ export class ScrollHint implements ReactiveController {
   private readonly resize = new ResizeObserver((entries) => {
     for (const e of entries) this.mark(e.target as HTMLElement);
   });
-  private readonly watched = new WeakSet<Element>();
+  private watched = new WeakSet<Element>();
+  /** Ends the boxes' scroll listeners when the host leaves the page. */
+  private listening = new AbortController();
 
   constructor(
     private readonly host: ReactiveControllerHost & { renderRoot: ParentNode },
@@ -53,14 +55,18 @@ export class ScrollHint implements ReactiveController {
         this.resize.observe(box);
         // The content may change size without the box doing so (a new figure of the same box width).
         if (box.firstElementChild) this.resize.observe(box.firstElementChild);
-        box.addEventListener('scroll', () => this.mark(box), { passive: true });
+        box.addEventListener('scroll', () => this.mark(box), { passive: true, signal: this.listening.signal });
       }
       this.mark(box);
     }
   }
 
   hostDisconnected(): void {
+    // A host moved in the page is connected again: its boxes are observed afresh then.
     this.resize.disconnect();
+    this.listening.abort();
+    this.listening = new AbortController();
+    this.watched = new WeakSet();
   }
 
   private mark(el: Element): void {
