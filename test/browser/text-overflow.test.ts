@@ -7,7 +7,7 @@
 // pictures' own labels are drawn into a canvas; the painter fits each one into the picture's
 // width (layout-painter.ts), and no group of a picture's regroup phase ends past its edge. A box that
 // scrolls sideways says so (a line above it and a shadow on the side that holds more), and no figure's
-// SVG text is drawn under 9 px. Screenshots:
+// SVG text is drawn under 9 px, and no button's label breaks over lines. Screenshots:
 // test-results/overflow-<view>-<width>.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -131,6 +131,20 @@ const TEXT_TOO_SMALL = everyElement(`
     if (t.textContent.trim() && px < 9) out.push(what + ' at ' + px.toFixed(1) + ' px');
   }`);
 
+/** Buttons whose label breaks over lines (on a phone the dynamic view's were one character a line). */
+const BUTTONS_WRAPPED = everyElement(`
+  if (el.localName !== 'button' || !el.textContent.trim() || el.getBoundingClientRect().width === 0) continue;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  // A new line starts below the one before it (an icon's glyph on the same line has its own box, overlapping it).
+  let lines = 0;
+  let bottom = -Infinity;
+  for (const r of [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top)) {
+    if (r.top >= bottom - 2) lines++;
+    bottom = Math.max(bottom, r.bottom);
+  }
+  if (lines > 1) out.push('button "' + el.textContent.trim().slice(0, 30) + '" on ' + lines + ' lines');`);
+
 for (const [name, view] of Object.entries(VIEWS)) {
   test(`${name}: no text cut off at 390, 860 and 1280 px`, { timeout: 900_000 }, async () => {
     for (const width of WIDTHS) {
@@ -144,6 +158,7 @@ for (const [name, view] of Object.entries(VIEWS)) {
           assert.deepEqual(await page.evaluate(GROUPS_CUT), [], `${name} at ${width} px: groups of the regroup phase`);
           assert.deepEqual(await page.evaluate(SCROLLS_UNSAID), [], `${name} at ${width} px: a box that scrolls sideways says so`);
           assert.deepEqual(await page.evaluate(TEXT_TOO_SMALL), [], `${name} at ${width} px: a figure's text drawn under 9 px`);
+          assert.deepEqual(await page.evaluate(BUTTONS_WRAPPED), [], `${name} at ${width} px: a button's label breaks over lines`);
           if (name === 'schedule' && width === 390) {
             // Not vacuous: on a phone the schedule's table scrolls, says so, and says which side holds more once scrolled.
             const table = page.locator('grpo-schedule .table-scroll');
