@@ -78,7 +78,7 @@ export async function serveRank(programs: Record<string, ProgramModule> = {}, he
 
 /** The exported rank program `name` of module `url` (a `builtin:` name or a URL), or a ConfigError naming what there is. */
 async function findProgram(BUILTIN: Record<string, ProgramModule>, url: string, name: string): Promise<RankProgram> {
-  if (!url.startsWith('builtin:')) await loadTypeScript();
+  if (!url.startsWith('builtin:') && /\.[cm]?ts$/.test(new URL(url).pathname)) await loadTypeScript();
   const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
   if (!mod)
     throw new ConfigError(
@@ -200,7 +200,10 @@ declare global {
 
 let tsxRegistered = false;
 
-/** In the Node bundle, a program module given by URL is TypeScript: register tsx once, only then. */
+/**
+ * In the Node bundle, a program module given as a TypeScript file needs tsx: registered once, only
+ * then (the world gives a bundle of it instead where it can build one: spawn.ts, programUrl).
+ */
 async function loadTypeScript(): Promise<void> {
   if (!globalThis.GRPO_BUNDLED_RANK_WORKER || tsxRegistered) return;
   const tsx = 'tsx/esm/api';

@@ -10,7 +10,7 @@ import { ABORT, ABORT_RANK, Arena, controlBytes, createArenaBuffer, MAX_WORLD, P
 import { BACKEND_BEHAVIOURS, type BackendBehaviour } from './backend.ts';
 import type { RankMetrics, WaitMode } from './collectives.ts';
 import { describeRanks, groupByLabel, rankList } from './faults.ts';
-import { coreCount, RANK_WORKER, spawnRankWorker, type RankWorker, type RankWorkerEntry } from './spawn.ts';
+import { coreCount, programUrl, RANK_WORKER, spawnRankWorker, type RankWorker, type RankWorkerEntry } from './spawn.ts';
 
 export interface WorldOptions {
   /** Number of ranks (1 … MAX_WORLD). */
@@ -306,7 +306,7 @@ export class World {
   }
 
   private async runStep<R>(program: ProgramRef, args: unknown): Promise<R[]> {
-    const url = String(program.module);
+    const url = await programUrl(program.module);
     const outcomes: (RankOutcome | undefined)[] = new Array(this.size).fill(undefined);
     await new Promise<void>((resolve) => {
       let grace: ReturnType<typeof setTimeout> | undefined;

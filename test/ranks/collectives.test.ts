@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { World } from '../../src/ranks/world.ts';
-import { liveRankWorkers } from '../../src/ranks/spawn.ts';
+import { liveRankWorkers, withoutTsx } from '../../src/ranks/spawn.ts';
 import { inputFor } from './programs.ts';
 import { refAllGather, refAllReduce } from './reference.ts';
 
@@ -103,4 +103,30 @@ test('the arena grows on demand for a payload larger than its initial size', asy
   } finally {
     await world.stop();
   }
+});
+
+// Node: the rank worker is a plain-JavaScript bundle (src/ranks/node-bundle.ts), and a worker thread
+// inherits its process's flags; tsx's loader among them cost each worker about 0.15 CPU-s to load.
+test('rank workers start without the TypeScript loader the process has, and still run a TypeScript program module', async () => {
+  const world = await World.start({ size: 2 });
+  try {
+    const flags = await world.run<string[] | null>({ module: programs, name: 'threadFlags' }, {});
+    const own = (globalThis as { process?: { execArgv?: string[]; versions?: { node?: string } } }).process;
+    if (own?.versions?.node && !('Deno' in globalThis)) {
+      for (const f of flags) assert.deepEqual(f, withoutTsx(own.execArgv ?? []));
+      for (const f of flags) assert.ok(!f!.some((a) => /tsx/.test(a)), `a rank thread's flags: ${f!.join(' ')}`);
+    }
+  } finally {
+    await world.stop();
+  }
+});
+
+test('withoutTsx drops the flags that load tsx and keeps the others', () => {
+  assert.deepEqual(withoutTsx(['--import', 'tsx']), []);
+  assert.deepEqual(withoutTsx(['--import=tsx', '--expose-gc']), ['--expose-gc']);
+  assert.deepEqual(withoutTsx(['--require', '/x/node_modules/tsx/dist/cjs/index.cjs', '--max-old-space-size=100']), [
+    '--max-old-space-size=100',
+  ]);
+  assert.deepEqual(withoutTsx(['--import', 'tsx/esm']), []);
+  assert.deepEqual(withoutTsx(['--import', './setup.js', '--conditions', 'tsx']), ['--import', './setup.js', '--conditions', 'tsx']);
 });

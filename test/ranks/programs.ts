@@ -19,6 +19,11 @@ export async function loaded(rank: Rank) {
   return rank.rank;
 }
 
+/** The flags this rank's thread was started with (Node: its worker's execArgv; null where there are none). */
+export async function threadFlags(_rank: Rank): Promise<string[] | null> {
+  return (globalThis as { process?: { execArgv?: string[] } }).process?.execArgv ?? null;
+}
+
 /** Every collective once; returns what each produced (small n, so messages are fine for checking). */
 export async function everyCollective(rank: Rank, args: { n: number; seed: number }) {
   const { n, seed } = args;
