@@ -14,8 +14,8 @@
 //    main thread, all of it and the task that runs the scripts and draws, which the machine's load
 //    affects less; the renderer's other threads (compile, raster, compositor); the browser and GPU
 //    processes (the load is CPU-bound across processes on 2 cores).
-// Both in two Chromiums: the tests' (its WebGPU flags composite the page through SwiftShader, an
-// emulated GPU) and a reader's on a machine without a GPU (no flags: software compositing).
+// Both in two Chromiums: the tests' (WebGPU on SwiftShader, an emulated GPU, in a GPU process; the
+// page composited in software) and a reader's on a machine without a GPU (no GPU process at all).
 // Figures go to bench/README.md with the load average; no thresholds (the machine is shared).
 import { loadavg } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -169,7 +169,7 @@ async function play(browser: Browser, base: string): Promise<{ intervals: number
   return m;
 }
 
-/** The two Chromiums: the tests' (WebGPU flags: compositing through SwiftShader) and a reader's on a GPU-less machine (software compositing). */
+/** The two Chromiums: the tests' (WebGPU flags: a GPU process with SwiftShader) and a reader's on a GPU-less machine (no GPU process). */
 const BROWSERS = [
   { name: 'test Chromium (WebGPU flags)', args: chromiumArgs },
   { name: "reader's Chromium (no flags)", args: readerChromiumArgs },
