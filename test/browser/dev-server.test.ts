@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { builtSite, launchBrowser, root } from './harness.ts';
-import { tiles } from './explorer-page.ts';
+import { tileCount } from './explorer-page.ts';
 
 let dev: ViteDevServer;
 let devUrl = '';
@@ -89,7 +89,7 @@ test('npm start: the explorer draws seed-000 from the dev server, cross-origin i
     await page.goto(`${devUrl}/?preset=seed-000&phase=gather`, { timeout: 120_000 });
     await page.waitForFunction(() => window.grpoFirstViewMs !== undefined, undefined, { timeout: 120_000 });
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
-    assert.equal((await tiles(page)).length, 32);
+    assert.equal(await tileCount(page), 32);
     assert.deepEqual(errors, []);
     await assertWatcherSkipsVenvAndRuns();
   } finally {

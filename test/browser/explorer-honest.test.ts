@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot, withPage } from './harness.ts';
-import { coreLayout, firstView, jump, settled, tiles } from './explorer-page.ts';
+import { coreLayout, firstView, jump, settled, tileCount, tiles } from './explorer-page.ts';
 import { defaultConfig } from '../../src/core/samplers/index.ts';
 
 const opacity = (page: import('playwright-core').Page, selector: string) =>
@@ -22,7 +22,7 @@ test('unreadable link values are named in a notice instead of silently falling b
     assert.match(text, /“phase=nonsense” in the link is not one of sample, scatter/);
     assert.match(text, /“regroup=zip”/);
     assert.equal(await page.locator('grpo-config-panel input#k').inputValue(), '4');
-    assert.equal((await tiles(page)).length, 32);
+    assert.equal(await tileCount(page), 32);
     await notice.locator('button.dismiss').click();
     assert.equal(await notice.count(), 0);
   });
@@ -84,7 +84,7 @@ test('links with giant numbers show the arithmetic in words and keep the page re
       const label = page.locator('grpo-explorer .stale-label');
       const text = (await label.textContent()) ?? '';
       assert.match(text, /Too big for this page: .*(=|ranks are more rows)|above the sandbox's limit/, `${link}: ${text}`);
-      assert.equal((await tiles(page)).length, 32, `${link}: the default layout stays drawn`);
+      assert.equal(await tileCount(page), 32, `${link}: the default layout stays drawn`);
       // The page still answers: a key moves the story.
       await jump(page, 'gather');
       console.log(`${link}: ${text.replace(/\s+/g, ' ')}`);
@@ -93,11 +93,17 @@ test('links with giant numbers show the arithmetic in words and keep the page re
         const before = await label.textContent();
         await fix.click();
         // A fix of the core's limit may still be too big for the page: then the page's own arithmetic follows.
-        await page.waitForFunction((before) => {
-          const el = document.querySelector('grpo-explorer')!.shadowRoot!.querySelector('.stale-label');
-          return el === null || el.textContent !== before;
-        }, before);
-        assert.ok((await tiles(page)).length > 0, `${link}: the page still draws after the fix`);
+        // Polled on a timer, not on animation frames: the label's change stays, and a page busy drawing
+        // a thousand ranks gives few frames on a loaded machine (in one full run this wait passed 30 s).
+        await page.waitForFunction(
+          (before) => {
+            const el = document.querySelector('grpo-explorer')!.shadowRoot!.querySelector('.stale-label');
+            return el === null || el.textContent !== before;
+          },
+          before,
+          { polling: 100 },
+        );
+        assert.ok((await tileCount(page)) > 0, `${link}: the page still draws after the fix`);
       }
     });
   }

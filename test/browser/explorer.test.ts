@@ -15,6 +15,7 @@ import {
   phases,
   readingOrder,
   settled,
+  tileCount,
   tiles,
 } from './explorer-page.ts';
 
@@ -204,7 +205,7 @@ test("changing settings redraws from the core; an invalid one shows the core's e
       { ...cfg, k: 3 },
     );
     assert.equal(message, expected);
-    assert.ok((await tiles(page)).length > 0, 'the last valid layout stays drawn');
+    assert.ok((await tileCount(page)) > 0, 'the last valid layout stays drawn');
     await screenshot(page, 'explorer-error-with-suggestions');
 
     const suggestion = alert.locator('button.suggestion').first();
@@ -278,7 +279,7 @@ test('embed mode and _hide flags strip the page down for course material', async
     assert.equal(await page.locator('grpo-config-panel').count(), 0);
     assert.equal(await page.locator('grpo-explorer header').count(), 0);
     assert.equal(await page.locator('grpo-story-controls select').count(), 0, 'speed hidden');
-    assert.equal((await tiles(page)).length, 32);
+    assert.equal(await tileCount(page), 32);
     await screenshot(page, 'explorer-embed');
   });
   await withPage('/?preset=seed-000&k_hide=true&stats_hide=true', async (page) => {
@@ -367,7 +368,7 @@ test('without cross-origin isolation the explorer works and shows no banner (non
     await firstView(page);
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
     assert.equal(await page.locator('grpo-explorer .isolation').count(), 0, 'no banner about a feature this page does not use');
-    assert.equal((await tiles(page)).length, 32, 'the layout explorer works');
+    assert.equal(await tileCount(page), 32, 'the layout explorer works');
     // Late requests (e.g. the dev client's) must not hit the route after the page closes.
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });

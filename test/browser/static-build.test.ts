@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtSite, launchBrowser } from './harness.ts';
-import { firstView, tiles } from './explorer-page.ts';
+import { firstView, tileCount } from './explorer-page.ts';
 import { serveDir } from './static-server.ts';
 
 test('the static build works from a plain file server that sends COOP/COEP', async () => {
@@ -26,7 +26,7 @@ test('the static build works from a plain file server that sends COOP/COEP', asy
   const first = await firstView(page);
   console.log(`static build: first view ${first.toFixed(0)} ms after navigation start`);
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
-  assert.equal((await tiles(page)).length, 32);
+  assert.equal(await tileCount(page), 32);
   assert.equal(await page.locator('grpo-explorer .isolation').count(), 0);
   assert.deepEqual(errors, []);
 });
