@@ -14,6 +14,7 @@ import { CollectiveError, CollectiveTimeoutError, RankFailedError } from './faul
 import * as bench from './programs/bench.ts';
 import * as dynamic from './programs/dynamic.ts';
 import * as seeds from './programs/seeds.ts';
+import { isTypeScriptFile } from './typescript-file.ts';
 
 /** A module of rank programs: its exported functions are `(rank, args) => result`. */
 export type ProgramModule = Record<string, unknown>;
@@ -78,7 +79,7 @@ export async function serveRank(programs: Record<string, ProgramModule> = {}, he
 
 /** The exported rank program `name` of module `url` (a `builtin:` name or a URL), or a ConfigError naming what there is. */
 async function findProgram(BUILTIN: Record<string, ProgramModule>, url: string, name: string): Promise<RankProgram> {
-  if (!url.startsWith('builtin:') && /\.[cm]?ts$/.test(new URL(url).pathname)) await loadTypeScript();
+  if (isTypeScriptFile(url)) await loadTypeScript();
   const mod = url.startsWith('builtin:') ? BUILTIN[url.slice(8)] : ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
   if (!mod)
     throw new ConfigError(

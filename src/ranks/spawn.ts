@@ -8,6 +8,7 @@
 // programs to the ranks' (src/train/worker.ts); it writes its Worker line literally likewise.
 import * as Comlink from 'comlink';
 import type { RankApi } from './serve.ts';
+import { isTypeScriptFile } from './typescript-file.ts';
 
 /** A worker entry file: where Node bundles it from, and how Deno and browsers start it (a literal `new Worker(new URL(…))`). */
 export interface RankWorkerEntry {
@@ -70,7 +71,7 @@ export async function spawnRankWorker(
  */
 export async function programUrl(module: string | URL): Promise<string> {
   const url = String(module);
-  if (!isNode || !url.startsWith('file:') || !/\.[cm]?ts$/.test(new URL(url).pathname)) return url;
+  if (!isNode || !isTypeScriptFile(url)) return url;
   const { programBundle } = await import('./node-bundle.ts');
   return (await programBundle(new URL(url)))?.href ?? url;
 }
