@@ -1,10 +1,9 @@
 // Debian's headless Chromium with WebGPU through SwiftShader (docs/runtimes.md): where it is and
 // how it is started, for the harness (one browser per test file when run alone) and for the test
 // runner's shared browser (scripts/test.js, through shared-app.ts).
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserServer, type LaunchOptions } from 'playwright-core';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** Debian's Chromium, as `.ci/run` installs it; override with GRPO_CHROMIUM. */
 export const chromiumPath = process.env.GRPO_CHROMIUM ?? '/usr/bin/chromium';
@@ -85,7 +84,7 @@ function launchOptions(args: readonly string[] = chromiumArgs): LaunchOptions {
     );
   }
   // A writable XDG_RUNTIME_DIR silences harmless Mesa/Vulkan warnings.
-  const runtimeDir = mkdtempSync(join(tmpdir(), 'grpo-xdg-'));
+  const runtimeDir = tempDir('grpo-xdg-');
   return { executablePath: chromiumPath, headless: true, args: [...args], env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir } };
 }
 

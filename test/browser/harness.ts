@@ -9,11 +9,11 @@
 // Other folders' browser tests use it too: keep this API stable (serveApp, launchBrowser, withPage,
 // screenshot, chromiumPath).
 import { after } from 'node:test';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Download, type Page } from 'playwright-core';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { buildSite, buildTestApp } from './app-build.ts';
 import { launchChromium } from './chromium.ts';
 import { serveDir } from './static-server.ts';
@@ -29,13 +29,6 @@ export interface AppServer {
   /** Base URL without a trailing slash, e.g. `http://localhost:41234`. */
   url: string;
   close(): Promise<void>;
-}
-
-/** A temporary directory, removed when this process exits. */
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
 }
 
 /**

@@ -4,13 +4,13 @@
 // after deleting the old ones: the probe appends), so these check the diagnoses against golden data, plus every bad-log error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const fixture = (name: string) => `test/fixtures/bridge/${name}.jsonl`;
-const dir = mkdtempSync(join(tmpdir(), 'grpo-diff-'));
+const dir = tempDir('grpo-diff-');
 let n = 0;
 /** Writes `text` to a fresh file and returns its path. */
 function logFile(text: string): string {

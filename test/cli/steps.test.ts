@@ -2,11 +2,11 @@
 // one-line refusals (exit 2) for mistakes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { memoryIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 async function run(args: string[]) {
   const io = memoryIo();
@@ -60,7 +60,7 @@ test('--json: per optimizer step, per completion: rank, microStep, policyVersion
 });
 
 test('--lengths FILE: the given lengths, repeated over the run', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'steps-'));
+  const dir = tempDir('steps-');
   const file = join(dir, 'lengths.json');
   writeFileSync(file, '[100, 300]');
   const r = await run([...TRL_5619, '--lengths', file, '--json']);

@@ -2,17 +2,17 @@
 // under Deno (to compare them) and sends a real SIGINT, so running it again from Deno adds nothing.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const small = ['--ranks', '2', '--batch', '16', '--k', '4', '--sampler', 'trl'];
-const dir = () => mkdtempSync(join(tmpdir(), 'grpo-train-'));
+const dir = () => tempDir('grpo-train-');
 
 /** metrics.jsonl without the wall time of each step. */
 function metricsOf(out: string): unknown[] {

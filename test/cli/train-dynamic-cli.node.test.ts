@@ -3,16 +3,16 @@
 // diagnosis on stderr, nothing on stdout) and bad flags (exit 2, one line). Node-only file: it
 // starts both runtimes itself.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli, runCliDeno, runCliNode } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const sparse = ['--ranks', '3', '--batch', '8', '--k', '4', '--sampler', 'contiguous', '--reward', 'sparse', '--filter-metric', 'accuracy'];
 
 test('train --dynamic-sampling pad writes the dynamic metrics per step and shows them in the progress line', async () => {
-  const out = mkdtempSync(join(tmpdir(), 'grpo-dyntrain-'));
+  const out = tempDir('grpo-dyntrain-');
   const r = await runCli(['train', ...sparse, '--dynamic-sampling', 'pad', '--max-resample-times', '1', '--steps', '4', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /dynamic sampling pad \(≤ 1 resamples, flat by accuracy\)/);
