@@ -60,7 +60,7 @@ function commonDevice(op: string, tensors: readonly Tensor[]): DeviceName {
     throw new DeviceMismatchError(
       `Expected all tensors to be on the same device, but found tensors on ${tensors[other]!.device} and ${first} ` +
         `(${op}: tensor 0 is on ${first}, tensor ${other} on ${tensors[other]!.device}). ` +
-        `Objects that crossed allGatherObject keep their origin device; move each with tensor.to(rank.device) first (seed-004 fix V4).`,
+        `Objects that crossed allGatherObject keep their origin device; move each with tensor.to(rank.device) first.`,
     );
   }
   return first;

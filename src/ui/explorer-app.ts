@@ -353,7 +353,8 @@ export class ExplorerApp extends LitElement {
   /** The caption's heading for phase number `i`: its place in the story, its title, the followed gather. */
   private captionHead(v: ExplorerView, i: number): string {
     const id = phaseIds[i]!;
-    return `${i + 1} / ${phaseIds.length} · ${phaseTitles[id]}${v.gathers.length > 1 ? M().explorer.gatherOf(v.gatherIndex + 1, v.gathers.length) : ''}`;
+    const gather = v.gathers.length > 1 ? M().explorer.gatherOf(v.gatherIndex + 1, v.gathers.length) : '';
+    return `${M().explorer.phaseOf(i + 1, phaseIds.length)} · ${phaseTitles[id]}${gather}`;
   }
 
   /** The phase's question while its caption waits; after the reveal, the answer stays until the story leaves the phase. */

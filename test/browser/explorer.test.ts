@@ -33,7 +33,7 @@ test("seed-000: every phase of the story draws the core's samples where they bel
       await jump(page, phase);
       await screenshot(page, `explorer-seed-000-${phases.indexOf(phase) + 1}-${phase}`);
       const caption = await page.locator('grpo-explorer .caption').textContent();
-      assert.match(caption ?? '', new RegExp(`${phases.indexOf(phase) + 1} / 7`));
+      assert.match(caption ?? '', new RegExp(`phase ${phases.indexOf(phase) + 1} of 7`));
       const rects = await tiles(page);
       assert.equal(rects.length, 32, `${phase}: one tile per gathered sample`);
       // Every tile carries the core's prompt for its gathered index.

@@ -217,7 +217,7 @@ export class GrpoLayout extends LitElement {
         @story=${this.onStory} @speed=${(e: CustomEvent<number>) => (this.story.speed = e.detail)}></grpo-story-controls>`
       }
       <p class="caption" aria-live="polite" data-phase=${phase}>
-        <strong>${this.story.phase + 1} / ${phaseIds.length} · ${phaseTitles[phase]}</strong>
+        <strong>${M().explorer.phaseOf(this.story.phase + 1, phaseIds.length)} · ${phaseTitles[phase]}</strong>
         ${caption(phase, v.caption)}
         ${scored && v.advantageError ? html`<br /><span class="warn">${withCode(v.advantageError)}</span>` : nothing}
       </p>

@@ -82,6 +82,8 @@ export const en = {
     copyAddressBar: 'copy the address bar',
     noticeTitle: 'Some of the link could not be read:',
     dismiss: 'dismiss',
+    /** A caption's place in the story: phase i of n (the tour panel counts its own steps, so the word says which). */
+    phaseOf: (i: number, n: number) => `phase ${i} of ${n}`,
     gatherOf: (i: number, n: number) => ` · gather ${i} of ${n}`,
     openFull: 'open in the explorer ↗',
     toViews: 'Train the controller in this page (rank Web Workers) →',
@@ -721,18 +723,18 @@ export const en = {
           'batches 0 and 1 of epoch 0 are the same draw (steps 0–3 all get set_epoch(0)’s batch). That is what a real run ' +
           'of this configuration gets.',
         'Follow prompt 13: in each batch two of its 4 copies sit on rank 3 (the loader hands out that batch twice, so ' +
-          'the epoch holds 8 copies, 4 of them on rank 3). A diagram with one copy per accelerator (GPU or NPU) is only ' +
-          'an illustration — a rank can hold anywhere from 0 to min(k, batch) = 2 copies of a prompt. A rank printing the ' +
-          'shape of its batch (videos.shape) sees only its own 2 samples, and that is normal.',
+          'the epoch holds 8 copies, 4 of them on rank 3). A diagram with one copy per GPU is only an illustration — a ' +
+          'rank can hold anywhere from 0 to min(k, batch) = 2 copies of a prompt. A rank that prints the shape of its own ' +
+          'batch sees only its 2 samples, and that is normal.',
         'Each rank appends its batches and concatenates them: 2 batches × 2 = 4 samples per rank per epoch, still only ' + 'its own.',
         'accelerator.gather brings the 32 samples of the epoch together in rank-major order. Only now do the copies of ' +
           'each prompt meet: here 4 prompts, each drawn twice (8 copies), where the document expected 8 prompts × 4 ' +
           'copies.',
         "flow_grpo's PerPromptStatTracker regroups the gathered samples by prompt, wherever they were generated: in the " +
           'real run each group holds 8 samples (2k), because the same batch came twice.',
-        'The loop the document assumes — num_workers 0 and no accelerator.prepare, so each batch is drawn after its ' +
-          'set_epoch call: the epoch holds 8 different prompts and every group has exactly 4 copies. The “loader workers” ' +
-          'and “accelerate prepare” settings switch between the two.',
+        'This step sets the “loader workers” and “accelerate prepare” settings to 0, to show the loop the document ' +
+          'assumes: num_workers 0 and no accelerator.prepare, so each batch is drawn after its set_epoch call. The epoch ' +
+          'now holds 8 different prompts and every group has exactly 4 copies. Both back at 1 give the real script.',
         'Each sample’s advantage is its reward minus its group’s mean reward, so the copies had to meet first; it divides by the ' +
           'std of all gathered rewards (flow_grpo’s global_std), as the caption says.',
         'Back to the ranks: rank r takes gathered[4r, 4r + 4), exactly the 4 samples it generated, now with their ' +
@@ -758,7 +760,7 @@ export const en = {
         'Dynamic sampling (DAPO-style): a group whose rewards all tie (std = 0) carries no signal and is dropped. ' +
           'Initial batch: 48 of 64 valid. This view uses groups of k = 2, not 4: whole groups are kept or dropped, and ' +
           'only groups of 2 can add exactly the 2 samples of the last resample.',
-        'The ranks resample, at most max_resample_times = 3: +8 (56/64), +4 (60/64), +2 (62/64). Still 2 short: ' + 'Shortage: 2/64.',
+        'The ranks resample, at most max_resample_times = 3: +8 (56/64), +4 (60/64), +2 (62/64). Still 2 short of 64.',
         'The current slicing of the 62-sample pool: rank r takes [16r, min(16(r+1), 62)), so ranks 0–2 get 16 and rank ' +
           '3 gets 14. Each cell is coloured by the rank that generated it.',
         'The train step on 4 rank Web Workers: the unequal batches break the gather. The sandbox names the shape mismatch ' +
@@ -774,7 +776,8 @@ export const en = {
         "One rank holds the whole group, so the 5 rewards are compared at once. The seed's loss: for every pair with " +
           'reward_i > reward_j, −log σ(log π_i − log π_j).',
         "The training dashboard with seed-003's settings: the seed controller (d_model 2048), one rank, 5 " +
-          'configurations per step, the pairwise loss; here a short run of 30 steps.',
+          'configurations per step, the pairwise loss; here a short run of 30 steps. This step also sets the backend to ' +
+          'cpu, which every browser has (webgpu is the other choice).',
         'Start: the rank trains in a Web Worker while the page draws reward, % of the optimum, loss, entropy per head and ' +
           'the zero-std fraction; the KL and clip-fraction charts say why they stay empty here (β = 0, one pass per generation).',
         'When the run ends, the learned policy per latency budget is set against the optimum. The standard GRPO losses ' +

@@ -50,6 +50,7 @@ export const zhCN: Catalogue = {
     copyAddressBar: '请复制地址栏',
     noticeTitle: '链接中有部分内容无法读取：',
     dismiss: '关闭',
+    phaseOf: (i: number, n: number) => `第 ${i} 阶段（共 ${n} 个）`,
     gatherOf: (i: number, n: number) => ` · 第 ${i} 次 gather（共 ${n} 次）`,
     openFull: '在探索页中打开 ↗',
     toViews: '在本页训练控制器（rank 以 Web Worker 运行）→',
@@ -751,15 +752,16 @@ export const zhCN: Catalogue = {
           'batch 都是新的抽取，但真实脚本（train_sd3.py）通过经过 accelerator.prepare 的 DataLoader(num_workers=1) 读取 sampler，迭代器在循环之前就已建好：有 ' +
           '3 个索引 batch 在对应的 set_epoch 调用之前就被抽取，所以 epoch 0 的第 0 个和第 1 个 batch 是同一次抽取（step 0–3 都拿到 set_epoch(0) 的 ' +
           'batch）。这才是这个配置真实运行时得到的结果。',
-        '跟踪 prompt 13：每个 batch 里它的 4 个副本中有两个在 rank 3 上（加载器把这个 batch 发了两次，所以这个 epoch 有 8 个副本，其中 4 个在 rank 3）。“每个加速卡（GPU ' +
-          '或 NPU）一个副本”的图只是示意——一个 rank 上每个 batch 可以有 0 到 min(k, batch) = 2 个同一 prompt 的副本。某个 rank 打印自己 batch ' +
-          '的形状（videos.shape）只看到自己的 2 个样本，这是正常的。',
+        '跟踪 prompt 13：每个 batch 里它的 4 个副本中有两个在 rank 3 上（加载器把这个 batch 发了两次，所以这个 epoch 有 8 个副本，其中 4 个在 rank 3）。“每张 GPU 一个副本”的图只是示意' +
+          '——一个 rank 上每个 batch 可以有 0 到 min(k, batch) = 2 个同一 prompt 的副本。某个 rank 打印自己 batch ' +
+          '的形状时只看到自己的 2 个样本，这是正常的。',
         '每个 rank 把自己的各个 batch 追加并拼接起来：每个 epoch 每个 rank 2 个 batch × 2 = 4 个样本，仍然只有自己的。',
         'accelerator.gather 按 rank 顺序（rank-major）把这个 epoch 的 32 个样本汇集到一起。直到这时，每个 prompt 的副本才相遇：这里是 4 个 prompt，每个被抽到两次（8 ' +
           '个副本），而文档预期的是 8 个 prompt × 4 个副本。',
         'flow_grpo 的 PerPromptStatTracker 按 prompt 把汇集后的样本重新分组，不管它们在哪个 rank 上生成：在真实运行中每组有 8 个样本（2k），因为同一个 batch 来了两次。',
-        '文档所假设的循环——num_workers 为 0，且不经过 accelerator.prepare，于是每个 batch 都在它的 set_epoch 调用之后才抽取：这个 epoch 有 8 个不同的 ' +
-          'prompt，每组恰好 4 个副本。“DataLoader 的 worker 数”和“accelerator.prepare”两个设置可以在两者之间切换。',
+        '这一步把“DataLoader 的 worker 数”和“accelerator.prepare”两个设置都设为 0，以显示文档所假设的循环：num_workers 为 0，且不经过 ' +
+          'accelerator.prepare，于是每个 batch 都在它的 set_epoch 调用之后才抽取。这个 epoch 现在有 8 个不同的 prompt，每组恰好 4 个副本。' +
+          '两者都改回 1 即是真实脚本的情形。',
         '每个样本的 advantage 是它的 reward 减去所在组的平均 reward，所以副本必须先汇集到一起；再除以所有汇集样本 reward 的 std（flow_grpo 的 global_std），与说明文字一致。',
         '切回各个 rank：rank r 取 gathered[4r, 4r + 4)，正是它自己生成的 4 个样本，现在带上了 advantage。每个 rank 用自己的样本训练；组只存在于汇集后的视图中。',
       ],
@@ -777,7 +779,7 @@ export const zhCN: Catalogue = {
           '汇集。',
         '动态采样（DAPO 风格）：reward 全部相同（std = 0）的组没有训练信号，会被丢弃。初始 batch：64 个中 48 个有效。这里的组大小是 k = 2 而不是 4：组总是整体保留或丢弃，只有 2 ' +
           '个一组才能让最后一次重采样恰好增加 2 个样本。',
-        '各 rank 重新采样，最多 max_resample_times = 3 次：+8（56/64）、+4（60/64）、+2（62/64）。仍差 2 个：短缺：2/64。',
+        '各 rank 重新采样，最多 max_resample_times = 3 次：+8（56/64）、+4（60/64）、+2（62/64）。距 64 仍差 2 个。',
         '当前对 62 个样本的 pool 的切分：rank r 取 [16r, min(16(r+1), 62))，所以 rank 0–2 各得 16 个，rank 3 只得 14 个。每个格子按生成它的 rank 着色。',
         '在 4 个 rank Web Worker 上执行训练步：batch 大小不一致，gather 出错。沙盒立即指出 shape mismatch（[16, 1] 对 [14, 1]）；' +
           '真实运行在 NCCL 上会一直挂起，直到看门狗超时，在 gloo 上则会抛出错误。',
@@ -789,7 +791,7 @@ export const zhCN: Catalogue = {
         'seed-003：batch size 1，group_size = 5。对每个输入，两阶段控制器采样 5 个配置（图像档位、插入位置、MoE top-K、激活的 block 数），每个都独立地 softmax 后 ' +
           'multinomial 采样。',
         '整个组都在一个 rank 上，5 个 reward 可以直接比较。seed 中的 loss：对每一对 reward_i > reward_j，取 −log σ(log π_i − log π_j)。',
-        '训练面板使用 seed-003 的设置：seed 中的控制器（d_model 2048）、一个 rank、每步 5 个配置、pairwise loss；这里只跑 30 步的短训练。',
+        '训练面板使用 seed-003 的设置：seed 中的控制器（d_model 2048）、一个 rank、每步 5 个配置、pairwise loss；这里只跑 30 步的短训练。这一步还把 backend 设为 cpu，所有浏览器都支持它（另一个选项是 webgpu）。',
         '开始：rank 在 Web Worker 中训练，页面实时绘制 reward、达到最优的百分比、loss、各个 head 的熵和 zero-std 比例；KL 与 clip 比例两张图说明它们在这里为何为空（β = 0，每次生成只做一遍优化）。',
         '训练结束后，按延迟预算列出学到的策略并与最优配置对比。标准的 GRPO loss 只需改一个设置：修改 loss 后重新开始。',
       ],
