@@ -159,8 +159,14 @@ export class GrpoStepsView extends LitElement {
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
       ${
         r
-          ? html`<p class="meta">${withCode(MSG.meta(r.framework.name, r.loss))}${noteText({ id: 'steps.pinned', params: r.framework })}</p>
-            <p class="meta">${MSG.legend}</p>
+          ? html`${
+              // As a figure (the article) the framework's name says which version, before the legend; the
+              // pinned commits and checks are the tool's detail.
+              asFigure
+                ? html`<p class="meta">${withCode(MSG.meta(r.framework.name, r.loss))}${MSG.legend}</p>`
+                : html`<p class="meta">${withCode(MSG.meta(r.framework.name, r.loss))}${noteText({ id: 'steps.pinned', params: r.framework })}</p>
+                  <p class="meta">${MSG.legend}</p>`
+            }
             <div class="figure">${unsafeHTML(stepsFigure(r, { ...MSG.figure, normaliser: (params) => factText({ id: 'steps.normaliser', params }) }))}</div>
             ${r.steps.length > 6 ? html`<p class="meta">${MSG.more(r.steps.length - 6)}</p>` : nothing}
             ${
