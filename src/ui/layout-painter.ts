@@ -1,7 +1,7 @@
 // The painter of the layout picture: draws one frame of a scene into a 2D context. Pure with
 // respect to the page (no DOM, no element state): everything it draws comes in as arguments,
 // so the same frame can be painted into an OffscreenCanvas or checked in isolation.
-import type { Scene } from './scene.ts';
+import type { Scene, SceneLabel } from './scene.ts';
 import type { Positions } from './layout-tween.ts';
 import { advantageColour, textOn } from './palette.ts';
 import { phaseIds } from './story.ts';
@@ -9,6 +9,9 @@ import { phaseIds } from './story.ts';
 /** px for row labels ("ranks 12–15") left of the tiles, and a little air right of them. */
 export const MARGIN_LEFT = 96;
 export const MARGIN_RIGHT = 12;
+
+/** Each kind of label's colour (the error red only for a group that mixes prompts). */
+const LABEL_COLOURS: Record<SceneLabel['kind'], string> = { flag: '#c0282d', note: '#6a3d9a', header: '#333', row: '#555' };
 
 /** Tile units ↔ CSS pixels for one cell size. Row 0 (the header line) stays readable when tiles are tiny. */
 export class Grid {
@@ -192,7 +195,9 @@ export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: numbe
     if (l.kind === 'row' && rowCount++ % rowEvery !== 0) continue;
     ctx.textBaseline = 'middle';
     ctx.textAlign = l.align;
-    ctx.fillStyle = l.kind === 'flag' ? '#c0282d' : l.kind === 'header' ? '#333' : '#555';
+    // A group of another size than k is a fact of the run (seed-000's shipped loader gives 2k), not an error: it is
+    // said in its box's purple, darker for text; only a group that mixes prompts is said in the error colour.
+    ctx.fillStyle = LABEL_COLOURS[l.kind];
     const lx = grid.px(l.x) - (l.align === 'right' ? 4 : 0);
     // The room the label has inside the picture: a label never runs past its edge (it was cut off on a phone and in the compare pair).
     const room = Math.max(20, l.align === 'right' ? lx - 2 : l.align === 'left' ? width - lx - 2 : 2 * Math.min(lx, width - lx) - 4);

@@ -15,7 +15,8 @@ export interface SceneLabel {
   y: number;
   text: string;
   align: 'left' | 'right' | 'center';
-  kind: 'header' | 'row' | 'flag';
+  /** `flag`: a group that mixes prompts (wrong advantages, the error colour); `note`: a group of another size than k (its box's colour). */
+  kind: 'header' | 'row' | 'flag' | 'note';
 }
 
 /** A regrouped row drawn as a box around its members (regroup and advantages phases). */
@@ -195,7 +196,7 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
             kind: 'flag',
           });
         else if (row.offSize)
-          ph.labels.push({ x: widest + 0.6, y: by + 0.5, text: S.size(row.members.length), align: 'left', kind: 'flag' });
+          ph.labels.push({ x: widest + 0.6, y: by + 0.5, text: S.size(row.members.length), align: 'left', kind: 'note' });
       }
     });
     ph.labels.push({ x: 0, y: 0.5, text: S.groups(rows.length), align: 'left', kind: 'header' });
