@@ -2,7 +2,7 @@
 // labelled "0, 0"), ordinary ranges read as plain decimals, and the loss chart's sentence holds where it is shown.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { spanRange, tickLabels } from '../../src/ui/train/chart-ticks.ts';
+import { spanRange, tickLabels, WHOLE_STEP_INCRS } from '../../src/ui/train/chart-ticks.ts';
 import { CHARTS } from '../../src/ui/train/charts.ts';
 
 test('ticks of tiny, ordinary and large spacings: distinct labels, plain where possible', () => {
@@ -38,4 +38,13 @@ test('the loss chart says its value is ~0 by construction only where it is: on-p
   assert.match(loss.note?.(null) ?? '', /~0 by construction/, 'before a run: the form starts from the default');
   for (const change of [{ loss: 'pairwise' as const }, { beta: 0.04 }, { numIterations: 2 }, { advantage: 'verl' as const }])
     assert.equal(loss.note?.({ ...DEFAULT_TRAIN, ...change }), null, JSON.stringify(change));
+});
+
+test('the step axis ticks whole steps only: every spacing uPlot may choose is a whole number, from 1 up', () => {
+  assert.equal(WHOLE_STEP_INCRS[0], 1);
+  for (const [i, incr] of WHOLE_STEP_INCRS.entries()) {
+    assert.ok(Number.isInteger(incr), `${incr}`);
+    if (i > 0) assert.ok(incr > WHOLE_STEP_INCRS[i - 1]!, 'ascending');
+  }
+  assert.ok(WHOLE_STEP_INCRS.at(-1)! >= 1e6, 'a run of a million steps still gets a spacing');
 });

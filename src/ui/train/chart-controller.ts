@@ -7,7 +7,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import uPlot from 'uplot';
 import type { StepRecord } from '../../train/run.ts';
 import type { PolicyAnswer } from './policy-worker.ts';
-import { spanRange, tickLabels } from './chart-ticks.ts';
+import { spanRange, tickLabels, WHOLE_STEP_INCRS } from './chart-ticks.ts';
 import { CHARTS } from './charts.ts';
 import { MSG } from './messages.ts';
 
@@ -62,7 +62,7 @@ export class ChartsController implements ReactiveController {
           width,
           height: CHART_H,
           scales: spec.span ? { x: { time: false }, y: { range: spanRange(spec.span) } } : { x: { time: false } },
-          axes: [{ label: 'step', size: 36 }, yAxis],
+          axes: [{ label: seriesLabel('step'), size: 36, incrs: [...WHOLE_STEP_INCRS] }, yAxis],
           series: [
             { label: seriesLabel('step') },
             ...spec.series.map(([label, stroke]) => ({ label: seriesLabel(label), stroke, width: 1.5 })),

@@ -19,6 +19,14 @@ export function tickLabels(splits: readonly number[], incr: number): string[] {
 }
 
 /**
+ * Tick spacings for an axis of whole steps: uPlot's default spacings include 0.5, so early in a run
+ * the step axis read "1, 1.5, 2, 2.5, 3", half steps that do not exist.
+ */
+export const WHOLE_STEP_INCRS: readonly number[] = [1, 2, 5]
+  .flatMap((m) => [1, 10, 100, 1e3, 1e4, 1e5, 1e6].map((p) => m * p))
+  .sort((a, b) => a - b);
+
+/**
  * A y range that spans at least `[lo, hi]` and widens for data outside it: a fraction's axis reads 0–1
  * on a flat or empty curve, where uPlot's own range for no data or a constant 0 read 0–100.
  */
