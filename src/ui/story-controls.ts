@@ -33,6 +33,8 @@ export class StoryControls extends LitElement {
     ol button.done { background: #e8ecf2; }
     .speed { margin-left: auto; font-size: 12px; color: #555; display: flex; gap: 4px; align-items: center; }
     .keys { font-size: 11px; color: #595959; margin-top: 4px; }
+    /* A touch screen without a keyboard has no use for the keys. */
+    @media (hover: none) and (pointer: coarse) { .keys { display: none; } }
   `;
 
   constructor() {
