@@ -4,11 +4,11 @@
 // cursor's tile is read out through a live region). The
 // geometry comes from scene.ts, the movement from layout-tween.ts, the pixels from
 // layout-painter.ts. Draws what it is given; computes no layout itself.
-import { LitElement, css, html } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import type { Gather, RegroupMethod, RegroupRow } from '../core/layout/types.ts';
 import { buildScene, LABELLED_GROUPS_MAX, type Scene } from './scene.ts';
 import { tweenPositions } from './layout-tween.ts';
-import { advantageShade, Grid, groupIndices, MARGIN_LEFT, MARGIN_RIGHT, paintFrame } from './layout-painter.ts';
+import { advantageShade, colouredByAdvantage, Grid, groupIndices, MARGIN_LEFT, MARGIN_RIGHT, paintFrame } from './layout-painter.ts';
 import { phaseIds, phaseTitles } from './story.ts';
 import { lang, M } from './i18n/index.ts';
 import { ScrollHint, scrollHintStyles } from './scroll-hint.ts';
@@ -20,6 +20,8 @@ const MIN_CELL = 4;
 const MAX_HEIGHT = 4096;
 /** Pixels kept right of the widest group for its flag ("size 8 ≠ k", "✗ mixes …") where a group has one. */
 const FLAG_ROOM = 90;
+/** The most prompts the colour key lists (the palette's distinct hues; more would not be told apart by colour anyway). */
+const KEY_PROMPTS_MAX = 12;
 
 /** One tile as drawn now, in CSS pixels relative to the viewport (for tests and tooltips). */
 export interface TileRect {
@@ -93,6 +95,11 @@ export class LayoutCanvas extends LitElement {
     .tip { position: absolute; pointer-events: none; background: #1d1d1f; color: #fff; font: 12px/1.35 system-ui, sans-serif;
       padding: 4px 8px; border-radius: 4px; max-width: calc(100% - 8px); box-sizing: border-box; z-index: 2; }
     .tip[hidden] { display: none; }
+    .key { display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: center; margin: 6px 0 0; font: 13px/1.4 system-ui, sans-serif; color: #444; }
+    /* Out of sight, not out of the layout: the picture below and around it never moves between phases. */
+    .key.off { visibility: hidden; }
+    .key span { display: inline-flex; align-items: center; gap: 4px; }
+    .key i { width: 14px; height: 14px; border-radius: 2px; display: inline-block; }
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   `,
   ];
@@ -113,6 +120,7 @@ export class LayoutCanvas extends LitElement {
     return html`<div class="scroll"><canvas role="img" tabindex="0" aria-label=${this.ariaText()} aria-describedby="cursor"
         @mousemove=${this.onMove} @mouseleave=${this.onLeave} @click=${this.onClick} @keydown=${this.onKeyDown}
         @pointerdown=${this.onPointer} @pointermove=${this.onPointer} @blur=${this.onBlur}></canvas></div>
+      ${this.colourKey()}
       <div class="tip" hidden></div><div class="sr" id="cursor" aria-live="polite"></div>`;
   }
 
@@ -173,6 +181,21 @@ export class LayoutCanvas extends LitElement {
       h: cell,
       highlighted: active === s.promptId,
     }));
+  }
+
+  /**
+   * The key to the prompts' colours (a few prompts only), shown while the tiles are coloured by prompt: on a
+   * phone the tiles are too small for their P-labels, so colour alone told the prompts apart.
+   */
+  private colourKey() {
+    if (this.colours.size === 0 || this.colours.size > KEY_PROMPTS_MAX) return nothing;
+    const ids = [...this.colours.keys()].sort((a, b) => a - b);
+    return html`<p class=${this.keyHidden() ? 'key off' : 'key'}>${M().canvas.colourKey}
+      ${ids.map((id) => html`<span><i style="background:${this.colours.get(id)}"></i>P${id}</span>`)}</p>`;
+  }
+
+  private keyHidden(): boolean {
+    return colouredByAdvantage(this.phase, this.advantages !== null);
   }
 
   private get canvas(): HTMLCanvasElement | null {
@@ -272,6 +295,9 @@ export class LayoutCanvas extends LitElement {
     const canvas = this.canvas;
     if (!canvas) return;
     const t0 = performance.now();
+    // A phase change draws without a Lit render: the key follows what the tiles' colours mean here.
+    const key = this.renderRoot.querySelector<HTMLElement>('.key');
+    key?.classList.toggle('off', this.keyHidden());
     const scene = this.scene;
     const dpr = window.devicePixelRatio || 1;
     const cssH = this.grid.height(scene);

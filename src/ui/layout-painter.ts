@@ -10,6 +10,11 @@ import { phaseIds } from './story.ts';
 export const MARGIN_LEFT = 96;
 export const MARGIN_RIGHT = 12;
 
+/** Whether phase `phase` colours the tiles by advantage (from the advantages phase on, once there are advantages), not by prompt. */
+export function colouredByAdvantage(phase: number, hasAdvantages: boolean): boolean {
+  return hasAdvantages && phase >= phaseIds.indexOf('advantages');
+}
+
 /** Each kind of label's colour (the error red only for a group that mixes prompts). */
 const LABEL_COLOURS: Record<SceneLabel['kind'], string> = { flag: '#c0282d', note: '#6a3d9a', header: '#333', row: '#555' };
 
@@ -93,7 +98,7 @@ export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: numbe
   const geo = scene.phases[id];
   const pad = cell >= 12 ? Math.max(1, Math.round(cell * 0.07)) : cell >= 6 ? 0.5 : 0;
   const size = cell - 2 * pad;
-  const showAdvantage = f.advantages !== null && (phase > phaseIds.indexOf('advantages') || id === 'advantages');
+  const showAdvantage = colouredByAdvantage(phase, f.advantages !== null);
   const advantageMix = id === 'advantages' ? progress : 1;
 
   // Group boxes behind the tiles (regroup: fading in with the movement).

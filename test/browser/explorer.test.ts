@@ -38,6 +38,16 @@ test("seed-000: every phase of the story draws the core's samples where they bel
       assert.equal(rects.length, 32, `${phase}: one tile per gathered sample`);
       // Every tile carries the core's prompt for its gathered index.
       for (const r of rects) assert.equal(r.promptId, gathered[r.gatheredIndex]!.promptId);
+      // The colour key names every prompt drawn while colour means the prompt, and steps aside once it means the advantage.
+      const key = await page.locator('grpo-layout-canvas .key').evaluate((el) => ({
+        shown: getComputedStyle(el).visibility === 'visible',
+        prompts: [...el.querySelectorAll('span')].map((s) => s.textContent?.trim()),
+      }));
+      assert.equal(key.shown, phases.indexOf(phase) < phases.indexOf('advantages'), `${phase}: the colour key`);
+      assert.deepEqual(
+        key.prompts,
+        [...new Set(gathered.map((s) => s.promptId))].sort((a, b) => a - b).map((p) => `P${p}`),
+      );
 
       if (phase === 'scatter') {
         // Rows are ranks, step blocks left to right, slots in order: reading the grid row by row gives
@@ -234,6 +244,8 @@ test('the URL holds the whole view: opening the link restores settings, phase, r
     await page.locator('grpo-copies-panel input').fill(String(some.promptId));
     await page.locator('grpo-copies-panel input').press('Enter');
     await page.waitForFunction(() => location.search.includes('prompt='));
+    // Tiles are read in viewport coordinates: the fields above scrolled the page, the reopened link starts at the top.
+    await page.evaluate(() => window.scrollTo(0, 0));
     return { url: page.url(), tiles: await tiles(page), caption: await page.locator('grpo-explorer .caption').textContent() };
   });
   assert.match(link.url, /sampler=trl/);

@@ -362,6 +362,8 @@ export const en = {
       `prompt ${p} · rank ${rank} · step ${step} · slot ${slot} · gathered #${i}`,
     reward: (r: string) => ` · reward ${r}`,
     advantage: (a: string) => ` · advantage ${a}`,
+    /** The key under the picture while tiles are coloured by prompt (a few prompts; a phone drops the tiles' labels). */
+    colourKey: 'colour = prompt:',
   },
   overview: {
     title: 'Overview',

@@ -392,6 +392,7 @@ export const zhCN: Catalogue = {
       `prompt ${p} · rank ${rank} · step ${step} · 槽位 ${slot} · 汇集 #${i}`,
     reward: (r: string) => ` · reward ${r}`,
     advantage: (a: string) => ` · advantage ${a}`,
+    colourKey: '颜色 = prompt：',
   },
   overview: {
     title: '概览',
