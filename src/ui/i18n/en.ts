@@ -313,7 +313,7 @@ export const en = {
     promptId: 'prompt id',
     highlight: 'highlight prompt id',
     clear: 'clear',
-    hint: "Hover a tile to highlight a prompt's copies; click it (or type an id) to keep them highlighted.",
+    hint: "Hover over a tile to highlight a prompt's copies; click or tap it (or type an id) to keep them highlighted.",
     notDrawn: (p: number) => `Prompt ${p} is not drawn in this layout.`,
     summary: (p: number, n: number, inFollowed: number) =>
       `prompt ${p}: ${plural(n, 'copy', 'copies')} in the layout,\n              ${inFollowed} in the followed gather`,
@@ -493,7 +493,7 @@ export const en = {
     runFiles: 'trained run: checkpoint.json + config.json',
     runLoaded: (name: string) => `trained policy: ${name}`,
     computing: "computing the trained policy's tables…",
-    hoverHint: 'Hover a launch to see its configurations.',
+    hoverHint: 'Hover over or tap a launch to see its configurations.',
     legendIdle: 'idle (hatched)',
     legendGather: 'all-gather',
     sample: (s: number) => `sample ${s}`,
@@ -625,7 +625,7 @@ export const en = {
     legend:
       'One row per rank, one block per micro-step (colour: the policy version that generated its completions; hatched: trained ' +
       'off-policy). Bars: each completion’s weight ÷ the global token mean’s (dashed line = 1). Above each optimizer step: the size of ' +
-      'its update against the global token mean’s (Σ weight × tokens; ×1.00: the same size). Hover a block for its normaliser.',
+      'its update against the global token mean’s (Σ weight × tokens; ×1.00: the same size). With a mouse, hover over a block for its normaliser.',
     more: (n: number) => `… ${n} more optimizer steps (grpo-sandbox steps --json has all).`,
     findings: 'Findings',
     error: (m: string) => `Cannot show these steps: ${m}`,

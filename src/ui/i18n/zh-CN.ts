@@ -351,7 +351,7 @@ export const zhCN: Catalogue = {
     promptId: 'prompt id',
     highlight: '高亮的 prompt id',
     clear: '清除',
-    hint: '将鼠标悬停在方块上可高亮一个 prompt 的副本；点击它（或输入 id）可保持高亮。',
+    hint: '将鼠标悬停在方块上可高亮一个 prompt 的副本；点击或轻点它（或输入 id）可保持高亮。',
     notDrawn: (p: number) => `prompt ${p} 在此布局中没有被抽到。`,
     summary: (p: number, n: number, inFollowed: number) => `prompt ${p}：布局中共 ${n} 个副本，所跟踪的 gather 中有 ${inFollowed} 个`,
     head: ['step', 'rank', '槽位', 'gather', '汇集 #'],
@@ -517,7 +517,7 @@ export const zhCN: Catalogue = {
     runFiles: '训练结果：checkpoint.json + config.json',
     runLoaded: (name: string) => `训练所得策略：${name}`,
     computing: '正在计算训练所得策略的表……',
-    hoverHint: '将鼠标悬停在一次 launch 上可查看其配置。',
+    hoverHint: '将鼠标悬停在一次 launch 上或轻点它，可查看其配置。',
     legendIdle: '空闲（斜线）',
     legendGather: 'all-gather',
     sample: (s: number) => `样本 ${s}`,
@@ -658,7 +658,7 @@ export const zhCN: Catalogue = {
     legend:
       '每个 rank 一行，每个 micro-step 一个方块（颜色：生成其 completion 的策略版本；斜线：off-policy 训练）。' +
       '柱高：每个 completion 的权重 ÷ 全局逐词元均值的权重（虚线 = 1）。每个优化步上方：它的更新大小，即全局词元均值的多少倍' +
-      '（Σ 权重 × 词元数；×1.00 即大小相同）。悬停方块可见其归一化方式。',
+      '（Σ 权重 × 词元数；×1.00 即大小相同）。用鼠标悬停在方块上可见其归一化方式。',
     more: (n: number) => `… 另有 ${n} 个优化步（grpo-sandbox steps --json 给出全部）。`,
     findings: '发现',
     error: (m: string) => `无法显示这些 step：${m}`,
