@@ -72,15 +72,16 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
     svg`<text x=${LEFT - 6} y=${y + 13} text-anchor="end" class="pool-label" data-pool=${upTo.pool}>${upTo.pool}/${target}</text>`,
   );
   y += 24;
-  // The key to the colours of the pool and the slices: one swatch per rank.
+  // The key to the colours of the pool and the slices: one swatch per rank, on a line of their own under the
+  // key's words (beside them the swatches began 300 units in, past a phone's screen).
   parts.push(
     svg`<g class="origin-key"><text x=${LEFT} y=${y + 10}>${FIG_MSG.originKey}</text>${Array.from(
       { length: ranks },
-      (_, r) => svg`<rect x=${LEFT + 300 + r * 76} y=${y} width="12" height="12" fill=${rankColour(r)}></rect>
-      <text x=${LEFT + 316 + r * 76} y=${y + 10}>${FIG_MSG.rank(r)}</text>`,
+      (_, r) => svg`<rect x=${LEFT + r * 76} y=${y + 16} width="12" height="12" fill=${rankColour(r)}></rect>
+      <text x=${LEFT + 16 + r * 76} y=${y + 26}>${FIG_MSG.rank(r)}</text>`,
     )}</g>`,
   );
-  y += 34;
+  y += 50;
 
   if (showSlices) {
     parts.push(svg`<text x="0" y=${y - 6} class="title">${FIG_MSG.slices}</text>`);
