@@ -159,10 +159,12 @@ export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: numbe
     ctx.strokeRect(cx + 2, cy + 2, cell - 1, cell - 1);
   }
 
-  // Text only where tiles are big enough to read it (then there are few of them).
-  if (cell >= 22) {
-    const valueLine = cell >= 34;
-    const indexCorner = cell >= 28 && (id === 'gather' || id === 'regroup');
+  // Text only where tiles are big enough for it at 9 px or more (then there are few of them): at 22 px tiles the
+  // labels were 7 px, too small to read; below that the colour key under the picture names up to 12 prompts.
+  if (cell >= 28) {
+    const valueLine = cell >= 38;
+    const indexCorner = cell >= 41 && (id === 'gather' || id === 'regroup');
+    const font = (scale: number, bold = false) => `${bold ? '600 ' : ''}${Math.max(9, Math.round(cell * scale))}px system-ui, sans-serif`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (let i = 0; i < n; i++) {
@@ -175,17 +177,17 @@ export function paintFrame(ctx: CanvasRenderingContext2D, f: Frame, width: numbe
       if (showAdvantage && advantageMix > 0.5 && valueLine) {
         const a = f.advantages![i]!;
         ctx.fillStyle = textOn(advantageColour(a));
-        ctx.font = `600 ${Math.round(cell * 0.26)}px system-ui, sans-serif`;
-        ctx.fillText(`P${s.promptId}`, cx, py + size * 0.42);
-        ctx.font = `${Math.round(cell * 0.24)}px system-ui, sans-serif`;
-        ctx.fillText(Number.isFinite(a) ? (a >= 0 ? '+' : '') + a.toFixed(2) : 'NaN', cx, py + size * 0.74);
+        ctx.font = font(0.26, true);
+        ctx.fillText(`P${s.promptId}`, cx, py + size * 0.42, size - 2);
+        ctx.font = font(0.24);
+        ctx.fillText(Number.isFinite(a) ? (a >= 0 ? '+' : '') + a.toFixed(2) : 'NaN', cx, py + size * 0.74, size - 2);
       } else {
         ctx.fillStyle = textOn(showAdvantage && advantageMix > 0.5 ? advantageColour(f.advantages![i]!) : colour);
-        ctx.font = `600 ${Math.round(cell * (String(s.promptId).length > 3 ? 0.26 : 0.32))}px system-ui, sans-serif`;
-        ctx.fillText(`P${s.promptId}`, cx, py + size * (indexCorner ? 0.42 : 0.5));
+        ctx.font = font(String(s.promptId).length > 3 ? 0.26 : 0.32, true);
+        ctx.fillText(`P${s.promptId}`, cx, py + size * (indexCorner ? 0.42 : 0.5), size - 2);
         if (indexCorner) {
-          ctx.font = `${Math.round(cell * 0.22)}px system-ui, sans-serif`;
-          ctx.fillText(`#${i}`, cx, py + size * 0.78);
+          ctx.font = font(0.22);
+          ctx.fillText(`#${i}`, cx, py + size * 0.78, size - 2);
         }
       }
     }
