@@ -12,6 +12,7 @@ import { dirname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { builtSite, downloaded, launchBrowser, root } from './harness.ts';
 import { serveDir, type StaticServer } from './static-server.ts';
+import { FRAMEWORKS } from '../../src/core/steps/index.ts';
 
 /** The components the library can hold, and the file each comes from (present or not in this checkout). */
 const optional: Record<string, string> = {
@@ -157,6 +158,16 @@ test('embed.html without isolation: every component loads, each figure lazily, w
       .first()
       .evaluate((e) => e.shadowRoot!.querySelectorAll('button, input, select, textarea').length);
     assert.ok(controls <= 1, `${tag}: ${controls} controls`);
+    if (tag === 'grpo-steps') {
+      // A figure says which framework version it draws, not the pinned files and commits the view lists.
+      const text = await page
+        .locator(tag)
+        .first()
+        .evaluate((e) => e.shadowRoot!.textContent ?? '');
+      const { pinnedTo } = FRAMEWORKS[(await page.locator(tag).first().getAttribute('framework'))!]!;
+      assert.ok(!text.includes(pinnedTo), `the steps figure lists its pin: ${pinnedTo}`);
+      assert.match(text, /trl-1\.9\.0/);
+    }
     if (tag === 'grpo-dynamic') {
       // On screen, a figure stays on the step its page chose (its later stages draw the train step, which a figure does not run).
       await page.waitForTimeout(1600);
