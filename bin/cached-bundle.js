@@ -53,6 +53,7 @@ export function fingerprint(entry, options) {
   listTree(join(root, 'src'), parts);
   addFile(join(root, 'package.json'), parts);
   addFile(join(root, 'node_modules', '.package-lock.json'), parts);
+  addFile(fileURLToPath(import.meta.url), parts);
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 }
 
@@ -98,6 +99,9 @@ export async function cachedBundle(entry, name, define = {}) {
       target: 'node20',
       // Native or loader packages stay outside; they resolve from node_modules at run time.
       external: ['webgpu', 'tsx', 'tsx/*', 'esbuild'],
+      // CommonJS packages bundled into an ES module (yaml's Node build) require Node's builtins:
+      // esbuild's shim calls the module's own `require`, made here.
+      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
       define,
       plugins: [ownImportMetaUrl],
       logLevel: 'silent',
