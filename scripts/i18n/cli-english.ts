@@ -1,10 +1,10 @@
 // The English the CLI prints for the messages the page also shows translated (layout notes,
 // ConfigErrors, schedule and dynamic captions), run in one process through main() with a memory io.
-// `node --import tsx scripts/i18n/cli-english.ts test/fixtures/cli-english.json` records it;
-// test/cli/english-unchanged.test.ts checks that the CLI still prints exactly that.
+// `npm run snapshots` records it in readable text, one file per command (and per preset for the
+// layouts) in test/fixtures/cli-english/; test/cli/english-unchanged.test.ts checks that the CLI
+// still prints exactly that, and shows the lines that changed. A reviewer reads the change in git's diff.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
 import { memoryIo } from '../../src/cli/io.ts';
@@ -96,33 +96,52 @@ export const CASES: string[][] = [
   ['steps', '--framework', 'verl'],
 ];
 
-/** What a case printed: its exit status, stderr, stdout's `note:` lines (the layout notes, readable in a diff) and all of stdout's SHA-256. */
+/** What a case printed: its exit status, stdout and stderr. */
 export interface Printed {
   args: string[];
   status: number;
+  stdout: string;
   stderr: string;
-  notes: string[];
-  stdoutSha256: string;
-}
-
-function printed(args: string[], status: number, stdout: string, stderr: string): Printed {
-  const notes = stdout.split('\n').filter((line) => line.startsWith('note: '));
-  return { args, status, stderr, notes, stdoutSha256: createHash('sha256').update(stdout).digest('hex') };
 }
 
 /** Runs one case (`dynamic` writes to the process's own stdout, so it runs as a process; the rest in this one). */
 export async function capture(args: string[]): Promise<Printed> {
   if (args[0] === 'dynamic') {
     const res = spawnSync('node', ['bin/grpo-sandbox.js', ...args], { cwd: root, encoding: 'utf8' });
-    return printed(args, res.status ?? -1, res.stdout, res.stderr);
+    return { args, status: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
   }
   const io = memoryIo();
   const status = await main(args, io);
-  return printed(args, status, io.stdout, io.stderr);
+  return { args, status, stdout: io.stdout, stderr: io.stderr };
 }
+
+/** The snapshot file a case is kept in: one per command, and per preset for the layouts. */
+export function snapshotFile(args: readonly string[]): string {
+  const preset = args[1] === '--preset' ? `-${args[2]}` : args[0] === 'layout' ? (args.includes('--json') ? '-json' : '-other') : '';
+  return `${args[0]}${preset}.txt`;
+}
+
+/** One case as the snapshot holds it: a header line with the command, its status, stdout and stderr. */
+export function snapshotText(p: Printed): string {
+  const block = (name: string, text: string) =>
+    text === '' ? '' : `--- ${name}\n${text}${text.endsWith('\n') ? '' : '\n(no newline at the end)\n'}`;
+  return `=== grpo-sandbox ${p.args.join(' ')}\nstatus ${p.status}\n${block('stdout', p.stdout)}${block('stderr', p.stderr)}`;
+}
+
+/** Every snapshot file's text, by name, in CASES order. */
+export function snapshots(printed: readonly Printed[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const p of printed) files.set(snapshotFile(p.args), (files.get(snapshotFile(p.args)) ?? '') + snapshotText(p));
+  return files;
+}
+
+export const SNAPSHOT_DIR = fileURLToPath(new URL('../../test/fixtures/cli-english/', import.meta.url));
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out: Printed[] = [];
   for (const args of CASES) out.push(await capture(args));
-  writeFileSync(process.argv[2]!, `${JSON.stringify(out, null, 1)}\n`);
+  rmSync(SNAPSHOT_DIR, { recursive: true, force: true });
+  mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  for (const [name, text] of snapshots(out)) writeFileSync(`${SNAPSHOT_DIR}${name}`, text);
+  console.log(`recorded ${out.length} cases in ${SNAPSHOT_DIR}`);
 }
