@@ -120,3 +120,36 @@ test('trl --json gives optimizerSteps as the Trainer counts them; the text expla
   assert.equal(deno.status, 0, deno.stderr);
   assert.equal(deno.stdout, res.stdout);
 });
+
+test("verl refuses flow_grpo's loader flags and names its own knob; its settings line echoes none of them", async () => {
+  for (const flag of ['--num-workers', '--prefetch-factor', '--accelerate-prepare']) {
+    for (const command of ['layout', 'steps']) {
+      const res = await runCli([
+        command,
+        '--sampler',
+        'verl',
+        '--ranks',
+        '2',
+        '--batch',
+        '4',
+        '--k',
+        '2',
+        '--dataset-size',
+        '16',
+        flag,
+        '1',
+      ]);
+      assert.equal(res.status, 2, `${command} ${flag}`);
+      assert.match(
+        res.stderr,
+        new RegExp(`--sampler verl does not use ${flag}: .*its own knob is --dataloader-num-workers`),
+        `${command} ${flag}`,
+      );
+    }
+  }
+  const plain = await runCli(['layout', '--sampler', 'verl', '--ranks', '2', '--batch', '4', '--k', '2', '--dataset-size', '16']);
+  assert.equal(plain.status, 0, plain.stderr);
+  const settings = plain.stdout.split('\n').find((l) => l.startsWith('settings:'))!;
+  assert.doesNotMatch(settings, /num-workers=1|prefetch-factor|accelerate-prepare/);
+  assert.match(settings, /dataloader-num-workers=8/);
+});

@@ -20,6 +20,9 @@ export const IGNORES_EN = {
     `TRL derives it: an epoch is every full generation batch RepeatSampler cuts from the dataset (change ${w.flag('dataset-size')})`,
   'ignores.verl-batches': (_: Record<string, never>, w: Words = CLI_WORDS) =>
     `verl runs every full batch of the epoch: len(dataset) // data.train_batch_size steps (change ${w.flag('dataset-size')})`,
+  'ignores.verl-loader': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    "verl's loader is torchdata's StatefulDataLoader with no prefetch or accelerate prepare; " +
+    `its own knob is ${w.flag('dataloader-num-workers')} (data.dataloader_num_workers)`,
   'ignores.verl-ga': () => 'verl accumulates ppo_mini_batch_size / ppo_micro_batch_size_per_gpu micro-batches (use those)',
 };
 

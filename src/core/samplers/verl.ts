@@ -149,6 +149,9 @@ export const verl: SamplerSpec = {
   },
   effective: (c) => ({ ...c, batchesPerEpoch: verlSizes(c).stepsPerEpoch }),
   ignores: {
+    numWorkers: 'ignores.verl-loader',
+    prefetchFactor: 'ignores.verl-loader',
+    acceleratePrepare: 'ignores.verl-loader',
     batchesPerEpoch: 'ignores.verl-batches',
     stepsPerGeneration: 'ignores.trl-only',
     gradientAccumulationSteps: 'ignores.verl-ga',

@@ -235,6 +235,8 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
     `TRL 自行推出它：一个 epoch 是 RepeatSampler 从数据集切出的每个完整生成 batch（请改${label('dataset-size')}）`,
   'ignores.verl-batches': () =>
     `verl 跑完 epoch 的每个完整 batch：len(dataset) // data.train_batch_size 个 step（请改${label('dataset-size')}）`,
+  'ignores.verl-loader': () =>
+    `verl 的 loader 是 torchdata 的 StatefulDataLoader，没有 prefetch，也不经过 accelerate prepare；它自己的设置是${label('dataloader-num-workers')}（data.dataloader_num_workers）`,
   'ignores.verl-ga': () => 'verl 累积 ppo_mini_batch_size / ppo_micro_batch_size_per_gpu 个 micro-batch（请设置这两个）',
   'sampler.only-readers': (p) =>
     `sampler ${p.sampler} 不使用 ${label(p.flag)}：只有 ${p.readers.join('、')} 读取它；请不要设置它，或改用 sampler ${p.readers[0]}`,
