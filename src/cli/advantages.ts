@@ -2,6 +2,7 @@
 // framework computes them (src/core/grpo/schemes.ts, the functions the training loop uses).
 import { advantagesEstimate, overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
+import { homeAdvantageSchemes } from '../core/frameworks/index.ts';
 import {
   ADVANTAGE_SCHEMES,
   SCHEME_ABOUT,
@@ -17,12 +18,18 @@ import { readJsonInput } from './json-input.ts';
 
 const spec = { input: { type: 'string' }, scheme: { type: 'string' }, k: { type: 'string' }, ranks: { type: 'string' } } as const;
 
-const help = `usage: grpo-sandbox advantages --scheme S --k K [--ranks W] [--input FILE]
+/** Every scheme name: the sandbox's first, then each framework home's. */
+const allSchemes = () => [...ADVANTAGE_SCHEMES, ...homeAdvantageSchemes().map((h) => h.def.scheme)];
+
+const help = () => `usage: grpo-sandbox advantages --scheme S --k K [--ranks W] [--input FILE]
 
 Reads {"rewards": [...], "promptIds": [...]} (one entry per gathered sample, in gathered
 rank-major order) from FILE or stdin and prints {"advantages": [...]} in the same order.
   --scheme S    one of:
 ${ADVANTAGE_SCHEMES.map((s) => `                  ${s.padEnd(20)} ${SCHEME_ABOUT[s]}`).join('\n')}
+${homeAdvantageSchemes()
+  .map(({ home, def }) => `                  ${def.scheme.padEnd(20)} ${home.title} ${home.pinned.commit}: ${def.about}`)
+  .join('\n')}
   --k K         group size (num_generations)
   --ranks W     world size; dance normalises each rank's 1/W of the samples alone (default 1)
 A group with one member or equal rewards gives NaN or 0 as that framework does (JSON null for NaN).
@@ -56,12 +63,12 @@ const command: Command = {
   async run(args, io) {
     const flags = parseFlags(args, spec);
     if (flags.help) {
-      io.out(help);
+      io.out(help());
       return 0;
     }
-    if (flags.scheme === undefined) throw new ConfigError(`--scheme is required: one of ${ADVANTAGE_SCHEMES.join(', ')}`);
-    if (!ADVANTAGE_SCHEMES.includes(flags.scheme as AdvantageScheme))
-      throw new ConfigError(`--scheme must be one of ${ADVANTAGE_SCHEMES.join(', ')}, got ${quote(flags.scheme)}`);
+    if (flags.scheme === undefined) throw new ConfigError(`--scheme is required: one of ${allSchemes().join(', ')}`);
+    if (!allSchemes().includes(flags.scheme))
+      throw new ConfigError(`--scheme must be one of ${allSchemes().join(', ')}, got ${quote(flags.scheme)}`);
     const k = intFlag(flags.k, 'k', 1, 1 << 20);
     if (k === undefined) throw new ConfigError('--k is required: the group size (num_generations)');
     const ranks = intFlag(flags.ranks, 'ranks', 1, 1 << 16) ?? 1;
@@ -77,6 +84,15 @@ const command: Command = {
       'the samples per call (split the input)',
     );
     if (tooMuch) throw tooMuch;
+    const own = homeAdvantageSchemes().find((h) => h.def.scheme === flags.scheme);
+    if (own) {
+      if (rewards.length !== promptIds.length)
+        throw new ConfigError(`promptIds has ${promptIds.length} entries but rewards has ${rewards.length}; give one prompt id per reward`);
+      const { advantages, warnings } = own.def.compute({ rewards, promptIds, k });
+      for (const w of warnings) io.err(`grpo-sandbox advantages: ${own.home.title} ${own.home.pinned.commit}: ${w}\n`);
+      io.out(`${JSON.stringify({ advantages, framework: `${own.home.name}-${own.home.pinned.commit}`, groupBy: own.def.groupBy })}\n`);
+      return 0;
+    }
     const scheme = flags.scheme as AdvantageScheme;
     const input = { rewards, promptIds, k, ranks };
     const advantages = schemeAdvantages(scheme, input);

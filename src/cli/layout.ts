@@ -3,9 +3,11 @@ import { overBudget } from '../core/budget.ts';
 import { layoutStats, type LayoutConfig } from '../core/layout/index.ts';
 import { layoutEstimate } from '../core/samplers/estimate.ts';
 import { EMIT_TARGETS, emitConfig, type EmitTarget } from '../core/bridge/emit.ts';
+import { frameworkHome } from '../core/frameworks/index.ts';
 import { buildLayout, validateConfig } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
 import { renderEmitted } from './emit-text.ts';
+import { runFrameworkLayout } from './framework-layout.ts';
 import { choiceFlag, parseFlags, type FlagSpec } from './flags.ts';
 import { helpLine, layoutConfigFromFlags, layoutFlagSpec, layoutFlagsHelp } from './layout-flags.ts';
 import { renderLayout } from './layout-text.ts';
@@ -42,9 +44,23 @@ export function configFromFlags(args: string[]): {
   return { ...layoutConfigFromFlags(v), json: v.json === true, help: v.help === true, emit };
 }
 
+/** The framework home `--sampler` or `--framework` names (src/core/frameworks), if any. */
+function homeNamed(args: readonly string[]) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const m = /^--(sampler|framework)(?:=(.*))?$/.exec(a);
+    if (!m) continue;
+    const home = frameworkHome(m[2] ?? args[i + 1] ?? '');
+    if (home) return home;
+  }
+  return undefined;
+}
+
 const layoutCommand: Command = {
   summary: 'where the k copies of each prompt go (samplers, gathers, regrouping, statistics)',
   async run(args, io) {
+    const home = homeNamed(args);
+    if (home) return runFrameworkLayout(home, args, io);
     const { config, preset, json, help: wantsHelp, emit } = configFromFlags(args);
     if (wantsHelp) {
       io.out(help());

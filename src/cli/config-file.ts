@@ -1,0 +1,162 @@
+// A framework's own config file, read in its own format into a plain object the framework's home
+// reads key by key (src/core/frameworks/settings.ts readConfig). The parsers are well-kept
+// libraries: `yaml` (YAML 1.2, with line numbers in its errors) and `smol-toml` (TOML 1.0).
+// The command-line format is a launch script's words: `--key value` and bare `--flag`s.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../core/errors.ts';
+import type { ConfigFormat } from '../core/frameworks/types.ts';
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new ConfigError(`cannot read --config ${path}: ${code === 'ENOENT' ? 'no such file' : String((e as Error).message)}`);
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+function yamlObject(text: string, path: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    throw new ConfigError(`--config ${path} is not valid YAML: ${firstLine((e as Error).message)}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new ConfigError(`--config ${path} must hold a mapping of keys, got ${Array.isArray(doc) ? 'a list' : typeof doc}`);
+  return doc as Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `child` over `parent`, mapping by mapping, as NeMo RL's load_config merges a file over its `defaults:`. */
+export function deepMerge(parent: Record<string, unknown>, child: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...parent };
+  for (const [k, v] of Object.entries(child))
+    out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as Record<string, unknown>, v) : v;
+  return out;
+}
+
+/** A YAML file whose `defaults:` names the parent file(s) it overrides, resolved beside it. */
+function yamlWithDefaults(path: string, seen: string[] = []): Record<string, unknown> {
+  const full = resolve(path);
+  if (seen.includes(full))
+    throw new ConfigError(`--config ${path}: its defaults: chain loops back to itself (${[...seen, full].join(' → ')})`);
+  const doc = yamlObject(readText(path), path);
+  const defaults = doc.defaults;
+  delete doc.defaults;
+  if (defaults === undefined || defaults === null) return doc;
+  const parents = Array.isArray(defaults) ? defaults : [defaults];
+  let base: Record<string, unknown> = {};
+  for (const p of parents) {
+    if (typeof p !== 'string')
+      throw new ConfigError(`--config ${path}: defaults: must name a file (or a list of files), got ${JSON.stringify(p)}`);
+    base = deepMerge(base, yamlWithDefaults(resolve(dirname(full), p), [...seen, full]));
+  }
+  return deepMerge(base, doc);
+}
+
+/** The words of a shell launch script: quotes, backslash line continuations and # comments handled. */
+export function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && text[i + 1] === '\n') {
+      i++;
+      continue;
+    }
+    if (c === '#' && !inWord) {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      if (end < 0) throw new ConfigError(`--config: an unclosed ${c} quote at character ${i}`);
+      cur += text.slice(i + 1, end);
+      inWord = true;
+      i = end;
+      continue;
+    }
+    if (/\s/.test(c) || c === '(' || c === ')' || c === ';') {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+      continue;
+    }
+    if (c === '\\' && i + 1 < text.length) {
+      cur += text[++i];
+      inWord = true;
+      continue;
+    }
+    cur += c;
+    inWord = true;
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+/**
+ * A launch command line as `{key: value}`: `--key value`, `--key=value`, and a bare `--flag` as true.
+ * A value that is a shell variable (`$NUM_GPUS`) is kept as written, so the key reads as not a number.
+ */
+export function argvObject(words: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (!w.startsWith('--') || w.length < 3) continue;
+    const eq = w.indexOf('=');
+    if (eq > 0) {
+      out[w.slice(2, eq)] = w.slice(eq + 1);
+      continue;
+    }
+    const next = words[i + 1];
+    if (next !== undefined && !(next.startsWith('--') && next.length > 2)) {
+      out[w.slice(2)] = next;
+      i++;
+    } else out[w.slice(2)] = true;
+  }
+  return out;
+}
+
+/** The user's config file as a plain object, read in `format`. */
+export function readFrameworkConfig(path: string, format: ConfigFormat): Record<string, unknown> {
+  switch (format) {
+    case 'yaml':
+      return yamlObject(readText(path), path);
+    case 'yaml-defaults':
+      return yamlWithDefaults(path);
+    case 'kwargs': {
+      const text = readText(path);
+      if (/^\s*[{[]/.test(text)) {
+        try {
+          const doc = JSON.parse(text) as unknown;
+          if (!isObject(doc)) throw new ConfigError(`--config ${path} must hold an object of keyword arguments`);
+          return doc;
+        } catch (e) {
+          if (e instanceof ConfigError) throw e;
+          throw new ConfigError(`--config ${path} is not valid JSON: ${firstLine((e as Error).message)}`);
+        }
+      }
+      return yamlObject(text, path);
+    }
+    case 'toml':
+      try {
+        return parseToml(readText(path)) as Record<string, unknown>;
+      } catch (e) {
+        if (e instanceof ConfigError) throw e;
+        throw new ConfigError(`--config ${path} is not valid TOML: ${firstLine((e as Error).message)}`);
+      }
+    case 'argv':
+      return argvObject(shellWords(readText(path)));
+  }
+}

@@ -1,0 +1,19 @@
+// The frameworks that have a home (src/core/frameworks/<name>/): one line each. The CLI's
+// `--sampler` / `--framework` and `advantages --scheme` find them here and nowhere else.
+import { home as roll } from './roll/index.ts';
+import { home as slime } from './slime/index.ts';
+import type { AdvantageDef, FrameworkHome } from './types.ts';
+
+export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [slime, roll];
+
+/** The home named `name` (its CLI name), if it has one. */
+export function frameworkHome(name: string): FrameworkHome | undefined {
+  return FRAMEWORK_HOMES.find((h) => h.name === name);
+}
+
+/** Every home's advantage schemes, each with the home it belongs to. */
+export function homeAdvantageSchemes(): { home: FrameworkHome; def: AdvantageDef }[] {
+  return FRAMEWORK_HOMES.flatMap((home) => home.advantages.map((def) => ({ home, def })));
+}
+
+export type * from './types.ts';

@@ -1,0 +1,148 @@
+// What a framework contributes to the sandbox, declared in one place: its home,
+// `src/core/frameworks/<name>/index.ts`. Everything here is pure data and pure functions (no I/O,
+// no npm packages): the CLI and the browser read config files and flags, the home says what they
+// mean. A field a framework does not have is `null` with the reason, never another framework's fact.
+import type { ConfigError } from '../errors.ts';
+
+/** How the framework's users write their settings. */
+export type ConfigFormat =
+  /** A YAML file of nested keys (verl, EasyR1, AReaL, SkyRL, ROLL). */
+  | 'yaml'
+  /** NeMo RL's YAML, whose `defaults:` names a parent file the child overrides. */
+  | 'yaml-defaults'
+  /** A TOML file (prime-rl). */
+  | 'toml'
+  /** The launch command line: `--key value` / `--flag` words (slime, OpenRLHF, open-instruct). */
+  | 'argv'
+  /** GRPOConfig keyword arguments as a JSON or YAML mapping (TRL, Unsloth, ms-swift). */
+  | 'kwargs';
+
+export type KeyValue = number | boolean | string | null;
+
+/** One setting as the framework's own config names it, with its shipped default. */
+export interface FrameworkKey {
+  /**
+   * The key as the user writes it: a dotted path into the YAML/TOML file ('grpo.num_prompts_per_step'),
+   * or for 'argv' the flag without its leading dashes ('rollout-batch-size', 'rollout.n_samples_per_prompt').
+   */
+  key: string;
+  /**
+   * The sandbox's flag that sets the same value (kebab-case, no dashes). The common ones keep one meaning
+   * for every framework: ranks (data-parallel size), train-batch-size (prompts per training step in the
+   * framework's own terms), k (samples per prompt), seed, dataloader-num-workers, shuffle, dataset-size,
+   * epochs. Others are the framework's own key in kebab-case ('ppo-max-token-len-per-gpu').
+   */
+  flag: string;
+  kind: 'int' | 'bool' | 'number' | 'string';
+  /** The framework's default at the pinned commit (null: unset / None). */
+  default: KeyValue;
+  /** One clause: what the framework does with it. */
+  about: string;
+  /** For 'string' keys: the values the framework accepts. */
+  choices?: readonly string[];
+}
+
+/** Settings by flag (FrameworkKey.flag), every key of the home present. */
+export type FrameworkSettings = Record<string, KeyValue>;
+
+/** One training step's batch, as the framework hands it to its data-parallel ranks. */
+export interface FrameworkStep {
+  epoch: number;
+  /** Index of the step within its epoch. */
+  step: number;
+  /** The prompt ids (dataset indices) of the step in the framework's generation order, before repeating k times. */
+  prompts: number[];
+  /**
+   * ranks[r] = the prompt id of each sample data-parallel rank r trains on, in that rank's order, after the
+   * framework's dispatch and before micro-batching (a prompt's k copies appear k times in all).
+   */
+  ranks: number[][];
+  /** Where each rank's samples come from: indices into the step's generation order (prompt i's copy c is i·k + c). */
+  sources: number[][];
+  /** Each sample's token count in generation order, where dispatch depends on lengths. */
+  seqlens?: number[];
+}
+
+/** A count in the framework's own words ("steps per epoch"), with how it follows from the settings. */
+export interface FrameworkCount {
+  name: string;
+  value: number;
+  /** One sentence with the numbers: "len(dataloader) = 1000 // 32 = 31". */
+  how: string;
+}
+
+export interface FrameworkLayout {
+  steps: FrameworkStep[];
+  counts: FrameworkCount[];
+  /** Plain-language remarks about the run, true of this framework at its pinned commit. */
+  notes: string[];
+  /** What the framework itself prints as a warning for these settings, verbatim. */
+  warnings: string[];
+}
+
+/** One advantage scheme: what a completion's reward becomes. */
+export interface AdvantageDef {
+  /** `advantages --scheme` name ('nemo-rl', 'nemo-rl-no-loo', 'slime', …). */
+  scheme: string;
+  /** One line for help texts: grouping, mean, std (ddof, eps), and what a degenerate group gets. */
+  about: string;
+  /** How the framework identifies a group. */
+  groupBy: 'position' | 'uid' | 'prompt-content' | 'group-object';
+  /**
+   * Advantages in input order (null where the framework's value is NaN), and what the framework would
+   * flag ('the whole batch was normalised as one group: …'). Throws ConfigError for input the framework
+   * refuses, in the framework's words.
+   */
+  compute(input: { rewards: readonly number[]; promptIds: readonly number[]; k: number }): {
+    advantages: (number | null)[];
+    warnings: string[];
+  };
+}
+
+/** Micro-batches of one optimizer step on every rank, as the framework packs them. */
+export interface PackedStep {
+  /** ranks[r][m] = the samples (indices into the step's samples) of rank r's m-th micro-batch, in order. */
+  ranks: number[][][];
+  /** Micro-batches each rank runs (the data-parallel maximum where the framework synchronises it). */
+  microBatchesPerRank: number;
+}
+
+export interface PackerDef {
+  /** The framework's switch and budget, in its own words. */
+  about: string;
+  /** The flags (FrameworkKey.flag) the packer reads. */
+  flags: readonly string[];
+  /**
+   * Whether these settings micro-batch this way (the framework's switch is on); absent: always, as for a
+   * framework whose fixed-size micro-batches are the packer's static path.
+   */
+  enabled?(settings: FrameworkSettings): boolean;
+  /** Packs one step's samples (their token counts) over the ranks; throws ConfigError in the framework's words. */
+  pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep;
+}
+
+/** A fact the framework lacks, and why (so nothing falls back to another framework's). */
+export interface Absent {
+  absent: string;
+}
+
+export interface FrameworkHome {
+  /** CLI name: `--sampler NAME`, `--framework NAME`. */
+  name: string;
+  /** How users call it ("NVIDIA NeMo RL"). */
+  title: string;
+  /** Whose code is modelled: repository, commit and its date; the source files read. */
+  pinned: { repo: string; commit: string; date: string; files: readonly string[] };
+  configFormat: ConfigFormat;
+  keys: readonly FrameworkKey[];
+  /** The steps of a run, as the framework's loader and dispatch produce them. Throws ConfigError in the framework's words. */
+  layout(settings: FrameworkSettings, seqlens?: readonly number[]): FrameworkLayout;
+  /** The framework's shipped default first. */
+  advantages: readonly AdvantageDef[];
+  /** Token-budget micro-batching or sequence packing, where the framework has it. */
+  packing: PackerDef | Absent;
+  /** How each fixture was made: 'exec' (its own code run) or 'transcribed' (with what and why). */
+  checkedBy: readonly string[];
+}
+
+export type { ConfigError };
