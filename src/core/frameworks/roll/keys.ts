@@ -1,0 +1,182 @@
+// The ROLL settings the sandbox reads, as an RLVR pipeline YAML writes them, with the dataclass defaults at
+// 8eb27cc: roll/configs/base_config.py (BaseConfig, ScheduleConfig, PPOConfig), roll/pipeline/rlvr/rlvr_config.py
+// (RLVRConfig), roll/configs/worker_config.py (WorkerConfig) and roll/configs/training_args.py.
+import type { FrameworkKey } from '../types.ts';
+
+export const ROLL_KEYS: readonly FrameworkKey[] = [
+  {
+    key: 'rollout_batch_size',
+    flag: 'train-batch-size',
+    kind: 'int',
+    default: 128,
+    about: 'prompts per pipeline step (BaseConfig); each is generated num_return_sequences_in_group times',
+  },
+  {
+    key: 'num_return_sequences_in_group',
+    flag: 'k',
+    kind: 'int',
+    default: 1,
+    about: 'responses per prompt (RLVRConfig); copied into actor_infer.generating_args.num_return_sequences',
+  },
+  {
+    key: 'seed',
+    flag: 'seed',
+    kind: 'int',
+    default: 42,
+    about: 'the scheduler shuffles its prompt indices with random.seed(seed + dataset_epoch) at each dataset pass',
+  },
+  {
+    key: 'dataset-size',
+    flag: 'dataset-size',
+    kind: 'int',
+    default: 1024,
+    about: 'sandbox-only (no ROLL key): prompts in the training dataset (one domain)',
+  },
+  {
+    key: 'epochs',
+    flag: 'epochs',
+    kind: 'int',
+    default: 1,
+    about:
+      'sandbox-only (no ROLL key): ROLL stops after max_steps pipeline steps, wrapping the dataset as often as needed; ' +
+      'the sandbox shows the steps that start within this many dataset passes (and no more than max_steps)',
+  },
+  {
+    key: 'max_steps',
+    flag: 'max-steps',
+    kind: 'int',
+    default: 500,
+    about: 'pipeline steps of the run (BaseConfig); must be > 0',
+  },
+  {
+    key: 'ranks',
+    flag: 'ranks',
+    kind: 'int',
+    default: 1,
+    about:
+      'sandbox-only (no ROLL key): actor_train data-parallel size, used when actor_train.device_mapping is not given; ' +
+      'ROLL derives it as len(device_mapping) / (TP × PP × CP)',
+  },
+  {
+    key: 'actor_train.device_mapping',
+    flag: 'device-mapping',
+    kind: 'string',
+    default: null,
+    about: "actor_train's GPUs as a Python expression ('list(range(0,16))'); its length / (TP × PP × CP) is the data-parallel size",
+  },
+  {
+    key: 'actor_train.strategy_args.strategy_name',
+    flag: 'strategy-name',
+    kind: 'string',
+    default: null,
+    about: "actor_train backend; a name containing 'megatron' makes ROLL check rollout_batch_size against the DP size",
+  },
+  {
+    key: 'actor_train.strategy_args.strategy_config.tensor_model_parallel_size',
+    flag: 'tensor-model-parallel-size',
+    kind: 'int',
+    default: 1,
+    about: 'TP: GPUs of one data-parallel replica (Megatron strategy_config)',
+  },
+  {
+    key: 'actor_train.strategy_args.strategy_config.pipeline_model_parallel_size',
+    flag: 'pipeline-model-parallel-size',
+    kind: 'int',
+    default: 1,
+    about: 'PP: GPUs of one data-parallel replica; with virtual pipelining it also pads the dynamic micro-batch count',
+  },
+  {
+    key: 'actor_train.strategy_args.strategy_config.context_parallel_size',
+    flag: 'context-parallel-size',
+    kind: 'int',
+    default: 1,
+    about: 'CP: GPUs of one data-parallel replica',
+  },
+  {
+    key: 'actor_train.training_args.per_device_train_batch_size',
+    flag: 'per-device-train-batch-size',
+    kind: 'int',
+    default: 8,
+    about: 'samples per micro-batch on a rank (TrainingArguments); × gradient_accumulation_steps = one optimizer step',
+  },
+  {
+    key: 'actor_train.training_args.gradient_accumulation_steps',
+    flag: 'gradient-accumulation-steps',
+    kind: 'int',
+    default: 1,
+    about: 'micro-batches per optimizer step on a rank (also per mini-batch under dynamic batching)',
+  },
+  {
+    key: 'ppo_epochs',
+    flag: 'ppo-epochs',
+    kind: 'int',
+    default: 1,
+    about: 'passes over each step batch in actor_train.train_step',
+  },
+  {
+    key: 'actor_train.use_dynamic_batching_in_train',
+    flag: 'use-dynamic-batching-in-train',
+    kind: 'bool',
+    default: false,
+    about: 'dynamic_batching_shard: sort the step by length, stride it over the ranks, cut token-budget micro-batches',
+  },
+  {
+    key: 'actor_train.max_tokens_per_microbatch_in_train',
+    flag: 'max-tokens-per-microbatch-in-train',
+    kind: 'int',
+    default: 0,
+    about: 'token budget of one micro-batch (samples × padded length) under dynamic batching',
+  },
+  {
+    key: 'actor_train.sequence_length_round_in_train',
+    flag: 'sequence-length-round-in-train',
+    kind: 'int',
+    default: 4,
+    about: 'dynamic batching pads each micro-batch to a multiple of this many tokens',
+  },
+  {
+    key: 'async_generation_ratio',
+    flag: 'async-generation-ratio',
+    kind: 'number',
+    default: 0,
+    about: '0: synchronous pipeline; ≥ 1: generation runs ahead of training (prompts of a step depend on timing)',
+  },
+  {
+    key: 'is_num_return_sequences_expand',
+    flag: 'is-num-return-sequences-expand',
+    kind: 'bool',
+    default: false,
+    about: 'send a prompt as k requests of one response instead of one request of k; its responses stay together either way',
+  },
+  {
+    key: 'generate_opt_level',
+    flag: 'generate-opt-level',
+    kind: 'int',
+    default: 1,
+    about: '1: per-prompt scheduler (DynamicSamplingScheduler); 0: one batched generate call; both draw prompts the same way',
+  },
+  {
+    key: 'adv_estimator',
+    flag: 'adv-estimator',
+    kind: 'string',
+    default: 'gae',
+    about: "'grpo' forces norm_mean_type and norm_std_type to 'group'; 'gae' needs a critic (not modelled here)",
+    choices: ['gae', 'reinforce', 'grpo', 'gigpo', 'step_reinforce', 'agentic_reinforce'],
+  },
+  {
+    key: 'norm_mean_type',
+    flag: 'norm-mean-type',
+    kind: 'string',
+    default: null,
+    about: "reward_norm's mean: 'group' (per k consecutive samples), 'batch', 'running', or null (no centring)",
+    choices: ['batch', 'group', 'running'],
+  },
+  {
+    key: 'norm_std_type',
+    flag: 'norm-std-type',
+    kind: 'string',
+    default: null,
+    about: "reward_norm's std (unbiased, + 1e-6): 'group', 'batch', 'running', or null (no scaling)",
+    choices: ['batch', 'group', 'running'],
+  },
+];
