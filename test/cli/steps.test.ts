@@ -89,3 +89,17 @@ for (const [args, pattern] of [
     assert.match(r.stderr, pattern);
   });
 }
+
+test("the per-completion sentence is the framework's: verl's engine workers normalise by the mini-batch's global tokens, its legacy worker per micro-batch", async () => {
+  const said = async (framework: string) => {
+    const io = memoryIo();
+    assert.equal(await main(['steps', '--sampler', 'verl', '--framework', framework, '--json'], io), 0, io.stderr);
+    const out = JSON.parse(io.stdout) as { findings: string[] };
+    return out.findings.find((f) => f.startsWith('Per completion'))!;
+  };
+  const engine = await said('verl-b178a3c-engine');
+  assert.match(engine, /every token of a step weighs the same/);
+  assert.doesNotMatch(engine, /micro-batch it sees/);
+  assert.match(engine, /engine workers divides by the mini-batch’s token count/);
+  assert.match(await said('verl-b178a3c'), /legacy worker divides by the tokens of the micro-batch it sees/);
+});

@@ -8,23 +8,50 @@ export const stepNumber = (x: number) => (Math.abs(x) >= 100 || Number.isInteger
 /** Why an update is not the size of the global token mean, where a framework's code makes it so. */
 export type UpdateCause = 'trl-1.9.0-dapo' | 'ms-swift-dapo' | 'constant-length' | 'token-sum' | 'none';
 
-/** How a run's per-loss weights differ, for each loss (the per-completion finding ends with it). */
-export const LOSS_CAUSE_EN: Record<string, string> = {
-  grpo:
+/** Which formula a micro-batch's normaliser is (chosen by the framework's code: src/core/steps/frameworks.ts). */
+export type NormaliserKind = NormaliserTerms['kind'];
+
+/**
+ * How each normaliser makes a completion's tokens weigh (the end of the per-completion finding), keyed by the
+ * formula the framework's code uses, never by the loss's name: verl's token-mean is a per-micro-batch mean on its
+ * legacy worker and a global token mean on its engine workers.
+ */
+export const LOSS_CAUSE_EN: Record<NormaliserKind, string> = {
+  'completion-mean':
     'grpo averages each completion over its own tokens first, so a token weighs 1/(its completion’s length × B × GA × W): ' +
     'short completions’ tokens weigh more than long ones’.',
-  'seq-mean-token-mean': 'seq-mean-token-mean averages each sequence over its own tokens first: short sequences’ tokens weigh more.',
-  bnpo:
+  'micro-tokens':
     'bnpo divides by the tokens of each rank’s own micro-batch, so a token in a micro-batch with fewer tokens weighs more: ' +
     'which completions share a micro-batch (the order across ranks and micro-steps) changes the update.',
-  'token-mean':
-    'token-mean divides by the tokens of the micro-batch it sees; where that is one rank’s micro-batch, ' +
+  'constant-length': 'dr_grpo divides by the constant B × max_completion_length × GA, not by the tokens present.',
+  'generation-rescaled':
+    'dapo divides by a token count of a generation batch or window, which differs from this optimizer step’s own tokens ' +
+    'when the two spans differ.',
+  generation:
+    'dapo divides by a token count of a generation batch or window, which differs from this optimizer step’s own tokens ' +
+    'when the two spans differ.',
+  'window-twice':
+    'dapo divides by a token count of a generation batch or window, which differs from this optimizer step’s own tokens ' +
+    'when the two spans differ.',
+  window:
+    'dapo divides by a token count of a generation batch or window, which differs from this optimizer step’s own tokens ' +
+    'when the two spans differ.',
+  'verl-tokens':
+    'token-mean on verl’s legacy worker divides by the tokens of the micro-batch it sees, one rank’s micro-batch: ' +
     'a token in a micro-batch with fewer tokens weighs more.',
-  dr_grpo: 'dr_grpo divides by the constant B × max_completion_length × GA, not by the tokens present.',
-  dapo: 'dapo divides by a token count of a generation batch or window, which differs from this optimizer step’s own tokens when the two spans differ.',
-  'seq-mean-token-sum':
-    'seq-mean-token-sum sums each sequence’s tokens and averages over sequences: every token of every sequence weighs the same, whatever the total.',
-  'seq-mean-token-sum-norm': 'seq-mean-token-sum-norm divides by a constant length, not by the tokens present.',
+  'verl-sequences':
+    'seq-mean-token-sum sums each sequence’s tokens and averages over sequences: every token of every sequence weighs the same, ' +
+    'whatever the total.',
+  'verl-sequence-mean': 'seq-mean-token-mean averages each sequence over its own tokens first: short sequences’ tokens weigh more.',
+  'verl-length': 'seq-mean-token-sum-norm divides by a constant length, not by the tokens present.',
+  'engine-tokens':
+    'token-mean on verl’s engine workers divides by the mini-batch’s token count, all-reduced over the ranks: ' +
+    'every token of the mini-batch weighs the same, whatever micro-batch or rank it lands on.',
+  'engine-sequences':
+    'seq-mean-token-sum sums each sequence’s tokens and averages over sequences: every token of every sequence weighs the same, ' +
+    'whatever the total.',
+  'engine-sequence-mean': 'seq-mean-token-mean averages each sequence over its own tokens first: short sequences’ tokens weigh more.',
+  'engine-length': 'seq-mean-token-sum-norm divides by a constant length, not by the tokens present.',
   'sample-mean': 'the diffusion loss is a mean over each training batch, so every sample weighs 1/(B × GA × W).',
 };
 
@@ -170,12 +197,18 @@ export const STEPS_EN = {
       `mean over the step gives 1, so the effective learning rate is multiplied by ${same ? 'that factor' : 'those factors'}.${cause}`
     );
   },
-  'steps.per-completion': (p: { loss: string; low: number; high: number; heaviest: NamedCompletion; lightest: NamedCompletion }) =>
+  'steps.per-completion': (p: {
+    normaliser: NormaliserKind;
+    low: number;
+    high: number;
+    heaviest: NamedCompletion;
+    lightest: NamedCompletion;
+  }) =>
     `Per completion: the weight of a completion's tokens ranges from ${stepNumber(p.low)} to ${stepNumber(p.high)} × the global token mean's ` +
     `(${stepNumber(p.high / p.low)}× apart; e.g. completion ${p.heaviest.completion}, ${p.heaviest.tokens} tokens on rank ${p.heaviest.rank}, against ` +
-    `completion ${p.lightest.completion}, ${p.lightest.tokens} tokens on rank ${p.lightest.rank}). ${LOSS_CAUSE_EN[p.loss] ?? ''}`,
-  'steps.per-completion-same': (p: { loss: string; ratio: number }) =>
-    `Per completion: every token of a step weighs the same (${stepNumber(p.ratio)} × the global token mean's). ${LOSS_CAUSE_EN[p.loss] ?? ''}`,
+    `completion ${p.lightest.completion}, ${p.lightest.tokens} tokens on rank ${p.lightest.rank}). ${LOSS_CAUSE_EN[p.normaliser]}`,
+  'steps.per-completion-same': (p: { normaliser: NormaliserKind; ratio: number }) =>
+    `Per completion: every token of a step weighs the same (${stepNumber(p.ratio)} × the global token mean's). ${LOSS_CAUSE_EN[p.normaliser]}`,
   'steps.short-windows': (p: { count: number; ga: number; windows: ShortWindow[] }) =>
     `Short windows: ${p.count} optimizer step(s) (${p.windows
       .map((s) => `step ${s.index}: ${s.microSteps} of ${p.ga} micro-steps, update ${stepNumber(s.updateScale)}`)

@@ -55,14 +55,14 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
   const ratios = rows.filter((r) => r.intendedWeight > 0).map((r) => r.weight / r.intendedWeight);
   const [rlo, rhi] = range(ratios);
   const named = (r: StepRow) => ({ completion: r.completion, tokens: r.tokens, rank: r.rank });
+  // The formula the framework's code normalises with (the same for every micro-batch of a run).
+  const normaliser = (applied[0]?.microBatches[0] ?? report.steps[0]!.microBatches[0]!).normaliserTerms.kind;
   if (ratios.length && differs(rlo, rhi)) {
     const lightest = rows.find((r) => r.weight / r.intendedWeight === rlo)!;
     const heaviest = rows.find((r) => r.weight / r.intendedWeight === rhi)!;
-    findings.push(
-      fact('steps.per-completion', { loss: report.loss, low: rlo, high: rhi, heaviest: named(heaviest), lightest: named(lightest) }),
-    );
+    findings.push(fact('steps.per-completion', { normaliser, low: rlo, high: rhi, heaviest: named(heaviest), lightest: named(lightest) }));
   } else if (ratios.length) {
-    findings.push(fact('steps.per-completion-same', { loss: report.loss, ratio: rlo }));
+    findings.push(fact('steps.per-completion-same', { normaliser, ratio: rlo }));
   }
 
   // 3. Short accumulation windows that still step.

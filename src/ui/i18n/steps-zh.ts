@@ -2,23 +2,33 @@
 // and note over the same facts, so both languages quote the same numbers. The frameworks' pins and
 // how each was checked are translated by framework name (code, paths and versions stay as written).
 import type { Params } from '../../core/messages/index.ts';
-import { type LengthsSource, type NormaliserTerms, type STEPS_EN, stepNumber } from '../../core/messages/steps.ts';
+import { type LengthsSource, type NormaliserKind, type NormaliserTerms, type STEPS_EN, stepNumber } from '../../core/messages/steps.ts';
 
 const n = stepNumber;
 
-/** How each loss weighs tokens (the end of the per-completion finding). */
-const LOSS_CAUSE_ZH: Record<string, string> = {
-  grpo: '`grpo` 先在每个 completion 自己的词元上取平均，所以一个词元的权重是 1/(其 completion 的长度 × B × GA × W)：短 completion 的词元比长的权重更大。',
-  'seq-mean-token-mean': '`seq-mean-token-mean` 先在每个序列自己的词元上取平均：短序列的词元权重更大。',
-  bnpo:
+/** How each normaliser makes tokens weigh (the end of the per-completion finding), by the formula the framework uses. */
+const LOSS_CAUSE_ZH: Record<NormaliserKind, string> = {
+  'completion-mean':
+    '`grpo` 先在每个 completion 自己的词元上取平均，所以一个词元的权重是 1/(其 completion 的长度 × B × GA × W)：短 completion 的词元比长的权重更大。',
+  'micro-tokens':
     '`bnpo` 除以每个 rank 自己 micro-batch 的词元数，所以词元较少的 micro-batch 中的词元权重更大：' +
     '哪些 completion 同在一个 micro-batch（跨 rank 和 micro-step 的顺序）会改变更新。',
-  'token-mean':
-    '`token-mean` 除以它所见 micro-batch 的词元数；当那是一个 rank 的 micro-batch 时，词元较少的 micro-batch 中的词元权重更大。',
-  dr_grpo: '`dr_grpo` 除以常数 `B × max_completion_length × GA`，而不是实际出现的词元数。',
-  dapo: '`dapo` 除以一个生成 batch 或窗口的词元数；当两者跨度不同时，它与本优化步自己的词元数不同。',
-  'seq-mean-token-sum': '`seq-mean-token-sum` 对每个序列的词元求和，再在序列间取平均：无论总数多少，每个序列的每个词元权重相同。',
-  'seq-mean-token-sum-norm': '`seq-mean-token-sum-norm` 除以一个常数长度，而不是实际出现的词元数。',
+  'constant-length': '`dr_grpo` 除以常数 `B × max_completion_length × GA`，而不是实际出现的词元数。',
+  'generation-rescaled': '`dapo` 除以一个生成 batch 或窗口的词元数；当两者跨度不同时，它与本优化步自己的词元数不同。',
+  generation: '`dapo` 除以一个生成 batch 或窗口的词元数；当两者跨度不同时，它与本优化步自己的词元数不同。',
+  'window-twice': '`dapo` 除以一个生成 batch 或窗口的词元数；当两者跨度不同时，它与本优化步自己的词元数不同。',
+  window: '`dapo` 除以一个生成 batch 或窗口的词元数；当两者跨度不同时，它与本优化步自己的词元数不同。',
+  'verl-tokens':
+    'verl 旧版 worker 上的 `token-mean` 除以它所见 micro-batch（一个 rank 的 micro-batch）的词元数：词元较少的 micro-batch 中的词元权重更大。',
+  'verl-sequences': '`seq-mean-token-sum` 对每个序列的词元求和，再在序列间取平均：无论总数多少，每个序列的每个词元权重相同。',
+  'verl-sequence-mean': '`seq-mean-token-mean` 先在每个序列自己的词元上取平均：短序列的词元权重更大。',
+  'verl-length': '`seq-mean-token-sum-norm` 除以一个常数长度，而不是实际出现的词元数。',
+  'engine-tokens':
+    'verl 的 `engine` worker 上的 `token-mean` 除以 mini-batch 在各 rank 间 all-reduce 后的词元数：' +
+    'mini-batch 中每个词元的权重都相同，无论它落在哪个 micro-batch 或 rank。',
+  'engine-sequences': '`seq-mean-token-sum` 对每个序列的词元求和，再在序列间取平均：无论总数多少，每个序列的每个词元权重相同。',
+  'engine-sequence-mean': '`seq-mean-token-mean` 先在每个序列自己的词元上取平均：短序列的词元权重更大。',
+  'engine-length': '`seq-mean-token-sum-norm` 除以一个常数长度，而不是实际出现的词元数。',
   'sample-mean': '扩散模型的 loss 是每个训练 batch 上的平均，所以每个样本的权重是 1/(B × GA × W)。',
 };
 
@@ -160,9 +170,9 @@ export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string 
   'steps.per-completion': (p) =>
     `每个 completion：一个 completion 的词元权重是全局词元均值权重的 ${n(p.low)} 到 ${n(p.high)} 倍（相差 ${n(p.high / p.low)} 倍；例如 ` +
     `rank ${p.heaviest.rank} 上有 ${p.heaviest.tokens} 个词元的 completion ${p.heaviest.completion}，对比 rank ${p.lightest.rank} 上有 ` +
-    `${p.lightest.tokens} 个词元的 completion ${p.lightest.completion}）。${LOSS_CAUSE_ZH[p.loss] ?? ''}`,
+    `${p.lightest.tokens} 个词元的 completion ${p.lightest.completion}）。${LOSS_CAUSE_ZH[p.normaliser]}`,
   'steps.per-completion-same': (p) =>
-    `每个 completion：一个 step 中每个词元的权重都相同（全局词元均值权重的 ${n(p.ratio)} 倍）。${LOSS_CAUSE_ZH[p.loss] ?? ''}`,
+    `每个 completion：一个 step 中每个词元的权重都相同（全局词元均值权重的 ${n(p.ratio)} 倍）。${LOSS_CAUSE_ZH[p.normaliser]}`,
   'steps.short-windows': (p) =>
     `短窗口：${p.count} 个优化步（${p.windows
       .map((s) => `step ${s.index}：${p.ga} 个中的 ${s.microSteps} 个 micro-step，更新 ${n(s.updateScale)}`)
