@@ -1,10 +1,11 @@
 // The frameworks that have a home (src/core/frameworks/<name>/): one line each. The CLI's
 // `--sampler` / `--framework` and `advantages --scheme` find them here and nowhere else.
+import { home as primeRl } from './prime-rl/index.ts';
 import { home as roll } from './roll/index.ts';
 import { home as slime } from './slime/index.ts';
 import type { AdvantageDef, FrameworkHome } from './types.ts';
 
-export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [slime, roll];
+export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [slime, roll, primeRl];
 
 /** The home named `name` (its CLI name), if it has one. */
 export function frameworkHome(name: string): FrameworkHome | undefined {
