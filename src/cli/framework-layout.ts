@@ -12,6 +12,14 @@ import { readSeqlensFile } from './seqlens-file.ts';
 const TEXT_STEPS = 4;
 /** Ranks a step's text table prints. */
 const TEXT_RANKS = 16;
+/** Ids or micro-batches a text line lists before it says how many more there are. */
+const TEXT_ITEMS = 32;
+
+/** The first TEXT_ITEMS items, then how many more (--json has them all). */
+function listed(items: readonly (number | string)[]): string {
+  const shown = items.slice(0, TEXT_ITEMS).join(' ');
+  return items.length > TEXT_ITEMS ? `${shown} … (${items.length - TEXT_ITEMS} more)` : shown;
+}
 
 export function frameworkLayoutHelp(home: FrameworkHome): string {
   const keys = home.keys
@@ -36,13 +44,13 @@ function packedSteps(home: FrameworkHome, layout: FrameworkLayout, reading: Fram
 }
 
 function stepText(s: FrameworkStep, packed: PackedStep | null): string {
-  const lines = [`step ${s.step} of epoch ${s.epoch}: prompts ${s.prompts.join(' ')}`];
+  const lines = [`step ${s.step} of epoch ${s.epoch}: prompts ${listed(s.prompts)}`];
   s.ranks.slice(0, TEXT_RANKS).forEach((ids, r) => {
-    lines.push(`  rank ${r} (${ids.length}): ${ids.join(' ')}`);
+    lines.push(`  rank ${r} (${ids.length}): ${listed(ids)}`);
     if (packed) {
       const mbs = packed.ranks[r] ?? [];
       const tokens = (mb: number[]) => mb.reduce((a, i) => a + (s.seqlens?.[i] ?? 0), 0);
-      lines.push(`    ${mbs.length} micro-batches (samples/tokens): ${mbs.map((mb) => `${mb.length}/${tokens(mb)}`).join(' ')}`);
+      lines.push(`    ${mbs.length} micro-batches (samples/tokens): ${listed(mbs.map((mb) => `${mb.length}/${tokens(mb)}`))}`);
     }
   });
   if (s.ranks.length > TEXT_RANKS) lines.push(`  … ${s.ranks.length - TEXT_RANKS} more ranks (--json has them all)`);
