@@ -1,0 +1,38 @@
+// hiyouga/EasyR1, a verl fork, at b44b311: its prompt order, dispatch, micro-batches and advantages.
+import type { FrameworkHome } from '../types.ts';
+import { advantages } from './advantages.ts';
+import { keys } from './keys.ts';
+import { layout } from './layout.ts';
+import { packing } from './packing.ts';
+
+export const home: FrameworkHome = {
+  name: 'easyr1',
+  title: 'EasyR1',
+  pinned: {
+    repo: 'hiyouga/EasyR1',
+    commit: 'b44b311b669bf1fd1aa2fc36f2251482ba33cb16',
+    date: '2026-07-30',
+    files: [
+      'verl/trainer/data_loader.py',
+      'verl/trainer/ray_trainer.py',
+      'verl/trainer/config.py',
+      'verl/trainer/core_algos.py',
+      'verl/utils/seqlen_balancing.py',
+      'verl/workers/actor/config.py',
+      'verl/workers/actor/dp_actor.py',
+      'verl/workers/fsdp_workers.py',
+      'verl/protocol.py',
+      'examples/config.yaml',
+    ],
+  },
+  configFormat: 'yaml',
+  keys,
+  layout,
+  advantages,
+  packing,
+  checkedBy: [
+    "golden-easyr1-layout.json: exec — PPOConfig defaults, create_dataloader (torch RandomSampler in torchdata StatefulDataLoader), RayPPOTrainer.__init__/_make_batch_data/_balance_batch, FSDPWorker._init_dist_mesh and _build_rollout's tp check, DataProto.chunk's assert; transcribed: a DataProto stand-in and generate_sequences (n samples per prompt), because DataProto needs tensordict and ray",
+    'golden-easyr1-packing.json: exec — seqlen_balancing.rearrange_micro_batches per rank; transcribed: its dist.all_reduce(MAX) of the micro-batch count, because it needs NCCL',
+    'golden-easyr1-advantages.json: exec — core_algos.py grpo, rloo, grpo_passk under torch float32',
+  ],
+};
