@@ -1,5 +1,6 @@
 // The frameworks that have a home (src/core/frameworks/<name>/): one line each. The CLI's
 // `--sampler` / `--framework` and `advantages --scheme` find them here and nowhere else.
+import { home as areal } from './areal/index.ts';
 import { home as easyr1 } from './easyr1/index.ts';
 import { home as nemoRl } from './nemo-rl/index.ts';
 import { home as primeRl } from './prime-rl/index.ts';
@@ -7,7 +8,7 @@ import { home as roll } from './roll/index.ts';
 import { home as slime } from './slime/index.ts';
 import type { AdvantageDef, FrameworkHome } from './types.ts';
 
-export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [nemoRl, easyr1, slime, roll, primeRl];
+export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [nemoRl, easyr1, slime, areal, roll, primeRl];
 
 /** The home named `name` (its CLI name), if it has one. */
 export function frameworkHome(name: string): FrameworkHome | undefined {
