@@ -105,11 +105,15 @@ export function shellWords(text: string): string[] {
   return words;
 }
 
+const BOOLEAN_WORD = /^(true|false|1|0|yes|no|on|off)$/i;
+
 /**
  * A launch command line as `{key: value}`: `--key value`, `--key=value`, and a bare `--flag` as true.
- * A value that is a shell variable (`$NUM_GPUS`) is kept as written, so the key reads as not a number.
+ * A switch (one of `switches`, the framework's boolean keys) takes the next word only when it reads as a
+ * boolean (`--rollout-shuffle python train.py` is a bare switch). A value that is a shell variable
+ * (`$NUM_GPUS`) is kept as written, so the key reads as not a number.
  */
-export function argvObject(words: readonly string[]): Record<string, unknown> {
+export function argvObject(words: readonly string[], switches: ReadonlySet<string> = new Set()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
@@ -120,7 +124,9 @@ export function argvObject(words: readonly string[]): Record<string, unknown> {
       continue;
     }
     const next = words[i + 1];
-    if (next !== undefined && !(next.startsWith('--') && next.length > 2)) {
+    const takesNext =
+      next !== undefined && !(next.startsWith('--') && next.length > 2) && (!switches.has(w.slice(2)) || BOOLEAN_WORD.test(next));
+    if (takesNext) {
       out[w.slice(2)] = next;
       i++;
     } else out[w.slice(2)] = true;
@@ -128,8 +134,12 @@ export function argvObject(words: readonly string[]): Record<string, unknown> {
   return out;
 }
 
-/** The user's config file as a plain object, read in `format`. */
-export function readFrameworkConfig(path: string, format: ConfigFormat): Record<string, unknown> {
+/** The user's config file as a plain object, read in `format`; `switches`: the boolean keys of a command line. */
+export function readFrameworkConfig(
+  path: string,
+  format: ConfigFormat,
+  switches: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   switch (format) {
     case 'yaml':
       return yamlObject(readText(path), path);
@@ -157,6 +167,6 @@ export function readFrameworkConfig(path: string, format: ConfigFormat): Record<
         throw new ConfigError(`--config ${path} is not valid TOML: ${firstLine((e as Error).message)}`);
       }
     case 'argv':
-      return argvObject(shellWords(readText(path)));
+      return argvObject(shellWords(readText(path)), switches);
   }
 }

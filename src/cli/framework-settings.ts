@@ -39,7 +39,8 @@ export function frameworkSettingsFrom(home: FrameworkHome, values: Record<string
   let settings: FrameworkSettings;
   let config: FrameworkSettingsReading['config'];
   if (typeof values.config === 'string') {
-    const reading = readConfig(home.keys, readFrameworkConfig(values.config, home.configFormat));
+    const switches = new Set(home.keys.filter((k) => k.kind === 'bool').map((k) => k.key));
+    const reading = readConfig(home.keys, readFrameworkConfig(values.config, home.configFormat, switches));
     settings = reading.settings;
     for (const { key } of reading.read) {
       const k = home.keys.find((x) => x.key === key);

@@ -76,6 +76,7 @@ export interface ConfigReading {
  */
 export function readConfig(keys: readonly FrameworkKey[], config: unknown): ConfigReading {
   const settings = defaultSettings(keys);
+  for (const k of keys) if (k.fileDefault !== undefined) settings[k.flag] = k.fileDefault;
   const read: ConfigReading['read'] = [];
   const known = new Set<string>();
   for (const k of keys) {
@@ -103,4 +104,30 @@ export function boolSetting(settings: FrameworkSettings, flag: string): boolean 
   const v = settings[flag];
   if (typeof v !== 'boolean') throw new ConfigError(`--${flag} must be true or false, got ${JSON.stringify(v)}`);
   return v;
+}
+
+/**
+ * The sandbox's `--ranks` for a framework whose data-parallel size follows from its GPU keys (GPUs per node ×
+ * nodes / model-parallel sizes): null keeps the framework's own keys; a number is the data-parallel size.
+ */
+export function ranksKey(derived: string): FrameworkKey {
+  return {
+    key: 'ranks',
+    flag: 'ranks',
+    kind: 'int',
+    default: null,
+    about: `sandbox-only: the data-parallel size; unset, it is ${derived}; set, it becomes one node of ranks × the model-parallel size GPUs`,
+  };
+}
+
+/**
+ * `settings` with `--ranks` (when set) written into the framework's GPU keys: one node (`nodesFlag` 1) of
+ * ranks × `modelParallel` GPUs (`gpusFlag`), so the framework's own derivation gives back `ranks`.
+ */
+export function withRanks(settings: FrameworkSettings, gpusFlag: string, nodesFlag: string, modelParallel: number): FrameworkSettings {
+  const ranks = settings.ranks;
+  if (ranks === null || ranks === undefined) return settings;
+  if (typeof ranks !== 'number' || !Number.isSafeInteger(ranks) || ranks < 1)
+    throw new ConfigError(`--ranks must be a whole number ≥ 1 (the data-parallel size), got ${JSON.stringify(ranks)}`);
+  return { ...settings, [gpusFlag]: ranks * modelParallel, [nodesFlag]: 1 };
 }

@@ -34,8 +34,14 @@ export interface FrameworkKey {
    */
   flag: string;
   kind: 'int' | 'bool' | 'number' | 'string';
-  /** The framework's default at the pinned commit (null: unset / None). */
+  /** The framework's default at the pinned commit (null: unset / None), or the flag form's where `fileDefault` is given. */
   default: KeyValue;
+  /**
+   * The framework's own default where the flag form's differs: a config file that does not set the key gets
+   * this. Only for a global (optimizer) batch that the flag form ties to the training step's batch, one
+   * optimizer step per training step, as the shipped example configs have it.
+   */
+  fileDefault?: KeyValue;
   /** One clause: what the framework does with it. */
   about: string;
   /** For 'string' keys: the values the framework accepts. */

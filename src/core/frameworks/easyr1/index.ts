@@ -1,9 +1,13 @@
 // hiyouga/EasyR1, a verl fork, at b44b311: its prompt order, dispatch, micro-batches and advantages.
-import type { FrameworkHome } from '../types.ts';
+import { intSetting, ranksKey, withRanks } from '../settings.ts';
+import type { FrameworkHome, FrameworkSettings } from '../types.ts';
 import { advantages } from './advantages.ts';
 import { keys } from './keys.ts';
 import { layout } from './layout.ts';
 import { packing } from './packing.ts';
+
+/** `--ranks` as the data-parallel size: trainer.n_gpus_per_node = ranks × ulysses_size on one node. */
+const ranked = (s: FrameworkSettings) => withRanks(s, 'n-gpus-per-node', 'nnodes', intSetting(s, 'ulysses-size'));
 
 export const home: FrameworkHome = {
   name: 'easyr1',
@@ -26,10 +30,10 @@ export const home: FrameworkHome = {
     ],
   },
   configFormat: 'yaml',
-  keys,
-  layout,
+  keys: [ranksKey('trainer.n_gpus_per_node × trainer.nnodes // worker.actor.ulysses_size'), ...keys],
+  layout: (settings, seqlens) => layout(ranked(settings), seqlens),
   advantages,
-  packing,
+  packing: { ...packing, pack: (seqlens, settings) => packing.pack(seqlens, ranked(settings)) },
   checkedBy: [
     "golden-easyr1-layout.json: exec — PPOConfig defaults, create_dataloader (torch RandomSampler in torchdata StatefulDataLoader), RayPPOTrainer.__init__/_make_batch_data/_balance_batch, FSDPWorker._init_dist_mesh and _build_rollout's tp check, DataProto.chunk's assert; transcribed: a DataProto stand-in and generate_sequences (n samples per prompt), because DataProto needs tensordict and ray",
     'golden-easyr1-packing.json: exec — seqlen_balancing.rearrange_micro_batches per rank; transcribed: its dist.all_reduce(MAX) of the micro-batch count, because it needs NCCL',

@@ -90,8 +90,11 @@ export const keys: readonly FrameworkKey[] = [
     key: 'worker.actor.global_batch_size',
     flag: 'global-batch-size',
     kind: 'int',
-    default: 256,
-    about: "prompts per optimizer step (verl's ppo_mini_batch_size); × n // ranks samples per rank per mini-batch",
+    default: null,
+    fileDefault: 256,
+    about:
+      "prompts per optimizer step (verl's ppo_mini_batch_size); × n // ranks samples per rank per mini-batch; " +
+      'EasyR1 defaults it to 256, a config file without it gets that; the flag form defaults it to rollout_batch_size (one optimizer step a training step)',
   },
   {
     key: 'worker.actor.micro_batch_size_per_device_for_update',

@@ -25,7 +25,8 @@ export function sizesOf(settings: FrameworkSettings): Sizes {
     prompts: intSetting(settings, 'train-batch-size'),
     miniRollout: optInt(settings, 'mini-rollout-batch-size'),
     k: intSetting(settings, 'k'),
-    globalBatch: intSetting(settings, 'global-batch-size'),
+    // null: the flag form's one optimizer step per training step (keys.ts).
+    globalBatch: settings['global-batch-size'] === null ? intSetting(settings, 'train-batch-size') : intSetting(settings, 'global-batch-size'),
     microUpdate: intSetting(settings, 'micro-batch-size-per-device-for-update'),
     microExperience: intSetting(settings, 'micro-batch-size-per-device-for-experience'),
     tensorParallel: intSetting(settings, 'tensor-parallel-size'),

@@ -5,6 +5,7 @@
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
 import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { intSetting, ranksKey, withRanks } from '../settings.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep, PackedStep } from '../types.ts';
 import { advantages } from './advantages.ts';
 import { VERSION, resolveRun } from './config.ts';
@@ -12,7 +13,17 @@ import { buildDpSchedule } from './dispatch.ts';
 import { keys } from './keys.ts';
 import { rolloutPrompts } from './order.ts';
 
-function layout(settings: FrameworkSettings, seqlens?: readonly number[]): FrameworkLayout {
+/** `--ranks` as the data-parallel size: actor-num-gpus-per-node = ranks × TP × PP × CP on one node. */
+function ranked(s: FrameworkSettings): FrameworkSettings {
+  const modelParallel = ['tensor-model-parallel-size', 'pipeline-model-parallel-size', 'context-parallel-size'].reduce(
+    (p, flag) => p * intSetting(s, flag),
+    1,
+  );
+  return withRanks(s, 'actor-num-gpus-per-node', 'actor-num-nodes', modelParallel);
+}
+
+function layout(given: FrameworkSettings, seqlens?: readonly number[]): FrameworkLayout {
+  const settings = ranked(given);
   const run = resolveRun(settings);
   const { n, schedule } = run;
   const perRollout = run.rolloutBatchSize * n;
@@ -87,7 +98,7 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
 }
 
 function pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep {
-  const { schedule } = resolveRun(settings);
+  const { schedule } = resolveRun(ranked(settings));
   const { partitions, microBatches, numMicrobatches } = buildDpSchedule(seqlens, schedule);
   return {
     ranks: microBatches.map((mbs, r) => mbs.map((mb) => mb.map((local) => partitions[r]![local]!))),
@@ -115,7 +126,7 @@ export const home: FrameworkHome = {
     ],
   },
   configFormat: 'argv',
-  keys,
+  keys: [ranksKey('actor-num-nodes × actor-num-gpus-per-node / (TP × PP × CP)'), ...keys],
   layout,
   advantages,
   packing: {
