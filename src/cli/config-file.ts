@@ -4,10 +4,10 @@
 // The command-line format is a launch script's words: `--key value` and bare `--flag`s.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { ConfigError } from '../core/errors.ts';
-import type { ConfigFormat } from '../core/frameworks/types.ts';
+import type { ConfigFormat, FrameworkHome, FrameworkSettings } from '../core/frameworks/types.ts';
 
 function readText(path: string): string {
   try {
@@ -168,5 +168,60 @@ export function readFrameworkConfig(
       }
     case 'argv':
       return argvObject(shellWords(readText(path)), switches);
+  }
+}
+
+/** The nested object a dotted key path makes ('a.b.c' = v → {a: {b: {c: v}}}), merged into `into`. */
+function setPath(into: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = into;
+  for (const part of parts.slice(0, -1)) {
+    if (!isObject(cur[part])) cur[part] = {};
+    cur = cur[part] as Record<string, unknown>;
+  }
+  cur[parts.at(-1)!] = value;
+}
+
+/**
+ * `settings` as the framework's own config file: every key of the framework's (not the sandbox's own) whose
+ * value differs from what a file without it gets, in the framework's format. Reading it back with --config
+ * gives the same settings (test/cli/framework-layout.test.ts).
+ */
+export function writeFrameworkConfig(home: FrameworkHome, settings: FrameworkSettings, header: string): string {
+  const keys = home.keys.filter((k) => !k.sandbox && settings[k.flag] !== (k.fileDefault !== undefined ? k.fileDefault : k.default));
+  const comment = (prefix: string) =>
+    `${header
+      .split('\n')
+      .map((l) => `${prefix} ${l}`.trimEnd())
+      .join('\n')}\n`;
+  switch (home.configFormat) {
+    case 'yaml':
+    case 'yaml-defaults':
+    case 'kwargs': {
+      const doc: Record<string, unknown> = {};
+      for (const k of keys) setPath(doc, k.key, settings[k.flag]);
+      return comment('#') + (keys.length ? stringifyYaml(doc) : '{}\n');
+    }
+    case 'toml': {
+      const doc: Record<string, unknown> = {};
+      const unset = keys.filter((k) => settings[k.flag] === null);
+      for (const k of keys) if (settings[k.flag] !== null) setPath(doc, k.key, settings[k.flag]);
+      if (unset.length)
+        throw new ConfigError(
+          `TOML has no null: ${unset.map((k) => k.key).join(', ')} cannot be written unset over a default; leave ${unset.length === 1 ? 'it' : 'them'} at the default`,
+        );
+      return `${comment('#')}${stringifyToml(doc)}\n`;
+    }
+    case 'argv': {
+      const words = keys.flatMap((k) => {
+        const v = settings[k.flag];
+        if (v === true && k.kind === 'bool') return [`--${k.key}`];
+        return [`--${k.key}`, v === null ? 'None' : String(v)];
+      });
+      const lines = [];
+      for (let i = 0; i < words.length; i++)
+        lines.push(words[i + 1] !== undefined && !words[i + 1]!.startsWith('--') ? `${words[i]} ${words[++i]}` : words[i]);
+      return `${comment('#')}${lines.map((l) => `  ${l}`).join(' \\\n')}\n`;
+    }
   }
 }

@@ -4,7 +4,8 @@
 import { ConfigError } from '../core/errors.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkStep, PackedStep } from '../core/frameworks/types.ts';
 import type { CliIo } from './io.ts';
-import { parseFlags } from './flags.ts';
+import { writeFrameworkConfig } from './config-file.ts';
+import { parseFlags, quote } from './flags.ts';
 import { frameworkFlagSpec, frameworkSettingsFrom, type FrameworkSettingsReading } from './framework-settings.ts';
 import { readSeqlensFile } from './seqlens-file.ts';
 
@@ -31,6 +32,7 @@ ${home.title} at ${home.pinned.repo} @ ${home.pinned.commit.slice(0, 7)} (${home
 per data-parallel rank, as the framework's loader and dispatch produce them.
   --config FILE                     the run's own config (${home.configFormat}); flags override its values
   --seqlens FILE                    token counts per sample (prompt + completion) in generation order, step after step
+  --emit ${home.name.padEnd(26)} instead of the layout, these settings as ${home.title}'s own config (${home.configFormat}), which --config reads back
   --json                            {framework, settings, steps[i].ranks[r], counts, notes, warnings}
 The framework's keys (flag, its own key, its shipped default):
 ${keys}
@@ -83,6 +85,20 @@ export async function runFrameworkLayout(home: FrameworkHome, args: string[], io
     return 0;
   }
   const reading = frameworkSettingsFrom(home, values);
+  if (values.emit !== undefined) {
+    if (values.emit !== home.name)
+      throw new ConfigError(`--emit writes ${home.title}'s own config: use --emit ${home.name}, got ${quote(String(values.emit))}`);
+    const sandbox = home.keys.filter((k) => k.sandbox && reading.origins[k.flag] !== 'default');
+    const header = [
+      `${home.title} config written by grpo-sandbox layout from these settings (${home.pinned.repo} @ ${home.pinned.commit.slice(0, 7)}).`,
+      "Keys at the framework's defaults are left out.",
+      ...(sandbox.length
+        ? [`Sandbox-only settings (no ${home.title} key): ${sandbox.map((k) => `--${k.flag} ${reading.settings[k.flag]}`).join(' ')}`]
+        : []),
+    ].join('\n');
+    io.out(writeFrameworkConfig(home, home.resolve?.(reading.settings) ?? reading.settings, header));
+    return 0;
+  }
   const seqlens = typeof values.seqlens === 'string' ? readSeqlensFile(values.seqlens) : undefined;
   const layout = home.layout(reading.settings, seqlens);
   if (layout.steps.length === 0)

@@ -15,6 +15,7 @@ export const FRAMEWORK_COMMON_FLAGS = {
   framework: { type: 'string' },
   config: { type: 'string' },
   seqlens: { type: 'string' },
+  emit: { type: 'string' },
   json: { type: 'boolean' },
 } as const satisfies FlagSpec;
 

@@ -109,3 +109,23 @@ test('advantages --scheme takes every home’s schemes and says the framework ve
     assert.ok(out.framework.startsWith(home.name));
   }
 });
+
+for (const home of FRAMEWORK_HOMES) {
+  test(`${home.name}: --emit writes its own config, and --config reads it back into the same layout`, async () => {
+    const dir = tempDir('framework-emit-');
+    const given = ['--train-batch-size', '8', '--k', '4', '--ranks', '2', '--epochs', '1', '--dataset-size', '64', '--seed', '3'];
+    const direct = await runCli(['layout', '--sampler', home.name, ...given, '--json']);
+    assert.equal(direct.status, 0, direct.stderr);
+    const emitted = await runCli(['layout', '--sampler', home.name, ...given, '--emit', home.name]);
+    assert.equal(emitted.status, 0, emitted.stderr);
+    const ext = { yaml: 'yaml', 'yaml-defaults': 'yaml', kwargs: 'yaml', toml: 'toml', argv: 'sh' }[home.configFormat];
+    const file = join(dir, `emitted.${ext}`);
+    writeFileSync(file, emitted.stdout);
+    // The sandbox-only settings travel as flags beside the file, as the emitted header says.
+    const sandbox = home.keys.filter((k) => k.sandbox).map((k) => `--${k.flag}`);
+    const alongside = given.flatMap((v, i) => (i % 2 === 0 && sandbox.includes(v) ? [v, given[i + 1]!] : []));
+    const back = await runCli(['layout', '--sampler', home.name, '--config', file, ...alongside, '--json']);
+    assert.equal(back.status, 0, back.stderr);
+    assert.deepEqual(JSON.parse(back.stdout).steps, JSON.parse(direct.stdout).steps);
+  });
+}

@@ -80,6 +80,7 @@ export function readConfig(keys: readonly FrameworkKey[], config: unknown): Conf
   const read: ConfigReading['read'] = [];
   const known = new Set<string>();
   for (const k of keys) {
+    if (k.sandbox) continue;
     const v = atPath(config, k.key);
     known.add(k.key);
     if (v === undefined) continue;
@@ -116,6 +117,7 @@ export function ranksKey(derived: string): FrameworkKey {
     flag: 'ranks',
     kind: 'int',
     default: null,
+    sandbox: true,
     about: `sandbox-only: the data-parallel size; unset, it is ${derived}; set, it becomes one node of ranks × the model-parallel size GPUs`,
   };
 }

@@ -46,6 +46,8 @@ export interface FrameworkKey {
   about: string;
   /** For 'string' keys: the values the framework accepts. */
   choices?: readonly string[];
+  /** True for a setting the framework's own config does not have (dataset-size, …): never read from or written to its file. */
+  sandbox?: true;
 }
 
 /** Settings by flag (FrameworkKey.flag), every key of the home present. */
@@ -141,6 +143,11 @@ export interface FrameworkHome {
   pinned: { repo: string; commit: string; date: string; files: readonly string[] };
   configFormat: ConfigFormat;
   keys: readonly FrameworkKey[];
+  /**
+   * The settings with the sandbox's own ones written into the framework's keys where it has them (`--ranks` into
+   * its GPU keys), as `--emit` writes its config; absent where no sandbox setting has a framework key.
+   */
+  resolve?(settings: FrameworkSettings): FrameworkSettings;
   /** The steps of a run, as the framework's loader and dispatch produce them. Throws ConfigError in the framework's words. */
   layout(settings: FrameworkSettings, seqlens?: readonly number[]): FrameworkLayout;
   /** The framework's shipped default first. */

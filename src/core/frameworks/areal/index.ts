@@ -185,7 +185,15 @@ function pack(seqlens: readonly number[], settings: FrameworkSettings): PackedSt
   return { ranks, microBatchesPerRank: Math.max(...ranks.map((mbs) => mbs.length)) };
 }
 
+/** `--ranks` written into actor.backend ("fsdp:d<ranks>p1t1") when the config names no backend. */
+function resolve(settings: FrameworkSettings): FrameworkSettings {
+  const ranks = settings.ranks;
+  if (typeof ranks !== 'number' || (typeof settings['actor-backend'] === 'string' && settings['actor-backend'] !== '')) return settings;
+  return { ...settings, 'actor-backend': `fsdp:d${ranks}p1t1` };
+}
+
 export const home: FrameworkHome = {
+  resolve,
   name: 'areal',
   title: 'inclusionAI AReaL',
   pinned: {

@@ -54,6 +54,7 @@ export const AREAL_KEYS: readonly FrameworkKey[] = [
   {
     key: 'ranks',
     flag: 'ranks',
+    sandbox: true,
     kind: 'int',
     default: null,
     about:
@@ -122,6 +123,7 @@ export const AREAL_KEYS: readonly FrameworkKey[] = [
   {
     key: 'dataset-size',
     flag: 'dataset-size',
+    sandbox: true,
     kind: 'int',
     default: 1024,
     about: 'sandbox-only (no AReaL key): prompts in the training dataset',

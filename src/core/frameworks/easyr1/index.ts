@@ -30,6 +30,7 @@ export const home: FrameworkHome = {
     ],
   },
   configFormat: 'yaml',
+  resolve: ranked,
   keys: [ranksKey('trainer.n_gpus_per_node × trainer.nnodes // worker.actor.ulysses_size'), ...keys],
   layout: (settings, seqlens) => layout(ranked(settings), seqlens),
   advantages,

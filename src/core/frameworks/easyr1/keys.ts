@@ -54,6 +54,7 @@ export const keys: readonly FrameworkKey[] = [
   {
     key: 'dataloader-num-workers',
     flag: 'dataloader-num-workers',
+    sandbox: true,
     kind: 'int',
     default: 8,
     about: 'sandbox-only: EasyR1 hard-codes num_workers=8 in create_dataloader (no config key); the prompt order does not depend on it',
@@ -61,6 +62,7 @@ export const keys: readonly FrameworkKey[] = [
   {
     key: 'dataset-size',
     flag: 'dataset-size',
+    sandbox: true,
     kind: 'int',
     default: 1024,
     about: 'sandbox-only: prompts in the training set (no EasyR1 key)',

@@ -45,6 +45,7 @@ export const NEMO_RL_KEYS: readonly FrameworkKey[] = [
   {
     key: 'dataset-size',
     flag: 'dataset-size',
+    sandbox: true,
     kind: 'int',
     default: 1024,
     about: 'sandbox-only (no NeMo RL key): prompts in the training dataset',

@@ -81,6 +81,7 @@ export const keys: readonly FrameworkKey[] = [
   {
     key: 'seed',
     flag: 'seed',
+    sandbox: true,
     kind: 'int',
     default: 42,
     about:
@@ -89,6 +90,7 @@ export const keys: readonly FrameworkKey[] = [
   {
     key: 'dataset-size',
     flag: 'dataset-size',
+    sandbox: true,
     kind: 'int',
     default: 1000,
     about: 'sandbox-only (no prime-rl key): the number of tasks in the finite taskset',
@@ -96,6 +98,7 @@ export const keys: readonly FrameworkKey[] = [
   {
     key: 'epochs',
     flag: 'epochs',
+    sandbox: true,
     kind: 'int',
     default: 1,
     about: 'sandbox-only (no prime-rl key): passes over the taskset to simulate; prime-rl itself cycles until max_steps',

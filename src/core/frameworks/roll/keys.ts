@@ -28,6 +28,7 @@ export const ROLL_KEYS: readonly FrameworkKey[] = [
   {
     key: 'dataset-size',
     flag: 'dataset-size',
+    sandbox: true,
     kind: 'int',
     default: 1024,
     about: 'sandbox-only (no ROLL key): prompts in the training dataset (one domain)',
@@ -35,6 +36,7 @@ export const ROLL_KEYS: readonly FrameworkKey[] = [
   {
     key: 'epochs',
     flag: 'epochs',
+    sandbox: true,
     kind: 'int',
     default: 1,
     about:
@@ -51,6 +53,7 @@ export const ROLL_KEYS: readonly FrameworkKey[] = [
   {
     key: 'ranks',
     flag: 'ranks',
+    sandbox: true,
     kind: 'int',
     default: 1,
     about:

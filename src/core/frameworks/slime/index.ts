@@ -126,6 +126,7 @@ export const home: FrameworkHome = {
     ],
   },
   configFormat: 'argv',
+  resolve: ranked,
   keys: [ranksKey('actor-num-nodes × actor-num-gpus-per-node / (TP × PP × CP)'), ...keys],
   layout,
   advantages,

@@ -154,6 +154,7 @@ export const keys: readonly FrameworkKey[] = [
   {
     key: 'dataset-size',
     flag: 'dataset-size',
+    sandbox: true,
     kind: 'int',
     default: 1000,
     about: 'sandbox-only (no slime flag: slime counts the rows of --prompt-data): prompts in the dataset, ids 0 … D−1',
