@@ -92,20 +92,31 @@ function heapPop(heap: State[]): State {
 }
 
 /**
- * karmarkar_karp(values, k, equal_size=True) followed by get_seqlen_balanced_partitions' sort of
- * each partition: k lists of indices into `values`, each ascending. `values.length` must be a
- * multiple of k (verl asserts it).
+ * karmarkar_karp(values, k, equal_size) followed by get_seqlen_balanced_partitions' sort of each
+ * partition: k lists of indices into `values`, each ascending (an empty list where a partition got no
+ * item). equal_size=True starts from the sorted values k at a time, so `values.length` must be a
+ * multiple of k (verl asserts it); equal_size=False starts each item as a state of its own (the item
+ * in one set, k − 1 empty sets), as the dynamic micro-batching of verl and its forks (EasyR1, OpenRLHF)
+ * calls it.
  */
-export function balancedPartitions(values: readonly number[], k: number): number[][] {
+export function karmarkarKarp(values: readonly number[], k: number, equalSize: boolean): number[][] {
   const sorted = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const heap: State[] = [];
-  for (let offset = 0; offset < sorted.length; offset += k) {
-    const sets: PartSet[] = [];
-    for (let i = 0; i < k; i++) {
-      const [val, idx] = sorted[offset + i]!;
-      sets.push({ sum: val, items: [[idx, val]] });
+  if (equalSize) {
+    for (let offset = 0; offset < sorted.length; offset += k) {
+      const sets: PartSet[] = [];
+      for (let i = 0; i < k; i++) {
+        const [val, idx] = sorted[offset + i]!;
+        sets.push({ sum: val, items: [[idx, val]] });
+      }
+      heapPush(heap, { sets: sortSetsDescending(sets) });
     }
-    heapPush(heap, { sets: sortSetsDescending(sets) });
+  } else {
+    for (const [val, idx] of sorted) {
+      const sets: PartSet[] = Array.from({ length: k }, () => ({ sum: 0, items: [] }));
+      sets[0] = { sum: val, items: [[idx, val]] };
+      heapPush(heap, { sets: sortSetsDescending(sets) });
+    }
   }
   while (heap.length > 1) {
     const a = heapPop(heap);
@@ -119,6 +130,9 @@ export function balancedPartitions(values: readonly number[], k: number): number
   }
   return heap[0]!.sets.map((s) => s.items.map(([idx]) => idx).sort((x, y) => x - y));
 }
+
+/** karmarkar_karp(values, k, equal_size=True): the dispatch's equal-size partitions. */
+export const balancedPartitions = (values: readonly number[], k: number): number[][] => karmarkarKarp(values, k, true);
 
 /**
  * `_balance_batch`'s reorder index for a step whose samples have `seqlens` tokens (attention-mask
