@@ -3,12 +3,14 @@
 import { home as areal } from './areal/index.ts';
 import { home as easyr1 } from './easyr1/index.ts';
 import { home as nemoRl } from './nemo-rl/index.ts';
+import { home as openInstruct } from './open-instruct/index.ts';
+import { home as openrlhf } from './openrlhf/index.ts';
 import { home as primeRl } from './prime-rl/index.ts';
 import { home as roll } from './roll/index.ts';
 import { home as slime } from './slime/index.ts';
 import type { AdvantageDef, FrameworkHome } from './types.ts';
 
-export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [nemoRl, easyr1, slime, areal, roll, primeRl];
+export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [nemoRl, easyr1, slime, areal, roll, openrlhf, openInstruct, primeRl];
 
 /** The home named `name` (its CLI name), if it has one. */
 export function frameworkHome(name: string): FrameworkHome | undefined {
