@@ -31,6 +31,7 @@ export function frameworkLayoutHelp(home: FrameworkHome): string {
 ${home.title} at ${home.pinned.repo} @ ${home.pinned.commit.slice(0, 7)} (${home.pinned.date}): each training step's prompts,
 per data-parallel rank, as the framework's loader and dispatch produce them.
   --config FILE                     the run's own config (${home.configFormat}); flags override its values
+${home.presets.map((p) => `  --preset ${p.name.padEnd(24)} ${p.about} (${p.source})`).join('\n')}
   --seqlens FILE                    token counts per sample (prompt + completion) in generation order, step after step
   --emit ${home.name.padEnd(26)} instead of the layout, these settings as ${home.title}'s own config (${home.configFormat}), which --config reads back
   --json                            {framework, settings, steps[i].ranks[r], counts, notes, warnings}

@@ -14,6 +14,7 @@ export const FRAMEWORK_COMMON_FLAGS = {
   sampler: { type: 'string' },
   framework: { type: 'string' },
   config: { type: 'string' },
+  preset: { type: 'string' },
   seqlens: { type: 'string' },
   emit: { type: 'string' },
   json: { type: 'boolean' },
@@ -29,7 +30,7 @@ export function frameworkFlagSpec(home: FrameworkHome): FlagSpec {
 export interface FrameworkSettingsReading {
   settings: FrameworkSettings;
   origins: Record<string, Origin>;
-  /** What --config read and ignored; absent without --config. */
+  /** What --config (or --preset: its source) read and ignored; absent without either. */
   config?: ConfigReading & { path: string };
 }
 
@@ -39,7 +40,21 @@ export function frameworkSettingsFrom(home: FrameworkHome, values: Record<string
   for (const k of home.keys) origins[k.flag] = 'default';
   let settings: FrameworkSettings;
   let config: FrameworkSettingsReading['config'];
-  if (typeof values.config === 'string') {
+  if (typeof values.preset === 'string') {
+    const preset = home.presets.find((p) => p.name === values.preset);
+    if (!preset)
+      throw new ConfigError(
+        `--preset ${values.preset} is not one of ${home.title}'s: ${home.presets.map((p) => p.name).join(', ') || 'it ships none the sandbox restates'}`,
+      );
+    if (typeof values.config === 'string') throw new ConfigError('--preset and --config both name a config: give one of them');
+    const reading = readConfig(home.keys, preset.config);
+    settings = reading.settings;
+    for (const { key } of reading.read) {
+      const k = home.keys.find((x) => x.key === key);
+      if (k) origins[k.flag] = 'config';
+    }
+    config = { ...reading, path: `--preset ${preset.name} (${preset.source})` };
+  } else if (typeof values.config === 'string') {
     const switches = new Set(home.keys.filter((k) => k.kind === 'bool').map((k) => k.key));
     const reading = readConfig(home.keys, readFrameworkConfig(values.config, home.configFormat, switches));
     settings = reading.settings;

@@ -3,7 +3,7 @@ import { overBudget } from '../core/budget.ts';
 import { layoutStats, type LayoutConfig } from '../core/layout/index.ts';
 import { layoutEstimate } from '../core/samplers/estimate.ts';
 import { EMIT_TARGETS, emitConfig, type EmitTarget } from '../core/bridge/emit.ts';
-import { frameworkHome } from '../core/frameworks/index.ts';
+import { FRAMEWORK_HOMES, frameworkHome } from '../core/frameworks/index.ts';
 import { buildLayout, validateConfig } from '../core/samplers/index.ts';
 import type { Command } from './commands.ts';
 import { renderEmitted } from './emit-text.ts';
@@ -44,13 +44,13 @@ export function configFromFlags(args: string[]): {
   return { ...layoutConfigFromFlags(v), json: v.json === true, help: v.help === true, emit };
 }
 
-/** The framework home `--sampler` or `--framework` names (src/core/frameworks), if any. */
+/** The framework home `--sampler` or `--framework` names (src/core/frameworks), or whose example `--preset` names, if any. */
 function homeNamed(args: readonly string[]) {
   for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const m = /^--(sampler|framework)(?:=(.*))?$/.exec(a);
+    const m = /^--(sampler|framework|preset)(?:=(.*))?$/.exec(args[i]!);
     if (!m) continue;
-    const home = frameworkHome(m[2] ?? args[i + 1] ?? '');
+    const value = m[2] ?? args[i + 1] ?? '';
+    const home = m[1] === 'preset' ? FRAMEWORK_HOMES.find((h) => h.presets.some((p) => p.name === value)) : frameworkHome(value);
     if (home) return home;
   }
   return undefined;

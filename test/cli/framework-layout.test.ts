@@ -129,3 +129,16 @@ for (const home of FRAMEWORK_HOMES) {
     assert.deepEqual(JSON.parse(back.stdout).steps, JSON.parse(direct.stdout).steps);
   });
 }
+
+test('--preset NAME alone finds its framework and gives the layout of the shipped example file', async () => {
+  for (const home of FRAMEWORK_HOMES) {
+    const example = configs.find((f) => f.startsWith(`${home.name}-`));
+    for (const preset of home.presets) {
+      const viaPreset = await runCli(['layout', '--preset', preset.name, '--json']);
+      const viaFile = await runCli(['layout', '--sampler', home.name, '--config', configPath(example!), '--json']);
+      assert.equal(viaPreset.status, viaFile.status, `${preset.name}: ${viaPreset.stderr}`);
+      if (viaFile.status !== 0) continue;
+      assert.deepEqual(JSON.parse(viaPreset.stdout).steps, JSON.parse(viaFile.stdout).steps, preset.name);
+    }
+  }
+});

@@ -129,6 +129,18 @@ export interface PackerDef {
   pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep;
 }
 
+/** A shipped example config, restated: `--preset NAME` gives the layout its run gets. */
+export interface FrameworkPreset {
+  /** `--preset NAME`, unique over every home and the sandbox's own presets. */
+  name: string;
+  /** One line: what the example runs. */
+  about: string;
+  /** The file it restates and the commit: 'examples/configs/grpo_math_1B.yaml @ 7ea279a'. */
+  source: string;
+  /** The keys of that file this home reads, as the file has them (nested; flat `--flag`s for a command line). */
+  config: Record<string, unknown>;
+}
+
 /** A fact the framework lacks, and why (so nothing falls back to another framework's). */
 export interface Absent {
   absent: string;
@@ -154,6 +166,8 @@ export interface FrameworkHome {
   advantages: readonly AdvantageDef[];
   /** Token-budget micro-batching or sequence packing, where the framework has it. */
   packing: PackerDef | Absent;
+  /** The framework's shipped example configs (none: an empty list). */
+  presets: readonly FrameworkPreset[];
   /** How each fixture was made: 'exec' (its own code run) or 'transcribed' (with what and why). */
   checkedBy: readonly string[];
 }

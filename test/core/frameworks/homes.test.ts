@@ -96,3 +96,16 @@ test('each shipped example config reads into settings that lay out, or that the 
   }
   assert.ok(laidOut >= 4, `${laidOut} example configs laid out`);
 });
+
+test("each home's presets restate its shipped example: the same settings as the file's excerpt, names unique", async () => {
+  const { presets: sandboxPresets } = await import('../../../src/core/presets.ts');
+  const names = FRAMEWORK_HOMES.flatMap((h) => h.presets.map((p) => p.name));
+  assert.equal(new Set(names).size, names.length);
+  for (const name of names) assert.ok(!(name in sandboxPresets), `${name} is also a sandbox preset`);
+  for (const home of FRAMEWORK_HOMES) {
+    for (const preset of home.presets) {
+      assert.deepEqual(readConfig(home.keys, preset.config).settings, exampleSettings(home.name), preset.name);
+      assert.match(preset.source, new RegExp(` @ ${home.pinned.commit.slice(0, 7)}$`));
+    }
+  }
+});

@@ -12,6 +12,7 @@ import { loaderLength, rankChunks, samplerShare } from './order.ts';
 import { packRanks } from './packing.ts';
 import type { PackingAlgorithm } from './seqpack.ts';
 import { AREAL_COMMIT, arealSays } from './version.ts';
+import { presets } from './presets.ts';
 
 /** The data-parallel size: the d-degree of actor.backend ("fsdp:d4p1t1" → 4), or --ranks. */
 export function dataParallelSize(settings: FrameworkSettings): number {
@@ -224,6 +225,7 @@ export const home: FrameworkHome = {
     flags: ['max-tokens-per-mb', 'packing-algorithm', 'ppo-n-minibatches', 'ranks', 'actor-backend', 'spmd-mode', 'train-batch-size', 'k'],
     pack,
   },
+  presets,
   checkedBy: [
     "golden-areal-layout.json: exec — create_dataloader, cycle_dataloader, _dispatch_tensors (single controller), redistribute_trajectories (SPMD) and seqpack run from the checkout; transcribed: RTensor.remotize's trim (needs the RPC tensor store)",
     'golden-areal-packing.json: exec — split_padded_tensor_dict_into_mb_list twice (minibatches, micro-batches) with allocate_balanced_mbs_synced over one thread per rank',

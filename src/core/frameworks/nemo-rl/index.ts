@@ -10,6 +10,7 @@ import { NEMO_RL_KEYS } from './keys.ts';
 import { epochBatches, samplerSeed } from './order.ts';
 import { type NemoRun, resolveRun } from './resolve.ts';
 import { NEMO_RL_COMMIT, NEMO_RL_VERSION } from './version.ts';
+import { presets } from './presets.ts';
 
 export { StalenessSampler, type StalenessPolicy } from './staleness.ts';
 
@@ -188,6 +189,7 @@ export const home: FrameworkHome = {
   },
   advantages: NEMO_RL_ADVANTAGES,
   packing,
+  presets,
   checkedBy: [
     `test/fixtures/golden-nemo-rl-layout.json: exec — set_seed, setup's StatefulDataLoader statement (torchdata 0.11), batched_data_dict.py and packing/algorithms.py from NeMo RL ${NEMO_RL_VERSION}; transcribed: grpo_train's step loop, Policy._shard_for_train's arguments and the DTensor worker's micro-batch loop (need Ray and a GPU)`,
     `test/fixtures/golden-nemo-rl-staleness.json: exec — WindowedSampler, ReadyFirstSampler and TQReplayBuffer (reserve, remove) from NeMo RL ${NEMO_RL_VERSION} on scripted traces; transcribed: commit's ready-marking (the real one writes to the DataPlane); checks staleness.ts`,

@@ -13,6 +13,7 @@ import { promptStream } from './order.ts';
 import { packStep, packing } from './packing.ts';
 import { type RunSizes, runSizes } from './sizes.ts';
 import { COMMIT, VERSION } from './version.ts';
+import { presets } from './presets.ts';
 
 /** The learner's split of one rank's micro-batches (grpo_fast.py PolicyTrainerRayProcess.train). */
 function learnerSplit(micro: number, numMiniBatches: number) {
@@ -145,6 +146,7 @@ export const home: FrameworkHome = {
   layout,
   advantages,
   packing,
+  presets,
   checkedBy: [
     "test/fixtures/golden-open-instruct.json promptOrder: exec — HFDataLoader and single_example_collator from the checkout (olmo_core's DataLoaderBase iteration transcribed; a step = P consecutive pulls, results assumed to return in the order sent)",
     'test/fixtures/golden-open-instruct.json packing: exec — pack_sequences, prepare_collated_data_for_workers (np.random.seed(seed) first, in place of the unseeded actor) and collate_fn',

@@ -14,6 +14,7 @@ import { promptSteps, samplerSeed } from './order.ts';
 import { dynamicMicroBatches, packing } from './packing.ts';
 import { type RunSizes, runSizes } from './sizes.ts';
 import { COMMIT } from './version.ts';
+import { presets } from './presets.ts';
 
 function counts(s: RunSizes, steps: FrameworkStep[]): FrameworkCount[] {
   const first = steps[0];
@@ -183,6 +184,7 @@ export const home: FrameworkHome = {
   layout,
   advantages,
   packing,
+  presets,
   checkedBy: [
     "test/fixtures/golden-openrlhf.json promptOrder: exec — PPOTrainer.fit, SamplesGenerator.generate_samples/_generate_vllm and DeepspeedStrategy.setup_dataloader from the checkout over torchdata's StatefulDataLoader (Ray stand-in: requests complete in submission order; global generator seeded with --seed in place of the unseeded process)",
     'test/fixtures/golden-openrlhf.json dispatch: exec — split_rollout_samples, Experience and balance_experiences, async_run_method_batch, NaiveReplayBuffer.append and setup_dynamic_batch (one thread per rank, all-reduces really reduced), seqlen_balancing.py',

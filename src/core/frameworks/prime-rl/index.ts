@@ -10,6 +10,7 @@ import { keys } from './keys.ts';
 import { cutSteps } from './order.ts';
 import { prepareBatch } from './packing.ts';
 import { PRIME_RL_COMMIT } from './version.ts';
+import { presets } from './presets.ts';
 
 /** Every dispatched sample's token count: the measured ones, else torch.randint(64, 1025) from a generator seeded with --seed (as verl's sandbox model). */
 function sampleSeqlens(c: PrimeRlConfig, count: number, seqlens?: readonly number[]): number[] {
@@ -137,6 +138,7 @@ export const home: FrameworkHome = {
   layout,
   advantages,
   packing,
+  presets,
   checkedBy: [
     "test/fixtures/golden-prime-rl-layout.json (scripts/golden/prime_rl_layout.py): exec — trainer/batch.py prepare_batch and balanced_partition, train_sink.py's batch cutting and StandardSampler run from the checkout on seeded lengths; transcribed: groups finish in dispatch order, all admitted, none stale",
     'test/fixtures/golden-prime-rl-layout.json advantages: exec — algo/grpo.py score_group (float32 torch) with and without the length penalty',

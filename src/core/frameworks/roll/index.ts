@@ -13,6 +13,7 @@ import { ROLL_KEYS } from './keys.ts';
 import { RollPromptStream } from './order.ts';
 import { ROLL_PACKER } from './packer.ts';
 import { ROLL_COMMIT, ROLL_VERSION } from './version.ts';
+import { presets } from './presets.ts';
 
 function dynamicOf(settings: FrameworkSettings) {
   if (!boolSetting(settings, 'use-dynamic-batching-in-train')) return null;
@@ -99,6 +100,7 @@ export const home: FrameworkHome = {
   layout,
   advantages: ROLL_ADVANTAGES,
   packing: ROLL_PACKER,
+  presets,
   checkedBy: [
     `test/fixtures/golden-roll-layout.json (exec, ROLL ${ROLL_VERSION}): get_next_dataset_item with Python's random for 49 seeds × sizes; ` +
       'batch_balance, torch.argsort(prompt_id), dynamic_batching_shard and DataProto.chunk on 96 batches; reward_norm + ' +

@@ -12,6 +12,7 @@ import { VERSION, resolveRun } from './config.ts';
 import { buildDpSchedule } from './dispatch.ts';
 import { keys } from './keys.ts';
 import { rolloutPrompts } from './order.ts';
+import { presets } from './presets.ts';
 
 /** `--ranks` as the data-parallel size: actor-num-gpus-per-node = ranks × TP × PP × CP on one node. */
 function ranked(s: FrameworkSettings): FrameworkSettings {
@@ -146,6 +147,7 @@ export const home: FrameworkHome = {
     ],
     pack,
   },
+  presets,
   checkedBy: [
     "test/fixtures/golden-slime-layout.json: exec — slime's build_dp_schedule imported, RolloutDataSource.get_samples and Dataset.shuffle AST-exec'd (stand-in dataset of indices), 55 seeded configs; transcribed: rollout ids 0..N−1, num_rollout from num_epoch",
     "test/fixtures/golden-slime-advantages.json: exec — RolloutManager._post_process_rewards AST-exec'd with real torch (float32), even and uneven batches, every estimator; transcribed: n = 1 turns the std off (slime_validate_args)",
