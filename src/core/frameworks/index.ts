@@ -7,10 +7,11 @@ import { home as openInstruct } from './open-instruct/index.ts';
 import { home as openrlhf } from './openrlhf/index.ts';
 import { home as primeRl } from './prime-rl/index.ts';
 import { home as roll } from './roll/index.ts';
+import { home as skyrl } from './skyrl/index.ts';
 import { home as slime } from './slime/index.ts';
 import type { AdvantageDef, FrameworkHome } from './types.ts';
 
-export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [nemoRl, easyr1, slime, areal, roll, openrlhf, openInstruct, primeRl];
+export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [nemoRl, easyr1, skyrl, slime, areal, roll, openrlhf, openInstruct, primeRl];
 
 /** The home named `name` (its CLI name), if it has one. */
 export function frameworkHome(name: string): FrameworkHome | undefined {

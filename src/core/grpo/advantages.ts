@@ -10,8 +10,10 @@ export type ScaleRewards = 'group' | 'batch' | 'none';
 
 /**
  * Mean of values[members], shifted by the first member so a group of equal rewards has exactly
- * that reward as its mean (as torch's mean gives): a naive running sum rounds 3x, 5x, 7x, and
- * DanceGRPO's eps of 1e-8 would turn that 1e-16 into advantages of 1e-8 instead of 0.
+ * that reward as its mean: a naive running sum rounds 3x, 5x, 7x, and DanceGRPO's eps of 1e-8
+ * would turn that 1e-16 into advantages of 1e-8 instead of 0. torch's float32 mean is not always
+ * exact there: for 7, 8 or 16 copies of 0.1, 0.7 or −0.3 it is one ulp off, and a framework's tiny
+ * std then gives advantages of 0.007–0.056 (measured with real torch: golden-skyrl-advantages.json).
  */
 function mean(values: ArrayLike<number>, members: readonly number[]): number {
   if (members.length === 0) return Number.NaN;
