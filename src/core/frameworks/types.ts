@@ -129,6 +129,54 @@ export interface PackerDef {
   pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep;
 }
 
+/** One micro-batch of one rank in one optimizer step, with the weight its framework's loss gives its tokens. */
+export interface TrainerMicroBatch {
+  rank: number;
+  /** The samples it holds: indices into the training step's samples (generation order), in the micro-batch's order. */
+  samples: number[];
+  /** Completion (loss-mask) tokens of the micro-batch. */
+  tokens: number;
+  /** Padding tokens the framework adds to it (0 where it packs without padding). */
+  padding: number;
+  /** The normaliser as the framework's code computes it, with its numbers ("Σ tokens / global_valid_toks 8192"). */
+  normaliser: string;
+  /**
+   * weights[i] = the factor multiplying d(per-token loss) of each token of samples[i] in the applied update, after
+   * the data-parallel mean (÷ W where the framework averages gradients over ranks) and gradient accumulation.
+   */
+  weights: number[];
+  /** The policy version that generated the samples and the one that trains on them (optimizer steps so far). */
+  policyVersion: number;
+  trainVersion: number;
+}
+
+export interface TrainerStep {
+  /** Optimizer step index over the run. */
+  index: number;
+  microBatches: TrainerMicroBatch[];
+}
+
+/** What one optimizer step sees in this framework: micro-batches per rank and each token's weight in the update. */
+export interface TrainerDef {
+  /** The framework's loss-aggregation modes, its shipped default first. */
+  losses: readonly string[];
+  /** The flag (FrameworkKey.flag) that picks the loss aggregation; null where the framework has one fixed mode. */
+  lossFlag: string | null;
+  /** One line: how the framework normalises the loss, in its own terms. */
+  about: string;
+  /**
+   * The optimizer steps of one training step (`step` of the layout, with `completionTokens[i]` for sample i of the
+   * step's generation order), from optimizer step `firstIndex` on; throws ConfigError in the framework's words.
+   */
+  optimizerSteps(
+    step: FrameworkStep,
+    completionTokens: readonly number[],
+    settings: FrameworkSettings,
+    loss: string,
+    firstIndex: number,
+  ): TrainerStep[];
+}
+
 /** A shipped example config, restated: `--preset NAME` gives the layout its run gets. */
 export interface FrameworkPreset {
   /** `--preset NAME`, unique over every home and the sandbox's own presets. */
@@ -166,6 +214,8 @@ export interface FrameworkHome {
   advantages: readonly AdvantageDef[];
   /** Token-budget micro-batching or sequence packing, where the framework has it. */
   packing: PackerDef | Absent;
+  /** The loss normaliser and micro-batches of each optimizer step (`steps --framework NAME`); optional until every home has one. */
+  trainer?: TrainerDef;
   /** The framework's shipped example configs (none: an empty list). */
   presets: readonly FrameworkPreset[];
   /** How each fixture was made: 'exec' (its own code run) or 'transcribed' (with what and why). */
