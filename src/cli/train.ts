@@ -23,6 +23,7 @@ import {
   usesMicroSteps,
 } from '../train/config.ts';
 import { policyByBudget } from '../train/evaluate.ts';
+import { progressParts } from '../train/metrics.ts';
 import type { DynamicStepMetrics } from '../train/dynamic.ts';
 import type { ReplicaState } from '../train/program.ts';
 import { renderReport } from '../train/report.ts';
@@ -338,10 +339,9 @@ const command: Command = {
             });
           else if (m.step % every === 0 || m.step === config.steps)
             info(
-              `step ${m.step}/${config.steps}  reward ${m.rewardMean.toFixed(4)}  ${pct(m.optimumFraction)} of optimum  ` +
-                `loss ${lossText(m.loss)}  ${rate} steps/s` +
+              `step ${m.step}/${config.steps}  ${progressParts(m).join('  ')}  ${rate} steps/s` +
                 (m.dynamic ? `  ${dynamicLine(m.dynamic)}` : '') +
-                (m.micro ? `  clip ${pct(m.clipFraction)}  normaliser ${m.micro.normaliser.join(' · ')}` : ''),
+                (m.micro ? `  normaliser ${m.micro.normaliser.join(' · ')}` : ''),
             );
         },
       });
@@ -419,8 +419,3 @@ const command: Command = {
   },
 };
 export default command;
-
-/** A loss as the progress line prints it: 4 decimals, or 2 significant digits when that would read 0.0000 (float rounding noise, say). */
-function lossText(loss: number): string {
-  return loss !== 0 && Math.abs(loss) < 5e-5 ? loss.toExponential(1) : loss.toFixed(4);
-}

@@ -78,15 +78,21 @@ export interface FusedStepSettings {
   maxGradNorm: number;
 }
 
+/**
+ * The metric sums the device computes, named as the training step's metrics table names them
+ * (src/train/metrics.ts: webgpu-step.ts puts each at its place in the all-reduce's payload): the
+ * loss, the per-token KL to the reference summed (0 at β = 0) and each head's entropy summed over
+ * the rows. `backward` returns them in this order after the gradients.
+ */
+export const DEVICE_SUMS = ['loss', 'kl', ...HEAD_LIST.map((h) => `entropy.${h.name}` as const)] as const;
+export type DeviceSum = (typeof DEVICE_SUMS)[number];
+
 /** One step's metrics as the ring holds them (one rank). */
 export interface DeviceStepMetrics {
   rewards: Float32Array;
   expected: Float32Array;
-  loss: number;
-  /** Σ of the per-token KL to the reference (0 at β = 0). */
-  klSum: number;
-  /** Each head's entropy summed over the rows, in HEAD_LIST order. */
-  entropySums: Float32Array;
+  /** The step's metric sums by name. */
+  sums: Record<DeviceSum, number>;
   gradNorm: number;
 }
 
@@ -114,8 +120,8 @@ export interface StepRows {
   key: { step: number; rowOffset: number };
 }
 
-/** The sums the backward half returns after the gradients: the loss, the KL sum (0 at β = 0) and each head's entropy summed over the rows. */
-export const BACKWARD_SUMS = 2 + HEAD_LIST.length;
+/** The sums the backward half returns after the gradients (DEVICE_SUMS). */
+export const BACKWARD_SUMS = DEVICE_SUMS.length;
 
 export class FusedStep {
   readonly device: GPUDevice;
@@ -487,13 +493,17 @@ export class FusedStep {
     const rows = this.settings.rows;
     const steps = Array.from({ length: this.slotsUsed }, (_, i) => {
       const at = i * this.slotFloats;
+      // A slot: rewards, expected rewards, the loss, the gradient norm, the KL sum, each head's entropy sum.
+      const entropy = data.subarray(at + 2 * rows + 3, at + this.slotFloats);
+      const sums = { loss: data[at + 2 * rows]!, kl: data[at + 2 * rows + 2]! } as Record<DeviceSum, number>;
+      HEAD_LIST.forEach((h, j) => {
+        sums[`entropy.${h.name}`] = entropy[j]!;
+      });
       return {
         rewards: data.slice(at, at + rows),
         expected: data.slice(at + rows, at + 2 * rows),
-        loss: data[at + 2 * rows]!,
+        sums,
         gradNorm: data[at + 2 * rows + 1]!,
-        klSum: data[at + 2 * rows + 2]!,
-        entropySums: data.slice(at + 2 * rows + 3, at + this.slotFloats),
       };
     });
     const L = this.length,
@@ -520,8 +530,8 @@ export class FusedStep {
 
   /**
    * W ranks, the backward half: uploads this rank's advantages (one per row), runs the loss and the
-   * backward pass in one submission, and reads back [gradients (the layout's length), loss, KL sum,
-   * each head's entropy sum]: the all-reduce's payload.
+   * backward pass in one submission, and reads back [gradients (the layout's length), DEVICE_SUMS
+   * (loss, KL sum, each head's entropy sum)]: what the all-reduce's payload carries.
    */
   async backward(advantages: Float32Array): Promise<Float32Array> {
     this.device.queue.writeBuffer(this.b.advantages!, 0, advantages.buffer, advantages.byteOffset, advantages.byteLength);

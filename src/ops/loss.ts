@@ -1,9 +1,10 @@
 // The one place that decides which loss runs for a LossKind: TRL's GRPO family or the seed-003
 // pairwise ranking loss. Generic over the data (Float32Array for the CPU reference and the
 // WebGPU backend, GPU buffers for the fused step) and over what the ops return (results, promises
-// of results, or prepared dispatches), so `grpo-sandbox loss` (src/cli/loss.ts), the training loop
-// (src/train/step.ts, whose ops run the pairwise loss over groups gathered from every rank) and the
-// fused WebGPU step (src/gpu/fused-step.ts, which prepares the loss's dispatch) share it.
+// of results, or prepared dispatches), so `grpo-sandbox loss` (src/cli/loss.ts), the training step
+// (src/train/step.ts's optimizerStep, every micro-step of it, plain or accumulated; its ops run the
+// pairwise loss over groups gathered from every rank) and the fused WebGPU step (src/gpu/fused-step.ts,
+// which prepares the loss's dispatch) share it.
 import type { GrpoLossSettings, LossSettings } from '../core/grpo/loss.ts';
 import type { TokenShape } from './cpu/grpoLoss.ts';
 

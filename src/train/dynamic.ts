@@ -13,6 +13,7 @@ import { cat, type Tensor } from '../ranks/tensor.ts';
 import type { TypedArray } from '../ranks/dtype.ts';
 import type { TrainConfig } from './config.ts';
 import type { Rollout } from './policy.ts';
+import { stepMetrics, SUM_FLOATS } from './metrics.ts';
 import { generateLocal, optimiseOn, rewardStats, type Gathered, type StepMetrics, type TrainState } from './step.ts';
 
 /** What dynamic sampling did in one step (the same on every rank). */
@@ -203,18 +204,18 @@ export async function dynamicTrainStep(
  */
 function skippedStep(task: Task, state: TrainState, original: readonly RowSample[]): StepMetrics {
   state.step++;
-  return {
+  const stats = rewardStats(task, {
+    rewards: Float32Array.from(original, (s) => s.reward),
+    expected: Float32Array.from(original, (s) => s.expected),
+    promptIds: Int32Array.from(original, (s) => s.promptId),
+  });
+  // Nothing trained: every sum, the gradient norm and the advantages' spread are 0.
+  return stepMetrics({
     step: state.step,
-    ...rewardStats(task, {
-      rewards: Float32Array.from(original, (s) => s.reward),
-      expected: Float32Array.from(original, (s) => s.expected),
-      promptIds: Int32Array.from(original, (s) => s.promptId),
-    }),
-    loss: 0,
-    kl: null,
-    entropy: { tier: 0, insertion: 0, topK: 0, knob3: 0 },
-    clipFraction: 0,
+    reduced: new Float32Array(SUM_FLOATS),
+    counts: { ranks: 1, rows: 1, tokens: 1 },
+    gathered: { ...stats, advantageStd: 0 },
     gradNorm: 0,
-    advantageStd: 0,
-  };
+    reference: false,
+  });
 }

@@ -69,7 +69,7 @@ interface Run {
   layout: Layout | null;
   /** With accumulation or several passes per generation: the micro-steps and the generation batches held between updates. */
   micro: MicroRun | null;
-  /** The plain CPU step's arrays, reused from step to step. */
+  /** The CPU step's arrays (plain, micro-steps), reused from step to step. */
   ws: Workspace;
 }
 
@@ -152,15 +152,15 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
   if (r.fused) return fusedSteps(rank, r, r.fused, args);
   const out: StepResult[] = [];
   let at = args.layoutStep;
+  // Only rank 0's metrics leave the worker: the others skip the gathered batch's statistics.
   for (let i = 0; i < args.count; i++) {
     let metrics: StepResult;
     if (r.micro) {
-      metrics = await microTrainStep(rank, r.ops, r.task, r.config, r.state, r.micro);
+      metrics = await microTrainStep(rank, r.ops, r.task, r.config, r.state, r.micro, r.ws, rank.rank === 0);
     } else if (r.config.dynamicSampling) {
       const first = at;
       metrics = await dynamicTrainStep(rank, r.ops, r.task, r.config, r.state, (draw) => idsAt(r, first + draw, rank.rank), r.deviceFix);
     } else {
-      // Only rank 0's metrics leave the worker: the others skip the gathered batch's statistics.
       metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank), r.ws, rank.rank === 0);
     }
     at += metrics.dynamic?.draws ?? metrics.micro?.generations ?? 1;

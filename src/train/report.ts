@@ -3,6 +3,7 @@
 // latency budget beside the optimum. Pure: the caller reads uPlot's files and writes the page.
 import type { TrainConfig } from './config.ts';
 import type { BudgetBand } from './evaluate.ts';
+import { METRIC_CHARTS, METRICS, type MetricRow, metricValue } from './metrics.ts';
 import type { StepRecord } from './run.ts';
 
 export interface ReportInput {
@@ -45,24 +46,28 @@ ${rows}
 </table>`;
 }
 
+/** The metrics table's charts (src/train/metrics.ts) with each series' values, less the charts that no step measured (KL at β = 0). */
+function reportCharts(metrics: readonly StepRecord[]) {
+  return METRIC_CHARTS.map((chart) => ({
+    id: chart.id,
+    title: chart.title,
+    span: 'span' in chart ? chart.span : null,
+    series: (METRICS as readonly MetricRow[])
+      .filter((m) => m.chart === chart.id)
+      .map((m) => ({
+        label: m.label,
+        stroke: m.stroke,
+        values: metrics.map((x) => {
+          const v = metricValue(x, m);
+          return v === null ? null : (m.scale ?? 1) * v;
+        }),
+      })),
+  })).filter((c) => c.series.some((s) => s.values.some((v) => v !== null)));
+}
+
 /** The page as one string. */
 export function renderReport(r: ReportInput): string {
-  const m = r.metrics;
-  const series = {
-    step: m.map((x) => x.step),
-    optimumFraction: m.map((x) => x.optimumFraction),
-    rewardMean: m.map((x) => x.rewardMean),
-    rewardStd: m.map((x) => x.rewardStd),
-    loss: m.map((x) => x.loss),
-    gradNorm: m.map((x) => x.gradNorm),
-    zeroStd: m.map((x) => x.zeroStdFraction),
-    entTier: m.map((x) => x.entropy.tier),
-    entInsertion: m.map((x) => x.entropy.insertion),
-    entTopK: m.map((x) => x.entropy.topK),
-    entKnob3: m.map((x) => x.entropy.knob3),
-    clip: m.map((x) => x.clipFraction),
-    ratioDeviation: m.map((x) => x.micro?.ratioDeviation ?? 0),
-  };
+  const charts = reportCharts(r.metrics);
   const micro = microSection(r);
   const rows = r.bands
     .map(
@@ -89,8 +94,7 @@ ${escapeHtml(r.config.advantage)} advantages, ${escapeHtml(r.config.loss)} loss<
 <p>${escapeHtml(r.summary)}</p>
 <p class="note">Fraction of the optimum: the expected reward of the sampled configurations over the best expected reward of their prompts
 (all 375 valid configurations enumerated). The uniform random policy reaches ${(100 * r.randomFraction).toFixed(1)}%.</p>
-<div class="charts"><div id="c-opt"></div><div id="c-reward"></div><div id="c-loss"></div><div id="c-ent"></div>
-<div id="c-clip"></div><div id="c-budget"></div></div>
+<div class="charts">${charts.map((c) => `<div id="c-${c.id}"></div>`).join('')}<div id="c-budget"></div></div>
 ${micro}
 <h2>Learned policy per latency budget (greedy) next to the optimum</h2>
 <table><tr><th>budget</th><th>prompts</th><th>policy: most common choice</th><th>latency ms</th><th>reward</th>
@@ -100,22 +104,18 @@ ${rows}
 <h2>Settings</h2><table>${settings}</table>
 <script>${r.uplot.js}</script>
 <script>
-const S = ${scriptJson(series)};
+const STEPS = ${scriptJson(r.metrics.map((x) => x.step))};
+const CHARTS = ${scriptJson(charts)};
 const B = ${scriptJson(r.bands.map((b) => [(b.fromMs + b.toMs) / 2, b.policy.reward, b.optimum.reward]))};
 const W = 520, H = 260;
 const line = (label, stroke) => ({ label, stroke, width: 1.5 });
-function chart(id, title, labels, data, xLabel) {
-  new uPlot({ title, width: W, height: H, scales: { x: { time: false } }, axes: [{ label: xLabel }, {}],
+function chart(id, title, labels, data, xLabel, span) {
+  const y = span ? { y: { range: (u, lo, hi) => [Math.min(lo, span[0]), Math.max(hi, span[1])] } } : {};
+  new uPlot({ title, width: W, height: H, scales: { x: { time: false }, ...y }, axes: [{ label: xLabel }, {}],
     series: [{ label: xLabel }, ...labels] }, data, document.getElementById(id));
 }
-chart('c-opt', 'fraction of the optimum', [line('optimumFraction', '#1f77b4')], [S.step, S.optimumFraction], 'step');
-chart('c-reward', 'reward', [line('mean', '#2ca02c'), line('std', '#98df8a'), line('tied groups', '#bbbbbb')],
-  [S.step, S.rewardMean, S.rewardStd, S.zeroStd], 'step');
-chart('c-loss', 'loss and gradient norm', [line('loss', '#d62728'), line('grad norm', '#ff9896')], [S.step, S.loss, S.gradNorm], 'step');
-chart('c-ent', 'entropy per head (nats)', [line('tier', '#9467bd'), line('insertion', '#8c564b'), line('top-K', '#e377c2'), line('active blocks', '#7f7f7f')],
-  [S.step, S.entTier, S.entInsertion, S.entTopK, S.entKnob3], 'step');
-chart('c-clip', 'clipped tokens and mean |ratio − 1|', [line('clip fraction', '#17becf'), line('|ratio − 1|', '#bcbd22')],
-  [S.step, S.clip, S.ratioDeviation], 'step');
+for (const c of CHARTS)
+  chart('c-' + c.id, c.title, c.series.map((s) => line(s.label, s.stroke)), [STEPS, ...c.series.map((s) => s.values)], 'step', c.span);
 chart('c-budget', 'reward per budget band: greedy policy vs optimum', [line('policy', '#1f77b4'), line('optimum', '#ff7f0e')],
   [B.map((b) => b[0]), B.map((b) => b[1]), B.map((b) => b[2])], 'budget ms');
 </script>

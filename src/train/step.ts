@@ -1,19 +1,44 @@
-// One GRPO training step as every rank runs it (data parallelism):
+// One GRPO training step as every rank runs it (data parallelism), on the CPU ops. A step is one
+// optimizer step made of micro-steps (`optimizerStep`); a plain step is one micro-step over one
+// generation, and src/train/micro-steps.ts plans the micro-steps of gradient accumulation and
+// several passes, dynamic sampling (src/train/dynamic.ts) trains one over its slices:
 //   generateAndGather: sample and score this rank's rows, all-gather rewards and prompt ids;
-//   trainStep: this rank's slots' advantages under the chosen scheme (each over its group in the gathered batch) →
-//   local loss and gradients → one allReduce(mean) of the gradients with the metric sums appended
+//   generationOf: this rank's slots' advantages under the chosen scheme (each over its group in the gathered batch);
+//   optimizerStep: for each micro-step, the loss (computeLoss, src/ops/loss.ts) and gradients, summed →
+//   one allReduce(mean) of the gradients with the metric sums appended (src/train/metrics.ts)
 //   → the same clip and Adam step on every rank.
 // Every rank ends the step with bit-identical parameters; checkReplicas verifies it.
-import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControllerParams, type HeadName } from '../core/env/controller.ts';
+import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControllerParams } from '../core/env/controller.ts';
 import { scoreSample, type Task } from '../core/env/task.ts';
+import type { GrpoLossSettings } from '../core/grpo/loss.ts';
 import { keyGroups, slotAdvantages } from '../core/grpo/slot-advantages.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
+import { tokenWeight } from '../ops/cpu/grpoLoss.ts';
 import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { TrainConfig } from './config.ts';
-import type { MicroStepMetrics } from './micro-steps.ts';
-import { headEntropySums, layoutOf, policyBackward, rollout, stageShapes, stageTrunk, type Rollout } from './policy.ts';
+import {
+  entropySums,
+  type GatheredKey,
+  type MicroStepFacts,
+  type StepMetrics,
+  stepMetrics,
+  SUM_FLOATS,
+  writeSums,
+  zeroSums,
+} from './metrics.ts';
+import {
+  forwardActions,
+  headEntropySums,
+  layoutOf,
+  policyBackward,
+  rollout,
+  selectRows,
+  stageShapes,
+  stageTrunk,
+  type Rollout,
+} from './policy.ts';
 import { Workspace } from './workspace.ts';
 
 /** What every rank holds between steps. */
@@ -39,29 +64,7 @@ export function initialState(c: TrainConfig, initial?: Float32Array): TrainState
   };
 }
 
-/** One step's metrics (identical on every rank). */
-export interface StepMetrics {
-  step: number;
-  rewardMean: number;
-  rewardStd: number;
-  /** Σ expected reward of the sampled configurations / Σ optimal expected reward of their prompts. */
-  optimumFraction: number;
-  loss: number;
-  /** Mean per-token KL to the reference policy (k3 estimator, as TRL logs it); null when beta = 0 (no reference). */
-  kl: number | null;
-  /** Mean entropy of each head over the batch, nats. */
-  entropy: Record<HeadName, number>;
-  /** Groups (by prompt id) whose rewards all tie, so their advantages are 0. */
-  zeroStdFraction: number;
-  /** Tokens whose ratio was clipped (0 on-policy: one optimisation pass per generation). */
-  clipFraction: number;
-  /** Gradient norm before clipping. */
-  gradNorm: number;
-  /** Standard deviation of the gathered batch's advantages (the chosen scheme's): how much signal the step has; 0 when every group ties. */
-  advantageStd: number;
-  /** With accumulation or several passes per generation (src/train/micro-steps.ts): what the optimizer step was made of. */
-  micro?: MicroStepMetrics;
-}
+export type { StepMetrics } from './metrics.ts';
 
 /** The gathered view of a step: every sample in rank-major order. */
 export interface Gathered {
@@ -248,10 +251,99 @@ function rankLossOps(
 }
 
 /**
- * Runs one full training step on this rank; returns the step's metrics. `ws`: the rank's
- * workspace, whose arrays the step reuses (the rank's next step overwrites them). `report`
- * false: the metrics that only the gathered batch gives (rewardStats, advantageStd) are NaN, not
- * computed: every rank would compute the same, and only the reporting rank's are read.
+ * A generation batch as a rank trains on it: its rollout, the gathered batch and the chosen scheme's
+ * advantages. A plain step trains on one at once; with micro-steps it is held until its last pass.
+ */
+export interface Generation {
+  rollout: Rollout;
+  gathered: Gathered;
+  /** The gathered position of this rank's first row (equal slices by default; dynamic sampling's may differ in size). */
+  rowOffset: number;
+  /** The scheme's advantages of this rank's rows, float32 as the loss reads them. */
+  advantages: Float32Array;
+  /** The gathered batch's advantages (the scheme's float64 values) where the rank reports its metrics (advantageStd), else null. */
+  allAdvantages: Float64Array | null;
+  /** Optimizer steps taken before it was sampled: the policy moved since when this is not the state's step. */
+  version: number;
+}
+
+/**
+ * The chosen scheme's advantages of this rank's slots (each over its whole group in the gathered
+ * batch) make a generation of `ro`; the reporting rank takes every slot's, since the advantages'
+ * std is the batch's. Arrays: `ws`'s.
+ */
+export function generationOf(
+  rank: Rank,
+  c: TrainConfig,
+  state: TrainState,
+  ro: Rollout,
+  gathered: Gathered,
+  rowOffset: number,
+  ws: Workspace,
+  report: boolean,
+): Generation {
+  const n = gathered.rewards.length;
+  const rows = ro.rows;
+  const input = { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size };
+  const all = report ? slotAdvantages(c.advantage, input, 0, ws.f64('advantages.gathered', n), ws) : null;
+  const advantages = all ? f32Of(all, rowOffset, rows, ws) : slotAdvantages(c.advantage, input, rowOffset, ws.f32('advantages', rows), ws);
+  return { rollout: ro, gathered, rowOffset, advantages, allAdvantages: all, version: state.step };
+}
+
+/** One micro-step of an optimizer step: rows of a generation, and how their loss is normalised. */
+export interface MicroStep {
+  generation: Generation;
+  /** This rank's rows of the generation (indices into its rollout), or null: all of them. */
+  rows: readonly number[] | null;
+  /** Rows every rank trains on in this micro-step (the metrics' denominators). */
+  rowsAllRanks: number;
+  /**
+   * The weight each token of row r gets in the framework's backward before DDP's mean over ranks
+   * (core/steps' normaliser), or null: the loss op's own weighting (a plain step).
+   */
+  perToken: ((row: number) => number) | null;
+}
+
+/**
+ * The loss op's result rescaled so that each token of row r weighs `perToken(r)` instead of the
+ * op's own weight (tokenWeight, over this micro-batch alone), in place: the factor the framework's
+ * backward applies before DDP's mean over ranks.
+ */
+export function rescaleToNormaliser(
+  c: TrainConfig,
+  perToken: (row: number) => number,
+  rows: number,
+  out: { loss: number; gradLogp: Float32Array },
+): { loss: number; gradLogp: Float32Array } {
+  const T = ACTIONS_PER_CONFIG;
+  const s = grpoSettings(c);
+  // Every row has T tokens, so the op's weight and the framework's are each the same for every row of the micro-batch.
+  const factor = perToken(0) / tokenWeight(s, rows, T, rows * T);
+  for (let r = 1; r < rows; r++) {
+    const f = perToken(r) / tokenWeight(s, rows, T, rows * T);
+    if (Math.abs(f - factor) > 1e-12 * factor) throw new Error(`micro-batch rows weigh differently (${f} vs ${factor}): not modelled`);
+  }
+  const g = out.gradLogp;
+  for (let i = 0; i < g.length; i++) g[i]! *= factor;
+  return { loss: out.loss * factor, gradLogp: g };
+}
+
+/** The GRPO loss settings of a run (the loss op's; the pairwise loss reads groupSize instead). */
+export function grpoSettings(c: TrainConfig): GrpoLossSettings {
+  return {
+    lossType: c.loss as GrpoLossSettings['lossType'],
+    epsilonLow: c.epsilonLow,
+    epsilonHigh: c.epsilonHigh,
+    beta: c.beta,
+    maxCompletionLength: ACTIONS_PER_CONFIG,
+  };
+}
+
+/**
+ * Runs one plain training step on this rank: one generation, one micro-step over all its rows.
+ * `ws`: the rank's workspace, whose arrays the step reuses (the rank's next step overwrites them).
+ * `report` false: the metrics that only the gathered batch gives (rewardStats, advantageStd) are
+ * NaN, not computed: every rank would compute the same, and only the reporting rank's are read.
  */
 export async function trainStep(
   rank: Rank,
@@ -268,9 +360,9 @@ export async function trainStep(
 }
 
 /**
- * Advantages → loss → gradients → allReduce → Adam, on a batch already generated and gathered.
- * This rank's rows are gathered rows [rowOffset, rowOffset + ro.rows): equal slices by default,
- * an explicit offset when dynamic sampling gives the ranks slices of different sizes (rebalance).
+ * One micro-step's optimizer step on a batch already generated and gathered (a plain step, dynamic
+ * sampling's slice). This rank's rows are gathered rows [rowOffset, rowOffset + ro.rows): equal
+ * slices by default, an explicit offset when dynamic sampling gives the ranks slices of different sizes (rebalance).
  */
 export async function optimiseOn(
   rank: Rank,
@@ -284,77 +376,148 @@ export async function optimiseOn(
   ws = new Workspace(),
   report = true,
 ): Promise<StepMetrics> {
+  const generation = generationOf(rank, c, state, ro, gathered, rowOffset, ws, report);
+  return optimizerStep(
+    rank,
+    ops,
+    task,
+    c,
+    state,
+    [{ generation, rows: null, rowsAllRanks: gathered.rewards.length, perToken: null }],
+    ws,
+    report,
+  );
+}
+
+/**
+ * One optimizer step of micro-steps on this rank; returns its metrics (identical on every rank). For each
+ * micro-step: its rows (under the current parameters once the policy moved since they were sampled,
+ * so the ratio leaves 1), the loss of `c.loss` through computeLoss (rescaled to the framework's
+ * normaliser when given), its gradients added to the step's. Then one allReduce(mean) of the
+ * gradients with the metric sums (metrics.ts) appended, clip, Adam. `micro`: the step's facts when
+ * it is made of a plan's micro-steps (the record's `micro`).
+ */
+export async function optimizerStep(
+  rank: Rank,
+  ops: OpsBackend,
+  task: Task,
+  c: TrainConfig,
+  state: TrainState,
+  microSteps: readonly MicroStep[],
+  ws = new Workspace(),
+  report = true,
+  micro?: MicroStepFacts,
+): Promise<StepMetrics> {
   const T = ACTIONS_PER_CONFIG;
-  const rows = ro.rows;
-  const shape = { rows, tokens: T };
-  const mask = ws.f32('mask', rows * T).fill(1);
-  const ref = state.ref ? await logpUnder(ops, task, state.ref, ro) : null;
-  // The chosen scheme's advantages of this rank's slots (each over its whole group in the gathered
-  // batch); the reporting rank takes every slot's, since the advantages' std is the batch's.
-  const n = gathered.rewards.length;
-  const input = { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size };
-  const all = report ? slotAdvantages(c.advantage, input, 0, ws.f64('advantages.gathered', n), ws) : null;
-  const mine = all ? f32Of(all, rowOffset, rows, ws) : slotAdvantages(c.advantage, input, rowOffset, ws.f32('advantages', rows), ws);
-  // On-policy, one pass per generation: the sampling policy is the current one (old = logp).
-  const { loss, gradLogp } = await computeLoss(rankLossOps(rank, ops, gathered, c.k, rowOffset, ws), {
-    shape,
-    logp: ro.logpTokens,
-    oldLogp: ro.logpTokens,
-    refLogp: ref,
-    mask,
-    // This rank's slice (the GRPO losses read them).
-    advantages: () => mine,
-    rewards: gathered.rewards.subarray(rowOffset, rowOffset + rows),
-    settings: {
-      lossType: c.loss,
-      epsilonLow: c.epsilonLow,
-      epsilonHigh: c.epsilonHigh,
-      beta: c.beta,
-      maxCompletionLength: T,
-      groupSize: c.k,
-    },
-  });
-  // The ratio e^(logp − old) is 1 here, so nothing is clipped, whatever the loss; counted anyway
-  // so the GRPO losses' metric stays true if several passes per generation are added.
-  let clipped = 0;
-  for (let i = 0; i < rows * T; i++) {
-    const ratio = Math.exp(ro.logpTokens[i]! - ro.logpTokens[i]!);
-    if (ratio < 1 - c.epsilonLow || ratio > 1 + c.epsilonHigh) clipped++;
-  }
-  let klSum = 0;
-  if (ref) {
-    for (let i = 0; i < rows * T; i++) {
-      const d = ref[i]! - ro.logpTokens[i]!;
-      klSum += Math.exp(d) - d - 1;
-    }
-  }
-  // One all-reduce, in place, for the gradients and the step's metric sums (loss, KL, clipped
-  // tokens, each head's entropy) appended to them: the mean over ranks, in float32 like the gradients.
   const P = layoutOf(c.dims).length;
-  const payload = ws.f32('payload', P + 3 + HEAD_LIST.length);
-  await policyBackward(ops, c.dims, state.params, ro, gradLogp, ws, payload);
-  const ent = headEntropySums(ro);
-  payload[P] = loss;
-  payload[P + 1] = klSum;
-  payload[P + 2] = clipped;
-  HEAD_LIST.forEach((h, i) => (payload[P + 3 + i] = ent[h.name]));
+  // One all-reduce, in place, for the gradients and the step's metric sums appended to them: the
+  // mean over ranks, in float32 like the gradients.
+  const payload = ws.f32('payload', P + SUM_FLOATS);
+  const sums = zeroSums();
+  let trainedRows = 0;
+  for (let i = 0; i < microSteps.length; i++) {
+    const { generation: gen, rows: local, perToken, rowsAllRanks } = microSteps[i]!;
+    trainedRows += rowsAllRanks;
+    const sampled = local ? selectRows(gen.rollout, local) : gen.rollout;
+    // The policy moved since the batch was sampled: its rows under the current parameters.
+    const moved = gen.version !== state.step;
+    const current = moved ? await forwardActions(ops, c.dims, state.params, sampled) : sampled;
+    const ref = state.ref ? await logpUnder(ops, task, state.ref, current) : null;
+    const rows = current.rows;
+    const advantages = local ? Float32Array.from(local, (r) => gen.advantages[r]!) : gen.advantages;
+    // (The pairwise loss, which ranks the gathered groups, trains on whole generations: config.ts refuses it with micro-steps.)
+    const out = await computeLoss(rankLossOps(rank, ops, gen.gathered, c.k, gen.rowOffset, ws), {
+      shape: { rows, tokens: T },
+      logp: current.logpTokens,
+      oldLogp: sampled.logpTokens,
+      refLogp: ref,
+      mask: ws.f32('mask', rows * T).fill(1),
+      // This rank's rows (the GRPO losses read them).
+      advantages: () => advantages,
+      rewards: local
+        ? Float32Array.from(local, (r) => gen.gathered.rewards[gen.rowOffset + r]!)
+        : gen.gathered.rewards.subarray(gen.rowOffset, gen.rowOffset + rows),
+      settings: { ...grpoSettings(c), lossType: c.loss, groupSize: c.k },
+    });
+    const { loss, gradLogp } = perToken ? rescaleToNormaliser(c, perToken, rows, out) : out;
+    // The first micro-step's gradients go straight into the payload; later ones are added to them.
+    const grads = await policyBackward(ops, c.dims, state.params, current, gradLogp, ws, i === 0 ? payload : ws.f32('grads.micro', P));
+    if (i > 0) for (let j = 0; j < P; j++) payload[j]! += grads[j]!;
+    sums.loss += loss;
+    for (let j = 0; j < rows * T; j++) {
+      const ratio = Math.exp(current.logpTokens[j]! - sampled.logpTokens[j]!);
+      if (ratio < 1 - c.epsilonLow || ratio > 1 + c.epsilonHigh) sums.clipFraction++;
+      sums['micro.ratioDeviation'] += Math.abs(ratio - 1);
+      if (ref) {
+        const d = ref[j]! - current.logpTokens[j]!;
+        sums.kl += Math.exp(d) - d - 1;
+      }
+    }
+    if (moved) sums['micro.offPolicyFraction'] += rows * T;
+    entropySums(sums, headEntropySums(current));
+  }
+  writeSums(payload, P, sums);
   const reduced = await rank.allReduce(payload, { op: 'mean', out: payload });
   const grads = reduced.subarray(0, P);
-  const sums = Array.from(reduced.subarray(P), (mean) => mean * rank.size);
   const clip = await ops.gradNorm(grads, c.maxGradNorm);
   state.step++;
   await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
-
-  return {
+  return stepMetrics({
     step: state.step,
-    ...(report ? rewardStats(task, gathered, ws) : { rewardMean: NaN, rewardStd: NaN, optimumFraction: NaN, zeroStdFraction: NaN }),
-    loss: sums[0]! / rank.size,
-    kl: ref ? sums[1]! / (n * T) : null,
-    entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
-    clipFraction: sums[2]! / (n * T),
+    reduced: reduced.subarray(P),
+    counts: { ranks: rank.size, rows: trainedRows, tokens: trainedRows * T },
+    gathered: report ? gatheredMetrics(task, microSteps, ws) : NOT_REPORTED,
     gradNorm: clip.norm,
-    advantageStd: all ? std(all) : NaN,
+    reference: state.ref !== null,
+    micro,
+  });
+}
+
+const NOT_REPORTED: Record<GatheredKey, number> = {
+  rewardMean: NaN,
+  rewardStd: NaN,
+  optimumFraction: NaN,
+  zeroStdFraction: NaN,
+  advantageStd: NaN,
+};
+
+/** The gathered batch's metrics over the generations the micro-steps trained on (each once, in order of first use). */
+function gatheredMetrics(task: Task, microSteps: readonly MicroStep[], ws: Workspace): Record<GatheredKey, number> {
+  const gens = [...new Set(microSteps.map((m) => m.generation))];
+  if (gens.length === 1) {
+    const g = gens[0]!;
+    return { ...rewardStats(task, g.gathered, ws), advantageStd: g.allAdvantages ? std(g.allAdvantages) : NaN };
+  }
+  const cat = <A extends Float32Array | Int32Array | Float64Array>(parts: A[], make: (n: number) => A): A => {
+    const out = make(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p as never, at);
+      at += p.length;
+    }
+    return out;
   };
+  const gathered: Gathered = {
+    rewards: cat(
+      gens.map((g) => g.gathered.rewards),
+      (n) => new Float32Array(n),
+    ),
+    expected: cat(
+      gens.map((g) => g.gathered.expected),
+      (n) => new Float32Array(n),
+    ),
+    promptIds: cat(
+      gens.map((g) => g.gathered.promptIds),
+      (n) => new Int32Array(n),
+    ),
+  };
+  const all = gens.every((g) => g.allAdvantages)
+    ? cat(
+        gens.map((g) => g.allAdvantages!),
+        (n) => new Float64Array(n),
+      )
+    : null;
+  return { ...rewardStats(task, gathered), advantageStd: all ? std(all) : NaN };
 }
 
 /** Positions [from, from + rows) of `x` as float32, in the workspace's 'advantages'. */

@@ -23,18 +23,34 @@
 // fusedStepUnsupported): dynamic sampling, micro-steps, and the pairwise loss except on one rank
 // whose rows hold each prompt's k samples side by side. β > 0 runs fused: the reference policy's
 // forward pass and the KL term are dispatches of the backward half.
-import { HEAD_LIST, INSERTION_POSITIONS, stageInputs, type HeadName } from '../core/env/controller.ts';
+import { HEAD_LIST, INSERTION_POSITIONS, stageInputs } from '../core/env/controller.ts';
 import { rewardTable } from '../core/env/reward-table.ts';
 import { cacheLatencyTokens, CORRECTNESS_STREAM, latencyToken, VALID_CONFIGS, type Task } from '../core/env/task.ts';
 import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
 import { schemeGroups } from '../core/grpo/scheme-groups.ts';
 import { schemeAdvantages } from '../core/grpo/schemes.ts';
-import { FusedStep, type DeviceStepMetrics, type StepRows, type TransferCounts } from '../gpu/fused-step.ts';
+import { DEVICE_SUMS, FusedStep, type DeviceStepMetrics, type StepRows, type TransferCounts } from '../gpu/fused-step.ts';
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { gradNorm } from '../ops/cpu/gradNorm.ts';
 import type { Rank } from '../ranks/rank.ts';
 import { contiguousGroups, fusedStepUnsupported, type TrainConfig } from './config.ts';
+import { type MetricSums, type SumKey, stepMetrics, SUM_FLOATS, writeSums, zeroSums } from './metrics.ts';
 import { gatherSamples, rewardStats, std, type Gathered, type StepMetrics, type TrainState } from './step.ts';
+
+/** The device's sums are metrics of the table (a name it does not list fails to compile here). */
+const DEVICE_SUM_KEYS: readonly SumKey[] = DEVICE_SUMS;
+
+/**
+ * A step's metric sums from the device's (by name); the rest are 0: on-policy with one pass the ratio
+ * is e^0 = 1 exactly, so no token is clipped or off-policy (the CPU path counts them and finds 0 for the same reason).
+ */
+function sumsOf(device: ArrayLike<number>): MetricSums {
+  const sums = zeroSums();
+  DEVICE_SUM_KEYS.forEach((key, i) => {
+    sums[key] = device[i]!;
+  });
+  return sums;
+}
 
 export type { TransferCounts } from '../gpu/fused-step.ts';
 
@@ -169,17 +185,17 @@ export class WebGpuTrainer {
     const gathered: Gathered = { rewards: m.rewards, expected: m.expected, promptIds: s.promptIds };
     const advantages = schemeAdvantages(this.c.advantage, { rewards: m.rewards, promptIds: s.promptIds, k: this.c.k, ranks: 1 });
     const n = m.rewards.length;
-    return {
+    // One rank: the device's sums are the reduction (float32, as the payload would carry them).
+    const reduced = new Float32Array(SUM_FLOATS);
+    writeSums(reduced, 0, sumsOf(DEVICE_SUMS.map((key) => m.sums[key])));
+    return stepMetrics({
       step: s.step,
-      ...rewardStats(this.task, gathered),
-      loss: m.loss,
-      kl: this.c.beta > 0 ? m.klSum / (n * HEAD_LIST.length) : null,
-      entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, m.entropySums[i]! / n])) as Record<HeadName, number>,
-      // On-policy with one pass the ratio is e^0 = 1 exactly: no token is clipped (the CPU path counts 0 too).
-      clipFraction: 0,
+      reduced,
+      counts: { ranks: 1, rows: n, tokens: n * HEAD_LIST.length },
+      gathered: { ...rewardStats(this.task, gathered), advantageStd: std(advantages) },
       gradNorm: m.gradNorm,
-      advantageStd: std(advantages),
-    };
+      reference: this.c.beta > 0,
+    });
   }
 
   /** W ranks: the two halves around the two collectives; returns the step's metrics, as trainStep does. */
@@ -196,32 +212,26 @@ export class WebGpuTrainer {
       ranks: rank.size,
     });
     const back = await this.gpu.backward(Float32Array.from(advantages.slice(rowOffset, rowOffset + rows)));
-    const L = back.length - 2 - HEAD_LIST.length;
-    // The all-reduce payload of step.ts: gradients, then [loss, KL sum, clipped tokens, entropy sums].
-    // Clipped: on-policy with one pass the ratio is e^0 = 1 exactly, so no token is clipped (the
-    // CPU path counts them and finds 0 for the same reason).
-    const payload = new Float32Array(L + 3 + HEAD_LIST.length);
-    payload.set(back.subarray(0, L + 2));
-    payload.set(back.subarray(L + 2), L + 3);
+    const L = back.length - DEVICE_SUMS.length;
+    // The all-reduce payload of step.ts: the gradients, then the metric sums in the table's order.
+    const payload = new Float32Array(L + SUM_FLOATS);
+    payload.set(back.subarray(0, L));
+    writeSums(payload, L, sumsOf(back.subarray(L)));
     const reduced = await rank.allReduce(payload, { op: 'mean' });
     const grads = reduced.subarray(0, L);
-    const sums = Array.from(reduced.subarray(L), (mean) => mean * rank.size);
     const clip = gradNorm(grads, c.maxGradNorm);
     state.step++;
     this.gpu.queueAdam(grads, clip.scale, state.step);
 
     const n = gathered.rewards.length;
-    const T = HEAD_LIST.length;
-    return {
+    return stepMetrics({
       step: state.step,
-      ...rewardStats(task, gathered),
-      loss: sums[0]! / rank.size,
-      kl: c.beta > 0 ? sums[1]! / (n * T) : null,
-      entropy: Object.fromEntries(HEAD_LIST.map((h, i) => [h.name, sums[3 + i]! / n])) as Record<HeadName, number>,
-      clipFraction: sums[2]! / (n * T),
+      reduced: reduced.subarray(L),
+      counts: { ranks: rank.size, rows: n, tokens: n * HEAD_LIST.length },
+      gathered: { ...rewardStats(task, gathered), advantageStd: std(advantages) },
       gradNorm: clip.norm,
-      advantageStd: std(advantages),
-    };
+      reference: c.beta > 0,
+    });
   }
 
   /** Copies the device's parameters and moments into `state` (for the replica checksum and checkpoints). */

@@ -1,6 +1,7 @@
 // The dashboard's metrics as files: JSONL (one step record per line, the lines of the CLI's
-// metrics.jsonl) and CSV (one row per step, the nested entropy and dynamic-sampling fields
-// flattened into columns). Pure, so the unit tests check both in Node and Deno.
+// metrics.jsonl) and CSV (one row per step: a column per metric of src/train/metrics.ts, nested
+// ones flattened, and the dynamic-sampling counts). Pure, so the unit tests check both in Node and Deno.
+import { METRICS, type MetricRow, metricValue } from '../../train/metrics.ts';
 import type { StepRecord } from '../../train/run.ts';
 
 /** One JSON object per line, as `grpo-sandbox train --out` writes metrics.jsonl. */
@@ -8,22 +9,10 @@ export function metricsJsonl(records: readonly StepRecord[]): string {
   return records.map((r) => `${JSON.stringify(r)}\n`).join('');
 }
 
-/** The CSV's columns, each with how to read it from a record (null/undefined: an empty cell). */
+/** The CSV's columns, each with how to read it from a record (null/undefined: an empty cell): the step, every metric of the table, the run's columns. */
 export const CSV_COLUMNS: readonly [string, (r: StepRecord) => number | null | undefined][] = [
   ['step', (r) => r.step],
-  ['rewardMean', (r) => r.rewardMean],
-  ['rewardStd', (r) => r.rewardStd],
-  ['optimumFraction', (r) => r.optimumFraction],
-  ['loss', (r) => r.loss],
-  ['kl', (r) => r.kl],
-  ['entropyTier', (r) => r.entropy.tier],
-  ['entropyInsertion', (r) => r.entropy.insertion],
-  ['entropyTopK', (r) => r.entropy.topK],
-  ['entropyKnob3', (r) => r.entropy.knob3],
-  ['zeroStdFraction', (r) => r.zeroStdFraction],
-  ['clipFraction', (r) => r.clipFraction],
-  ['gradNorm', (r) => r.gradNorm],
-  ['advantageStd', (r) => r.advantageStd],
+  ...(METRICS as readonly MetricRow[]).map((m): [string, (r: StepRecord) => number | null] => [m.csv, (r) => metricValue(r, m)]),
   ['stepMs', (r) => r.stepMs],
   ['layoutStep', (r) => r.layoutStep],
   ['dynamicResamples', (r) => r.dynamic?.resamples],
