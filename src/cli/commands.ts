@@ -23,4 +23,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   dynamic: async () => (await import('./dynamic.ts')).default,
   diff: async () => (await import('./diff.ts')).default,
   steps: async () => (await import('./steps.ts')).default,
+  async: async () => (await import('./async.ts')).default,
 };

@@ -1,0 +1,38 @@
+// A rule's settings from text (a CLI flag, later a URL key): each key read by its flag, checked against its kind and
+// range, defaulted to the framework's shipped value. One line per mistake, naming the flag and the framework's key.
+import { ConfigError } from '../errors.ts';
+import type { RuleDef, RuleValues } from './rule.ts';
+
+export function readRuleValues(def: RuleDef, get: (flag: string) => string | undefined): RuleValues {
+  const values: Record<string, number | boolean | string | null> = {};
+  for (const key of def.keys) {
+    const text = get(key.flag);
+    if (text === undefined) {
+      values[key.key] = key.default;
+      continue;
+    }
+    const name = `--${key.flag} (${def.framework}'s ${key.key})`;
+    if (key.kind === 'bool') {
+      if (text !== 'true' && text !== 'false') throw new ConfigError(`${name} takes true or false, got '${text.slice(0, 40)}'`);
+      values[key.key] = text === 'true';
+    } else if (key.kind === 'choice') {
+      if (!key.choices?.includes(text))
+        throw new ConfigError(`${name} takes one of ${key.choices?.join(', ')}, got '${text.slice(0, 40)}'`);
+      values[key.key] = text;
+    } else {
+      const n = Number(text);
+      const whole = key.kind === 'int';
+      if (text.trim() === '' || !Number.isFinite(n) || (whole && !Number.isInteger(n)))
+        throw new ConfigError(`${name} takes ${whole ? 'a whole number' : 'a number'}, got '${text.slice(0, 40)}'`);
+      if (key.min !== undefined && n < key.min) throw new ConfigError(`${name} must be at least ${key.min}, got ${n}`);
+      if (n > 1_000_000) throw new ConfigError(`${name} must be at most 1000000, got ${n}`);
+      values[key.key] = n;
+    }
+  }
+  return values;
+}
+
+/** Flags that belong to some framework's rule (other than `max-staleness`, which every rule has). */
+export function ruleFlags(defs: readonly RuleDef[]): string[] {
+  return [...new Set(defs.flatMap((d) => d.keys.map((k) => k.flag)))].sort();
+}

@@ -1,0 +1,390 @@
+// The asynchronous loop in virtual time, one event at a time. Generation: gen-workers × concurrency slots,
+// each decoding one completion at tokens-per-second; a dispatched group's k completions queue for slots in
+// order. Training: each step takes a batch the rule selects, lasts step-time (or its tokens ÷ the training
+// rate) and ends in a weight update; the generators take the new weights as the rule's WeightSync says.
+// Ties in time are broken by the order events were scheduled, so a run is a pure function of its inputs.
+import { ConfigError } from '../errors.ts';
+import { PromptLengths } from './lengths.ts';
+import type { RuleDrop, RuleState, StalenessRule } from './rule.ts';
+import { summarize } from './summary.ts';
+import type { AsyncResult, AsyncWorkload, Dropped, Group, Sample, TrainedStep } from './types.ts';
+
+/** Times in the result are rounded to microseconds (the same decimal text on every runtime). */
+export const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/** A run that never reaches its steps (a rule that starves the trainer) stops after this many events. */
+const MAX_EVENTS = 5_000_000;
+
+/** Completions a run may generate (about 10 s of work): an unbounded rule with a fast generator is refused past it. */
+export const MAX_GENERATED = 200_000;
+
+interface SlotEvent {
+  time: number;
+  seq: number;
+  kind: 'sample' | 'step';
+  sample?: Sample;
+}
+
+/** A binary heap of events by (time, seq). */
+class Events {
+  private readonly heap: SlotEvent[] = [];
+  private seq = 0;
+  push(e: Omit<SlotEvent, 'seq'>): SlotEvent {
+    const ev = { ...e, seq: this.seq++ };
+    const h = this.heap;
+    h.push(ev);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!less(h[i]!, h[p]!)) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+    return ev;
+  }
+  pop(): SlotEvent | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && less(h[l]!, h[m]!)) m = l;
+        if (r < h.length && less(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+/** Free slots, lowest number first (a completion takes the lowest free slot). */
+class FreeSlots {
+  private readonly heap: number[];
+  constructor(count: number) {
+    this.heap = Array.from({ length: count }, (_, i) => i);
+  }
+  get size(): number {
+    return this.heap.length;
+  }
+  push(slot: number): void {
+    const h = this.heap;
+    h.push(slot);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (h[p]! <= h[i]!) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+  }
+  pop(): number {
+    const h = this.heap;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && h[l]! < h[m]!) m = l;
+        if (r < h.length && h[r]! < h[m]!) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+const less = (a: SlotEvent, b: SlotEvent) => a.time < b.time || (a.time === b.time && a.seq < b.seq);
+
+/** Generation slots (gen-workers × concurrency) the simulation holds at most. */
+export const MAX_SLOTS = 1 << 20;
+
+export function checkWorkload(w: AsyncWorkload): void {
+  if (w.genWorkers * w.concurrency > MAX_SLOTS)
+    throw new ConfigError(
+      `--gen-workers × --concurrency is ${w.genWorkers * w.concurrency} slots; at most ${MAX_SLOTS}: lower one of them`,
+    );
+  if ((w.stepTime === null) === (w.trainTokensPerSecond === null))
+    throw new ConfigError(
+      'give exactly one of --step-time (seconds per step) and --train-tokens-per-second (a step lasts its tokens ÷ this rate)',
+    );
+}
+
+/** Runs the workload under one framework's rule. */
+export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncResult {
+  checkWorkload(workload);
+  const { trainBatchSize: batch, k, steps: stepsWanted } = workload;
+  const lengths = new PromptLengths(workload.lengths, k, workload.seed);
+  const slotCount = workload.genWorkers * workload.concurrency;
+  const free = new FreeSlots(slotCount);
+  const running = new Map<number, { sample: Sample; event: SlotEvent }>();
+  const pending: Sample[] = [];
+  const events = new Events();
+  const groups: Group[] = [];
+  const inFlight: Group[] = [];
+  const ready: Group[] = [];
+  const dropped: Dropped[] = [];
+  const steps: TrainedStep[] = [];
+  /** Completions that finished (the length bias's "generated"), and those aborted part-way. */
+  const generated: Sample[] = [];
+  const aborted: Sample[] = [];
+  let now = 0;
+  let trainer = 0;
+  let generator = 0;
+  let trained = 0;
+  let trainerBusy = false;
+  let trainerFreeSince = 0;
+  /** An update held back until the batch being generated finishes (WeightSync 'after-batch'). */
+  let syncPending = false;
+
+  const state = (): RuleState => ({
+    trainer,
+    generator,
+    batch,
+    k,
+    dispatched: groups.length,
+    inFlight,
+    ready,
+    trained,
+    droppedCount: dropped.length,
+  });
+
+  const remove = (list: Group[], g: Group) => {
+    const i = list.indexOf(g);
+    if (i >= 0) list.splice(i, 1);
+  };
+
+  const drop = (d: RuleDrop) => {
+    const g = d.group;
+    const wasInFlight = inFlight.includes(g);
+    if (wasInFlight) {
+      remove(inFlight, g);
+      // Abort: free its slots, forget its queued completions; what it generated so far counts as generated.
+      for (const s of g.samples) {
+        const r = running.get(s.slot);
+        if (r && r.sample === s) {
+          running.delete(s.slot);
+          r.event.kind = 'sample';
+          r.event.sample = undefined;
+          s.length = Math.round((now - s.start) * workload.tokensPerSecond);
+          s.end = now;
+          free.push(s.slot);
+          aborted.push(s);
+        }
+        const q = pending.indexOf(s);
+        if (q >= 0) pending.splice(q, 1);
+      }
+    } else remove(ready, g);
+    dropped.push({
+      prompt: g.prompt,
+      group: g.id,
+      atVersion: trainer,
+      time: round6(now),
+      why: d.why,
+      detail: d.detail,
+      lag: wasInFlight ? null : rule.lag(g, trainer),
+      lengths: g.samples.filter((s) => s.end >= 0 && s.end <= now).map((s) => s.length),
+      requeued: false,
+    });
+  };
+
+  const dispatch = () => {
+    while (!syncPending && pending.length === 0 && free.size > 0) {
+      const n = rule.admit(state());
+      if (n <= 0) return;
+      for (let i = 0; i < n; i++) {
+        const id = groups.length;
+        const avail = lengths.available;
+        if (avail !== null && id >= avail) {
+          if (i === 0) return;
+          break;
+        }
+        const ls = lengths.lengths(id);
+        const g: Group = {
+          id,
+          prompt: id,
+          difficulty: lengths.difficulty(id),
+          dispatchedAt: now,
+          dispatchVersion: generator,
+          stamp: null,
+          samples: [],
+          open: k,
+          readyAt: null,
+        };
+        g.samples = ls.map((length, index) => ({ group: id, index, length, start: -1, end: -1, versions: [], slot: -1 }));
+        groups.push(g);
+        inFlight.push(g);
+        pending.push(...g.samples);
+        rule.dispatched(g, state());
+      }
+    }
+  };
+
+  const startSamples = () => {
+    while (pending.length > 0 && free.size > 0) {
+      const s = pending.shift()!;
+      const slot = free.pop();
+      s.slot = slot;
+      s.start = now;
+      s.versions = [generator];
+      const event = events.push({ time: now + s.length / workload.tokensPerSecond, kind: 'sample', sample: s });
+      running.set(slot, { sample: s, event });
+    }
+  };
+
+  const applyUpdate = () => {
+    syncPending = false;
+    generator = trainer;
+    if (rule.weightSync === 'in-flight') for (const { sample } of running.values()) sample.versions.push(generator);
+    rule.synced?.(state());
+  };
+
+  const stepTokens = (take: Group[]) => take.reduce((t, g) => t + g.samples.reduce((u, s) => u + s.length, 0), 0);
+
+  const tryTrain = () => {
+    if (trainerBusy || syncPending || steps.length >= stepsWanted) return;
+    for (;;) {
+      const sel = rule.select(state());
+      if (!sel) return;
+      for (const d of sel.dropped) drop(d);
+      if (sel.take.length === 0) continue;
+      const version = trainer;
+      const duration = workload.stepTime ?? stepTokens(sel.take) / workload.trainTokensPerSecond!;
+      const step: TrainedStep = {
+        step: steps.length,
+        version,
+        start: round6(now),
+        end: round6(now + duration),
+        trainerIdle: round6(now - trainerFreeSince),
+        generatorIdle: 0,
+        byVersion: {},
+        samples: [],
+      };
+      for (const g of sel.take) {
+        remove(ready, g);
+        trained += 1;
+        const lag = rule.lag(g, version);
+        for (const s of g.samples) {
+          const v = s.versions[0]!;
+          step.byVersion[v] = (step.byVersion[v] ?? 0) + 1;
+          step.samples.push({
+            prompt: g.prompt,
+            group: g.id,
+            index: s.index,
+            length: s.length,
+            ...(s.versions.length === 1 ? { version: v } : { versions: [...s.versions] }),
+            lag,
+            wait: round6(now - s.end),
+            ...(g.difficulty === null ? {} : { difficulty: g.difficulty }),
+          });
+        }
+      }
+      steps.push(step);
+      trainerBusy = true;
+      events.push({ time: now + duration, kind: 'step' });
+      return;
+    }
+  };
+
+  const afterUpdate = () => {
+    for (const d of rule.afterUpdate(state())) drop(d);
+  };
+
+  /** Dispatch and start completions until neither moves (a group's completions take the free slots in order). */
+  const fill = () => {
+    for (;;) {
+      const before = groups.length;
+      dispatch();
+      startSamples();
+      if (groups.length === before) return;
+    }
+  };
+
+  let guard = 0;
+  fill();
+  tryTrain();
+  while (steps.length < stepsWanted || trainerBusy) {
+    const ev = events.pop();
+    if (!ev) {
+      throw new ConfigError(
+        `${rule.framework}: the run stalls after ${steps.length} of ${stepsWanted} steps: nothing is generating and the rule admits nothing more ` +
+          `(${ready.length} ready groups, ${dropped.length} dropped); raise the staleness bound or give more prompts`,
+      );
+    }
+    if (++guard > MAX_EVENTS)
+      throw new ConfigError(`${rule.framework}: the run took over ${MAX_EVENTS} events; lower --steps or --train-batch-size`);
+    now = ev.time;
+    if (ev.kind === 'sample') {
+      const s = ev.sample;
+      if (!s) continue; // aborted
+      running.delete(s.slot);
+      free.push(s.slot);
+      s.end = now;
+      generated.push(s);
+      if (generated.length > MAX_GENERATED) {
+        throw new ConfigError(
+          `${rule.framework}: generation ran ${MAX_GENERATED} completions ahead before step ${steps.length} of ${stepsWanted}: its rule lets the generators ` +
+            'outrun the trainer; lower --gen-workers × --concurrency or --tokens-per-second, or --steps',
+        );
+      }
+      const g = groups[s.group]!;
+      g.open -= 1;
+      if (g.open === 0) {
+        g.readyAt = now;
+        remove(inFlight, g);
+        ready.push(g);
+        rule.finished(g, state());
+      }
+      if (syncPending && inFlight.length === 0) {
+        applyUpdate();
+        afterUpdate();
+      }
+    } else {
+      trainerBusy = false;
+      trainerFreeSince = now;
+      trainer += 1;
+      if (trainer % rule.syncEvery === 0) {
+        if (rule.weightSync === 'after-batch' && inFlight.length > 0) syncPending = true;
+        else applyUpdate();
+      }
+      if (!syncPending) afterUpdate();
+      if (steps.length >= stepsWanted) break;
+    }
+    fill();
+    tryTrain();
+    fill();
+  }
+  const decoding = [...running.values()].map(({ sample }) => ({ ...sample, end: now }));
+  fillGeneratorIdle(steps, [...generated, ...aborted, ...decoding], slotCount, now);
+  return {
+    framework: rule.framework,
+    settings: { ...rule.settings },
+    lagDefinition: rule.lagDefinition,
+    steps,
+    dropped,
+    summary: summarize(steps, dropped, generated, groups, now),
+  };
+}
+
+/** Slot-seconds without a completion decoding, per step interval (previous step's end → this step's end). */
+function fillGeneratorIdle(steps: TrainedStep[], samples: readonly Sample[], slots: number, end: number): void {
+  let from = 0;
+  for (const step of steps) {
+    const to = Math.min(step.end, end);
+    let busy = 0;
+    for (const s of samples) busy += Math.max(0, Math.min(s.end, to) - Math.max(s.start, from));
+    step.generatorIdle = round6(Math.max(0, slots * (to - from) - busy));
+    from = to;
+  }
+}
