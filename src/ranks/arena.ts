@@ -58,6 +58,7 @@ export const H_ARG = 4; // root, dst or reduce op, depending on the collective
 export const H_NDIMS = 5;
 export const H_DIMS = 6; // MAX_DIMS words
 export const H_TENSOR = 14; // 1 when the payload was a Tensor (broadcast rebuilds one)
+export const H_PREFIX = 15; // allReduce, rank 0's header: the ranks whose reduction rank 0's slot holds (collectives.ts)
 const HEADER_WORDS = 16;
 
 const ABORT_MSG_CAPACITY = 4096;

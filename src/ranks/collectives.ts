@@ -28,6 +28,7 @@ import {
   H_DTYPE,
   H_KIND,
   H_NDIMS,
+  H_PREFIX,
   H_SEQ,
   H_TENSOR,
   kindCode,
@@ -52,6 +53,7 @@ import {
   ShapeMismatchError,
   WatchdogTimeoutError,
 } from './faults.ts';
+import { LocalGroup } from './local-group.ts';
 import { decodeObject, encodeObject } from './objects.ts';
 import { Tensor, type DeviceName } from './tensor.ts';
 
@@ -126,6 +128,8 @@ export interface CommunicatorOptions {
   backend?: BackendBehaviour;
   /** nccl: how long a mismatched collective hangs before the simulated watchdog fires (default 2000 ms). */
   watchdogMs?: number;
+  /** The ranks of the world this thread hosts, this one among them (default: this rank alone). */
+  local?: LocalGroup;
 }
 
 export interface RankMetrics {
@@ -154,6 +158,63 @@ interface Posted {
  * across threads on a busy machine.
  */
 const LOCAL_REDUCE_ADDS = 1 << 18;
+
+/**
+ * `acc[lo, hi)` becomes the reduction of `parts` in their order (`onto`: of acc's own values, then `parts`),
+ * each step rounded (float32) or wrapped (ints) as the typed array stores it. The first two parts are
+ * combined in one pass (x0 + x1 stored, as x0 stored then x0 + x1 stored: the same bits).
+ */
+function combine(acc: TypedArray, parts: readonly TypedArray[], op: ReduceOp, lo: number, hi: number, onto = false): void {
+  if (op !== 'max' && acc instanceof Float32Array && parts.every((p) => p instanceof Float32Array)) {
+    sumF32(acc, parts as readonly Float32Array[], lo, hi, onto);
+    return;
+  }
+  let from = 0;
+  if (!onto) {
+    const x0 = parts[0]!;
+    const x1 = parts[1];
+    if (!x1) {
+      if (acc !== x0) acc.set(x0.subarray(lo, hi) as never, lo);
+    } else if (op === 'max') for (let i = lo; i < hi; i++) acc[i] = Math.max(x0[i]!, x1[i]!);
+    else for (let i = lo; i < hi; i++) acc[i] = x0[i]! + x1[i]!;
+    from = 2;
+  }
+  for (let p = from; p < parts.length; p++) {
+    const s = parts[p]!;
+    if (op === 'max') for (let i = lo; i < hi; i++) acc[i] = Math.max(acc[i]!, s[i]!);
+    else for (let i = lo; i < hi; i++) acc[i] = acc[i]! + s[i]!;
+  }
+}
+
+/**
+ * combine's float32 sum on float32 arrays only (one shape for V8 to compile), in blocks of elements that
+ * stay in cache while every part is added: the same additions in the same order, so the same bits.
+ */
+function sumF32(acc: Float32Array, parts: readonly Float32Array[], lo: number, hi: number, onto: boolean): void {
+  const first = onto ? acc : parts[0]!;
+  const rest = onto ? parts : parts.slice(1);
+  const n = rest.length;
+  if (n === 0) {
+    if (acc !== first) acc.set(first.subarray(lo, hi), lo);
+    return;
+  }
+  // Blocks of elements, so every part's block stays in cache while its sums run.
+  const BLOCK = 2048;
+  for (let b = lo; b < hi; b += BLOCK) {
+    const e = Math.min(hi, b + BLOCK);
+    const x = rest[0]!;
+    for (let i = b; i < e; i++) acc[i] = first[i]! + x[i]!;
+    for (let p = 1; p < n; p++) {
+      const y = rest[p]!;
+      for (let i = b; i < e; i++) acc[i] = acc[i]! + y[i]!;
+    }
+  }
+}
+
+/** The mean's division, `acc[lo, hi)` by the world's size. */
+function divide(acc: TypedArray, size: number, lo: number, hi: number): void {
+  for (let i = lo; i < hi; i++) acc[i] = acc[i]! / size;
+}
 
 const fmtBytes = (n: number): string =>
   n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
@@ -184,6 +245,8 @@ export class Communicator {
   waitMode: WaitMode;
   readonly backend: BackendBehaviour;
   readonly watchdogMs: number;
+  /** The ranks of the world this thread hosts (logical ranks), this one among them. */
+  readonly local: LocalGroup;
   private readonly arena: Arena;
   private seq = 0;
   private current: CollectiveKind | null = null;
@@ -198,6 +261,9 @@ export class Communicator {
     this.device = options.device;
     this.backend = options.backend ?? 'sandbox';
     this.watchdogMs = options.watchdogMs ?? 2000;
+    this.local = options.local ?? new LocalGroup([options.rank]);
+    if (!this.local.ranks.includes(this.rank))
+      throw new Error(`rank ${this.rank} is not in its local group (${this.local.ranks.join(', ')})`);
   }
 
   /** Counters since the rank started. */
@@ -305,10 +371,15 @@ export class Communicator {
    * order is always rank 0, 1, …, W−1 for every element, so results are bit-identical run to
    * run; float32 rounds after every addition, as torch's float32 reductions do. `out`: an array of
    * the payload's dtype and length to write the result into instead of allocating one (it may be
-   * the payload itself: torch's all_reduce works in place).
+   * the payload itself: torch's all_reduce works in place). `shared`: instead of an array of its own,
+   * every rank of this thread gets the same result array, which it must only read and which the next
+   * shared allReduce of that dtype and length overwrites (no copy per rank; not with `out`).
    */
-  async allReduce<T extends Payload>(x: T, options: { op?: ReduceOp; out?: TypedArray } = {}): Promise<T> {
-    checkOptions('allReduce', options, ['op', 'out']);
+  async allReduce<T extends Payload>(x: T, options: { op?: ReduceOp; out?: TypedArray; shared?: boolean } = {}): Promise<T> {
+    checkOptions('allReduce', options, ['op', 'out', 'shared']);
+    const shared = options.shared === true;
+    if (shared && options.out !== undefined)
+      throw new ConfigError("allReduce: 'shared' gives every rank of a thread one result array; it takes no 'out'");
     const op = options.op ?? 'sum';
     if (!REDUCE_OPS.includes(op)) throw new ConfigError(`unknown allReduce op '${String(op)}'; use one of ${REDUCE_OPS.join(', ')}`);
     const { data, shape, tensor } = unpack('allReduce', x);
@@ -329,48 +400,101 @@ export class Communicator {
       if (this.size === 1) {
         // One rank: its payload is the reduction (x / 1 is x), as NCCL returns at once on a world of one; no trip through the arena.
         await this.arrive(seq);
-        const out = into ?? allocate(dtype, n);
+        const out = shared ? data : (into ?? allocate(dtype, n));
         if (out !== data) out.set(data as never);
         return (tensor ? new Tensor(out, shape, this.device) : out) as T;
       }
-      this.write(data, this.rank * bytes);
-      await this.arrive(seq);
-      const base = this.arena.dataOffset;
-      const buf = this.arena.buffer;
-      if (n * (this.size - 1) <= LOCAL_REDUCE_ADDS) {
-        // A small payload: every rank reduces every element itself, in the same rank order (the same
-        // bits), and needs no second barrier before it reads a result. The ranks' slots stay as they
-        // are until every rank has read them: the next collective writes only after its first barrier.
-        const out = into ?? allocate(dtype, n);
-        out.set(viewOf(dtype, buf, base, n) as never);
-        for (let r = 1; r < this.size; r++) {
-          const s = viewOf(dtype, buf, base + r * bytes, n);
-          if (op === 'max') for (let i = 0; i < n; i++) out[i] = Math.max(out[i]!, s[i]!);
-          else for (let i = 0; i < n; i++) out[i] = out[i]! + s[i]!;
-        }
-        if (op === 'mean') for (let i = 0; i < n; i++) out[i] = out[i]! / this.size;
-        this.counters.bytesRead += this.size * bytes;
-        return (tensor ? new Tensor(out, shape, this.device) : out) as T;
+      const result = await this.reduce(seq, op, dtype, data, shared);
+      let out = result;
+      if (!shared) {
+        // Each rank's own copy (the block's result array is shared, and reused by its next allReduce).
+        out = into ?? allocate(dtype, n);
+        out.set(result as never);
       }
-      // Reduce-scatter: each rank reduces its own chunk of elements into the result region.
-      const result = viewOf(dtype, buf, base + this.size * bytes, n);
-      const chunk = Math.ceil(n / this.size);
-      const lo = Math.min(n, this.rank * chunk);
-      const hi = Math.min(n, lo + chunk);
-      if (hi > lo) {
-        result.set(viewOf(dtype, buf, base, n).subarray(lo, hi) as never, lo);
-        for (let r = 1; r < this.size; r++) {
-          const s = viewOf(dtype, buf, base + r * bytes, n);
-          // Storing into the typed array rounds (float32) or wraps (ints) after each step.
-          if (op === 'max') for (let i = lo; i < hi; i++) result[i] = Math.max(result[i]!, s[i]!);
-          else for (let i = lo; i < hi; i++) result[i] = result[i]! + s[i]!;
-        }
-        if (op === 'mean') for (let i = lo; i < hi; i++) result[i] = result[i]! / this.size;
-      }
-      await this.arrive(seq);
-      const out = this.read(dtype, this.size * bytes, bytes, into);
       return (tensor ? new Tensor(out, shape, this.device) : out) as T;
     });
+  }
+
+  /**
+   * The all-reduce proper, every element reduced in rank order 0, 1, …, W−1 whatever thread a rank
+   * is on. The ranks of this thread (its block, local-group.ts) meet in plain memory, and the last of
+   * them to arrive does the block's work for all, arriving at the barriers after the first for the whole
+   * block (the others await its result: the barriers that the ranks of a thread need not pay). A block that
+   * holds the whole world reduces its payloads in place, with no trip through the arena. Otherwise the
+   * block of rank 0 reduces its own payloads, the order's first ranks, straight into rank 0's arena slot
+   * (a prefix, posted in rank 0's header); every other block copies its ranks' payloads into their slots,
+   * the only data that crosses threads. Then, after a barrier: a small payload is reduced whole by each
+   * block; a large one is reduce-scattered, each block its ranks' chunks, and read back once per block
+   * after a second barrier. Returns the block's result array (the thread's, reused by its next call).
+   */
+  private async reduce(seq: number, op: ReduceOp, dtype: DType, data: TypedArray, shared: boolean): Promise<TypedArray> {
+    const g = this.local;
+    const n = data.length;
+    const bytes = data.byteLength;
+    const whole = g.ranks.length === this.size;
+    const small = n * (this.size - 1) <= LOCAL_REDUCE_ADDS;
+    const meeting = g.meet<TypedArray, TypedArray>(seq, this.rank, data);
+    if (!meeting.values) {
+      // Not the last of the block: the last arrives at the barriers for the whole block; take its result.
+      try {
+        return await meeting.result;
+      } catch (err) {
+        // Released by the world's abort: say so for this rank, as its own barrier would have.
+        this.throwIfAborted(`was waiting in ${this.current} #${seq}`);
+        throw err;
+      }
+    }
+    const payloads = meeting.values;
+    try {
+      const acc = g.buffer(`${shared ? 'shared' : 'scratch'}:${dtype}:${n}`, () => allocate(dtype, n));
+      if (whole) {
+        combine(acc, payloads, op, 0, n);
+        if (op === 'mean') divide(acc, this.size, 0, n);
+        this.counters.bytesRead += payloads.length * bytes;
+        meeting.resolve(acc);
+        return acc;
+      }
+      const a = this.arena;
+      const buf = a.buffer;
+      const base = a.dataOffset;
+      const slot = (r: number) => viewOf(dtype, buf, base + r * bytes, n);
+      if (g.first === 0) {
+        combine(slot(0), payloads, op, 0, n);
+        Atomics.store(a.ctrl, a.header(seq, 0, H_PREFIX), g.ranks.length);
+        this.counters.bytesWritten += bytes;
+      } else for (const r of g.ranks) this.write(payloads[g.indexOf(r)]!, r * bytes);
+      await this.arrive(seq, g.ranks.length);
+      // Slot 0 holds the reduction of ranks [0, prefix); the slots after it, one rank each.
+      const prefix = Atomics.load(a.ctrl, a.header(seq, 0, H_PREFIX));
+      const rest = Array.from({ length: this.size - prefix }, (_, i) => slot(prefix + i));
+      if (small) {
+        // Every block reduces every element itself, in the same order (the same bits), with no second barrier:
+        // the slots stay as they are until every block has read them (the next collective writes after its first barrier).
+        acc.set(slot(0) as never);
+        combine(acc, rest, op, 0, n, true);
+        if (op === 'mean') divide(acc, this.size, 0, n);
+        this.counters.bytesRead += (1 + rest.length) * bytes;
+        meeting.resolve(acc);
+        return acc;
+      }
+      // Reduce-scatter: this block reduces its ranks' chunks of elements into the result region.
+      const result = viewOf(dtype, buf, base + this.size * bytes, n);
+      const chunk = Math.ceil(n / this.size);
+      const lo = Math.min(n, g.first * chunk);
+      const hi = Math.min(n, (g.last + 1) * chunk);
+      if (hi > lo) {
+        result.set(slot(0).subarray(lo, hi) as never, lo);
+        combine(result, rest, op, lo, hi, true);
+        if (op === 'mean') divide(result, this.size, lo, hi);
+      }
+      await this.arrive(seq, g.ranks.length);
+      this.read(dtype, this.size * bytes, bytes, acc);
+      meeting.resolve(acc);
+      return acc;
+    } catch (err) {
+      meeting.reject(err);
+      throw err;
+    }
   }
 
   /** Marks the start and the end of this rank's step, so a timeout tells a slow rank from one that skipped a collective. */
@@ -449,11 +573,11 @@ export class Communicator {
     }
   }
 
-  /** Central barrier on the generation word; raises a diagnosis on timeout or abort. */
-  private async arrive(seq: number): Promise<void> {
+  /** Central barrier on the generation word, arriving for `count` ranks (this one's block, in allReduce); raises a diagnosis on timeout or abort. */
+  private async arrive(seq: number, count = 1): Promise<void> {
     const c = this.arena.ctrl;
     const gen = Atomics.load(c, GEN);
-    if (Atomics.add(c, ARRIVED, 1) === this.size - 1) {
+    if (Atomics.add(c, ARRIVED, count) === this.size - count) {
       Atomics.store(c, ARRIVED, 0);
       Atomics.add(c, GEN, 1);
       Atomics.notify(c, GEN);

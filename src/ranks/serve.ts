@@ -9,6 +9,7 @@ import * as Comlink from 'comlink';
 import { ConfigError } from '../core/errors.ts';
 import type { WaitMode } from './collectives.ts';
 import type { BackendBehaviour } from './backend.ts';
+import { LocalGroup } from './local-group.ts';
 import { Rank, type RankProgram } from './rank.ts';
 import { CollectiveError, CollectiveTimeoutError, RankFailedError } from './faults.ts';
 import * as bench from './programs/bench.ts';
@@ -129,6 +130,8 @@ const makeApi = (BUILTIN: Record<string, ProgramModule>, helpers: HelperHooks | 
 
   /** Attaches this worker's ranks to the world's arena; returns each rank's device names. */
   async init(init: RankInit): Promise<{ device: string; gpu: string | null }[]> {
+    // The hosted ranks meet in this thread's memory within a collective (local-group.ts).
+    const local = new LocalGroup(init.ranks);
     ranks = init.ranks.map(
       (rank) =>
         new Rank(init.buffer, {
@@ -139,6 +142,7 @@ const makeApi = (BUILTIN: Record<string, ProgramModule>, helpers: HelperHooks | 
           backend: init.backend,
           watchdogMs: init.watchdogMs,
           device: `sim:${rank}`,
+          local,
         }),
     );
     if (init.gpu) {

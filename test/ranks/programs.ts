@@ -166,3 +166,25 @@ export async function gpuRoundTrip(rank: Rank) {
   const sum = await rank.allReduce(back);
   return { info: rank.gpuInfo, mode: rank.waitMode, sum: Array.from(sum) };
 }
+
+/**
+ * allReduce of inputFor(rank, n, seed) with `op`, `repeat` times, in one of its three ways: into a new array
+ * ('fresh'), in place into the payload ('inPlace') or into the thread's shared result ('shared'); returns each
+ * result's bits (uint32), and whether the payload kept its values where it was not the output.
+ */
+export async function reduceModes(
+  rank: Rank,
+  args: { n: number; seed: number; op: ReduceOp; repeat: number; mode: 'fresh' | 'inPlace' | 'shared' },
+) {
+  const runs: Uint32Array[] = [];
+  let kept = true;
+  for (let i = 0; i < args.repeat; i++) {
+    const x = inputFor(rank.rank, args.n, args.seed);
+    const options =
+      args.mode === 'shared' ? { op: args.op, shared: true } : args.mode === 'inPlace' ? { op: args.op, out: x } : { op: args.op };
+    const out = await rank.allReduce(x, options);
+    runs.push(new Uint32Array(out.buffer, out.byteOffset, out.length).slice());
+    if (args.mode !== 'inPlace') kept &&= inputFor(rank.rank, args.n, args.seed).every((v, j) => Object.is(v, x[j]));
+  }
+  return { runs, kept };
+}
