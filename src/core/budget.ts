@@ -61,6 +61,40 @@ export function budgetNeeds(over: OverBudget): string {
 // rounded up; each names what it was measured on.
 
 /**
+ * What a command costs before its work: the runtime and its modules (~60 MB, ~0.2 s). The
+ * per-item costs of `layout` and `steps` come on top; test/core/budget-estimates.node.test.ts measures
+ * those in one process, where this start is already paid, against the estimate less this.
+ */
+export const STARTUP: Estimate = { bytes: 60 * 1024 ** 2, ms: 200 };
+
+/** What `steps` builds: one row per completion per pass over it, in micro-batches of one rank each. */
+export interface StepsWork {
+  /** Completion-micro-steps: every completion once per pass (num_iterations, inner epochs, ppo_epochs). */
+  rows: number;
+  /** Micro-batches, one per rank per micro-step (each has its normaliser and its own line in the text). */
+  microBatches: number;
+}
+
+const STEPS_COST = {
+  // Measured in one process (CPU time, warm), 5·10^4–2·10^5 rows on the TRL, flow_grpo and verl schedules:
+  // JSON 4.6–8 µs a row with micro-batches of 8, 10–15 µs with micro-batches of 1; the text report
+  // (the table prints --show steps, the findings read every row) 1.5–4 µs a row, 4–8 µs with
+  // micro-batches of 1. Memory, peak RSS at 786,432 rows in micro-batches of 64: 0.95 GB with JSON (written
+  // a step at a time), 0.41 GB with the text report.
+  json: { row: { bytes: 1200, ms: 0.006 }, microBatch: { bytes: 400, ms: 0.006 } },
+  text: { row: { bytes: 450, ms: 0.0025 }, microBatch: { bytes: 400, ms: 0.0035 } },
+} as const;
+
+/** `steps`: building every optimizer step's rows and printing them as JSON or as the text report. */
+export function stepsEstimate(work: StepsWork, output: 'json' | 'text'): Estimate {
+  const cost = STEPS_COST[output];
+  return {
+    bytes: STARTUP.bytes + work.rows * cost.row.bytes + work.microBatches * cost.microBatch.bytes,
+    ms: STARTUP.ms + work.rows * cost.row.ms + work.microBatches * cost.microBatch.ms,
+  };
+}
+
+/**
  * `schedule`: batch × k configurations on `ranks` ranks. Measured at 10^5 configurations: JSON
  * 2.5–11 s and 290–470 MB (the controller latency model is the costlier), the text charts
  * 1.5–7 s and 170 MB, --html adds ~8.5 KB per configuration (880 MB); 4096 ranks add ~4 s.
@@ -76,17 +110,35 @@ export function scheduleEstimate(configurations: number, ranks: number, output: 
 
 /**
  * `train`: one step's work, the time before the next progress line (a run of many steps reports
- * every step and stops cleanly on Ctrl-C, so only a step is budgeted). Measured on the CPU
- * backend: dModel 32 × hidden 32, 4096 samples per step: 0.37 s; dModel 2048 × hidden 256, 512
- * samples: 18.5 s and 270 MB; each worker ~30 MB. Dynamic sampling may draw the step
- * 1 + max-resample-times times.
+ * every step and stops cleanly on Ctrl-C, so only a step is budgeted): the run's first step, its
+ * slowest, with every row distinct (later steps share more rows as the policy concentrates) and
+ * every prompt new, whose latency tokens (5 × dModel² multiply-adds each, kept for the run) it
+ * computes. Measured on the CPU backend, one rank, first step, on the shared 2-core VM (load 10–12;
+ * wall ≈ CPU time): dModel 32 × hidden 32, 4096 samples: 213 ms; dModel 256 × hidden 64, 2048
+ * samples: 247 ms; dModel 2048 × hidden 256, 256 samples: 386 ms, 2048 samples: 1.56–1.77 s (~5 ms
+ * a prompt of it latency tokens; steady steps of the same run 0.2–0.9 s, 78 ms on a quiet machine).
+ * The ranks cost about what one rank costs for the same samples (their replicas are updated once a
+ * thread, src/train/replicas.ts). test/core/budget-train.test.ts checks it against a measured first
+ * step at two sizes. Memory: dModel 2048 × hidden 256, 512 samples: 270 MB; each worker ~30 MB.
+ * Dynamic sampling may draw the step 1 + max-resample-times times. `k`: samples per prompt (default 1,
+ * every sample its own prompt: the most latency tokens).
  */
-export function trainStepEstimate(c: { ranks: number; batch: number; dModel: number; hidden: number; draws: number }): Estimate {
+export function trainStepEstimate(c: {
+  ranks: number;
+  batch: number;
+  dModel: number;
+  hidden: number;
+  draws: number;
+  k?: number;
+}): Estimate {
   const samples = c.ranks * c.batch * c.draws;
   const width = c.dModel * c.hidden;
+  const prompts = Math.ceil(samples / (c.k ?? 1));
   return {
     bytes: 80 * 1024 ** 2 + c.ranks * 30 * 1024 ** 2 + samples * 160 * (c.dModel + c.hidden),
-    ms: 500 + samples * (0.03 + 7e-5 * width),
+    // Code not yet optimised and the step's fixed work (clip, Adam: ~3 parameters per dModel × hidden),
+    // the products per sample, the latency tokens per new prompt.
+    ms: 100 + 3e-4 * width + samples * (0.02 + 2.5e-7 * width) + prompts * 1.2e-6 * c.dModel ** 2,
   };
 }
 

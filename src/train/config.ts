@@ -339,7 +339,7 @@ export function trainBudgetError(c: TrainConfig): ConfigError | null {
   // of --batch, and its first may sample a generation of steps_per_generation of them.
   const draws = c.dynamicSampling ? 1 + c.maxResampleTimes : Math.max(c.gradientAccumulationSteps, stepsPerGenerationOf(c));
   const over = overBudgetAmounts(
-    trainStepEstimate({ ranks: c.ranks, batch: c.batch, dModel: c.dims.dModel, hidden: c.dims.hidden, draws }),
+    trainStepEstimate({ ranks: c.ranks, batch: c.batch, dModel: c.dims.dModel, hidden: c.dims.hidden, draws, k: c.k }),
     c.backend === 'webgpu' ? { ...BUDGET, ms: Number.POSITIVE_INFINITY } : BUDGET,
   );
   if (!over) return null;

@@ -14,6 +14,7 @@ import type { TypedArray } from '../ranks/dtype.ts';
 import type { TrainConfig } from './config.ts';
 import type { Rollout } from './policy.ts';
 import { stepMetrics, SUM_FLOATS } from './metrics.ts';
+import { updateOnce } from './replicas.ts';
 import { generateLocal, optimiseOn, rewardStats, type Gathered, type StepMetrics, type TrainState } from './step.ts';
 
 /** What dynamic sampling did in one step (the same on every rank). */
@@ -111,6 +112,7 @@ export async function dynamicTrainStep(
   deviceFix = true,
 ): Promise<StepMetrics & { dynamic: DynamicStepMetrics }> {
   const policy = c.dynamicSampling!;
+  const before = state.step;
   const config: DynamicConfig = {
     ...DEFAULT_CONFIG,
     ranks: rank.size,
@@ -181,7 +183,7 @@ export async function dynamicTrainStep(
     skipped: false,
   };
   const mine = plan.slices[rank.rank]!.samples;
-  if (rows.every((n) => n === 0)) return { ...skippedStep(task, state, original ?? []), dynamic: { ...dynamic, skipped: true } };
+  if (rows.every((n) => n === 0)) return { ...skippedStep(task, state, before, original ?? []), dynamic: { ...dynamic, skipped: true } };
   const ro = rolloutOf(rank, mine, template!, deviceFix);
   // The trainer gathers the slices' rewards for the advantages: the plain allGather expects
   // equal sizes (so naive's short slice fails here with the rank world's shape mismatch);
@@ -202,8 +204,9 @@ export async function dynamicTrainStep(
  * A step with no sample to train on (rebalance after 0 valid samples): no update, but the step
  * counts (the next draws are fresh); reward statistics describe the original batch.
  */
-function skippedStep(task: Task, state: TrainState, original: readonly RowSample[]): StepMetrics {
-  state.step++;
+function skippedStep(task: Task, state: TrainState, before: number, original: readonly RowSample[]): StepMetrics {
+  // Once for the ranks of a thread that hold one state (replicas.ts).
+  updateOnce(state, before, () => state.step++);
   const stats = rewardStats(task, {
     rewards: Float32Array.from(original, (s) => s.reward),
     expected: Float32Array.from(original, (s) => s.expected),
@@ -211,7 +214,7 @@ function skippedStep(task: Task, state: TrainState, original: readonly RowSample
   });
   // Nothing trained: every sum, the gradient norm and the advantages' spread are 0.
   return stepMetrics({
-    step: state.step,
+    step: before + 1,
     reduced: new Float32Array(SUM_FLOATS),
     counts: { ranks: 1, rows: 1, tokens: 1 },
     gathered: { ...stats, advantageStd: 0 },

@@ -33,14 +33,38 @@ export const METRIC_CHARTS = [
 
 export type ChartId = (typeof METRIC_CHARTS)[number]['id'];
 
+/** Every legend label a training chart shows (the metrics' and the axes'): the page's catalogues translate each one. */
+export const SERIES_LABELS = [
+  'step',
+  'mean',
+  'std',
+  '% of optimum',
+  'zero-std',
+  'loss',
+  'KL',
+  'clip',
+  'grad norm',
+  'advantage std',
+  'off-policy',
+  '|ratio − 1|',
+  'tier',
+  'insertion',
+  'top-K',
+  'active blocks',
+  'budget ms',
+  'policy',
+  'optimum',
+] as const;
+export type SeriesLabel = (typeof SERIES_LABELS)[number];
+
 export interface MetricRow {
   /** Where it sits in a step record: a field, or a group's field (`entropy.tier`, `micro.ratioDeviation`). */
   key: string;
   reduce: Reduction;
   /** What it measures, with its unit. */
   unit: string;
-  /** Its legend label (English; the dashboard translates it by this label). */
-  label: string;
+  /** Its legend label (English; the dashboard translates it by this label: a new one is added to SERIES_LABELS). */
+  label: SeriesLabel;
   chart: ChartId;
   stroke: string;
   /** Drawn × this (the optimum fraction as a percentage); 1 by default. */
@@ -60,7 +84,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** A loss as the progress line prints it: 4 decimals, or 2 significant digits when that would read 0.0000 (float rounding noise, say). */
 const lossText = (loss: number) => (loss !== 0 && Math.abs(loss) < 5e-5 ? loss.toExponential(1) : loss.toFixed(4));
 
-const entropy = (head: HeadName, label: string, stroke: string, csv: string) =>
+const entropy = (head: HeadName, label: SeriesLabel, stroke: string, csv: string) =>
   ({
     key: `entropy.${head}`,
     reduce: { from: 'sum', per: 'row' },

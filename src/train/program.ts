@@ -10,6 +10,7 @@ import type { Layout } from '../core/layout/types.ts';
 import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { dynamicTrainStep, type DynamicStepMetrics } from './dynamic.ts';
 import { type MicroRun, microPlanCovering, microRun, microTrainStep } from './micro-steps.ts';
+import { joinReplica, ownState } from './replicas.ts';
 import { checkReplicas, initialState, trainStep, type StepMetrics, type TrainState } from './step.ts';
 import { WebGpuTrainer, type TransferCounts } from './webgpu-step.ts';
 import { Workspace } from './workspace.ts';
@@ -89,13 +90,15 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
   // The CPU path runs the fast backend (src/ops/fast): the reference's results within float32
   // tolerance (WebAssembly SIMD kernels; bit for bit where SIMD is missing), the hot loops rewritten.
   let ops: OpsBackend = args.cpuOps === 'reference' ? cpuBackend : fastBackend;
-  const state = initialState(config, args.initialParams);
+  let state = initialState(config, args.initialParams);
   if (args.resume) {
     state.params.set(args.resume.params);
     state.m.set(args.resume.m);
     state.v.set(args.resume.v);
     state.step = args.resume.step;
   }
+  // On the CPU, the ranks of this thread that start with the same bits hold one replica (replicas.ts).
+  if (args.device === 'cpu') state = joinReplica(rank.local, rank.rank, `${args.cpuOps ?? 'fast'}`, state);
   const task = args.task ?? makeTask(config.dims, config.seed, config.bankSize);
   let fused: WebGpuTrainer | null = null;
   let close = () => {};
@@ -164,7 +167,11 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
       metrics = await trainStep(rank, r.ops, r.task, r.config, r.state, idsAt(r, at, rank.rank), r.ws, rank.rank === 0);
     }
     at += metrics.dynamic?.draws ?? metrics.micro?.generations ?? 1;
-    if (r.divergeRank === rank.rank && r.state.step === 1) r.state.params[0]! += 1e-3;
+    if (r.divergeRank === rank.rank && r.state.step === 1) {
+      // This rank's replica alone changes: it stops sharing one first.
+      r.state = ownState(r.state, rank.rank);
+      r.state.params[0]! += 1e-3;
+    }
     if (r.state.step % r.config.checksumEvery === 0) metrics.checksum = await checkReplicas(rank, r.state);
     out.push(metrics);
   }

@@ -39,6 +39,7 @@ import {
   stageTrunk,
   type Rollout,
 } from './policy.ts';
+import { checksumOnce, updateOnce } from './replicas.ts';
 import { Workspace } from './workspace.ts';
 
 /** What every rank holds between steps. */
@@ -410,8 +411,9 @@ export async function optimizerStep(
 ): Promise<StepMetrics> {
   const T = ACTIONS_PER_CONFIG;
   const P = layoutOf(c.dims).length;
-  // One all-reduce, in place, for the gradients and the step's metric sums appended to them: the
-  // mean over ranks, in float32 like the gradients.
+  const before = state.step;
+  // One all-reduce for the gradients and the step's metric sums appended to them: the mean over
+  // ranks, in float32 like the gradients.
   const payload = ws.f32('payload', P + SUM_FLOATS);
   const sums = zeroSums();
   let trainedRows = 0;
@@ -457,17 +459,21 @@ export async function optimizerStep(
     entropySums(sums, headEntropySums(current));
   }
   writeSums(payload, P, sums);
-  const reduced = await rank.allReduce(payload, { op: 'mean', out: payload });
+  // Shared by this thread's ranks (read only): they all apply it to their replicas, shared ones once (replicas.ts).
+  const reduced = await rank.allReduce(payload, { op: 'mean', shared: true });
   const grads = reduced.subarray(0, P);
-  const clip = await ops.gradNorm(grads, c.maxGradNorm);
-  state.step++;
-  await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
+  const norm = await updateOnce(state, before, async () => {
+    const clip = await ops.gradNorm(grads, c.maxGradNorm);
+    state.step++;
+    await ops.adam(state.params, grads, state.m, state.v, clip.scale, state.step, { ...ADAM, lr: c.lr });
+    return clip.norm;
+  });
   return stepMetrics({
-    step: state.step,
+    step: before + 1,
     reduced: reduced.subarray(P),
     counts: { ranks: rank.size, rows: trainedRows, tokens: trainedRows * T },
     gathered: report ? gatheredMetrics(task, microSteps, ws) : NOT_REPORTED,
-    gradNorm: clip.norm,
+    gradNorm: norm,
     reference: state.ref !== null,
     micro,
   });
@@ -583,7 +589,8 @@ export function checksum(params: Float32Array): number {
 
 /** Compares every rank's parameter checksum; throws naming the ranks when the replicas diverged. */
 export async function checkReplicas(rank: Rank, state: TrainState): Promise<number> {
-  const all = await rank.allGather(Uint32Array.of(checksum(state.params)));
+  // Once for the ranks of a thread that hold one state (replicas.ts); each rank that holds its own, its own.
+  const all = await rank.allGather(Uint32Array.of(checksumOnce(state, checksum)));
   const byValue = new Map<number, number[]>();
   all.forEach((h, r) => {
     byValue.set(h, [...(byValue.get(h) ?? []), r]);

@@ -95,14 +95,32 @@ test('schedule, train and advantages refuse over budget before any work: estimat
         ' would need about [\\d.]+ GB of memory \\(budget 2\\.00 GB\\) and about \\d+ s \\(budget 30\\.0 s\\); lower --batch or --k\\n$',
     ),
   );
-  // The seed-003 controller at 1024 samples a step: ~38 s a step on the CPU, refused; 512 runs.
+  // The seed-003 controller at 8192 samples drawn up to 10 times: ~64 s on the CPU (and 28 GB), refused; 2048 samples (~2 s) run.
   refused(
-    await cli(['train', '--preset', 'seed-003', '--batch', '1024', '--k', '4', '--steps', '1']),
+    await cli([
+      'train',
+      '--preset',
+      'seed-003',
+      '--batch',
+      '8192',
+      '--k',
+      '8',
+      '--loss',
+      'dapo',
+      '--dynamic-sampling',
+      'fallback',
+      '--max-resample-times',
+      '9',
+      '--steps',
+      '1',
+    ]),
     new RegExp(
-      '^grpo-sandbox train: one training step of ranks × batch = 1024 samples \\(dModel 2048, hidden 256, CPU estimate\\)' +
-        ' would need about [\\d.]+ s \\(budget 30\\.0 s\\); lower --batch or --ranks, or use --backend webgpu\\n$',
+      '^grpo-sandbox train: one training step of ranks × batch = 8192 samples drawn up to 10 times \\(dModel 2048, hidden 256, CPU estimate\\)' +
+        ' would need about [\\d.]+ GB of memory \\(budget 2\\.00 GB\\) and about [\\d.]+ s \\(budget 30\\.0 s\\);' +
+        ' lower --batch or --ranks \\(or --max-resample-times\\), or use --backend webgpu\\n$',
     ),
   );
+  assert.ok(trainStepEstimate({ ranks: 1, batch: 2048, dModel: 2048, hidden: 256, draws: 1, k: 8 }).ms < BUDGET.ms);
   assert.ok(trainStepEstimate({ ranks: 1, batch: 512, dModel: 2048, hidden: 256, draws: 1 }).ms < BUDGET.ms);
   assert.ok(trainStepEstimate({ ranks: 64, batch: 1 << 16, dModel: 32, hidden: 32, draws: 4 }).bytes > BUDGET.bytes);
   // 2·10^7 samples fit the input limit in bytes but not the budget: refused after parsing, before grouping.

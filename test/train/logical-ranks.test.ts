@@ -1,6 +1,7 @@
 // Training on logical ranks: the same run with its ranks on one thread per rank, on fewer threads
-// and on one thread gives the same metrics and the same parameters, bit for bit (each rank keeps its
-// own replica; the collectives reduce in rank order whatever thread a rank is on).
+// and on one thread gives the same metrics and the same parameters, bit for bit (the ranks of a thread
+// share one replica while its bits are every rank's, and the collectives reduce in rank order whatever
+// thread a rank is on).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WorldFailure } from '../../src/ranks/world.ts';
@@ -51,4 +52,7 @@ test('a replica that diverges is caught on shared threads as on separate ones, n
   assert.match(separate, /rank 3: [0-9a-f]{8}\)/);
   assert.ok(diagnosis(separate), separate);
   assert.equal(diagnosis(await failure(2)), diagnosis(separate));
+  // On one thread every rank's replica is one state while they agree (src/train/replicas.ts): the diverging rank's
+  // own copy must still be what the check compares, not the others' (which would hide it or blame its neighbours).
+  assert.equal(diagnosis(await failure(1)), diagnosis(separate));
 });

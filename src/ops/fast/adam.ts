@@ -5,8 +5,8 @@
 // Math.fround). The reference's bits; test/ops/fast.test.ts compares them. Two float64 divisions
 // and a square root per parameter are most of Adam's time, and a lane pair halves their count.
 // Where WebAssembly SIMD is missing or turned off (simd.ts's useSimd), or the module's memory
-// cannot hold the four arrays, the JS loop `adamJs` runs instead (the same bits). Every rank runs
-// it on its replica each step: a fixed cost per rank that logical ranks pay once per rank.
+// cannot hold the four arrays, the JS loop `adamJs` runs instead (the same bits). It runs once a step
+// per replica: the logical ranks of a thread share one while its bits agree (src/train/replicas.ts).
 import type { AdamSettings } from '../cpu/adam.ts';
 import { activeKernel, Memory } from './simd.ts';
 import { assemble, forLoop, I32, op, V128 } from './wasm-asm.ts';
