@@ -7,7 +7,7 @@
 // advantages, DAPO), in worker threads as the CLI runs them, at three sizes: the demo (32 prompts
 // × 8, dModel 32), 256 × 8 (dModel 32) and 256 × 8 at the seed's dModel 2048 (hidden 256). Rows:
 // the CPU at 1 and 8 ranks (the same global batch; 8 ranks on the default min(ranks, cores) threads,
-// and at the two smaller sizes also on 8 threads, one per rank), --backend webgpu on 1 rank (whatever
+// and at the two smaller sizes also on 8 threads, one per rank, and on one thread), --backend webgpu on 1 rank (whatever
 // adapter Dawn finds: SwiftShader on a machine without a GPU; BENCH_NO_WEBGPU=1 leaves it out), and
 // PyTorch eager (bench/torch/controller_step.py, the same controller step) at 1 and 2 threads, as
 // written (every row through both trunks) and with each trunk once per distinct input as train
@@ -28,6 +28,7 @@ import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../src/core/env/co
 import { DEFAULT_TRAIN, type TrainConfig } from '../src/train/config.ts';
 import { train } from '../src/train/run.ts';
 import { findTorch } from './find-torch.ts';
+import { ceiling128, kernelCeilingRows } from './train-kernel.ts';
 import { printTable } from './timing.ts';
 
 interface Size {
@@ -139,6 +140,15 @@ export default async function trainLoopBench(): Promise<void> {
   ];
   const torch = findTorch();
   if (!('python' in torch)) console.log(`  PyTorch not measured: ${torch.reason}`);
+  // The machine and its load, in the same run as the figures (other jobs on a shared VM skew every row).
+  const cpu = os.cpus()[0];
+  console.log(`  machine: ${cpu?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`);
+  console.log(
+    `  load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const rows: Row[] = [];
   const add = (row: Row) => {
     rows.push(row);
@@ -149,7 +159,14 @@ export default async function trainLoopBench(): Promise<void> {
     // Other jobs on the machine skew every row: say how busy it was (1-minute load average).
     console.log(`  ${label}: load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
     const cores = os.availableParallelism();
-    for (const [ranks, threads] of [[1, 1], [8, Math.min(8, cores)], ...(size.gpu && cores < 8 ? [[8, 8]] : [])] as const) {
+    // At the two smaller sizes also 8 ranks on one thread: one replica for all, no barrier across threads.
+    const placements = [
+      [1, 1],
+      [8, Math.min(8, cores)],
+      ...(size.gpu && cores < 8 ? [[8, 8]] : []),
+      ...(size.gpu && cores > 1 ? [[8, 1]] : []),
+    ];
+    for (const [ranks, threads] of placements as [number, number][]) {
       const r = await trainRow(size, ranks, 'cpu', threads);
       const on = ranks === 1 ? '' : ` on ${threads} thread${threads > 1 ? 's' : ''}`;
       add({ size: label, what: `train --backend cpu, ${ranks} rank${ranks > 1 ? 's' : ''}${on}`, ...r });
@@ -201,16 +218,35 @@ export default async function trainLoopBench(): Promise<void> {
     const r = await trainRow(size, 1, 'cpu', 1);
     add({ size: label, what: 'train --backend cpu, 1 rank (again, after PyTorch)', ...r });
     torchRows(1, true, ' (again, after train)');
+    // And 8 ranks again after the 1-rank repeat: the 8 ÷ 1 ratio from runs taken next to each other.
+    const eight = await trainRow(size, 8, 'cpu', Math.min(8, cores));
+    add({ size: label, what: `train --backend cpu, 8 ranks on ${Math.min(8, cores)} threads (again, after 1 rank)`, ...eight });
   }
-  console.log(`  load average after: ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `  load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  // The kernel against the 128-bit ceiling, on the dModel-2048 step's products.
+  const ceiling = ceiling128();
+  console.log(`  128-bit ceiling: ${ceiling.gPerS.toFixed(1)} G multiply-adds/s a core (${ceiling.source})`);
+  const kernel = kernelCeilingRows(ceiling.gPerS);
+  if ('reason' in kernel) console.log(`  kernel's fraction of the 128-bit ceiling not measured: ${kernel.reason}`);
+  else
+    for (const k of kernel)
+      console.log(
+        `  kernel, ${k.product}: ${k.gPerS.toFixed(1)} G multiply-adds/s (CPU time), ${(100 * k.fraction).toFixed(0)}% of the 128-bit ceiling`,
+      );
   console.log('');
   printTable(
-    ['size', 'loop', 'ms/step', 'steps/s', "vs PyTorch's best row", 'vs 1 rank', 'notes'],
+    ['size', 'loop', 'ms/step', 'steps/s', "vs PyTorch's best row", 'time ÷ 1 rank', 'notes'],
     rows.map((r) => {
       const same = rows.filter((o) => o.size === r.size);
       const torchBest = Math.min(...same.filter((o) => o.what.startsWith('PyTorch') && o.msPerStep !== null).map((o) => o.msPerStep!));
-      const one = same.find((o) => o.what === 'train --backend cpu, 1 rank')?.msPerStep;
       const isRepeat = r.what.includes('(again');
+      // A row against the 1-rank row of its pass: the first, or the repeat taken after PyTorch.
+      const one = same.find((o) => o.what.startsWith('train --backend cpu, 1 rank') && o.what.includes('(again') === isRepeat)?.msPerStep;
       const ms = r.msPerStep;
       return [
         r.size,
@@ -218,7 +254,7 @@ export default async function trainLoopBench(): Promise<void> {
         ms === null ? 'n/a' : ms.toFixed(1),
         ms === null ? 'n/a' : (1000 / ms).toFixed(1),
         ms === null || !Number.isFinite(torchBest) ? 'n/a' : `${(torchBest / ms).toFixed(2)}×`,
-        ms === null || !one || isRepeat || !r.what.startsWith('train --backend cpu') ? '' : `${(one / ms).toFixed(2)}×`,
+        ms === null || !one || !r.what.startsWith('train --backend cpu') ? '' : `${(ms / one).toFixed(2)}×`,
         r.note,
       ];
     }),

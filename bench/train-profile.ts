@@ -5,7 +5,10 @@
 // its source file. Sums the samples' self time into the parts of a step and prints one table per
 // rank count. Self time of a sampled thread, not wall time: on a loaded machine it says where the
 // CPU goes, and the ratios between parts hold when wall times do not.
-// Env: PROFILE_STEPS (default 40), PROFILE_PROMPTS (default 256).
+// Env: PROFILE_STEPS (default 40), PROFILE_PROMPTS (default 256), PROFILE_PRESET=seed-003 (the seed's
+// dModel 2048 × hidden 256 with the demo's sampler, advantages, loss and lr, as `npm run bench -- train`
+// runs it), PROFILE_HELPERS (helper threads per rank thread, default 0: every product on the rank
+// threads, whose profiles are the ones summed).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -28,7 +31,7 @@ const PARTS: [string, RegExp, RegExp][] = [
   ['idle (waiting for messages)', /^$/, /^\(idle\)$/],
   ['garbage collection', /^$/, /^\(garbage collector\)$/],
   ['barrier waits (collectives)', /ranks\/collectives\.ts$/, /^(sleep|arrive)$/],
-  ['collectives (copies, checks)', /ranks\/(collectives|arena|dtype|tensor)\.ts$/, /^/],
+  ['collectives (copies, checks)', /ranks\/(collectives|arena|dtype|tensor|local-group)\.ts$/, /^/],
   ['tanh (JS: forward and backward)', /ops\/fast\/activation\.ts$/, /^/],
   ['tanh backward (WebAssembly SIMD; the forward is fused into matmul)', /^(wasm:|$)/, /tanhBackward/],
   ['dense kernels (WebAssembly SIMD)', /^(wasm:|$)/, /^(dot|matmul|.*wasm-function.*|js-to-wasm.*)$/],
@@ -38,7 +41,9 @@ const PARTS: [string, RegExp, RegExp][] = [
     /ops\/(fast|cpu)\/(maskedSoftmax|categoricalSample|philox|logProbBackward|oneHot|knob3Mask|head)\.ts$|rng\/philox\.ts$/,
     /^/,
   ],
-  ['latency tokens', /env\/task\.ts$/, /^latencyToken/],
+  ["latency tokens (the bank's first epoch only)", /env\/task\.ts$/, /^(latencyToken|referenceLatencyTokens)/],
+  ["latency tokens (the bank's first epoch only)", /ops\/fast\/latencyTokens\.ts$/, /^/],
+  ["latency tokens (the bank's first epoch only)", /^wasm:/, /^blockProducts$/],
   [
     'rewards and optimum fraction',
     /env\/(task|controller)\.ts$|train\/step\.ts$/,
@@ -46,7 +51,8 @@ const PARTS: [string, RegExp, RegExp][] = [
   ],
   ['advantages', /grpo\/(schemes|scheme-groups|slot-advantages)\.ts$|grpo\/advantages/, /^/],
   ['loss', /ops\/(cpu\/(grpoLoss|pairwiseLoss)|loss)\.ts$/, /^/],
-  ['Adam and clipping', /ops\/cpu\/(adam|gradNorm)\.ts$/, /^/],
+  ['Adam and clipping', /ops\/(cpu|fast)\/(adam|gradNorm)\.ts$|train\/replicas\.ts$/, /^/],
+  ['Adam and clipping', /^wasm:/, /^adam$/],
   ['checksums', /train\/step\.ts$/, /^(checksum|checkReplicas)$/],
   ['step code (policy, step, metrics)', /train\/(step|policy|program|dynamic)\.ts$/, /^/],
   ['task and parameters (world start)', /env\/(task|controller)\.ts$/, /^/],
@@ -123,6 +129,24 @@ function profileRun(
       '--steps',
       `${steps}`,
       '--json',
+      '--helpers',
+      process.env.PROFILE_HELPERS ?? '0',
+      ...(process.env.PROFILE_PRESET
+        ? [
+            '--preset',
+            process.env.PROFILE_PRESET,
+            '--k',
+            '8',
+            '--sampler',
+            'flow-grpo',
+            '--advantage',
+            'flow-grpo',
+            '--loss',
+            'dapo',
+            '--lr',
+            '0.01',
+          ]
+        : []),
     ],
     { env: { ...process.env, GRPO_RANK_WORKER_TSX: '1' }, stdio: ['ignore', 'ignore', 'ignore'] },
   );
@@ -155,8 +179,10 @@ console.log(
 for (const ranks of ranksList.length ? ranksList : [1, 8]) {
   const { workers, main, hooks, wallS } = profileRun(ranks, prompts, steps);
   const busy = [...workers].filter(([p]) => !p.startsWith('idle')).reduce((s, [, ms]) => s + ms, 0);
+  const preset = process.env.PROFILE_PRESET ? ` (${process.env.PROFILE_PRESET})` : '';
   console.log(
-    `\n${ranks} rank(s) × ${(prompts * 8) / ranks}, ${steps} steps, wall ${wallS.toFixed(1)} s (whole process), load ${os.loadavg()[0]!.toFixed(1)}`,
+    `\n${ranks} rank(s) × ${(prompts * 8) / ranks}${preset}, ${steps} steps, ` +
+      `wall ${wallS.toFixed(1)} s (whole process), load ${os.loadavg()[0]!.toFixed(1)}`,
   );
   console.log(`| part (rank workers, self time) | ms | ms/step | % of busy |\n|---|---|---|---|`);
   for (const [part, ms] of [...workers].sort((a, b) => b[1] - a[1]))

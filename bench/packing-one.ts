@@ -1,0 +1,52 @@
+// One framework's packer on one step of synthetic token counts, in its own process (bench/packing.bench.ts
+// runs it under a time limit, since some packers take minutes at 10^5 samples). Prints one JSON line:
+// { ms, microBatchesPerRank } or { error }.
+// usage: node --import tsx bench/packing-one.ts HOME SAMPLES RANKS
+import { FRAMEWORK_HOMES } from '../src/core/frameworks/index.ts';
+import { defaultSettings } from '../src/core/frameworks/settings.ts';
+import type { FrameworkSettings, PackerDef } from '../src/core/frameworks/types.ts';
+import { Mt19937, randint } from '../src/core/rng/index.ts';
+
+/** Token counts of one step: torch.randint(16, 513) on MT19937(seed), within every home's default length limits. */
+export function syntheticSeqlens(samples: number, seed = 0): number[] {
+  return Array.from(randint(new Mt19937(seed), 16, 513, samples));
+}
+
+/**
+ * Each home's settings for one step of `samples` = prompts × k 8 over `ranks` data-parallel ranks, with its
+ * token-budget packing switched on where a switch turns it on (the budgets: 16,384 tokens a micro-batch).
+ */
+export function packingSettings(name: string, samples: number, ranks: number): FrameworkSettings {
+  const prompts = samples / 8;
+  const common: FrameworkSettings = { ranks, 'train-batch-size': prompts, k: 8, 'dataset-size': prompts, epochs: 1 };
+  const own: Record<string, FrameworkSettings> = {
+    'nemo-rl': { 'train-global-batch-size': samples },
+    easyr1: { 'n-gpus-per-node': ranks, nnodes: 1 },
+    skyrl: { 'policy-num-gpus-per-node': ranks, 'max-tokens-per-microbatch': 16384 },
+    slime: { 'actor-num-gpus-per-node': ranks, 'global-batch-size': samples, 'use-dynamic-batch-size': true, 'max-tokens-per-gpu': 16384 },
+    areal: { 'max-tokens-per-mb': 16384 },
+    roll: { 'use-dynamic-batching-in-train': true, 'max-tokens-per-microbatch-in-train': 16384 },
+    openrlhf: { 'dynamic-batch-enable': true, 'train-global-batch-size': samples },
+    'open-instruct': {},
+    'prime-rl': { 'num-train-gpus': ranks },
+  };
+  return { ...common, ...(own[name] ?? {}) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [name, samplesText, ranksText] = process.argv.slice(2);
+  const home = FRAMEWORK_HOMES.find((h) => h.name === name)!;
+  const packing = home.packing as PackerDef;
+  const samples = Number(samplesText);
+  let settings: FrameworkSettings = { ...defaultSettings(home.keys), ...packingSettings(name!, samples, Number(ranksText)) };
+  settings = home.resolve ? home.resolve(settings) : settings;
+  const seqlens = syntheticSeqlens(samples);
+  try {
+    const t0 = performance.now();
+    const packed = packing.pack(seqlens, settings);
+    const ms = performance.now() - t0;
+    console.log(JSON.stringify({ ms, microBatchesPerRank: packed.microBatchesPerRank, enabled: packing.enabled?.(settings) ?? true }));
+  } catch (err) {
+    console.log(JSON.stringify({ error: (err as Error).message.slice(0, 300) }));
+  }
+}

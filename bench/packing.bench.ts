@@ -1,0 +1,65 @@
+// Each framework home's packer (src/core/frameworks/index.ts, a PackerDef): one step of 102,400
+// samples (12,800 prompts × 8, token counts torch.randint(16, 513) on MT19937(0)) packed over 64
+// ranks, beside the same at 10,240 samples: the ratio says how the packer grows (10 = linear).
+// Each runs in its own process (bench/packing-one.ts) under a time limit, GRPO_BENCH_PACK_LIMIT_S
+// seconds (default 60): some packers take minutes at 10^5 samples.
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { FRAMEWORK_HOMES } from '../src/core/frameworks/index.ts';
+import { printTable } from './timing.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const RANKS = 64;
+const SIZES = [10_240, 102_400];
+
+interface PackRun {
+  ms?: number;
+  microBatchesPerRank?: number;
+  error?: string;
+  timedOut?: boolean;
+}
+
+function packOnce(home: string, samples: number, limitS: number): PackRun {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'bench/packing-one.ts', home, String(samples), String(RANKS)], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: limitS * 1000,
+    maxBuffer: 1 << 20,
+  });
+  if (res.error || res.signal) return { timedOut: true };
+  const line = (res.stdout ?? '').trim().split('\n').at(-1) ?? '';
+  try {
+    return JSON.parse(line) as PackRun;
+  } catch {
+    return { error: `exit ${res.status}: ${(res.stderr ?? '').trim().split('\n').at(-1)?.slice(0, 200) ?? ''}` };
+  }
+}
+
+export default function bench(): void {
+  const limitS = Number(process.env.GRPO_BENCH_PACK_LIMIT_S ?? 60);
+  const load = () => os.loadavg()[0]!.toFixed(1);
+  console.log(`load average before: ${load()}; one run per size, each in its own process, stopped after ${limitS} s; ${RANKS} ranks`);
+  const rows: (string | number)[][] = [];
+  for (const home of FRAMEWORK_HOMES) {
+    if (!home.packing || !('pack' in home.packing)) continue;
+    const runs = SIZES.map((n) => packOnce(home.name, n, limitS));
+    const said = (r: PackRun) => (r.timedOut ? `> ${limitS * 1000}` : r.error ? 'error' : r.ms!.toFixed(0));
+    const [small, large] = runs as [PackRun, PackRun];
+    rows.push([
+      home.name,
+      said(small),
+      said(large),
+      small.ms && large.ms ? (large.ms / small.ms).toFixed(1) : '—',
+      large.microBatchesPerRank ?? '—',
+      large.ms !== undefined ? (large.ms < 1000 ? 'yes' : 'no') : 'no',
+    ]);
+    for (const r of runs) if (r.error) console.log(`  ${home.name}: ${r.error}`);
+  }
+  printTable(['home', `ms at ${SIZES[0]}`, `ms at ${SIZES[1]}`, 'ratio (10 = linear)', 'micro-batches per rank', '< 1 s'], rows);
+  console.log(`load average after: ${load()}`);
+  console.log(
+    "The frameworks' own Python packers are not timed in this run: each is driven through its golden script " +
+      '(scripts/golden/*_packing.py, *_layout.py) with fixture-sized inputs; timing them at 10^5 samples is left to a later run.',
+  );
+}
