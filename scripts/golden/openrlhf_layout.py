@@ -230,7 +230,8 @@ def make_args(c):
     """The args tree train_ppo_ray.py builds (hierarchize), with the settings the code paths read."""
     return ns(
         rollout=ns(batch_size=c.get("rolloutBatchSize", 1), n_samples_per_prompt=c["n"], micro_batch_size=c.get("rolloutMicroBatchSize", 1),
-                   vllm_generate_batch_size=c.get("rolloutBatchSize", 1), max_tokens_per_gpu=c.get("rolloutMaxTokensPerGpu") or c.get("trainMaxTokensPerGpu", 16192)),
+                   vllm_generate_batch_size=c.get("rolloutBatchSize", 1),
+                   max_tokens_per_gpu=c.get("rolloutMaxTokensPerGpu") or c.get("trainMaxTokensPerGpu", 16192)),
         train=ns(num_episodes=c.get("episodes", 1), dynamic_batch_enable=c.get("dynamic", False), batch_size=c.get("trainBatchSize", 128),
                  max_tokens_per_gpu=c.get("trainMaxTokensPerGpu", 16192), micro_batch_size=c.get("trainMicroBatchSize", 1)),
         actor=ns(num_nodes=c.get("numNodes", 1), num_gpus_per_node=c.get("gpusPerNode", 1)),

@@ -7,7 +7,11 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { ConfigError } from '../core/errors.ts';
+import { argvObject, shellWords } from '../core/frameworks/argv.ts';
 import type { ConfigFormat, FrameworkHome, FrameworkSettings } from '../core/frameworks/types.ts';
+
+// The command line's reader is pure, shared with the browser (src/core/frameworks/argv.ts).
+export { argvObject, shellWords };
 
 function readText(path: string): string {
   try {
@@ -62,76 +66,6 @@ function yamlWithDefaults(path: string, seen: string[] = []): Record<string, unk
     base = deepMerge(base, yamlWithDefaults(resolve(dirname(full), p), [...seen, full]));
   }
   return deepMerge(base, doc);
-}
-
-/** The words of a shell launch script: quotes, backslash line continuations and # comments handled. */
-export function shellWords(text: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '\\' && text[i + 1] === '\n') {
-      i++;
-      continue;
-    }
-    if (c === '#' && !inWord) {
-      while (i < text.length && text[i] !== '\n') i++;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      const end = text.indexOf(c, i + 1);
-      if (end < 0) throw new ConfigError(`--config: an unclosed ${c} quote at character ${i}`);
-      cur += text.slice(i + 1, end);
-      inWord = true;
-      i = end;
-      continue;
-    }
-    if (/\s/.test(c) || c === '(' || c === ')' || c === ';') {
-      if (inWord) words.push(cur);
-      cur = '';
-      inWord = false;
-      continue;
-    }
-    if (c === '\\' && i + 1 < text.length) {
-      cur += text[++i];
-      inWord = true;
-      continue;
-    }
-    cur += c;
-    inWord = true;
-  }
-  if (inWord) words.push(cur);
-  return words;
-}
-
-const BOOLEAN_WORD = /^(true|false|1|0|yes|no|on|off)$/i;
-
-/**
- * A launch command line as `{key: value}`: `--key value`, `--key=value`, and a bare `--flag` as true.
- * A switch (one of `switches`, the framework's boolean keys) takes the next word only when it reads as a
- * boolean (`--rollout-shuffle python train.py` is a bare switch). A value that is a shell variable
- * (`$NUM_GPUS`) is kept as written, so the key reads as not a number.
- */
-export function argvObject(words: readonly string[], switches: ReadonlySet<string> = new Set()): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (!w.startsWith('--') || w.length < 3) continue;
-    const eq = w.indexOf('=');
-    if (eq > 0) {
-      out[w.slice(2, eq)] = w.slice(eq + 1);
-      continue;
-    }
-    const next = words[i + 1];
-    const takesNext =
-      next !== undefined && !(next.startsWith('--') && next.length > 2) && (!switches.has(w.slice(2)) || BOOLEAN_WORD.test(next));
-    if (takesNext) {
-      out[w.slice(2)] = next;
-      i++;
-    } else out[w.slice(2)] = true;
-  }
-  return out;
 }
 
 /** The user's config file as a plain object, read in `format`; `switches`: the boolean keys of a command line. */

@@ -2,7 +2,8 @@
 // framework's own keys as flags, `--config FILE` in its own format, and each training step's
 // prompts per data-parallel rank as its loader and dispatch produce them.
 import { ConfigError } from '../core/errors.ts';
-import type { FrameworkHome, FrameworkLayout, FrameworkStep, PackedStep } from '../core/frameworks/types.ts';
+import { packedSteps } from '../core/frameworks/packed.ts';
+import type { FrameworkHome, FrameworkStep, PackedStep } from '../core/frameworks/types.ts';
 import type { CliIo } from './io.ts';
 import { writeFrameworkConfig } from './config-file.ts';
 import { parseFlags, quote } from './flags.ts';
@@ -38,12 +39,6 @@ ${home.presets.map((p) => `  --preset ${p.name.padEnd(24)} ${p.about} (${p.sourc
 The framework's keys (flag, its own key, its shipped default):
 ${keys}
 `;
-}
-
-function packedSteps(home: FrameworkHome, layout: FrameworkLayout, reading: FrameworkSettingsReading): (PackedStep | null)[] {
-  const packing = home.packing;
-  if ('absent' in packing || !(packing.enabled?.(reading.settings) ?? true)) return layout.steps.map(() => null);
-  return layout.steps.map((s) => (s.seqlens ? packing.pack(s.seqlens, reading.settings) : null));
 }
 
 function stepText(s: FrameworkStep, packed: PackedStep | null): string {
@@ -104,7 +99,7 @@ export async function runFrameworkLayout(home: FrameworkHome, args: string[], io
   const layout = home.layout(reading.settings, seqlens);
   if (layout.steps.length === 0)
     throw new ConfigError(`${home.title} trains no step with these settings; give more prompts (--dataset-size) or fewer per step`);
-  const packed = packedSteps(home, layout, reading);
+  const packed = packedSteps(home, layout, reading.settings);
   if (values.json) {
     const steps = layout.steps.map((s, i) => ({ ...s, ...(packed[i] ? { microBatches: packed[i] } : {}) }));
     io.out(

@@ -1,13 +1,13 @@
 // A framework home's settings from the command line: its keys as flags, over the user's own config
-// file (`--config FILE`, in the framework's format), over the framework's shipped defaults. Flags win
-// over the file, the file over the defaults; every value says where it came from.
-import { ConfigError } from '../core/errors.ts';
-import { checkValue, readConfig, type ConfigReading } from '../core/frameworks/settings.ts';
-import type { FrameworkHome, FrameworkSettings } from '../core/frameworks/types.ts';
+// file (`--config FILE`, in the framework's format), over the framework's shipped defaults, read by
+// the one reader src/core/frameworks/reading.ts (flags win over the file, the file over the defaults).
+import { frameworkSettingsFrom as readSettings, type FrameworkSettingsReading } from '../core/frameworks/reading.ts';
+import type { FrameworkHome } from '../core/frameworks/types.ts';
 import { readFrameworkConfig } from './config-file.ts';
 import type { FlagSpec } from './flags.ts';
 
-export type Origin = 'default' | 'config' | 'flag';
+// The reader itself is pure and shared with the browser's <grpo-framework> (src/core/frameworks/reading.ts).
+export type { FrameworkSettingsReading, Origin } from '../core/frameworks/reading.ts';
 
 /** The flags of the sandbox's own, beside the framework's keys. */
 export const FRAMEWORK_COMMON_FLAGS = {
@@ -27,49 +27,7 @@ export function frameworkFlagSpec(home: FrameworkHome): FlagSpec {
   return spec;
 }
 
-export interface FrameworkSettingsReading {
-  settings: FrameworkSettings;
-  origins: Record<string, Origin>;
-  /** What --config (or --preset: its source) read and ignored; absent without either. */
-  config?: ConfigReading & { path: string };
-}
-
-/** Settings from parsed flag values (`parseFlags(args, frameworkFlagSpec(home))`). */
+/** Settings from parsed flag values (`parseFlags(args, frameworkFlagSpec(home))`), `--config` read from its file. */
 export function frameworkSettingsFrom(home: FrameworkHome, values: Record<string, unknown>): FrameworkSettingsReading {
-  const origins: Record<string, Origin> = {};
-  for (const k of home.keys) origins[k.flag] = 'default';
-  let settings: FrameworkSettings;
-  let config: FrameworkSettingsReading['config'];
-  if (typeof values.preset === 'string') {
-    const preset = home.presets.find((p) => p.name === values.preset);
-    if (!preset)
-      throw new ConfigError(
-        `--preset ${values.preset} is not one of ${home.title}'s: ${home.presets.map((p) => p.name).join(', ') || 'it ships none the sandbox restates'}`,
-      );
-    if (typeof values.config === 'string') throw new ConfigError('--preset and --config both name a config: give one of them');
-    const reading = readConfig(home.keys, preset.config);
-    settings = reading.settings;
-    for (const { key } of reading.read) {
-      const k = home.keys.find((x) => x.key === key);
-      if (k) origins[k.flag] = 'config';
-    }
-    config = { ...reading, path: `--preset ${preset.name} (${preset.source})` };
-  } else if (typeof values.config === 'string') {
-    const switches = new Set(home.keys.filter((k) => k.kind === 'bool').map((k) => k.key));
-    const reading = readConfig(home.keys, readFrameworkConfig(values.config, home.configFormat, switches));
-    settings = reading.settings;
-    for (const { key } of reading.read) {
-      const k = home.keys.find((x) => x.key === key);
-      if (k) origins[k.flag] = 'config';
-    }
-    config = { ...reading, path: values.config };
-  } else settings = Object.fromEntries(home.keys.map((k) => [k.flag, k.default]));
-  for (const k of home.keys) {
-    const given = values[k.flag];
-    if (given === undefined) continue;
-    if (typeof given !== 'string') throw new ConfigError(`--${k.flag} takes a value`);
-    settings[k.flag] = checkValue(k, given === 'null' || given === 'None' ? null : given, `--${k.flag}`);
-    origins[k.flag] = 'flag';
-  }
-  return { settings, origins, ...(config ? { config } : {}) };
+  return readSettings(home, values, readFrameworkConfig);
 }

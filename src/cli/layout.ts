@@ -45,7 +45,7 @@ export function configFromFlags(args: string[]): {
 }
 
 /** The framework home `--sampler` or `--framework` names (src/core/frameworks), or whose example `--preset` names, if any. */
-function homeNamed(args: readonly string[]) {
+export function homeNamed(args: readonly string[]) {
   for (let i = 0; i < args.length; i++) {
     const m = /^--(sampler|framework|preset)(?:=(.*))?$/.exec(args[i]!);
     if (!m) continue;

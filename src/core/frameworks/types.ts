@@ -115,6 +115,22 @@ export interface PackedStep {
   microBatchesPerRank: number;
 }
 
+/**
+ * What a token budget does: 'cap' — no micro-batch of two or more samples holds more (in the samples' own token
+ * counts; the framework may count padding into it too); 'soft' — a cap one long sample may pass; 'count' — it sets
+ * how many micro-batches a rank runs (about its tokens ÷ the budget) and Karmarkar–Karp then balances them, so one
+ * may pass it.
+ */
+export type BudgetRule = 'cap' | 'soft' | 'count';
+
+/** The token budget one micro-batch is packed under, named by the framework's own keys. */
+export interface TokenBudget {
+  tokens: number;
+  /** How it follows from the framework's keys, in its own words ('policy.sequence_packing.train_mb_tokens'). */
+  from: string;
+  rule: BudgetRule;
+}
+
 export interface PackerDef {
   /** The framework's switch and budget, in its own words. */
   about: string;
@@ -125,6 +141,11 @@ export interface PackerDef {
    * framework whose fixed-size micro-batches are the packer's static path.
    */
   enabled?(settings: FrameworkSettings): boolean;
+  /**
+   * The budget these settings pack a micro-batch of a step (its token counts `seqlens`) under, or null where they
+   * micro-batch by sample count (the switch off) or the framework sets no budget: the line the browser draws.
+   */
+  budget(settings: FrameworkSettings, seqlens: readonly number[]): TokenBudget | null;
   /** Packs one step's samples (their token counts) over the ranks; throws ConfigError in the framework's words. */
   pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep;
 }

@@ -210,6 +210,9 @@ test('the shipped examples/config.yaml reads into the expected settings and lays
     'max-response-length': 2048,
     'adv-estimator': 'grpo',
     'online-filtering': false,
+    // not in examples/config.yaml: the shipped defaults (worker.actor.loss_avg_mode, ppo_epochs)
+    'loss-avg-mode': 'token',
+    'ppo-epochs': 1,
   });
   const out = home.layout({ ...settings, 'dataset-size': 12000, 'max-steps': 2 });
   const count = (name: string) => out.counts.find((x) => x.name === name)!;

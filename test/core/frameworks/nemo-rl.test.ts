@@ -146,7 +146,8 @@ test("NeMo RL's setup errors, in its words", () => {
   const base = defaultSettings(home.keys);
   assert.throws(() => home.layout({ ...base, ranks: 3, 'tensor-parallel-size': 2 }), {
     message:
-      'ValueError: World size (3) must be divisible by PP * CP * TP (2). The data parallel size (DP = world_size / (PP * CP * TP)) must be a positive integer. ' +
+      'ValueError: World size (3) must be divisible by PP * CP * TP (2). The data parallel size (DP = world_size / (PP * CP * TP)) must be a ' +
+      'positive integer. ' +
       'Current DP would be 3/2 = 1.500000, which is not an integer. Please adjust your cluster size or parallelism parameters. (NeMo RL 7ea279a)',
   });
   assert.throws(

@@ -159,7 +159,10 @@ test("advantages: OpenRLHF's refusals and warnings", () => {
 test("layout: the launcher's assertion and warnings, verbatim", () => {
   assert.throws(
     () => home.layout(settingsFor({ prompts: 3, n: 4, gpusPerNode: 4, rolloutMicroBatchSize: 4 })),
-    /AssertionError: The number of sample batches must be greater than or equal to the effective number of actor processes\. \(openrlhf\/cli\/train_ppo_ray\.py, OpenRLHF 3c3be62\)/,
+    new RegExp(
+      'AssertionError: The number of sample batches must be greater than or equal to the effective number of actor processes\\. ' +
+        '\\(openrlhf/cli/train_ppo_ray\\.py, OpenRLHF 3c3be62\\)',
+    ),
   );
   assert.throws(
     () => home.layout(settingsFor({ prompts: 4, n: 1, gpusPerNode: 2 }, { 'advantage-estimator': 'group_norm' })),

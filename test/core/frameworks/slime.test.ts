@@ -138,22 +138,26 @@ for (const [i, { config: c, num_rollout, rollouts }] of layoutGolden.cases.entri
   });
 
   if (!c.balance_by_flops) {
-    test(`slime case ${i}: build_dp_schedule of every rollout (dp=${c.dp_size}, gbs=${c.global_batch_size}, dynamic=${c.use_dynamic_batch_size}, balance=${c.balance_data})`, () => {
-      for (const [j, g] of rollouts.entries()) {
-        if (g.error !== undefined) {
-          assert.throws(
-            () => buildDpSchedule(g.seqlens, scheduleOf(c, m)),
-            (e: unknown) => e instanceof ConfigError && withoutVersion(e.message) === g.error,
-            `rollout ${j}`,
-          );
-          continue;
+    test(
+      `slime case ${i}: build_dp_schedule of every rollout (dp=${c.dp_size}, gbs=${c.global_batch_size}, dynamic=${c.use_dynamic_batch_size}, ` +
+        `balance=${c.balance_data})`,
+      () => {
+        for (const [j, g] of rollouts.entries()) {
+          if (g.error !== undefined) {
+            assert.throws(
+              () => buildDpSchedule(g.seqlens, scheduleOf(c, m)),
+              (e: unknown) => e instanceof ConfigError && withoutVersion(e.message) === g.error,
+              `rollout ${j}`,
+            );
+            continue;
+          }
+          const s = buildDpSchedule(g.seqlens, scheduleOf(c, m));
+          assert.deepEqual(s.partitions, g.partitions, `rollout ${j} partitions`);
+          assert.deepEqual(s.microBatches, g.micro_batch_indices, `rollout ${j} micro_batch_indices`);
+          assert.deepEqual(s.numMicrobatches, g.num_microbatches, `rollout ${j} num_microbatches`);
         }
-        const s = buildDpSchedule(g.seqlens, scheduleOf(c, m));
-        assert.deepEqual(s.partitions, g.partitions, `rollout ${j} partitions`);
-        assert.deepEqual(s.microBatches, g.micro_batch_indices, `rollout ${j} micro_batch_indices`);
-        assert.deepEqual(s.numMicrobatches, g.num_microbatches, `rollout ${j} num_microbatches`);
-      }
-    });
+      },
+    );
   }
 
   test(`slime case ${i}: layout() and pack() agree with slime's rollouts`, () => {

@@ -9,10 +9,12 @@ import { AREAL_ADVANTAGES } from './advantages.ts';
 import { singleControllerDispatch, spmdDispatch } from './dispatch.ts';
 import { AREAL_KEYS } from './keys.ts';
 import { loaderLength, rankChunks, samplerShare } from './order.ts';
-import { packRanks } from './packing.ts';
+import { DEFAULT_MAX_TOKENS_PER_MB, packRanks } from './packing.ts';
 import type { PackingAlgorithm } from './seqpack.ts';
 import { AREAL_COMMIT, arealSays } from './version.ts';
 import { presets } from './presets.ts';
+import { trainer } from './trainer.ts';
+import { keyBudget } from '../budget.ts';
 
 /** The data-parallel size: the d-degree of actor.backend ("fsdp:d4p1t1" → 4), or --ranks. */
 export function dataParallelSize(settings: FrameworkSettings): number {
@@ -127,15 +129,20 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
   }
   const notes = [
     p.spmd
-      ? `SPMD mode: each of the ${p.ranks} ranks loads ${p.loaderBatch} prompts a step and generates their ${p.k} samples; redistribute_trajectories then moves whole groups between ranks (${algorithm}, weight = the group's tokens), so ranks can hold unequal numbers of groups.`
-      : `single-controller mode: one loader of ${p.prompts} prompts a step; the controller deals whole groups to the ${p.ranks} ranks with balanced_greedy_partition (weight = ${p.k} × the group's longest sequence), the same number of groups on each rank.`,
+      ? `SPMD mode: each of the ${p.ranks} ranks loads ${p.loaderBatch} prompts a step and generates their ${p.k} samples; ` +
+        `redistribute_trajectories then moves whole groups between ranks (${algorithm}, weight = the group's tokens), so ranks can hold unequal ` +
+        `numbers of groups.`
+      : `single-controller mode: one loader of ${p.prompts} prompts a step; the controller deals whole groups to the ${p.ranks} ranks with ` +
+        `balanced_greedy_partition (weight = ${p.k} × the group's longest sequence), the same number of groups on each rank.`,
     'The prompt order does not depend on seed: create_dataloader builds DistributedSampler without one, so every run shuffles with generator seed 0 + epoch.',
     'A prompt’s samples stay together on one rank (one trajectory dict per prompt).',
-    'Completions are taken in submission order; in AReaL a step takes the first batch_size trajectories to finish (async rollout, max_head_offpolicyness), which the sandbox does not simulate.',
+    'Completions are taken in submission order; in AReaL a step takes the first batch_size trajectories to finish (async rollout, ' +
+      'max_head_offpolicyness), which the sandbox does not simulate.',
   ];
   if (!seqlens) {
     notes.push(
-      `Dispatch depends on token counts; none were given, so each step's are drawn as torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from a generator seeded with --seed.`,
+      `Dispatch depends on token counts; none were given, so each step's are drawn as torch.randint(${SYNTHETIC_SEQLEN.low}, ` +
+        `${SYNTHETIC_SEQLEN.high}) from a generator seeded with --seed.`,
     );
   }
   if (p.spmd && algorithm === 'ffd') {
@@ -150,7 +157,9 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
       {
         name: 'len(train_dataloader)',
         value: p.stepsPerEpoch,
-        how: `DistributedSampler gives each of ${p.loaders} loader(s) ${share} prompts; ${share} ${settings['drop-last'] ? '//' : '/ (rounded up)'} ${p.loaderBatch} = ${p.stepsPerEpoch}`,
+        how:
+          `DistributedSampler gives each of ${p.loaders} loader(s) ${share} prompts; ${share} ${settings['drop-last'] ? '//' : '/ (rounded up)'} ` +
+          `${p.loaderBatch} = ${p.stepsPerEpoch}`,
       },
       {
         name: 'max_steps',
@@ -223,12 +232,20 @@ export const home: FrameworkHome = {
       'micro-batches of at most max_tokens_per_mb tokens with packing_algorithm (ffd | kk); the micro-batch count is synchronised to ' +
       'the largest over ranks. ranks[r] lists every minibatch’s micro-batches in turn.',
     flags: ['max-tokens-per-mb', 'packing-algorithm', 'ppo-n-minibatches', 'ranks', 'actor-backend', 'spmd-mode', 'train-batch-size', 'k'],
+    // AReaL's default max_tokens_per_mb is no budget in practice.
+    budget(s) {
+      const b = keyBudget(AREAL_KEYS, s, 'max-tokens-per-mb', 'cap');
+      return b && b.tokens < DEFAULT_MAX_TOKENS_PER_MB ? b : null;
+    },
     pack,
   },
+  trainer,
   presets,
   checkedBy: [
-    "golden-areal-layout.json: exec — create_dataloader, cycle_dataloader, _dispatch_tensors (single controller), redistribute_trajectories (SPMD) and seqpack run from the checkout; transcribed: RTensor.remotize's trim (needs the RPC tensor store)",
-    'golden-areal-packing.json: exec — split_padded_tensor_dict_into_mb_list twice (minibatches, micro-batches) with allocate_balanced_mbs_synced over one thread per rank',
+    'golden-areal-layout.json: exec — create_dataloader, cycle_dataloader, _dispatch_tensors (single controller), redistribute_trajectories ' +
+      "(SPMD) and seqpack run from the checkout; transcribed: RTensor.remotize's trim (needs the RPC tensor store)",
+    'golden-areal-packing.json: exec — split_padded_tensor_dict_into_mb_list twice (minibatches, micro-batches) with allocate_balanced_mbs_synced ' +
+      'over one thread per rank',
     "golden-areal-advantages.json: exec — PPOActor._compute_advantages with Normalization on a stand-in self (kl_ctl 0, GRPO examples' norms)",
     'golden-areal-staleness.json: exec — StalenessManager on seeded enqueue/submit/accept/reject/version/recover traces (staleness.ts)',
   ],

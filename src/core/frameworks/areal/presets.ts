@@ -1,4 +1,5 @@
-// AReaL's shipped GSM8K GRPO example: 256 prompts × 4 samples on fsdp:d4, max_head_offpolicyness 2: the keys of examples/math/gsm8k_grpo.yaml at the pinned commit (4aef98d) that this home reads, values as shipped
+// AReaL's shipped GSM8K GRPO example: 256 prompts × 4 samples on fsdp:d4, max_head_offpolicyness 2: the keys of examples/math/gsm8k_grpo.yaml at the
+// pinned commit (4aef98d) that this home reads, values as shipped
 // (test/fixtures/configs/areal-gsm8k_grpo.yaml holds the same excerpt in the file's own format, read by --config).
 import type { FrameworkPreset } from '../types.ts';
 

@@ -6,6 +6,7 @@ import { keys } from './keys.ts';
 import { layout } from './layout.ts';
 import { packing } from './packing.ts';
 import { presets } from './presets.ts';
+import { trainer } from './trainer.ts';
 
 /** `--ranks` as the data-parallel size: trainer.n_gpus_per_node = ranks × ulysses_size on one node. */
 const ranked = (s: FrameworkSettings) => withRanks(s, 'n-gpus-per-node', 'nnodes', intSetting(s, 'ulysses-size'));
@@ -36,10 +37,17 @@ export const home: FrameworkHome = {
   layout: (settings, seqlens) => layout(ranked(settings), seqlens),
   advantages,
   packing: { ...packing, pack: (seqlens, settings) => packing.pack(seqlens, ranked(settings)) },
+  trainer: {
+    ...trainer,
+    optimizerSteps: (step, tokens, settings, loss, first) => trainer.optimizerSteps(step, tokens, ranked(settings), loss, first),
+  },
   presets,
   checkedBy: [
-    "golden-easyr1-layout.json: exec — PPOConfig defaults, create_dataloader (torch RandomSampler in torchdata StatefulDataLoader), RayPPOTrainer.__init__/_make_batch_data/_balance_batch, FSDPWorker._init_dist_mesh and _build_rollout's tp check, DataProto.chunk's assert; transcribed: a DataProto stand-in and generate_sequences (n samples per prompt), because DataProto needs tensordict and ray",
-    'golden-easyr1-packing.json: exec — seqlen_balancing.rearrange_micro_batches per rank; transcribed: its dist.all_reduce(MAX) of the micro-batch count, because it needs NCCL',
+    'golden-easyr1-layout.json: exec — PPOConfig defaults, create_dataloader (torch RandomSampler in torchdata StatefulDataLoader), ' +
+      "RayPPOTrainer.__init__/_make_batch_data/_balance_batch, FSDPWorker._init_dist_mesh and _build_rollout's tp check, DataProto.chunk's assert; " +
+      'transcribed: a DataProto stand-in and generate_sequences (n samples per prompt), because DataProto needs tensordict and ray',
+    'golden-easyr1-packing.json: exec — seqlen_balancing.rearrange_micro_batches per rank; transcribed: its dist.all_reduce(MAX) of the ' +
+      'micro-batch count, because it needs NCCL',
     'golden-easyr1-advantages.json: exec — core_algos.py grpo, rloo, grpo_passk under torch float32',
   ],
 };

@@ -157,4 +157,21 @@ export const keys: readonly FrameworkKey[] = [
     default: false,
     about: 'keep only uids whose mean filter_key score lies in (filter_low, filter_high) (DAPO dynamic sampling)',
   },
+  {
+    key: 'worker.actor.loss_avg_mode',
+    flag: 'loss-avg-mode',
+    kind: 'string',
+    default: 'token',
+    about:
+      "average_loss per micro-batch (token: masked mean; seq: mean of sequence means), then × the micro-batch's response tokens × world_size / " +
+      "the mini-batch's response tokens on all ranks",
+    choices: ['token', 'seq'],
+  },
+  {
+    key: 'worker.actor.ppo_epochs',
+    flag: 'ppo-epochs',
+    kind: 'int',
+    default: 1,
+    about: 'passes over the mini-batches of each training step (one optimizer step per mini-batch per pass)',
+  },
 ];

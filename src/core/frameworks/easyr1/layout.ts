@@ -26,7 +26,8 @@ export function sizesOf(settings: FrameworkSettings): Sizes {
     miniRollout: optInt(settings, 'mini-rollout-batch-size'),
     k: intSetting(settings, 'k'),
     // null: the flag form's one optimizer step per training step (keys.ts).
-    globalBatch: settings['global-batch-size'] === null ? intSetting(settings, 'train-batch-size') : intSetting(settings, 'global-batch-size'),
+    globalBatch:
+      settings['global-batch-size'] === null ? intSetting(settings, 'train-batch-size') : intSetting(settings, 'global-batch-size'),
     microUpdate: intSetting(settings, 'micro-batch-size-per-device-for-update'),
     microExperience: intSetting(settings, 'micro-batch-size-per-device-for-experience'),
     tensorParallel: intSetting(settings, 'tensor-parallel-size'),
@@ -46,7 +47,9 @@ function trainingSteps(s: Sizes, batchesPerEpoch: number, epochs: number, maxSte
     return {
       name: 'training_steps',
       value,
-      how: `num_examples = len(train_dataloader) ${batchesPerEpoch} × mini_rollout_batch_size ${s.miniRollout} = ${examples}; ${examples} // rollout_batch_size ${s.prompts} × total_epochs ${epochs} = ${value}`,
+      how:
+        `num_examples = len(train_dataloader) ${batchesPerEpoch} × mini_rollout_batch_size ${s.miniRollout} = ${examples}; ${examples} // ` +
+        `rollout_batch_size ${s.prompts} × total_epochs ${epochs} = ${value}`,
     };
   }
   return {
@@ -65,7 +68,9 @@ function counts(s: Sizes, loaderBatch: number, batchesPerEpoch: number, steps: F
     {
       name: 'len(train_dataloader)',
       value: batchesPerEpoch,
-      how: `${s.datasetSize} prompts // ${s.miniRollout !== null ? 'mini_rollout_batch_size' : 'rollout_batch_size'} ${loaderBatch} = ${batchesPerEpoch} (drop_last=True; ${s.datasetSize - batchesPerEpoch * loaderBatch} prompts unused per epoch)`,
+      how:
+        `${s.datasetSize} prompts // ${s.miniRollout !== null ? 'mini_rollout_batch_size' : 'rollout_batch_size'} ${loaderBatch} = ` +
+        `${batchesPerEpoch} (drop_last=True; ${s.datasetSize - batchesPerEpoch * loaderBatch} prompts unused per epoch)`,
     },
     steps,
     { name: 'samples per step', value: samples, how: `rollout_batch_size ${s.prompts} × rollout.n ${s.k} = ${samples}` },
@@ -86,7 +91,9 @@ function counts(s: Sizes, loaderBatch: number, batchesPerEpoch: number, steps: F
     out.push({
       name: 'loader batches per step',
       value: pulls,
-      how: `ceil(rollout_batch_size ${s.prompts} / mini_rollout_batch_size ${s.miniRollout}) = ${pulls}; ${pulls * s.miniRollout - s.prompts} generated prompts are cut off each step`,
+      how:
+        `ceil(rollout_batch_size ${s.prompts} / mini_rollout_batch_size ${s.miniRollout}) = ${pulls}; ${pulls * s.miniRollout - s.prompts} ` +
+        `generated prompts are cut off each step`,
     });
   }
   return out;
@@ -154,15 +161,19 @@ function notes(s: Sizes, settings: FrameworkSettings, measured: boolean): string
   const seed = intSetting(settings, 'seed');
   return [
     boolSetting(settings, 'shuffle')
-      ? `Prompt order: torch RandomSampler with a generator seeded ${seed}; epoch e reads the generator's permutation 2e (each epoch also draws an empty trailing permutation), with any number of loader workers.`
+      ? `Prompt order: torch RandomSampler with a generator seeded ${seed}; epoch e reads the generator's permutation 2e (each epoch also draws an ` +
+        `empty trailing permutation), with any number of loader workers.`
       : 'Prompt order: data.shuffle false, SequentialSampler: 0, 1, 2, … every epoch.',
     `Each prompt draw gets its own uid; its ${s.k} copies are adjacent in generation order (repeat(n, interleave=True)) and are the GRPO group.`,
-    `_balance_batch always runs: Karmarkar–Karp over the ${s.ranks} ranks by raw token counts (equal sample counts), so a prompt's copies are scattered over ranks by length; rank r takes the r-th contiguous chunk.`,
+    `_balance_batch always runs: Karmarkar–Karp over the ${s.ranks} ranks by raw token counts (equal sample counts), so a prompt's copies are ` +
+      `scattered over ranks by length; rank r takes the r-th contiguous chunk.`,
     s.miniRollout !== null
-      ? `mini_rollout_batch_size ${s.miniRollout}: a step pulls loader batches until it has ${s.prompts} prompts and keeps the first ${s.prompts}; when the loader runs out mid-step it restarts (a new epoch) inside that step.`
+      ? `mini_rollout_batch_size ${s.miniRollout}: a step pulls loader batches until it has ${s.prompts} prompts and keeps the first ${s.prompts}; ` +
+        `when the loader runs out mid-step it restarts (a new epoch) inside that step.`
       : `One loader batch of ${s.prompts} prompts per step.`,
     measured
       ? 'Token counts: as given, in generation order.'
-      : `Token counts: synthetic, torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) with a generator seeded ${seed}, one draw per loader batch (its prompts × n).`,
+      : `Token counts: synthetic, torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) with a generator seeded ${seed}, one draw per ` +
+        `loader batch (its prompts × n).`,
   ];
 }

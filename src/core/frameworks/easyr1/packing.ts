@@ -12,6 +12,8 @@ import { boolSetting, intSetting } from '../settings.ts';
 import type { FrameworkSettings, PackedStep, PackerDef } from '../types.ts';
 import { EASYR1_VERSION, easyr1Assert } from './dispatch.ts';
 import { unequalPartitions } from './kk.ts';
+import { keyName, num } from '../budget.ts';
+import { keys } from './keys.ts';
 
 /** input_ids width: prompts left-padded to max_prompt_length, responses right-padded to max_response_length. */
 export function paddedWidth(settings: FrameworkSettings): number {
@@ -39,13 +41,15 @@ function pack(seqlens: readonly number[], settings: FrameworkSettings): PackedSt
   const width = paddedWidth(settings);
   if (ranks < 1 || seqlens.length === 0 || seqlens.length % ranks !== 0) {
     throw new ConfigError(
-      `the packer takes one optimizer step's samples over all ${ranks} ranks (rank r's mini-batch is the r-th equal contiguous part); got ${seqlens.length} samples`,
+      `the packer takes one optimizer step's samples over all ${ranks} ranks (rank r's mini-batch is the r-th equal contiguous part); got ` +
+        `${seqlens.length} samples`,
     );
   }
   const bad = seqlens.findIndex((s) => !Number.isSafeInteger(s) || s < 1 || s > width);
   if (bad >= 0) {
     throw new ConfigError(
-      `sample ${bad} has ${seqlens[bad]} tokens; EasyR1 pads every sample to max_prompt_length + max_response_length = ${width}, so a token count is a whole number in 1…${width} (${EASYR1_VERSION})`,
+      `sample ${bad} has ${seqlens[bad]} tokens; EasyR1 pads every sample to max_prompt_length + max_response_length = ${width}, so a token count ` +
+        `is a whole number in 1…${width} (${EASYR1_VERSION})`,
     );
   }
   const per = seqlens.length / ranks;
@@ -87,5 +91,18 @@ export const packing: PackerDef = {
     'max-response-length',
     'dynamic-batching',
   ],
+  // Karmarkar–Karp balances the micro-batches this budget counts, so one may pass it.
+  budget(s) {
+    const mbs = num(s, 'micro-batch-size-per-device-for-update');
+    const prompt = num(s, 'max-prompt-length');
+    const response = num(s, 'max-response-length');
+    if (s['dynamic-batching'] !== true || mbs === null || prompt === null || response === null) return null;
+    const name = (f: string) => keyName(keys, f);
+    return {
+      tokens: mbs * (prompt + response),
+      from: `${name('micro-batch-size-per-device-for-update')} × (${name('max-prompt-length')} + ${name('max-response-length')})`,
+      rule: 'count',
+    };
+  },
   pack,
 };

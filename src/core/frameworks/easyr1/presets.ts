@@ -1,4 +1,5 @@
-// EasyR1's shipped examples/config.yaml: token-budget micro-batches (padding_free, dynamic_batching): the keys of examples/config.yaml at the pinned commit (b44b311) that this home reads, values as shipped
+// EasyR1's shipped examples/config.yaml: token-budget micro-batches (padding_free, dynamic_batching): the keys of examples/config.yaml at the pinned
+// commit (b44b311) that this home reads, values as shipped
 // (test/fixtures/configs/easyr1-config.yaml holds the same excerpt in the file's own format, read by --config).
 import type { FrameworkPreset } from '../types.ts';
 

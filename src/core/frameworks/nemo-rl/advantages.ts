@@ -60,7 +60,8 @@ export const NEMO_RL_ADVANTAGES: readonly AdvantageDef[] = [
     scheme: 'nemo-rl',
     about:
       'NeMo RL default (use_leave_one_out_baseline, normalize_rewards): groups by prompt content; baseline = mean of the other k−1, ' +
-      'std = Bessel-corrected std of the other k−1; divides by std + 1e-6 only where std > 0 (so a lone dissenter keeps reward − baseline); a group of one gets 0',
+      'std = Bessel-corrected std of the other k−1; divides by std + 1e-6 only where std > 0 (so a lone dissenter keeps reward − baseline); a ' +
+      'group of one gets 0',
     groupBy: 'prompt-content',
     compute: grpoAdvantages(true),
   },

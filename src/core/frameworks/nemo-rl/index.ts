@@ -11,6 +11,8 @@ import { epochBatches, samplerSeed } from './order.ts';
 import { type NemoRun, resolveRun } from './resolve.ts';
 import { NEMO_RL_COMMIT, NEMO_RL_VERSION } from './version.ts';
 import { presets } from './presets.ts';
+import { trainer } from './trainer.ts';
+import { keyName, num } from '../budget.ts';
 
 export { StalenessSampler, type StalenessPolicy } from './staleness.ts';
 
@@ -129,6 +131,15 @@ export const packing: PackerDef = {
     'sequence-packing-algorithm',
     'sequence-packing-microbatch-order',
   ],
+  budget(s) {
+    const { mode } = resolveRun(s);
+    if (mode.kind === 'plain') return null;
+    const flag = mode.kind === 'packing' ? 'sequence-packing-train-mb-tokens' : 'dynamic-batching-train-mb-tokens';
+    const name = (f: string) => keyName(NEMO_RL_KEYS, f);
+    const from =
+      num(s, flag) !== null ? name(flag) : `${name(flag)} unset: ${name('max-total-sequence-length')} × ${name('train-micro-batch-size')}`;
+    return { tokens: mode.tokens, from, rule: 'cap' };
+  },
   pack(seqlens, settings) {
     const run = resolveRun(settings);
     const { micro } = dispatchStep(seqlens, run.dp, run.gbs, run.mode);
@@ -189,10 +200,15 @@ export const home: FrameworkHome = {
   },
   advantages: NEMO_RL_ADVANTAGES,
   packing,
+  trainer,
   presets,
   checkedBy: [
-    `test/fixtures/golden-nemo-rl-layout.json: exec — set_seed, setup's StatefulDataLoader statement (torchdata 0.11), batched_data_dict.py and packing/algorithms.py from NeMo RL ${NEMO_RL_VERSION}; transcribed: grpo_train's step loop, Policy._shard_for_train's arguments and the DTensor worker's micro-batch loop (need Ray and a GPU)`,
-    `test/fixtures/golden-nemo-rl-staleness.json: exec — WindowedSampler, ReadyFirstSampler and TQReplayBuffer (reserve, remove) from NeMo RL ${NEMO_RL_VERSION} on scripted traces; transcribed: commit's ready-marking (the real one writes to the DataPlane); checks staleness.ts`,
-    `test/fixtures/golden-nemo-rl-advantages.json: exec — calculate_baseline_and_std_per_prompt and GRPOAdvantageEstimator from NeMo RL ${NEMO_RL_VERSION}, in float64 (NeMo runs float32)`,
+    `test/fixtures/golden-nemo-rl-layout.json: exec — set_seed, setup's StatefulDataLoader statement (torchdata 0.11), batched_data_dict.py and ` +
+      `packing/algorithms.py from NeMo RL ${NEMO_RL_VERSION}; transcribed: grpo_train's step loop, Policy._shard_for_train's arguments and the ` +
+      `DTensor worker's micro-batch loop (need Ray and a GPU)`,
+    `test/fixtures/golden-nemo-rl-staleness.json: exec — WindowedSampler, ReadyFirstSampler and TQReplayBuffer (reserve, remove) from NeMo RL ` +
+      `${NEMO_RL_VERSION} on scripted traces; transcribed: commit's ready-marking (the real one writes to the DataPlane); checks staleness.ts`,
+    `test/fixtures/golden-nemo-rl-advantages.json: exec — calculate_baseline_and_std_per_prompt and GRPOAdvantageEstimator from NeMo RL ` +
+      `${NEMO_RL_VERSION}, in float64 (NeMo runs float32)`,
   ],
 };

@@ -170,4 +170,12 @@ export const NEMO_RL_KEYS: readonly FrameworkKey[] = [
     about: "order of a rank's bins: as packed, or largest_first (by padded tokens)",
     choices: ['packer', 'largest_first'],
   },
+  {
+    key: 'loss_fn.token_level_loss',
+    flag: 'token-level-loss',
+    kind: 'bool',
+    default: true,
+    about:
+      'ClippedPGLossFn: true sums token losses / global_valid_toks (all ranks, one global batch); false averages each sequence, then / global_valid_seqs',
+  },
 ];

@@ -1,4 +1,5 @@
-// NeMo RL's shipped 1B math GRPO example: 32 prompts × 16 generations, sequence packing on: the keys of examples/configs/grpo_math_1B.yaml at the pinned commit (7ea279a) that this home reads, values as shipped
+// NeMo RL's shipped 1B math GRPO example: 32 prompts × 16 generations, sequence packing on: the keys of examples/configs/grpo_math_1B.yaml at the
+// pinned commit (7ea279a) that this home reads, values as shipped
 // (test/fixtures/configs/nemo-rl-grpo_math_1B.yaml holds the same excerpt in the file's own format, read by --config).
 import type { FrameworkPreset } from '../types.ts';
 

@@ -55,7 +55,8 @@ export function resolveRun(settings: FrameworkSettings): NemoRun {
   if (world < modelParallel) {
     throw nemoError(
       'ValueError',
-      `World size (${world}) is insufficient for the parallelism configuration. Required minimum world size: PP(1) * CP(${cp}) * TP(${tp}) = ${modelParallel}. ` +
+      `World size (${world}) is insufficient for the parallelism configuration. Required minimum world size: PP(1) * CP(${cp}) * TP(${tp}) = ` +
+        `${modelParallel}. ` +
         `This would result in DP = ${world}/${modelParallel} = ${pyFixed(world / modelParallel, 3)}, but DP must be ≥ 1. ` +
         'Please either increase the number of GPUs/nodes or reduce the parallelism parameters.',
     );
@@ -63,7 +64,8 @@ export function resolveRun(settings: FrameworkSettings): NemoRun {
   if (world % modelParallel !== 0) {
     throw nemoError(
       'ValueError',
-      `World size (${world}) must be divisible by PP * CP * TP (${modelParallel}). The data parallel size (DP = world_size / (PP * CP * TP)) must be a positive integer. ` +
+      `World size (${world}) must be divisible by PP * CP * TP (${modelParallel}). The data parallel size (DP = world_size / (PP * CP * TP)) must ` +
+        `be a positive integer. ` +
         `Current DP would be ${world}/${modelParallel} = ${pyFixed(world / modelParallel, 6)}, which is not an integer. ` +
         'Please adjust your cluster size or parallelism parameters.',
     );

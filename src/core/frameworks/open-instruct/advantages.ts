@@ -16,7 +16,8 @@ const std0 = (row: readonly number[]) => {
 function compute(type: 'centered' | 'standard', rewards: readonly number[], promptIds: readonly number[], k: number) {
   if (k < 1 || rewards.length % k !== 0) {
     throw new ConfigError(
-      `ValueError: cannot reshape array of size ${rewards.length} into shape (${k}) (scores.reshape(-1, num_samples_per_prompt_rollout), numpy 2.4, ${VERSION})`,
+      `ValueError: cannot reshape array of size ${rewards.length} into shape (${k}) (scores.reshape(-1, num_samples_per_prompt_rollout), numpy ` +
+        `2.4, ${VERSION})`,
     );
   }
   const advantages: number[] = [];
@@ -33,7 +34,8 @@ function compute(type: 'centered' | 'standard', rewards: readonly number[], prom
     const s = std0(row);
     if (s === 0) {
       warnings.push(
-        `samples ${start}–${start + k - 1}: all rewards equal, so filter_zero_std_samples (on by default) drops this group before advantages; it is not trained on`,
+        `samples ${start}–${start + k - 1}: all rewards equal, so filter_zero_std_samples (on by default) drops this group before advantages; it ` +
+          `is not trained on`,
       );
     }
     for (const r of row) advantages.push(type === 'centered' ? r - m : (r - m) / (s + 1e-8));
@@ -45,7 +47,8 @@ export const advantages: readonly AdvantageDef[] = [
   {
     scheme: 'open-instruct',
     about:
-      'advantage_normalization_type centered (default): rows of n consecutive samples, r − mean, no std; groups with np.std 0 are dropped (filter_zero_std_samples)',
+      'advantage_normalization_type centered (default): rows of n consecutive samples, r − mean, no std; groups with np.std 0 are dropped ' +
+      '(filter_zero_std_samples)',
     groupBy: 'position',
     compute: ({ rewards, promptIds, k }) => compute('centered', rewards, promptIds, k),
   },

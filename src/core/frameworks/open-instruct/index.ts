@@ -14,6 +14,7 @@ import { packStep, packing } from './packing.ts';
 import { type RunSizes, runSizes } from './sizes.ts';
 import { COMMIT, VERSION } from './version.ts';
 import { presets } from './presets.ts';
+import { OPEN_INSTRUCT_TRAINER } from './trainer.ts';
 
 /** The learner's split of one rank's micro-batches (grpo_fast.py PolicyTrainerRayProcess.train). */
 function learnerSplit(micro: number, numMiniBatches: number) {
@@ -73,7 +74,8 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
   const per = s.prompts * s.k;
   if (seqlens && seqlens.length < s.trainingSteps * per) {
     throw new ConfigError(
-      `${seqlens.length} token counts given, but the run has ${s.trainingSteps} steps × ${per} samples = ${s.trainingSteps * per}; give more, or lower --total_episodes`,
+      `${seqlens.length} token counts given, but the run has ${s.trainingSteps} steps × ${per} samples = ${s.trainingSteps * per}; give more, or ` +
+        `lower --total_episodes`,
     );
   }
   const stream = promptStream(s.datasetSize, s.seed, s.trainingSteps * s.prompts);
@@ -118,15 +120,26 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
     });
   }
   const notes = [
-    `Prompt order: epoch e is torch.randperm(${s.datasetSize}) from a generator seeded with ${s.seed} + e; the loader moves to the next epoch as soon as one runs out, so a step can hold the end of one epoch and the start of the next.`,
-    `The DataPreparationActor sends ${s.asyncSteps} × ${s.prompts} prompts ahead and one more per result it takes; results come back in completion order, which varies from run to run: the sandbox shows them returning in the order sent, so step t holds pulls t·${s.prompts} … t·${s.prompts} + ${s.prompts - 1}.`,
-    `Each prompt's ${s.k} responses arrive together and stay next to each other; ${s.filterZeroStd ? 'groups whose rewards all agree are dropped (filter_zero_std_samples), so real steps often hold fewer samples: the sandbox shows every group kept.' : 'no group is filtered (filter_zero_std_samples off).'}`,
-    `Samples are packed in order into packs of at most min(total tokens // ${s.ranks}, pack_length ${s.packLength}) tokens; rank i gets the i-th contiguous run of packs//DP packs, and packs past (packs // DP) × DP are dropped.`,
-    `Each rank shuffles its packs with np.random.permutation on NumPy's global generator, which the DataPreparationActor never seeds (not reproducible); the sandbox uses np.random.seed(${s.seed}) once for the run, ranks in order, step after step. Ranks list their samples in micro-batch order.`,
+    `Prompt order: epoch e is torch.randperm(${s.datasetSize}) from a generator seeded with ${s.seed} + e; the loader moves to the next epoch as ` +
+      `soon as one runs out, so a step can hold the end of one epoch and the start of the next.`,
+    `The DataPreparationActor sends ${s.asyncSteps} × ${s.prompts} prompts ahead and one more per result it takes; results come back in ` +
+      `completion order, which varies from run to run: the sandbox shows them returning in the order sent, so step t holds pulls t·${s.prompts} … ` +
+      `t·${s.prompts} + ${s.prompts - 1}.`,
+    `Each prompt's ${s.k} responses arrive together and stay next to each other; ` +
+      (s.filterZeroStd
+        ? 'groups whose rewards all agree are dropped (filter_zero_std_samples), so real steps often hold fewer samples: ' +
+          'the sandbox shows every group kept.'
+        : 'no group is filtered (filter_zero_std_samples off).'),
+    `Samples are packed in order into packs of at most min(total tokens // ${s.ranks}, pack_length ${s.packLength}) tokens; rank i gets the i-th ` +
+      `contiguous run of packs//DP packs, and packs past (packs // DP) × DP are dropped.`,
+    `Each rank shuffles its packs with np.random.permutation on NumPy's global generator, which the DataPreparationActor never seeds (not ` +
+      `reproducible); the sandbox uses np.random.seed(${s.seed}) once for the run, ranks in order, step after step. Ranks list their samples in ` +
+      `micro-batch order.`,
     ...(seqlens
       ? []
       : [
-          `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from a generator seeded with ${s.seed}, one draw per step.`,
+          `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from a generator seeded with ${s.seed}, ` +
+            `one draw per step.`,
         ]),
   ];
   return { steps, counts: counts(s, first), notes, warnings: [...warnings] };
@@ -146,10 +159,17 @@ export const home: FrameworkHome = {
   layout,
   advantages,
   packing,
+  trainer: OPEN_INSTRUCT_TRAINER,
   presets,
   checkedBy: [
-    "test/fixtures/golden-open-instruct.json promptOrder: exec — HFDataLoader and single_example_collator from the checkout (olmo_core's DataLoaderBase iteration transcribed; a step = P consecutive pulls, results assumed to return in the order sent)",
-    'test/fixtures/golden-open-instruct.json packing: exec — pack_sequences, prepare_collated_data_for_workers (np.random.seed(seed) first, in place of the unseeded actor) and collate_fn',
-    "test/fixtures/golden-open-instruct.json advantages: exec — the advantage statements of _data_preparation_loop and process_group's zero-std test, cut out by syntax tree",
+    "test/fixtures/golden-open-instruct.json promptOrder: exec — HFDataLoader and single_example_collator from the checkout (olmo_core's " +
+      'DataLoaderBase iteration transcribed; a step = P consecutive pulls, results assumed to return in the order sent)',
+    'test/fixtures/golden-open-instruct.json packing: exec — pack_sequences, prepare_collated_data_for_workers (np.random.seed(seed) first, in ' +
+      'place of the unseeded actor) and collate_fn',
+    'test/fixtures/golden-open-instruct-trainer.json: exec — pack_sequences, prepare_collated_data_for_workers, calculate_token_counts and ' +
+      "masked_mean by torch autograd; transcribed: PolicyTrainerRayProcess.step's accumulation_steps / leftover / world-size lines and DeepSpeed's " +
+      'gradient mean (DeepSpeed)',
+    "test/fixtures/golden-open-instruct.json advantages: exec — the advantage statements of _data_preparation_loop and process_group's zero-std " +
+      'test, cut out by syntax tree',
   ],
 };

@@ -39,7 +39,8 @@ export const keys: readonly FrameworkKey[] = [
     kind: 'int',
     default: 42,
     about:
-      "the prompt loader's seed: epoch e is torch.randperm(D, generator seeded with seed + e); the per-rank pack shuffle uses NumPy's unseeded global RNG (the sandbox seeds it with this)",
+      "the prompt loader's seed: epoch e is torch.randperm(D, generator seeded with seed + e); the per-rank pack shuffle uses NumPy's unseeded " +
+      'global RNG (the sandbox seeds it with this)',
   },
   {
     key: 'per_device_train_batch_size',
@@ -116,6 +117,15 @@ export const keys: readonly FrameworkKey[] = [
     kind: 'int',
     default: null,
     about:
-      'sandbox-only (open-instruct has no epoch setting: it reshuffles when the dataset runs out and stops after num_training_steps): when given, total_episodes = epochs × dataset-size × k',
+      'sandbox-only (open-instruct has no epoch setting: it reshuffles when the dataset runs out and stops after num_training_steps): when given, ' +
+      'total_episodes = epochs × dataset-size × k',
+  },
+  {
+    key: 'loss_denominator',
+    flag: 'loss-denominator',
+    kind: 'string',
+    default: 'token',
+    about:
+      "'token': divide each micro-batch's loss sum by the response tokens of its accumulation group on all ranks; a number: by that constant",
   },
 ];

@@ -9,11 +9,18 @@ import { NumpyRandomState } from '../../rng/numpy-random.ts';
 import type { FrameworkSettings, PackedStep, PackerDef } from '../types.ts';
 import { runSizes } from './sizes.ts';
 import { VERSION } from './version.ts';
+import { keyName } from '../budget.ts';
+import { keys } from './keys.ts';
+
+/** pack_sequences' budget of one pack: min(total tokens // DP, pack_length) when DP > 1, pack_length alone when DP is 1. */
+export function packBudget(lengths: readonly number[], packLength: number, ranks: number): number {
+  const total = lengths.reduce((a, b) => a + b, 0);
+  return total > 0 && ranks > 1 ? Math.min(Math.floor(total / ranks), packLength) : packLength;
+}
 
 /** pack_sequences: each pack's samples (indices), in order. */
 export function packSequences(lengths: readonly number[], packLength: number, ranks: number): number[][] {
-  const total = lengths.reduce((a, b) => a + b, 0);
-  const budget = total > 0 && ranks > 1 ? Math.min(Math.floor(total / ranks), packLength) : packLength;
+  const budget = packBudget(lengths, packLength, ranks);
   const packs: number[][] = [];
   let current: number[] = [];
   let used = 0;
@@ -81,6 +88,14 @@ export const packing: PackerDef = {
     'dealt in contiguous runs to the ranks, each rank shuffling its packs with np.random.permutation (unseeded in open-instruct; seeded ' +
     'with --seed here, first step of a run) into micro-batches of per_device_train_batch_size packs.',
   flags: ['pack-length', 'ranks', 'sequence-parallel-size', 'per-device-train-batch-size', 'seed'],
+  // A micro-batch is per_device_train_batch_size packs: the pack's budget is the micro-batch's only when that is 1.
+  budget(s, seqlens) {
+    const sizes = runSizes(s);
+    if (sizes.perDevice !== 1) return null;
+    const tokens = packBudget(seqlens, sizes.packLength, sizes.ranks);
+    const from = tokens === sizes.packLength ? keyName(keys, 'pack-length') : `min(total tokens // DP, ${keyName(keys, 'pack-length')})`;
+    return { tokens, from, rule: 'cap' };
+  },
   pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep {
     const s = runSizes(settings);
     if (s.seed < 0 || s.seed > 0xffffffff)

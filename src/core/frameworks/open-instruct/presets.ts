@@ -1,4 +1,5 @@
-// open-instruct's single-node 3B grpo_fast script: the keys of scripts/train/qwen/grpo_fast_3b_single_node.sh at the pinned commit (e6c3044) that this home reads, values as shipped
+// open-instruct's single-node 3B grpo_fast script: the keys of scripts/train/qwen/grpo_fast_3b_single_node.sh at the pinned commit (e6c3044) that
+// this home reads, values as shipped
 // (test/fixtures/configs/open-instruct-grpo_fast_3b_single_node.sh holds the same excerpt in the file's own format, read by --config).
 import type { FrameworkPreset } from '../types.ts';
 

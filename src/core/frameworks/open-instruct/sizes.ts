@@ -52,7 +52,8 @@ export function runSizes(settings: FrameworkSettings): RunSizes {
   if (k === 1 && filterZeroStd) {
     throw openInstructError(
       'ValueError',
-      '`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward standard deviation will always be 0, causing all samples to be filtered.',
+      '`filter_zero_std_samples` cannot be True when `num_samples_per_prompt_rollout` is 1, as the reward standard deviation will always be 0, ' +
+        'causing all samples to be filtered.',
       post,
     );
   }
@@ -70,7 +71,8 @@ export function runSizes(settings: FrameworkSettings): RunSizes {
   if (!(k * prompts >= ranks)) {
     throw openInstructError(
       'AssertionError',
-      'num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to world_size // sequence_parallel_size to ensure we have a batch for each rank in distributed training.',
+      'num_samples_per_prompt_rollout * num_unique_prompts_rollout must be greater than or equal to world_size // sequence_parallel_size to ' +
+        'ensure we have a batch for each rank in distributed training.',
       'grpo_fast.validate_configs',
     );
   }

@@ -39,7 +39,8 @@ function compute(estimator: string, rewards: readonly number[], promptIds: reado
   if (k <= 1) throw openrlhfError('AssertionError', `${estimator} requires n_samples_per_prompt > 1`, 'openrlhf/cli/train_ppo_ray.py');
   if (rewards.length % k !== 0) {
     throw new ConfigError(
-      `RuntimeError: shape '[-1, ${k}]' is invalid for input of size ${rewards.length} (rewards.reshape(-1, n_samples_per_prompt) in compute_advantages_and_returns, ${VERSION})`,
+      `RuntimeError: shape '[-1, ${k}]' is invalid for input of size ${rewards.length} (rewards.reshape(-1, n_samples_per_prompt) in ` +
+        `compute_advantages_and_returns, ${VERSION})`,
     );
   }
   const advantages: number[] = [];
@@ -55,7 +56,8 @@ function compute(estimator: string, rewards: readonly number[], promptIds: reado
     if (estimator === 'group_norm' && row.every((r) => r === row[0]) && !Number.isInteger(row[0]! * 1024)) {
       warnings.push(
         `samples ${start}–${start + k - 1} all have reward ${row[0]}: OpenRLHF divides r − mean by std + 1e-9 in float32, where the mean of equal ` +
-          'values can be off by one rounding step, giving large advantages instead of 0 (torch 2.13: eight rewards of 0.1 give −0.83 each); shown here as computed in float64',
+          'values can be off by one rounding step, giving large advantages instead of 0 (torch 2.13: eight rewards of 0.1 give −0.83 each); shown ' +
+          'here as computed in float64',
       );
     }
     for (const a of shapes[estimator]!(row)) advantages.push(Math.min(REWARD_CLIP[1], Math.max(REWARD_CLIP[0], a)));

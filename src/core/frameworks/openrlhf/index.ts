@@ -15,6 +15,7 @@ import { dynamicMicroBatches, packing } from './packing.ts';
 import { type RunSizes, runSizes } from './sizes.ts';
 import { COMMIT } from './version.ts';
 import { presets } from './presets.ts';
+import { OPENRLHF_TRAINER } from './trainer.ts';
 
 function counts(s: RunSizes, steps: FrameworkStep[]): FrameworkCount[] {
   const first = steps[0];
@@ -34,17 +35,23 @@ function counts(s: RunSizes, steps: FrameworkStep[]): FrameworkCount[] {
     {
       name: 'len(prompts_dataloader)',
       value: s.prompts,
-      how: `batch_size 1, so one entry per prompt: min(dataset ${s.dataset}, data.max_samples ${s.maxSamples}) = ${s.prompts}; the "Episode" progress bar counts prompts, not steps`,
+      how:
+        `batch_size 1, so one entry per prompt: min(dataset ${s.dataset}, data.max_samples ${s.maxSamples}) = ${s.prompts}; the "Episode" progress ` +
+        `bar counts prompts, not steps`,
     },
     {
       name: 'global steps per episode',
       value: perEpisode,
-      how: `ceil(${s.prompts} prompts / rollout.batch_size ${s.rolloutBatch}) = ${perEpisode} (a short last step is trained too); × train.num_episodes ${s.episodes} = ${perEpisode * s.episodes}`,
+      how:
+        `ceil(${s.prompts} prompts / rollout.batch_size ${s.rolloutBatch}) = ${perEpisode} (a short last step is trained too); × train.num_episodes ` +
+        `${s.episodes} = ${perEpisode * s.episodes}`,
     },
     {
       name: 'max_steps',
       value: Math.floor((s.prompts * s.n) / s.trainBatchSize) * s.episodes * s.maxEpochs,
-      how: `prepare_datasets: len(prompts_dataset) ${s.prompts} × n_samples_per_prompt ${s.n} // train.batch_size ${s.trainBatchSize} × num_episodes ${s.episodes} × max_epochs ${s.maxEpochs}: the LR scheduler's length in optimizer steps`,
+      how:
+        `prepare_datasets: len(prompts_dataset) ${s.prompts} × n_samples_per_prompt ${s.n} // train.batch_size ${s.trainBatchSize} × num_episodes ` +
+        `${s.episodes} × max_epochs ${s.maxEpochs}: the LR scheduler's length in optimizer steps`,
     },
     {
       name: 'samples per training step',
@@ -64,14 +71,17 @@ function counts(s: RunSizes, steps: FrameworkStep[]): FrameworkCount[] {
     {
       name: 'accumulated_gradient',
       value: gas,
-      how: `train.batch_size ${s.trainBatchSize} × ring × TP ${s.parallel.duplicate} // train.micro_batch_size ${s.trainMicroBatch} // world size ${s.parallel.actors} (DeepSpeed's gradient accumulation)`,
+      how:
+        `train.batch_size ${s.trainBatchSize} × ring × TP ${s.parallel.duplicate} // train.micro_batch_size ${s.trainMicroBatch} // world size ` +
+        `${s.parallel.actors} (DeepSpeed's gradient accumulation)`,
     },
     {
       name: 'Train epoch micro-batches (rank 0, first step)',
       value: s.dynamic ? dynamicMicro : Math.floor(firstRank / s.trainMicroBatch),
       how: s.dynamic
         ? "dynamic batching: setup_dynamic_batch's micro-batches, the maximum first-fit count over ranks per optimizer step, summed"
-        : `len(DataLoader(replay_buffer, batch_size=train.micro_batch_size, drop_last=True)) = ${firstRank} samples // ${s.trainMicroBatch}: the actor's "Train epoch" progress bar`,
+        : `len(DataLoader(replay_buffer, batch_size=train.micro_batch_size, drop_last=True)) = ${firstRank} samples // ${s.trainMicroBatch}: the ` +
+          `actor's "Train epoch" progress bar`,
     },
   ];
 }
@@ -82,7 +92,8 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
   const total = promptList.reduce((a, p) => a + p.prompts.length * s.n, 0);
   if (seqlens && seqlens.length < total) {
     throw new ConfigError(
-      `${seqlens.length} token counts given, but the run has ${total} samples (${promptList.length} steps); give more, or lower --dataset-size / --train.num_episodes`,
+      `${seqlens.length} token counts given, but the run has ${total} samples (${promptList.length} steps); give more, or lower --dataset-size / ` +
+        `--train.num_episodes`,
     );
   }
   const lengthsGen = new Mt19937(s.seed);
@@ -124,17 +135,25 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
   }
   const tail = s.prompts % s.rolloutBatch;
   const notes = [
-    `The prompt loader is never seeded: it lives on the PPOTrainer Ray actor, where no set_seed runs, and its RandomSampler takes its seed from that process's global torch generator, which recent torch (2.13, measured) seeds differently in every process. A real run's prompt order is therefore not reproducible and does not depend on --train.seed; the sandbox shows the order as if torch.manual_seed(${s.seed}) had run there (sampler seed ${samplerSeed(s.seed)}).`,
+    `The prompt loader is never seeded: it lives on the PPOTrainer Ray actor, where no set_seed runs, and its RandomSampler takes its seed from ` +
+      `that process's global torch generator, which recent torch (2.13, measured) seeds differently in every process. A real run's prompt order is ` +
+      `therefore not reproducible and does not depend on --train.seed; the sandbox shows the order as if torch.manual_seed(${s.seed}) had run there ` +
+      `(sampler seed ${samplerSeed(s.seed)}).`,
     s.workers > 0
       ? `With ${s.workers} persistent loader worker(s) the first permutation drawn is thrown away: episode e uses the sampler's permutation e + 1.`
       : 'Each episode iterates the loader anew and takes the next permutation of the same sampler generator.',
-    `Each prompt is one vLLM request returning its ${s.n} responses together, so a prompt's copies stay next to each other. The groups arrive in completion order (ray.wait), which varies from run to run; the sandbox shows the deterministic case where they complete in the order they were sent.`,
+    `Each prompt is one vLLM request returning its ${s.n} responses together, so a prompt's copies stay next to each other. The groups arrive in ` +
+      `completion order (ray.wait), which varies from run to run; the sandbox shows the deterministic case where they complete in the order they ` +
+      `were sent.`,
     tail
-      ? `The last step of each episode has ${tail} prompts (${s.prompts} is not a multiple of rollout.batch_size ${s.rolloutBatch}); it is trained on like the others.`
+      ? `The last step of each episode has ${tail} prompts (${s.prompts} is not a multiple of rollout.batch_size ${s.rolloutBatch}); it is trained ` +
+        `on like the others.`
       : `${s.prompts} prompts make whole steps of ${s.rolloutBatch}.`,
     s.dynamic
-      ? 'Dynamic batching: the step is split into balanced rollout micro-batches by total length, then balance_experiences sorts all samples by length and deals them long/short over the ranks, so copies of a prompt scatter.'
-      : `Samples are cut into rollout micro-batches of ${s.rolloutMicroBatch}; rank i gets the contiguous run of micro-batches [i·ceil(L/E), (i+1)·ceil(L/E)), so the last ranks can get fewer (or none).`,
+      ? 'Dynamic batching: the step is split into balanced rollout micro-batches by total length, then balance_experiences sorts all samples by ' +
+        'length and deals them long/short over the ranks, so copies of a prompt scatter.'
+      : `Samples are cut into rollout micro-batches of ${s.rolloutMicroBatch}; rank i gets the contiguous run of micro-batches [i·ceil(L/E), ` +
+        `(i+1)·ceil(L/E)), so the last ranks can get fewer (or none).`,
     ...(emptyRanks.size
       ? [
           `Rank(s) ${[...emptyRanks].join(', ')} receive no samples in some step: ceil(L/E) micro-batches per rank run out before the last rank.`,
@@ -142,8 +161,10 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
       : []),
     s.dynamic
       ? 'Each rank trains its samples in the order listed, in micro-batches set by --train.max_tokens_per_gpu (see the packer).'
-      : `Each rank then reads its samples in micro-batches of ${s.trainMicroBatch} through DataLoader(shuffle=True) on its own torch generator (set_seed(${s.seed}) then model setup draws): that order is not reproduced; the ranks list the replay buffer's order.`,
-    `Each training step runs ${s.rolloutBatch} × ${s.n} = ${s.rolloutBatch * s.n} samples in optimizer steps of train.batch_size ${s.trainBatchSize}: ${s.optimizerStepsPerStep} optimizer step(s) per training step${s.maxEpochs > 1 ? `, × max_epochs ${s.maxEpochs}` : ''}.`,
+      : `Each rank then reads its samples in micro-batches of ${s.trainMicroBatch} through DataLoader(shuffle=True) on its own torch generator ` +
+        `(set_seed(${s.seed}) then model setup draws): that order is not reproduced; the ranks list the replay buffer's order.`,
+    `Each training step runs ${s.rolloutBatch} × ${s.n} = ${s.rolloutBatch * s.n} samples in optimizer steps of train.batch_size ` +
+      `${s.trainBatchSize}: ${s.optimizerStepsPerStep} optimizer step(s) per training step${s.maxEpochs > 1 ? `, × max_epochs ${s.maxEpochs}` : ''}.`,
     ...(s.dynamicFiltering
       ? [
           'Dynamic filtering is on: the sandbox shows the case where every group passes (a rejected group is replaced by one new prompt from the loader).',
@@ -151,7 +172,8 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
       : []),
     ...(s.dynamic && !seqlens
       ? [
-          `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from a generator seeded with ${s.seed}, one draw per step.`,
+          `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from a generator seeded with ${s.seed}, ` +
+            `one draw per step.`,
         ]
       : []),
   ];
@@ -184,10 +206,18 @@ export const home: FrameworkHome = {
   layout,
   advantages,
   packing,
+  trainer: OPENRLHF_TRAINER,
   presets,
   checkedBy: [
-    "test/fixtures/golden-openrlhf.json promptOrder: exec — PPOTrainer.fit, SamplesGenerator.generate_samples/_generate_vllm and DeepspeedStrategy.setup_dataloader from the checkout over torchdata's StatefulDataLoader (Ray stand-in: requests complete in submission order; global generator seeded with --seed in place of the unseeded process)",
-    'test/fixtures/golden-openrlhf.json dispatch: exec — split_rollout_samples, Experience and balance_experiences, async_run_method_batch, NaiveReplayBuffer.append and setup_dynamic_batch (one thread per rank, all-reduces really reduced), seqlen_balancing.py',
-    'test/fixtures/golden-openrlhf.json advantages: exec — compute_advantages_and_returns with compute_reward and apply_length_penalties, float64 rewards, KL 0',
+    'test/fixtures/golden-openrlhf.json promptOrder: exec — PPOTrainer.fit, SamplesGenerator.generate_samples/_generate_vllm and ' +
+      "DeepspeedStrategy.setup_dataloader from the checkout over torchdata's StatefulDataLoader (Ray stand-in: requests complete in submission " +
+      'order; global generator seeded with --seed in place of the unseeded process)',
+    'test/fixtures/golden-openrlhf.json dispatch: exec — split_rollout_samples, Experience and balance_experiences, async_run_method_batch, ' +
+      'NaiveReplayBuffer.append and setup_dynamic_batch (one thread per rank, all-reduces really reduced), seqlen_balancing.py',
+    'test/fixtures/golden-openrlhf-trainer.json: exec — aggregate_loss by torch autograd (ppo and gspo), iter_grad_accum_global_norm, ' +
+      "get_loss_batch_info and setup_dynamic_batch on one thread per rank; transcribed: DeepSpeed's loss / gas and gradient mean over ranks; the " +
+      "replay buffer's shuffled DataLoader order is not reproduced",
+    'test/fixtures/golden-openrlhf.json advantages: exec — compute_advantages_and_returns with compute_reward and apply_length_penalties, float64 ' +
+      'rewards, KL 0',
   ],
 };

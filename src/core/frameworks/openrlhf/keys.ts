@@ -50,7 +50,8 @@ export const keys: readonly FrameworkKey[] = [
     kind: 'int',
     default: 42,
     about:
-      "seeds the model actors (transformers.set_seed) and their samplers, NOT the prompt loader (see the notes); the sandbox seeds the prompt loader's global generator with it",
+      'seeds the model actors (transformers.set_seed) and their samplers, NOT the prompt loader (see the notes); the sandbox seeds the prompt ' +
+      "loader's global generator with it",
   },
   {
     key: 'data.dataloader_num_workers',
@@ -153,5 +154,13 @@ export const keys: readonly FrameworkKey[] = [
     kind: 'bool',
     default: false,
     about: 'asynchronous trainer (PPOTrainerAsync); the sandbox models the synchronous PPOTrainer only',
+  },
+  {
+    key: 'actor.policy_loss_type',
+    flag: 'policy-loss-type',
+    kind: 'string',
+    default: 'ppo',
+    about: "PolicyLoss: 'ppo' aggregates per token (token_level_loss), 'gspo' per sample (a mean of per-sequence token means)",
+    choices: ['ppo', 'gspo'],
   },
 ];

@@ -10,6 +10,8 @@ import type { FrameworkSettings, PackedStep, PackerDef } from '../types.ts';
 import { type Parallel, balancedPartitions, dispatchStep, minimumMicroBatches } from './dispatch.ts';
 import { type RunSizes, runSizes } from './sizes.ts';
 import { VERSION } from './version.ts';
+import { keyBudget } from '../budget.ts';
+import { keys } from './keys.ts';
 
 export interface OpenRlhfPackedStep extends PackedStep {
   /** replay_buffer.dynamic_optimizer_step: 1 where a micro-batch ends an optimizer step (the same on every rank). */
@@ -90,6 +92,8 @@ export const packing: PackerDef = {
     'ring-attn-size',
     'tensor-parallel-size',
   ],
+  // It sets the micro-batch count, and the balanced partitions may pass it.
+  budget: (s) => (s['dynamic-batch-enable'] === true ? keyBudget(keys, s, 'train-max-tokens-per-gpu', 'count') : null),
   pack(seqlens: readonly number[], settings: FrameworkSettings): OpenRlhfPackedStep {
     const sizes = runSizes(settings);
     if (!sizes.dynamic) {

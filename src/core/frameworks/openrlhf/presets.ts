@@ -1,4 +1,5 @@
-// OpenRLHF's shipped DAPO hybrid-engine script: the keys of examples/scripts/train_dapo_ray_hybrid_engine.sh at the pinned commit (3c3be62) that this home reads, values as shipped
+// OpenRLHF's shipped DAPO hybrid-engine script: the keys of examples/scripts/train_dapo_ray_hybrid_engine.sh at the pinned commit (3c3be62) that this
+// home reads, values as shipped
 // (test/fixtures/configs/openrlhf-train_dapo_ray_hybrid_engine.sh holds the same excerpt in the file's own format, read by --config).
 import type { FrameworkPreset } from '../types.ts';
 

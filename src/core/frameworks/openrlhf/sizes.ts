@@ -63,12 +63,14 @@ export function runSizes(settings: FrameworkSettings): RunSizes {
   let packing = boolSetting(settings, 'packing-samples');
   if (boolSetting(settings, 'async-enable')) {
     throw new ConfigError(
-      `--train.async_enable runs PPOTrainerAsync (generation up to train.async_queue_size batches ahead), which the sandbox does not model; drop it to see the synchronous PPOTrainer (${VERSION})`,
+      `--train.async_enable runs PPOTrainerAsync (generation up to train.async_queue_size batches ahead), which the sandbox does not model; drop ` +
+        `it to see the synchronous PPOTrainer (${VERSION})`,
     );
   }
   if ((nodes * gpus) % (ring * tp) !== 0) {
     throw new ConfigError(
-      `actor.num_nodes × actor.num_gpus_per_node = ${nodes * gpus} is not a multiple of ds.ring_attn_size × ds.tensor_parallel_size = ${ring * tp}: DeepSpeed's device mesh (dp, sp, tp) cannot be built (${VERSION})`,
+      `actor.num_nodes × actor.num_gpus_per_node = ${nodes * gpus} is not a multiple of ds.ring_attn_size × ds.tensor_parallel_size = ${ring * tp}: ` +
+        `DeepSpeed's device mesh (dp, sp, tp) cannot be built (${VERSION})`,
     );
   }
   const warnings: string[] = [];

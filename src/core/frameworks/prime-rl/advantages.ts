@@ -62,7 +62,8 @@ export const advantages: readonly AdvantageDef[] = [
   {
     scheme: 'prime-rl',
     about:
-      'per dispatched group of group_size rollouts: reward − group mean in float32, no std, nothing added for a degenerate group (its advantages are 0, and filter_zero_advantages then drops those tokens)',
+      'per dispatched group of group_size rollouts: reward − group mean in float32, no std, nothing added for a degenerate group (its advantages ' +
+      'are 0, and filter_zero_advantages then drops those tokens)',
     groupBy: 'group-object',
     compute({ rewards, k }) {
       if (!Number.isInteger(k) || k < 1 || rewards.length % k !== 0) {

@@ -9,8 +9,10 @@ import { type PrimeRlConfig, resolveConfig } from './config.ts';
 import { keys } from './keys.ts';
 import { cutSteps } from './order.ts';
 import { prepareBatch } from './packing.ts';
+import { PRIME_RL_TRAINER } from './trainer.ts';
 import { PRIME_RL_COMMIT } from './version.ts';
 import { presets } from './presets.ts';
+import { keyBudget } from '../budget.ts';
 
 /** Every dispatched sample's token count: the measured ones, else torch.randint(64, 1025) from a generator seeded with --seed (as verl's sandbox model). */
 function sampleSeqlens(c: PrimeRlConfig, count: number, seqlens?: readonly number[]): number[] {
@@ -19,7 +21,8 @@ function sampleSeqlens(c: PrimeRlConfig, count: number, seqlens?: readonly numbe
   if (bad >= 0) throw new ConfigError(`seqlens[${bad}] must be a whole number of tokens ≥ 1, got ${seqlens[bad]}`);
   if (seqlens.length < count) {
     throw new ConfigError(
-      `prime-rl needs a token count for each of the ${count} samples dispatched (${c.epochs} pass(es) × ${c.datasetSize} tasks × group_size ${c.k}); ${seqlens.length} given`,
+      `prime-rl needs a token count for each of the ${count} samples dispatched (${c.epochs} pass(es) × ${c.datasetSize} tasks × group_size ` +
+        `${c.k}); ${seqlens.length} given`,
     );
   }
   return seqlens.slice(0, count);
@@ -74,7 +77,8 @@ function counts(c: PrimeRlConfig, stepCount: number): FrameworkCount[] {
     value: stepCount,
     how:
       c.batchSize !== null
-        ? `${c.epochs} pass(es) × ${c.datasetSize} tasks × group_size ${c.k} = ${dispatched} samples; // batch_size ${c.batchSize} = ${Math.floor(dispatched / c.batchSize)}` +
+        ? `${c.epochs} pass(es) × ${c.datasetSize} tasks × group_size ${c.k} = ${dispatched} samples; // batch_size ${c.batchSize} = ` +
+          `${Math.floor(dispatched / c.batchSize)}` +
           (c.maxSteps !== null ? `, at most max_steps ${c.maxSteps}` : '')
         : `steps cut at token_batch_size ${c.tokenBatchSize} from ${dispatched} samples' tokens` +
           (c.maxSteps !== null ? `, at most max_steps ${c.maxSteps}` : ''),
@@ -85,20 +89,33 @@ function counts(c: PrimeRlConfig, stepCount: number): FrameworkCount[] {
 function notes(c: PrimeRlConfig, synthetic: boolean): string[] {
   const out = [
     'Tasks come in source order: the default StandardSampler cycles the taskset (draw d is task d mod N); prime-rl has no orchestrator seed and no shuffle.',
-    'Each task draw is one group of group_size rollouts; the sandbox lets groups finish in dispatch order. The real orchestrator keeps up to concurrency.max_inflight (1024) episodes in flight and queues groups as they finish, so which tasks share a step depends on inference timing and is not reproducible.',
-    `Every group is admitted and nothing goes stale here; prime-rl drops groups older than max_off_policy_steps=${c.maxOffPolicySteps} and groups its curriculum gates reject${c.filterZeroAdvantages ? ', and filter_zero_advantages drops samples whose advantage is 0 (a group with one reward) from the trainer batch after the step is cut' : ''}.`,
-    "Each step is packed by the trainer-side prepare_batch: samples truncated to seq_len, first-fit decreasing into seq_len-token micro-batches, split up to a multiple of the ranks, then balanced over the ranks by Karmarkar–Karp with swap refinement on token counts (the cost BatchPacker uses when the model config cannot load; with it, estimated FLOPs). A rank's samples here are its micro-batches in order; zero-loss padding micro-batches hold none.",
+    'Each task draw is one group of group_size rollouts; the sandbox lets groups finish in dispatch order. The real orchestrator keeps up to ' +
+      'concurrency.max_inflight (1024) episodes in flight and queues groups as they finish, so which tasks share a step depends on inference timing ' +
+      'and is not reproducible.',
+    `Every group is admitted and nothing goes stale here; prime-rl drops groups older than max_off_policy_steps=${c.maxOffPolicySteps} and groups ` +
+      `its curriculum gates reject${
+        c.filterZeroAdvantages
+          ? ', and filter_zero_advantages drops samples whose advantage is 0 (a group with one reward) ' +
+            'from the trainer batch after the step is cut'
+          : ''
+      }.`,
+    'Each step is packed by the trainer-side prepare_batch: samples truncated to seq_len, first-fit decreasing into seq_len-token micro-batches, ' +
+      'split up to a multiple of the ranks, then balanced over the ranks by Karmarkar–Karp with swap refinement on token counts (the cost ' +
+      "BatchPacker uses when the model config cannot load; with it, estimated FLOPs). A rank's samples here are its micro-batches in order; " +
+      'zero-loss padding micro-batches hold none.',
   ];
   if (c.tokenBatchSize !== null) {
     out.push(
-      `token_batch_size ${c.tokenBatchSize}: a step ends at the first trace where the queued tokens reach it, so a group can straddle two steps; a step's sources then index its samples in arrival order.`,
+      `token_batch_size ${c.tokenBatchSize}: a step ends at the first trace where the queued tokens reach it, so a group can straddle two steps; ` +
+        `a step's sources then index its samples in arrival order.`,
     );
   } else if (c.maxSteps === null) {
     out.push('max_steps is unset (prime-rl would run indefinitely); the sandbox stops after --epochs passes over the tasks.');
   }
   if (synthetic) {
     out.push(
-      `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) per dispatched sample from a generator seeded with --seed ${c.seed}.`,
+      `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) per dispatched sample from a generator seeded ` +
+        `with --seed ${c.seed}.`,
     );
   }
   return out;
@@ -106,8 +123,11 @@ function notes(c: PrimeRlConfig, synthetic: boolean): string[] {
 
 const packing: PackerDef = {
   about:
-    'prepare_batch (trainer/batch.py): truncate to orchestrator.seq_len, first-fit decreasing into seq_len-token micro-batches, split to a multiple of num_train_workers, pad each to a multiple of trainer.model.cp, then Karmarkar–Karp + swaps on token counts over the ranks; a padding micro-batch is an empty list',
+    'prepare_batch (trainer/batch.py): truncate to orchestrator.seq_len, first-fit decreasing into seq_len-token micro-batches, split to a ' +
+    'multiple of num_train_workers, pad each to a multiple of trainer.model.cp, then Karmarkar–Karp + swaps on token counts over the ranks; a ' +
+    'padding micro-batch is an empty list',
   flags: ['seq-len', 'ranks', 'num-train-gpus', 'cp'],
+  budget: (s) => keyBudget(keys, s, 'seq-len', 'cap'),
   pack(seqlens, settings) {
     const c = resolveConfig(settings);
     const ranks = prepareBatch(seqlens, c.seqLen, c.ranks, c.padToMultipleOf).map((rank) => rank.map((mb) => mb.samples));
@@ -138,9 +158,15 @@ export const home: FrameworkHome = {
   layout,
   advantages,
   packing,
+  trainer: PRIME_RL_TRAINER,
   presets,
   checkedBy: [
-    "test/fixtures/golden-prime-rl-layout.json (scripts/golden/prime_rl_layout.py): exec — trainer/batch.py prepare_batch and balanced_partition, train_sink.py's batch cutting and StandardSampler run from the checkout on seeded lengths; transcribed: groups finish in dispatch order, all admitted, none stale",
+    'test/fixtures/golden-prime-rl-layout.json (scripts/golden/prime_rl_layout.py): exec — trainer/batch.py prepare_batch and balanced_partition, ' +
+      "train_sink.py's batch cutting and StandardSampler run from the checkout on seeded lengths; transcribed: groups finish in dispatch order, all " +
+      'admitted, none stale',
+    'test/fixtures/golden-prime-rl-trainer.json (scripts/golden/prime_rl_trainer.py): exec — trainer/batch.py prepare_batch and ' +
+      "trainer/rl/loss.py compute_loss by torch autograd; transcribed: train.py's rl_scale (all-reduced loss-mask tokens, max 1) and FSDP's mean " +
+      'undone by fsdp_gradient_divide_factor (CUDA, FSDP)',
     'test/fixtures/golden-prime-rl-layout.json advantages: exec — algo/grpo.py score_group (float32 torch) with and without the length penalty',
   ],
 };

@@ -10,7 +10,8 @@ export const keys: readonly FrameworkKey[] = [
     kind: 'int',
     default: null,
     about:
-      'samples (rollouts, not prompts) per training step; problems per step = batch_size / group_size. Unset with token_batch_size unset too, resolve_batching makes it 128',
+      'samples (rollouts, not prompts) per training step; problems per step = batch_size / group_size. Unset with token_batch_size unset too, ' +
+      'resolve_batching makes it 128',
   },
   {
     key: 'orchestrator.token_batch_size',
@@ -32,7 +33,8 @@ export const keys: readonly FrameworkKey[] = [
     kind: 'int',
     default: 1,
     about:
-      'trainer data-parallel ranks the orchestrator packs one micro-batch list for; the rl entrypoint overwrites it with deployment.num_train_gpus // trainer.model.cp when num_train_gpus > 1',
+      'trainer data-parallel ranks the orchestrator packs one micro-batch list for; the rl entrypoint overwrites it with ' +
+      'deployment.num_train_gpus // trainer.model.cp when num_train_gpus > 1',
   },
   {
     key: 'deployment.num_train_gpus',
@@ -47,7 +49,8 @@ export const keys: readonly FrameworkKey[] = [
     kind: 'int',
     default: 1,
     about:
-      'context-parallel degree: divides the GPUs into data-parallel ranks and becomes orchestrator.pad_to_multiple_of (each packed micro-batch padded to a multiple of it)',
+      'context-parallel degree: divides the GPUs into data-parallel ranks and becomes orchestrator.pad_to_multiple_of (each packed micro-batch ' +
+      'padded to a multiple of it)',
   },
   {
     key: 'orchestrator.seq_len',

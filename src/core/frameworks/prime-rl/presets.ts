@@ -1,4 +1,5 @@
-// prime-rl's shipped hendrycks-sanity RL example: the keys of examples/basic/hendrycks-sanity/rl.toml at the pinned commit (559b447) that this home reads, values as shipped
+// prime-rl's shipped hendrycks-sanity RL example: the keys of examples/basic/hendrycks-sanity/rl.toml at the pinned commit (559b447) that this home
+// reads, values as shipped
 // (test/fixtures/configs/prime-rl-hendrycks-sanity.toml holds the same excerpt in the file's own format, read by --config).
 import type { FrameworkPreset } from '../types.ts';
 

@@ -66,7 +66,8 @@ export function rollRanks(settings: FrameworkSettings, prompts: number): { ranks
       if (ranks > 1 && prompts % ranks !== 0) {
         throw says(
           `Rollout Batch Size (${prompts}) must be divisible by data parallel size (${ranks}) to ensure equal distribution across DP workers.\n` +
-            `  Total GPUs: ${gpus}\n  Model Parallelism: TP=${tp} × PP=${pp} × CP=${cp} = ${mp}\n  Data Parallel Size: ${ranks}\n  Rollout Batch Size: ${prompts}`,
+            `  Total GPUs: ${gpus}\n  Model Parallelism: TP=${tp} × PP=${pp} × CP=${cp} = ${mp}\n  Data Parallel Size: ${ranks}\n  Rollout Batch ` +
+            `Size: ${prompts}`,
           'validate_megatron_batch_size',
           'make rollout_batch_size a multiple of the data-parallel size',
         );
@@ -155,14 +156,18 @@ export function rollCounts(settings: FrameworkSettings, sizes: RollSizes, steps:
     counts.push({
       name: 'actor/backward_steps',
       value: backwardSteps,
-      how: `${sizes.perRank} samples per rank × ppo_epochs ${ppoEpochs} // (per_device_train_batch_size × gradient_accumulation_steps = ${backward}) = ${backwardSteps} optimizer steps per pipeline step`,
+      how:
+        `${sizes.perRank} samples per rank × ppo_epochs ${ppoEpochs} // (per_device_train_batch_size × gradient_accumulation_steps = ${backward}) = ` +
+        `${backwardSteps} optimizer steps per pipeline step`,
     });
   }
   const trainMax = Math.max(1, Math.floor((maxSteps * sizes.samples * ppoEpochs) / backward));
   counts.push({
     name: 'actor_train.training_args.max_steps',
     value: trainMax,
-    how: `PPOConfig.set_max_steps: max(1, ${maxSteps} × ${sizes.samples} × ppo_epochs ${ppoEpochs} // ${backward}) = ${trainMax} (not divided by dp_size; the LR schedule's length)`,
+    how:
+      `PPOConfig.set_max_steps: max(1, ${maxSteps} × ${sizes.samples} × ppo_epochs ${ppoEpochs} // ${backward}) = ${trainMax} (not divided by ` +
+      `dp_size; the LR schedule's length)`,
   });
   return counts;
 }

@@ -14,6 +14,7 @@ import { RollPromptStream } from './order.ts';
 import { ROLL_PACKER } from './packer.ts';
 import { ROLL_COMMIT, ROLL_VERSION } from './version.ts';
 import { presets } from './presets.ts';
+import { ROLL_TRAINER } from './trainer.ts';
 
 function dynamicOf(settings: FrameworkSettings) {
   if (!boolSetting(settings, 'use-dynamic-batching-in-train')) return null;
@@ -68,7 +69,8 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
         'seeded with seed); that per-rank order is not modelled.',
     seqlens
       ? `Token counts: the ${seqlens.length} given, in generation order, step after step.`
-      : `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from one generator seeded with ${seed}, one draw per sample per step.`,
+      : `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from one generator seeded with ${seed}, one ` +
+        `draw per sample per step.`,
     'One domain only: with several entries in actor_train.data_args.domain_interleave_probs ROLL runs one scheduler (own dataset, ' +
       'own passes) per domain and concatenates their batches in that order.',
   ];
@@ -100,11 +102,15 @@ export const home: FrameworkHome = {
   layout,
   advantages: ROLL_ADVANTAGES,
   packing: ROLL_PACKER,
+  trainer: ROLL_TRAINER,
   presets,
   checkedBy: [
     `test/fixtures/golden-roll-layout.json (exec, ROLL ${ROLL_VERSION}): get_next_dataset_item with Python's random for 49 seeds × sizes; ` +
       'batch_balance, torch.argsort(prompt_id), dynamic_batching_shard and DataProto.chunk on 96 batches; reward_norm + ' +
       "compute_reinforce_return with real torch; the config and balance asserts' texts",
+    `test/fixtures/golden-roll-trainer.json (exec, ROLL ${ROLL_VERSION}): agg_loss by torch autograd in every loss_agg_mode, the ` +
+      'all-reduced batch_num_tokens / global_valid_samples, make_iterator and the dynamic mini/micro-batch iterators; transcribed: ' +
+      'loss_scale (num_microbatches × dp_size), Megatron ÷ num_microbatches and the data-parallel gradient mean (process groups)',
     'transcribed: the rlvr_pipeline.py step order and the synchronous scheduler drawing prompts in prompt-id order (Ray/asyncio actors)',
   ],
 };

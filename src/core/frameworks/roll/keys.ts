@@ -182,4 +182,19 @@ export const ROLL_KEYS: readonly FrameworkKey[] = [
     about: "reward_norm's std (unbiased, + 1e-6): 'group', 'batch', 'running', or null (no scaling)",
     choices: ['batch', 'group', 'running'],
   },
+  {
+    key: 'loss_agg_mode',
+    flag: 'loss-agg-mode',
+    kind: 'string',
+    default: 'seq-mean-token-mean',
+    about: 'agg_loss mode of the actor loss (PPOConfig): a mean of per-sequence token means over the optimizer step by default',
+    choices: ['seq-mean-token-mean', 'token-mean', 'seq-mean-token-sum', 'seq-mean-token-sum-norm'],
+  },
+  {
+    key: 'sequence_length',
+    flag: 'sequence-length',
+    kind: 'int',
+    default: null,
+    about: 'padded prompt + response length (BaseConfig; None: prompt_length + response_length); seq-mean-token-sum-norm divides by it − 1',
+  },
 ];

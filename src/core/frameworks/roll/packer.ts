@@ -5,6 +5,8 @@ import { intSetting } from '../settings.ts';
 import type { FrameworkSettings, PackedStep, PackerDef } from '../types.ts';
 import { rollRanks } from './counts.ts';
 import { rollDispatch } from './dispatch.ts';
+import { keyBudget } from '../budget.ts';
+import { ROLL_KEYS } from './keys.ts';
 
 export const ROLL_PACKER: PackerDef = {
   about:
@@ -22,6 +24,8 @@ export const ROLL_PACKER: PackerDef = {
     'context-parallel-size',
   ],
   enabled: (settings) => settings['use-dynamic-batching-in-train'] === true,
+  budget: (s) =>
+    s['use-dynamic-batching-in-train'] === true ? keyBudget(ROLL_KEYS, s, 'max-tokens-per-microbatch-in-train', 'cap') : null,
   pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep {
     const { ranks } = rollRanks(settings, intSetting(settings, 'train-batch-size'));
     const { dynamic } = rollDispatch(seqlens, ranks, {

@@ -33,7 +33,9 @@ export function skyrlCounts(
     {
       name: 'lcm_dp_size',
       value: dp.lcmDp,
-      how: `policy dp ${dp.policyDp}${s.useKlLoss || s.useKlInReward ? ' and ref dp (KL on)' : ''}: _remove_tail_data keeps prompt counts whose samples divide by it`,
+      how:
+        `policy dp ${dp.policyDp}${s.useKlLoss || s.useKlInReward ? ' and ref dp (KL on)' : ''}: _remove_tail_data keeps prompt counts whose ` +
+        `samples divide by it`,
     },
     {
       name: 'policy_train_batch_size_per_gpu',
@@ -48,7 +50,9 @@ export function skyrlCounts(
     {
       name: 'policy_steps_per_train_batch',
       value: perTrain,
-      how: `train_batch_size ${s.trainBatchSize} // policy_mini_batch_size ${s.miniBatchSize} × update_epochs_per_batch ${updateEpochs} = ${perTrain} optimizer steps per training step`,
+      how:
+        `train_batch_size ${s.trainBatchSize} // policy_mini_batch_size ${s.miniBatchSize} × update_epochs_per_batch ${updateEpochs} = ${perTrain} ` +
+        `optimizer steps per training step`,
     },
     {
       name: 'policy_num_training_steps',
@@ -61,7 +65,9 @@ export function skyrlCounts(
     counts.push({
       name: 'micro-batches per mini-batch per rank',
       value: micro,
-      how: `ceil(ceil(${s.miniBatchSize} × ${s.k} / ${dp.policyDp}) / micro_train_batch_size_per_gpu ${s.microBatchSize}) = ${micro} (SampleBasedBatchIterator)`,
+      how:
+        `ceil(ceil(${s.miniBatchSize} × ${s.k} / ${dp.policyDp}) / micro_train_batch_size_per_gpu ${s.microBatchSize}) = ${micro} ` +
+        `(SampleBasedBatchIterator)`,
     });
   }
   return counts;

@@ -14,6 +14,7 @@ import { SKYRL_PACKER } from './packing.ts';
 import { presets } from './presets.ts';
 import { ranked, sizesOf } from './sizes.ts';
 import { SKYRL_COMMIT, SKYRL_VERSION, skyrlSays } from './version.ts';
+import { trainer } from './trainer.ts';
 
 function nonNegative(settings: FrameworkSettings, flag: string): number {
   const v = intSetting(settings, flag);
@@ -123,6 +124,7 @@ export const home: FrameworkHome = {
   layout,
   advantages: SKYRL_ADVANTAGES,
   packing: SKYRL_PACKER,
+  trainer,
   presets,
   checkedBy: [
     `test/fixtures/golden-skyrl-layout.json (exec, SkyRL ${SKYRL_VERSION}): build_dataloader's real StatefulDataLoader over 6 seeds × ` +

@@ -162,4 +162,20 @@ export const SKYRL_KEYS: readonly FrameworkKey[] = [
       "token budget per micro-batch (attention-mask tokens): > 0 packs each rank's mini-batch piece with the 'balanced' packer " +
       '(soft cap) and pads every rank to the most micro-batches; -1 = off',
   },
+  {
+    key: 'trainer.algorithm.loss_reduction',
+    flag: 'loss-reduction',
+    kind: 'string',
+    default: 'token_mean',
+    about:
+      'applied per mini-batch by rescaling the advantages before dispatch (÷ the mini-batch’s loss-mask tokens for token_mean); the workers sum token losses',
+    choices: ['token_mean', 'token_mean_legacy', 'sequence_mean', 'seq_mean_token_sum_norm', 'prompt_mean'],
+  },
+  {
+    key: 'trainer.algorithm.max_seq_len',
+    flag: 'max-seq-len',
+    kind: 'int',
+    default: null,
+    about: 'the constant seq_mean_token_sum_norm divides by (with the mini-batch size); must be set for that mode',
+  },
 ];

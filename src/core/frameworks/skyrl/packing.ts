@@ -14,6 +14,8 @@ import type { FrameworkSettings, PackedStep, PackerDef } from '../types.ts';
 import { dpSizes } from './checks.ts';
 import { ranked, sizesOf } from './sizes.ts';
 import { skyrlSays } from './version.ts';
+import { keyBudget } from '../budget.ts';
+import { SKYRL_KEYS } from './keys.ts';
 
 /** Min-heap of [tokens, bin] pairs ordered as Python compares tuples. */
 class BinHeap {
@@ -118,6 +120,8 @@ export const SKYRL_PACKER: PackerDef = {
     'micro-train-batch-size-per-gpu',
     'max-tokens-per-microbatch',
   ],
+  // A cap one long sample may pass.
+  budget: (s) => keyBudget(SKYRL_KEYS, s, 'max-tokens-per-microbatch', 'soft'),
   pack(seqlens: readonly number[], given: FrameworkSettings): PackedStep {
     const settings = ranked(given);
     const { policyDp } = dpSizes(sizesOf(settings));

@@ -61,7 +61,8 @@ function scheme(name: string, mode: RewardMode, about: string): AdvantageDef {
       const { advantages, oneGroup } = slimeRewards(rewards, k, rolloutBatchSize, mode);
       const warnings = oneGroup
         ? [
-            `the whole batch was normalised as one group: ${rewards.length} rewards ≠ n_samples_per_prompt ${k} × rollout_batch_size ${rolloutBatchSize}, so slime's _post_process_rewards views them as one row (open bug THUDM/slime#2230 at 624b824)`,
+            `the whole batch was normalised as one group: ${rewards.length} rewards ≠ n_samples_per_prompt ${k} × rollout_batch_size ` +
+              `${rolloutBatchSize}, so slime's _post_process_rewards views them as one row (open bug THUDM/slime#2230 at 624b824)`,
           ]
         : [];
       return { advantages, warnings };
@@ -73,7 +74,8 @@ export const advantages: readonly AdvantageDef[] = [
   scheme(
     'slime',
     'mean-std',
-    'slime default (grpo; also gspo, cispo): rows of n by position, (r − mean) / (unbiased std + 1e-6) in float32; n = 1 turns the std off; a count other than n × rollout_batch_size makes the whole batch ONE group (bug #2230)',
+    'slime default (grpo; also gspo, cispo): rows of n by position, (r − mean) / (unbiased std + 1e-6) in float32; n = 1 turns the std off; a ' +
+      'count other than n × rollout_batch_size makes the whole batch ONE group (bug #2230)',
   ),
   scheme(
     'slime-no-std',

@@ -39,7 +39,8 @@ function denseModel(s: FrameworkSettings): DenseModel {
   const missing = MODEL_FLAGS.filter((f) => s[f] === null);
   if (missing.length)
     throw new ConfigError(
-      `--balance-data estimates each sample's FLOPs from the model shape (slime/utils/flops_utils.py); set ${missing.map((f) => `--${f}`).join(', ')} as the model script does (sandbox)`,
+      "--balance-data estimates each sample's FLOPs from the model shape (slime/utils/flops_utils.py); " +
+        `set ${missing.map((f) => `--${f}`).join(', ')} as the model script does (sandbox)`,
     );
   const v = (f: (typeof MODEL_FLAGS)[number]) => positive(intSetting(s, f), f);
   return {
@@ -76,7 +77,8 @@ export function resolveRun(s: FrameworkSettings): SlimeRun {
     const derived = Math.floor((rolloutBatchSize * n) / positive(stepsPerRollout, 'num-steps-per-rollout'));
     if (globalBatchSize !== null && globalBatchSize !== derived)
       throw new ConfigError(
-        `global_batch_size ${globalBatchSize} is not equal to rollout_batch_size ${rolloutBatchSize} * n_samples_per_prompt ${n} // num_steps_per_rollout ${stepsPerRollout} ${VERSION}`,
+        `global_batch_size ${globalBatchSize} is not equal to rollout_batch_size ${rolloutBatchSize} * n_samples_per_prompt ${n} // ` +
+          `num_steps_per_rollout ${stepsPerRollout} ${VERSION}`,
       );
     globalBatchSize = derived;
     gbsHow = `rollout_batch_size × n_samples_per_prompt // num_steps_per_rollout = ${rolloutBatchSize} × ${n} // ${stepsPerRollout} = ${derived}`;
@@ -97,7 +99,8 @@ export function resolveRun(s: FrameworkSettings): SlimeRun {
   const cp = positive(intSetting(s, 'context-parallel-size'), 'context-parallel-size');
   if (gpus % (tp * pp * cp) !== 0)
     throw new ConfigError(
-      `${gpus} training GPUs (actor-num-nodes ${nodes} × actor-num-gpus-per-node ${perNode}) are not a multiple of TP ${tp} × PP ${pp} × CP ${cp}; Megatron refuses it (sandbox wording)`,
+      `${gpus} training GPUs (actor-num-nodes ${nodes} × actor-num-gpus-per-node ${perNode}) are not a multiple of TP ${tp} × PP ${pp} × CP ` +
+        `${cp}; Megatron refuses it (sandbox wording)`,
     );
   const dpSize = gpus / (tp * pp * cp);
   const microBatchSize = positive(intSetting(s, 'micro-batch-size'), 'micro-batch-size');
@@ -110,13 +113,15 @@ export function resolveRun(s: FrameworkSettings): SlimeRun {
   // Megatron-LM ConstantNumMicroBatchesCalculator (initialize.py init_num_microbatches_calculator), on every path.
   if (globalBatchSize % (microBatchSize * dpSize) !== 0)
     throw new ConfigError(
-      `global batch size (${globalBatchSize}) is not divisible by micro batch size (${microBatchSize}) times data parallel size (${dpSize}) (Megatron-LM, run by slime 624b824)`,
+      `global batch size (${globalBatchSize}) is not divisible by micro batch size (${microBatchSize}) times data parallel size (${dpSize}) ` +
+        `(Megatron-LM, run by slime 624b824)`,
     );
 
   const datasetSize = positive(intSetting(s, 'dataset-size'), 'dataset-size');
   if (rolloutBatchSize > datasetSize)
     throw new ConfigError(
-      `--rollout-batch-size ${rolloutBatchSize} is larger than the dataset (${datasetSize} prompts): slime would hand out short rollouts; the sandbox does not simulate that`,
+      `--rollout-batch-size ${rolloutBatchSize} is larger than the dataset (${datasetSize} prompts): slime would hand out short rollouts; the ` +
+        `sandbox does not simulate that`,
     );
   let numRollout: number;
   let numRolloutHow: string;

@@ -122,11 +122,14 @@ export function buildDpSchedule(lengths: readonly number[], s: ScheduleSettings)
         expandBinsBySplitting(bins, target, stepLengths);
         if (bins.length !== target)
           throw new ConfigError(
-            `dynamic path: could only produce ${bins.length} mbs after maximal splitting; need ${target}. step ${step} has ${stepLengths.length} samples, below the alignment threshold (${alignTo}). (slime 624b824)`,
+            `dynamic path: could only produce ${bins.length} mbs after maximal splitting; need ${target}. step ${step} has ${stepLengths.length} ` +
+              `samples, below the alignment threshold (${alignTo}). (slime 624b824)`,
           );
       } else {
         throw new ConfigError(
-          `static path: num_mbs (${bins.length}) is not a multiple of dp_size * mb_group (${alignTo}); got step_size=${stepLengths.length}, micro_batch_size=${s.microBatchSize}, dp_size=${dpSize}, mb_group=1. Splitting static mbs would break the fixed-size invariant; adjust the config so step_size % (dp_size * micro_batch_size * mb_group) == 0. (slime 624b824)`,
+          `static path: num_mbs (${bins.length}) is not a multiple of dp_size * mb_group (${alignTo}); got step_size=${stepLengths.length}, ` +
+            `micro_batch_size=${s.microBatchSize}, dp_size=${dpSize}, mb_group=1. Splitting static mbs would break the fixed-size invariant; adjust ` +
+            `the config so step_size % (dp_size * micro_batch_size * mb_group) == 0. (slime 624b824)`,
         );
       }
     }

@@ -13,6 +13,8 @@ import { buildDpSchedule } from './dispatch.ts';
 import { keys } from './keys.ts';
 import { rolloutPrompts } from './order.ts';
 import { presets } from './presets.ts';
+import { slimeTrainer } from './trainer.ts';
+import { keyName, num } from '../budget.ts';
 
 /** `--ranks` as the data-parallel size: actor-num-gpus-per-node = ranks × TP × PP × CP on one node. */
 function ranked(s: FrameworkSettings): FrameworkSettings {
@@ -30,7 +32,8 @@ function layout(given: FrameworkSettings, seqlens?: readonly number[]): Framewor
   const perRollout = run.rolloutBatchSize * n;
   if (seqlens && seqlens.length < run.numRollout * perRollout)
     throw new ConfigError(
-      `${seqlens.length} token counts given, but the run has ${run.numRollout} rollouts × ${perRollout} samples = ${run.numRollout * perRollout}; give more, or lower --num-rollout / --num-epoch`,
+      `${seqlens.length} token counts given, but the run has ${run.numRollout} rollouts × ${perRollout} samples = ${run.numRollout * perRollout}; ` +
+        `give more, or lower --num-rollout / --num-epoch`,
     );
   const lengths = new Mt19937(run.seed);
   const rollouts = rolloutPrompts(run.datasetSize, run.rolloutBatchSize, run.numRollout, run.shuffle, run.seed);
@@ -58,14 +61,17 @@ function layout(given: FrameworkSettings, seqlens?: readonly number[]): Framewor
   });
   const trainSteps = Math.floor(perRollout / schedule.globalBatchSize);
   const notes = [
-    'Each step here is one rollout: slime generates rollout_batch_size prompts × n samples, then trains on them in optimizer steps of global_batch_size samples before the next rollout.',
+    'Each step here is one rollout: slime generates rollout_batch_size prompts × n samples, then trains on them in optimizer steps of ' +
+      'global_batch_size samples before the next rollout.',
     run.shuffle
       ? `Prompts are shuffled per epoch with Python's random: random.seed(${run.seed} + epoch); random.shuffle(range(${run.datasetSize})).`
       : 'Prompts come in dataset order (--rollout-shuffle is off by default).',
     'A rollout that reaches the end of the dataset takes the tail of this epoch and the head of the next: nothing is dropped.',
-    "Every sample is its own rollout id, so an optimizer step can hold part of a prompt's group; with global_batch_size a multiple of n the copies stay in one step.",
+    "Every sample is its own rollout id, so an optimizer step can hold part of a prompt's group; with global_batch_size a multiple of n the " +
+      'copies stay in one step.',
     schedule.useDynamicBatchSize
-      ? `Micro-batches are packed first-fit within ${schedule.maxTokensPerGpu} × CP ${run.cp} tokens, then split until their count is a multiple of DP ${schedule.dpSize}.`
+      ? `Micro-batches are packed first-fit within ${schedule.maxTokensPerGpu} × CP ${run.cp} tokens, then split until their count is a multiple of ` +
+        `DP ${schedule.dpSize}.`
       : `Micro-batches are ${schedule.microBatchSize} consecutive samples each.`,
     schedule.balanceData
       ? 'Micro-batches go to ranks by Karmarkar–Karp on estimated FLOPs (--balance-data): copies of a prompt scatter over ranks.'
@@ -74,7 +80,8 @@ function layout(given: FrameworkSettings, seqlens?: readonly number[]): Framewor
     ...(seqlens
       ? []
       : [
-          `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from a generator seeded with ${run.seed}, one draw per rollout.`,
+          `Token counts are synthetic: torch.randint(${SYNTHETIC_SEQLEN.low}, ${SYNTHETIC_SEQLEN.high}) from a generator seeded with ${run.seed}, ` +
+            `one draw per rollout.`,
         ]),
     ...(perRollout % schedule.globalBatchSize
       ? [`${perRollout % schedule.globalBatchSize} trailing samples of each rollout do not fill an optimizer step and are dropped.`]
@@ -132,7 +139,10 @@ export const home: FrameworkHome = {
   layout,
   advantages,
   packing: {
-    about: `slime build_dp_schedule ${VERSION}: fixed --micro-batch-size chunks, or first-fit within --max-tokens-per-gpu × CP under --use-dynamic-batch-size; the count is aligned to a multiple of DP; micro-batches go round-robin to ranks or by FLOPs Karmarkar–Karp with --balance-data. pack() covers every optimizer step of the samples given; microBatchesPerRank is their total.`,
+    about:
+      `slime build_dp_schedule ${VERSION}: fixed --micro-batch-size chunks, or first-fit within --max-tokens-per-gpu × CP under ` +
+      `--use-dynamic-batch-size; the count is aligned to a multiple of DP; micro-batches go round-robin to ranks or by FLOPs Karmarkar–Karp with ` +
+      `--balance-data. pack() covers every optimizer step of the samples given; microBatchesPerRank is their total.`,
     flags: [
       'micro-batch-size',
       'use-dynamic-batch-size',
@@ -145,11 +155,22 @@ export const home: FrameworkHome = {
       'pipeline-model-parallel-size',
       'context-parallel-size',
     ],
+    budget(s) {
+      const tokens = num(s, 'max-tokens-per-gpu');
+      if (s['use-dynamic-batch-size'] !== true || tokens === null) return null;
+      const cp = num(s, 'context-parallel-size') ?? 1;
+      return cp === 1
+        ? { tokens, from: keyName(keys, 'max-tokens-per-gpu'), rule: 'cap' }
+        : { tokens: tokens * cp, from: `${keyName(keys, 'max-tokens-per-gpu')} × ${keyName(keys, 'context-parallel-size')}`, rule: 'cap' };
+    },
     pack,
   },
+  trainer: slimeTrainer(ranked),
   presets,
   checkedBy: [
-    "test/fixtures/golden-slime-layout.json: exec — slime's build_dp_schedule imported, RolloutDataSource.get_samples and Dataset.shuffle AST-exec'd (stand-in dataset of indices), 55 seeded configs; transcribed: rollout ids 0..N−1, num_rollout from num_epoch",
-    "test/fixtures/golden-slime-advantages.json: exec — RolloutManager._post_process_rewards AST-exec'd with real torch (float32), even and uneven batches, every estimator; transcribed: n = 1 turns the std off (slime_validate_args)",
+    "test/fixtures/golden-slime-layout.json: exec — slime's build_dp_schedule imported, RolloutDataSource.get_samples and Dataset.shuffle " +
+      "AST-exec'd (stand-in dataset of indices), 55 seeded configs; transcribed: rollout ids 0..N−1, num_rollout from num_epoch",
+    "test/fixtures/golden-slime-advantages.json: exec — RolloutManager._post_process_rewards AST-exec'd with real torch (float32), even and " +
+      'uneven batches, every estimator; transcribed: n = 1 turns the std off (slime_validate_args)',
   ],
 };

@@ -166,4 +166,13 @@ export const keys: readonly FrameworkKey[] = [
   model('num-query-groups', 'key/value head groups'),
   model('kv-channels', 'head dimension'),
   model('vocab-size', 'vocabulary size'),
+  {
+    key: 'calculate-per-token-loss',
+    flag: 'calculate-per-token-loss',
+    kind: 'bool',
+    default: false,
+    about:
+      "off: each sample's token mean, summed, × num_microbatches / the step's global batch × DP (Megatron then ÷ num_microbatches, DDP averages); " +
+      "on: token sums, Megatron ÷ the step's tokens",
+  },
 ];
