@@ -3,6 +3,7 @@
 import { advantagesEstimate, overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { homeAdvantageSchemes } from '../core/frameworks/index.ts';
+import { compareAdvantages, comparedSchemes } from '../core/grpo/compare.ts';
 import {
   ADVANTAGE_SCHEMES,
   SCHEME_ABOUT,
@@ -11,17 +12,28 @@ import {
   schemeAdvantages,
   type AdvantageScheme,
 } from '../core/grpo/schemes.ts';
+import { renderComparison } from './advantages-compare-text.ts';
 import type { Command } from './commands.ts';
-import { intFlag, jsonValueText, parseFlags, quote } from './flags.ts';
+import { type FlagValues, intFlag, jsonValueText, parseFlags, quote } from './flags.ts';
+import type { CliIo as Io } from './io.ts';
 import { FLOAT32_MAX } from './loss-batch.ts';
 import { readJsonInput } from './json-input.ts';
 
-const spec = { input: { type: 'string' }, scheme: { type: 'string' }, k: { type: 'string' }, ranks: { type: 'string' } } as const;
+const spec = {
+  input: { type: 'string' },
+  scheme: { type: 'string' },
+  k: { type: 'string' },
+  ranks: { type: 'string' },
+  compare: { type: 'boolean' },
+  schemes: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
 
 /** Every scheme name: the sandbox's first, then each framework home's. */
-const allSchemes = () => [...ADVANTAGE_SCHEMES, ...homeAdvantageSchemes().map((h) => h.def.scheme)];
+const allSchemes = comparedSchemes;
 
 const help = () => `usage: grpo-sandbox advantages --scheme S --k K [--ranks W] [--input FILE]
+       grpo-sandbox advantages --compare --k K [--schemes A,B,…] [--json] [--input FILE]
 
 Reads {"rewards": [...], "promptIds": [...]} (one entry per gathered sample, in gathered
 rank-major order) from FILE or stdin and prints {"advantages": [...]} in the same order.
@@ -33,8 +45,17 @@ ${homeAdvantageSchemes()
   --k K         group size (num_generations)
   --ranks W     world size; dance normalises each rank's 1/W of the samples alone (default 1)
 A group with one member or equal rewards gives NaN or 0 as that framework does (JSON null for NaN).
-The schemes that group by position (trl-*, dance) also print "mixed": the groups that hold more
-than one prompt id (layout's MIXED flag), and say so on stderr; flow-grpo and verl group by id.
+The schemes that group by position (trl-group, trl-batch, trl-none, dance) also print "mixed": the
+groups that hold more than one prompt id (layout's MIXED flag), and say so on stderr; flow-grpo, trl-async
+and verl group by id.
+
+--compare runs every scheme above (or those of --schemes, in that order) on the same input and
+prints one table: a row per completion (prompt id, reward), a column per scheme, the advantage of
+the completions with the highest and lowest reward and how many are 0, then each scheme's framework
+version, how it groups, and what it refuses or flags (dance runs on one rank). --json prints the
+same as data: {"k", "rewards", "promptIds", "best", "worst", "columns": [{"scheme", "framework",
+"version", "grouping", "advantages" (null for NaN; null where "refused" says why), "warnings",
+"summary"}]}.
 `;
 
 /** At most this many mixed groups are named on stderr (all are in the JSON). */
@@ -58,6 +79,48 @@ function numbers(json: Record<string, unknown>, name: string, integers: boolean)
   return v as number[];
 }
 
+/** The input's rewards and prompt ids, checked, within the budget for `schemes` schemes over them. */
+async function readBatch(io: Io, input: string | undefined, schemes: number): Promise<{ rewards: number[]; promptIds: number[] }> {
+  const json = await readJsonInput(io, input, 'advantages');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new ConfigError('the input must be a JSON object {"rewards": [...], "promptIds": [...]}');
+  const rewards = numbers(json as Record<string, unknown>, 'rewards', false);
+  const promptIds = numbers(json as Record<string, unknown>, 'promptIds', true);
+  // Budget before work: the input is capped in bytes, but grouping and the JSON output grow with the samples (and the schemes).
+  const tooMuch = overBudget(
+    `advantages of ${rewards.length} samples${schemes > 1 ? ` under ${schemes} schemes` : ''}`,
+    advantagesEstimate(Math.max(rewards.length, promptIds.length) * schemes),
+    'the samples per call (split the input)',
+  );
+  if (tooMuch) throw tooMuch;
+  return { rewards, promptIds };
+}
+
+/** `--compare`: every scheme (or --schemes) on one input, as a table or --json. */
+async function compare(flags: FlagValues<typeof spec>, io: Io): Promise<number> {
+  if (flags.scheme !== undefined)
+    throw new ConfigError('--compare runs several schemes: name them with --schemes A,B,… instead of --scheme');
+  if (flags.ranks !== undefined)
+    throw new ConfigError('--compare runs every scheme on one rank; drop --ranks (or run --scheme dance --ranks W alone)');
+  const k = intFlag(flags.k, 'k', 1, 1 << 20);
+  if (k === undefined) throw new ConfigError('--k is required: the group size (num_generations)');
+  const known = allSchemes();
+  const schemes = flags.schemes === undefined ? known : flags.schemes.split(',').map((s) => s.trim());
+  const unknown = schemes.filter((s) => !known.includes(s));
+  if (unknown.length || schemes.length === 0)
+    throw new ConfigError(
+      `--schemes: ${unknown.length ? `unknown ${unknown.map((s) => quote(s)).join(', ')}` : 'no scheme named'}; ` +
+        `give names from ${known.join(', ')}, separated by commas`,
+    );
+  const { rewards, promptIds } = await readBatch(io, flags.input, schemes.length);
+  if (rewards.length !== promptIds.length)
+    throw new ConfigError(`promptIds has ${promptIds.length} entries but rewards has ${rewards.length}; give one prompt id per reward`);
+  const input = { rewards, promptIds, k };
+  const result = compareAdvantages(input, schemes);
+  io.out(flags.json ? `${JSON.stringify({ k, rewards, promptIds, ...result })}\n` : renderComparison(input, result));
+  return 0;
+}
+
 const command: Command = {
   summary: 'group-relative advantages of gathered rewards as flow_grpo, TRL, verl or DanceGRPO compute them',
   async run(args, io) {
@@ -66,24 +129,16 @@ const command: Command = {
       io.out(help());
       return 0;
     }
+    if (flags.compare) return compare(flags, io);
+    if (flags.schemes !== undefined || flags.json)
+      throw new ConfigError('--schemes and --json go with --compare; one scheme is --scheme S');
     if (flags.scheme === undefined) throw new ConfigError(`--scheme is required: one of ${allSchemes().join(', ')}`);
     if (!allSchemes().includes(flags.scheme))
       throw new ConfigError(`--scheme must be one of ${allSchemes().join(', ')}, got ${quote(flags.scheme)}`);
     const k = intFlag(flags.k, 'k', 1, 1 << 20);
     if (k === undefined) throw new ConfigError('--k is required: the group size (num_generations)');
     const ranks = intFlag(flags.ranks, 'ranks', 1, 1 << 16) ?? 1;
-    const json = await readJsonInput(io, flags.input, 'advantages');
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
-      throw new ConfigError('the input must be a JSON object {"rewards": [...], "promptIds": [...]}');
-    const rewards = numbers(json as Record<string, unknown>, 'rewards', false);
-    const promptIds = numbers(json as Record<string, unknown>, 'promptIds', true);
-    // Budget before work: the input is capped in bytes, but grouping and the JSON output grow with the samples.
-    const tooMuch = overBudget(
-      `advantages of ${rewards.length} samples`,
-      advantagesEstimate(Math.max(rewards.length, promptIds.length)),
-      'the samples per call (split the input)',
-    );
-    if (tooMuch) throw tooMuch;
+    const { rewards, promptIds } = await readBatch(io, flags.input, 1);
     const own = homeAdvantageSchemes().find((h) => h.def.scheme === flags.scheme);
     if (own) {
       if (rewards.length !== promptIds.length)

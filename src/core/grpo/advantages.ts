@@ -4,6 +4,7 @@
 // so results agree to float32 precision at worst.
 import type { Gather, RegroupMethod } from '../layout/types.ts';
 import { fact, factError } from '../messages/index.ts';
+import type { RowsMaker } from '../messages/errors.ts';
 
 /** TRL's `scale_rewards`: std per group (default), over the whole batch, or no division (Dr. GRPO). */
 export type ScaleRewards = 'group' | 'batch' | 'none';
@@ -44,7 +45,7 @@ function groupBy<K>(keys: ArrayLike<K>): number[][] {
 }
 
 /** Consecutive rows of `size` indices over 0..n-1 (`view(-1, size)`); n must be a multiple of size. */
-function rowsOf(n: number, size: number, what: string): number[][] {
+function rowsOf(n: number, size: number, what: RowsMaker): number[][] {
   if (!Number.isInteger(size) || size < 1 || n % size !== 0) {
     throw factError((m) => new RangeError(m), fact('advantages.rows', { rows: what, count: n, size }));
   }
@@ -70,6 +71,17 @@ function normalise(
 }
 
 /**
+ * TRL's async GRPO trainer (trl.experimental.async_grpo, 1.13.0): AsyncRolloutWorker._score_group
+ * normalises each RolloutGroup (one prompt's completions) on its own, (r − mean) / (numpy std (ddof 0)
+ * + 1e-8). Its rule for a completion whose every reward function returned None (advantage 0, left out
+ * of the statistics) cannot arise here: the sandbox's rewards are finite numbers.
+ */
+export function trlAsyncAdvantages(rewards: ArrayLike<number>, promptIds: ArrayLike<number | string>): number[] {
+  if (promptIds.length !== rewards.length) throw new RangeError(`TRL async: ${rewards.length} rewards but ${promptIds.length} prompt ids`);
+  return normalise(rewards, groupBy(promptIds), (g) => ({ mean: mean(rewards, g), std: std(rewards, g, 0) }), 1e-8);
+}
+
+/**
  * flow_grpo's PerPromptStatTracker: groups by prompt (a prompt drawn twice forms one group of
  * 2k), mean per prompt; std (numpy, ddof 0) over ALL gathered rewards when globalStd (the
  * shipped configs), else over the prompt's rewards; advantage (r − mean) / (std + 1e-4).
@@ -88,7 +100,7 @@ export function flowGrpoAdvantages(rewards: ArrayLike<number>, promptIds: ArrayL
  * unbiased std of all rewards + 1e-4, 'none' does not divide (Dr. GRPO).
  */
 export function trlAdvantages(rewards: ArrayLike<number>, k: number, scale: ScaleRewards = 'group'): number[] {
-  const rows = rowsOf(rewards.length, k, 'TRL view(-1, G)');
+  const rows = rowsOf(rewards.length, k, 'trl-view');
   const all = Array.from({ length: rewards.length }, (_, i) => i);
   const batchS = scale === 'batch' ? std(rewards, all, 1) : 0;
   return normalise(
@@ -122,7 +134,7 @@ export function verlAdvantages(rewards: ArrayLike<number>, uids: ArrayLike<strin
  * keeps them together), unbiased std + 1e-8, no gather. localRewards: one rank's rewards.
  */
 export function danceGrpoAdvantages(localRewards: ArrayLike<number>, k: number): number[] {
-  const rows = rowsOf(localRewards.length, k, 'DanceGRPO local groups');
+  const rows = rowsOf(localRewards.length, k, 'dance-local');
   return normalise(localRewards, rows, (g) => ({ mean: mean(localRewards, g), std: std(localRewards, g, 1) }), 1e-8);
 }
 

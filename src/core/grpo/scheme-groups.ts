@@ -65,6 +65,8 @@ function ruleOf(scheme: AdvantageScheme): SchemeRule {
       return { ...base, grouping: 'runs', ddof: 1, batchStd: true, eps: 1e-4 };
     case 'trl-none':
       return { ...base, grouping: 'runs', ddof: 1, eps: 1e-4, divide: false };
+    case 'trl-async':
+      return { ...base, grouping: 'prompt', ddof: 0, eps: 1e-8 };
     case 'verl':
       return { ...base, grouping: 'prompt', ddof: 1, eps: 1e-6, loneKeepsReward: true };
     case 'verl-no-std':

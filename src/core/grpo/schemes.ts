@@ -2,7 +2,14 @@
 // loop (src/train) share: gathered rewards and prompt ids in, advantages in gathered order out,
 // computed as each framework does (advantages.ts). Checks the inputs first and names what is wrong.
 import { ConfigError } from '../errors.ts';
-import { danceGrpoAdvantages, danceGrpoBatchAdvantages, flowGrpoAdvantages, trlAdvantages, verlAdvantages } from './advantages.ts';
+import {
+  danceGrpoAdvantages,
+  danceGrpoBatchAdvantages,
+  flowGrpoAdvantages,
+  trlAdvantages,
+  trlAsyncAdvantages,
+  verlAdvantages,
+} from './advantages.ts';
 
 export const ADVANTAGE_SCHEMES = [
   'flow-grpo',
@@ -10,6 +17,7 @@ export const ADVANTAGE_SCHEMES = [
   'trl-group',
   'trl-batch',
   'trl-none',
+  'trl-async',
   'verl',
   'verl-no-std',
   'dance',
@@ -25,6 +33,7 @@ export const SCHEME_ABOUT: Record<AdvantageScheme, string> = {
   'trl-group': 'TRL scale_rewards="group": rows of view(-1, k), unbiased std per row, eps 1e-4',
   'trl-batch': 'TRL scale_rewards="batch": rows of view(-1, k) for the mean, unbiased std of the whole batch, eps 1e-4',
   'trl-none': 'TRL scale_rewards="none" (Dr. GRPO): r − row mean, no division',
+  'trl-async': "TRL 1.13.0 async_grpo (AsyncRolloutWorker._score_group): each prompt's group object alone, numpy std (ddof 0), eps 1e-8",
   verl:
     'verl GRPO (norm_adv_by_std_in_grpo=True, the default): group by uid (one per draw of a prompt in the step), unbiased std, eps 1e-6; ' +
     'a lone sample gets mean 0, std 1',
@@ -46,6 +55,9 @@ export interface AdvantageInput {
   ranks: number;
 }
 
+/** TRL's GRPOTrainer schemes: rewards.view(-1, k) (the async trainer's groups are objects, not positions). */
+const TRL_VIEW: ReadonlySet<AdvantageScheme> = new Set(['trl-group', 'trl-batch', 'trl-none']);
+
 /** Checks that `scheme` can group this input; a ConfigError naming the field otherwise. */
 export function checkAdvantageInput(scheme: AdvantageScheme, input: AdvantageInput): void {
   const n = input.rewards.length;
@@ -56,7 +68,7 @@ export function checkAdvantageInput(scheme: AdvantageScheme, input: AdvantageInp
     throw new ConfigError(`promptIds has ${input.promptIds.length} entries but rewards has ${n}; give one prompt id per reward`);
   if (!Number.isInteger(input.k) || input.k < 1) throw new ConfigError(`k must be a whole number ≥ 1, got ${input.k}`);
   if (!Number.isInteger(input.ranks) || input.ranks < 1) throw new ConfigError(`ranks must be a whole number ≥ 1, got ${input.ranks}`);
-  if (scheme.startsWith('trl-') && n % input.k !== 0)
+  if (TRL_VIEW.has(scheme) && n % input.k !== 0)
     throw new ConfigError(`TRL views the ${n} rewards as rows of k=${input.k}; give a multiple of k rewards or another --k`);
   if (scheme === 'dance') {
     if (n % input.ranks !== 0)
@@ -81,6 +93,8 @@ export function schemeAdvantages(scheme: AdvantageScheme, input: AdvantageInput)
       return trlAdvantages(rewards, k, 'batch');
     case 'trl-none':
       return trlAdvantages(rewards, k, 'none');
+    case 'trl-async':
+      return trlAsyncAdvantages(rewards, promptIds);
     case 'verl':
       return verlAdvantages(rewards, promptIds, true);
     case 'verl-no-std':
@@ -111,7 +125,7 @@ export interface MixedGroup {
  * prompt id or uid: only they can put different prompts in one group.
  */
 export function groupsByPosition(scheme: AdvantageScheme): boolean {
-  return scheme.startsWith('trl-') || scheme === 'dance';
+  return TRL_VIEW.has(scheme) || scheme === 'dance';
 }
 
 /**
