@@ -5,13 +5,14 @@ import { overBudget } from '../core/budget.ts';
 import { diffLog, predictedConfig, type DiffResult, type Prediction } from '../core/bridge/diff.ts';
 import { parseProbeLog } from '../core/bridge/probe-log.ts';
 import { ConfigError } from '../core/errors.ts';
-import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
+import type { LayoutConfig } from '../core/layout/types.ts';
 import { presetNames } from '../core/presets.ts';
 import { layoutEstimate } from '../core/samplers/estimate.ts';
-import { samplerNames, validateConfig } from '../core/samplers/index.ts';
+import { validateConfig } from '../core/samplers/index.ts';
+import { readLayoutSetting } from '../core/samplers/settings.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import type { Command } from './commands.ts';
-import { choiceFlag, intFlag, parseFlags, quote, type FlagSpec } from './flags.ts';
+import { parseFlags, quote, type FlagSpec } from './flags.ts';
 import { bytesText, MAX_INPUT_BYTES } from './io.ts';
 import { helpLine, layoutConfigFromFlags, layoutFlagSpec } from './layout-flags.ts';
 
@@ -58,16 +59,8 @@ function readLog(path: string): string {
 
 function overridesFrom(values: Record<string, unknown>): Partial<LayoutConfig> {
   const out: Record<string, unknown> = {};
-  for (const s of LAYOUT_SETTINGS) {
-    const v = values[s.flag];
-    if (v === undefined) continue;
-    out[s.field] =
-      s.kind === 'sampler'
-        ? choiceFlag<SamplerName>(String(v), s.flag, samplerNames)
-        : s.kind === 'bool'
-          ? choiceFlag(String(v), s.flag, ['true', 'false']) === 'true'
-          : intFlag(v, s.flag, s.min, s.max);
-  }
+  // Each value read as `layout` reads its flag (the layout's one reader, src/core/samplers/settings.ts).
+  for (const s of LAYOUT_SETTINGS) if (values[s.flag] !== undefined) out[s.field] = readLayoutSetting(s, String(values[s.flag]));
   return out as Partial<LayoutConfig>;
 }
 

@@ -10,6 +10,7 @@ import {
   type Layout,
   type LayoutStats,
 } from '../core/layout/index.ts';
+import { flowGrpoSeeds } from '../core/samplers/flow-grpo.ts';
 import { samplers, VERL_ONLY_FIELDS } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { say } from '../core/messages/index.ts';
@@ -40,14 +41,42 @@ function wrap(items: string[], indent: string, width = 100): string[] {
   return lines;
 }
 
+/**
+ * flow_grpo's loop calls set_epoch(t) before step t, but its loader may hand over a batch drawn before
+ * that call: the seed of the batch printed (per rank where they differ), as the loader model says.
+ */
+function flowGrpoSeedNote(seed: number, stepIndex: number, seeds: number[]): string {
+  const plus = (n: number) => `manual_seed(${seed} + ${n})`;
+  const distinct = [...new Set(seeds)];
+  if (distinct.length === 1 && distinct[0] === stepIndex) return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
+  if (distinct.length === 1) {
+    const e = distinct[0]!;
+    return `; set_epoch(${stepIndex}) is called, but the loader hands over the batch set_epoch(${e}) seeded: ${plus(e)}`;
+  }
+  const ranks = distinct.map((e) => `ranks ${rangesText(seeds.flatMap((x, r) => (x === e ? [r] : [])))} set_epoch(${e})'s (${plus(e)})`);
+  return `; set_epoch(${stepIndex}) is called, but the loader hands over earlier batches: ${ranks.join(', ')}`;
+}
+
+/** "0–3,6" for ascending rank indices. */
+function rangesText(ranks: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < ranks.length; ) {
+    let j = i;
+    while (j + 1 < ranks.length && ranks[j + 1] === ranks[j]! + 1) j++;
+    parts.push(j > i ? `${ranks[i]}–${ranks[j]}` : String(ranks[i]));
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
 /** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
-function seedNote(layout: Layout, stepIndex: number): string {
+function seedNote(layout: Layout, stepIndex: number, seeds: number[][] | null): string {
   const { config } = layout;
   const step = layout.steps[stepIndex]!;
   const plus = (n: number) => `manual_seed(${config.seed} + ${n})`;
   switch (layout.sampler) {
     case 'flow-grpo':
-      return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
+      return flowGrpoSeedNote(config.seed, stepIndex, seeds![stepIndex]!);
     case 'trl':
       return stepIndex === 0 ? `; RepeatSampler seeded ${config.seed} once` : '';
     case 'verl':
@@ -78,13 +107,15 @@ export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: st
   for (const note of layout.notes) out.push(`note: ${say(note)}`);
 
   const all = gathers(layout);
+  // Which pass each rank's batch comes from, as flow_grpo's loader hands them over.
+  const seeds = layout.sampler === 'flow-grpo' ? flowGrpoSeeds(config, 'flow-grpo') : null;
   const stepWord = layout.sampler === 'trl' ? 'generation batch' : 'batch';
   for (const g of all) {
     for (const stepIndex of g.stepIndices) {
       const step = layout.steps[stepIndex]!;
       out.push(
         '',
-        `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}${seedNote(layout, stepIndex)}; rows = ranks, columns = slots)`,
+        `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}${seedNote(layout, stepIndex, seeds)}; rows = ranks, columns = slots)`,
       );
       const slots = step.ranks[0]?.length ?? 0;
       const rows = [['', ...Array.from({ length: slots }, (_, s) => `s${s}`)]];

@@ -21,7 +21,7 @@ function wrap(text: string, width = 100, indent = ''): string {
 function stepTable(step: OptimizerStep): string {
   const title = step.applied
     ? `optimizer step ${step.index} (epoch ${step.epoch}, ${step.microSteps} micro-step(s), update × ${step.updateScale.toFixed(4)} of the token mean's)`
-    : `never applied (epoch ${step.epoch}, ${step.microSteps} trailing micro-step(s): the run ends before the optimizer steps)`;
+    : `never applied (epoch ${step.epoch}, ${step.microSteps} trailing micro-step(s): the optimizer never steps on them)`;
   const head = ['micro', 'rank', 'gen', 'pass', 'policy', 'normaliser', 'completions #id:tokens ×ratio'];
   const body = step.microBatches.map((m) => [
     String(m.microStep),

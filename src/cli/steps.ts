@@ -4,39 +4,34 @@ import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../core/errors.ts';
 import { say } from '../core/messages/index.ts';
 import { lengthsText } from '../core/messages/steps.ts';
-import { buildLayout, validateConfig } from '../core/samplers/index.ts';
+import { buildLayout } from '../core/samplers/index.ts';
 import { layoutSamples } from '../core/samplers/estimate.ts';
+import { overBudget, overBudgetAmounts, stepsEstimate } from '../core/budget.ts';
+import { plannedWork } from '../core/steps/schedule.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, buildSteps, parseLengths } from '../core/steps/index.ts';
-import type { StepsReport } from '../core/steps/index.ts';
+import type { OptimizerStep, StepsReport } from '../core/steps/index.ts';
 import type { Command } from './commands.ts';
 import { intFlag, parseFlags, quote, type FlagSpec } from './flags.ts';
 import { MAX_INPUT_BYTES, bytesText } from './io.ts';
-import { helpLine, layoutConfigFromFlags, layoutFlagSpec, layoutFlagsHelp } from './layout-flags.ts';
+import { STEPS_INPUTS, stepsSettingsFrom } from '../core/steps/settings.ts';
+import { flagGetter, helpLine, layoutFlagSpec, layoutFlagsHelp } from './layout-flags.ts';
+import { readSeqlensFile } from './seqlens-file.ts';
+import { workProgress } from './progress.ts';
 import { renderSteps } from './steps-text.ts';
+import { runFrameworkSteps } from './framework-steps.ts';
+import { homeNamed } from './layout.ts';
 
 const spec = {
   ...layoutFlagSpec,
-  framework: { type: 'string' },
-  loss: { type: 'string' },
-  lengths: { type: 'string' },
-  'max-completion-length': { type: 'string' },
-  'micro-batch': { type: 'string' },
+  ...(Object.fromEntries(STEPS_INPUTS.map((key) => [key, { type: 'string' }])) as FlagSpec),
   show: { type: 'string' },
   json: { type: 'boolean' },
 } as const satisfies FlagSpec;
-
-/** Rows (completion × micro-step) the command builds at most: about 200 bytes each in memory, 250 in JSON. */
-const MAX_ROWS = 2_000_000;
 
 const losses = () =>
   [...new Set(FRAMEWORK_NAMES.map((n) => `${n}: ${FRAMEWORKS[n]!.losses.join(', ')} (default ${FRAMEWORKS[n]!.defaultLoss})`))].join('; ');
 
 const FLAG_HELP_LINES: [string, string][] = [
-  [
-    '--framework NAME',
-    `the framework version whose code is modelled: ${FRAMEWORK_NAMES.join(', ')}; default: the sampler's (trl → trl-1.13.0; ` +
-      'flow-grpo, flow-grpo-lcm, contiguous, group-distributed → flow_grpo-ac4c86e; others → verl-b178a3c)',
-  ],
   ['--loss TYPE', ''],
   [
     '--lengths FILE',
@@ -93,6 +88,22 @@ function readLengthsFile(path: string, maxLength: number): number[] {
   return parseLengths(readFileSync(path, 'utf8'), quote(path), maxLength);
 }
 
+/** One optimizer step as JSON: its micro-batches and, per completion, where it ran and what it weighed. */
+function stepJson(s: OptimizerStep): unknown {
+  return {
+    index: s.index,
+    epoch: s.epoch,
+    applied: s.applied,
+    microSteps: s.microSteps,
+    updateScale: s.updateScale,
+    microBatches: s.microBatches.map(({ rows, normaliserTerms: _, ...m }) => ({
+      ...m,
+      completions: rows.map((i) => s.rows[i]!.completion),
+    })),
+    completions: s.rows.map((r) => ({ ...r, ratio: r.intendedWeight > 0 ? r.weight / r.intendedWeight : null })),
+  };
+}
+
 /** The report as JSON: per optimizer step, its micro-batches and, per completion, where it ran and what it weighed. */
 export function stepsJson(report: StepsReport): unknown {
   return {
@@ -105,53 +116,81 @@ export function stepsJson(report: StepsReport): unknown {
     lengths: lengthsText(report.lengths),
     findings: report.findings.map((f) => say(f)),
     notes: report.notes.map((n) => say(n)),
-    steps: report.steps.map((s) => ({
-      index: s.index,
-      epoch: s.epoch,
-      applied: s.applied,
-      microSteps: s.microSteps,
-      updateScale: s.updateScale,
-      microBatches: s.microBatches.map(({ rows, normaliserTerms: _, ...m }) => ({
-        ...m,
-        completions: rows.map((i) => s.rows[i]!.completion),
-      })),
-      completions: s.rows.map((r) => ({ ...r, ratio: r.intendedWeight > 0 ? r.weight / r.intendedWeight : null })),
-    })),
+    steps: report.steps.map(stepJson),
   };
+}
+
+/** Characters of JSON gathered before one write. */
+const JSON_CHUNK = 1 << 20;
+
+/**
+ * `JSON.stringify(stepsJson(report))` and a newline, written a step at a time: the same bytes
+ * without the whole document (and a copy of every row) in memory at once. `steps` is the last key.
+ */
+export function writeStepsJson(report: StepsReport, write: (text: string) => void, onStep?: (done: number, total: number) => void): void {
+  const head = JSON.stringify(stepsJson({ ...report, steps: [] }));
+  const tail = ',"steps":[]}';
+  if (!head.endsWith(tail)) throw new Error('steps JSON: steps is not the last key');
+  let chunk = `${head.slice(0, -tail.length)},"steps":[`;
+  report.steps.forEach((step, i) => {
+    chunk += `${i ? ',' : ''}${JSON.stringify(stepJson(step))}`;
+    if (chunk.length >= JSON_CHUNK) {
+      write(chunk);
+      chunk = '';
+    }
+    onStep?.(i + 1, report.steps.length);
+  });
+  write(`${chunk}]}\n`);
 }
 
 const stepsCommand: Command = {
   summary: 'what each optimizer step sees: micro-batches per rank, policy versions, loss normalisers, per-completion weights',
   async run(args, io) {
+    // A framework home (src/core/frameworks/) named by --framework, --sampler or its --preset: its own trainer model.
+    const home = homeNamed(args);
+    if (home) return runFrameworkSteps(home, args, io);
     const v = parseFlags(args, spec);
     if (v.help === true) {
       io.out(help());
       return 0;
     }
-    const { config } = layoutConfigFromFlags(v);
-    const invalid = validateConfig(config);
-    if (invalid) throw invalid;
-    const maxLength = intFlag(v['max-completion-length'], 'max-completion-length', 1, 1_000_000);
-    const microBatch = intFlag(v['micro-batch'], 'micro-batch', 1);
     const show = intFlag(v.show, 'show', 0) ?? 3;
-    const samples = layoutSamples(config);
-    const rows = samples * Math.max(1, config.numIterations);
-    if (rows > MAX_ROWS) {
-      throw new ConfigError(
-        `this run trains ${rows} completion-micro-steps (${samples} samples × num_iterations ${config.numIterations}), above the steps ` +
-          `command's ${MAX_ROWS}; lower --epochs, --dataset-size, --ranks or --batch`,
-      );
-    }
-    const lengths = v.lengths === undefined ? undefined : readLengthsFile(String(v.lengths), maxLength ?? 512);
-    const report = buildSteps(buildLayout(config), {
-      framework: v.framework as string | undefined,
-      loss: v.loss as string | undefined,
-      lengths,
-      lengthsSource: v.lengths === undefined ? undefined : `--lengths ${quote(String(v.lengths))}`,
-      maxCompletionLength: maxLength,
-      microBatch,
+    // The layout and the steps' inputs through the one reader <grpo-steps> calls too.
+    const { config, options } = stepsSettingsFrom(flagGetter(v), {
+      seqlens: readSeqlensFile,
+      lengths: (path, maxLength) => ({ lengths: readLengthsFile(path, maxLength), source: `--lengths ${quote(path)}` }),
     });
-    io.out(v.json === true ? `${JSON.stringify(stepsJson(report))}\n` : renderSteps(report, show));
+    // Budget before any work: a row per completion per pass, in per-rank micro-batches.
+    const json = v.json === true;
+    const work = plannedWork(config, layoutSamples(config), options.microBatch);
+    const tooMuch = overBudget(
+      `this run's ${work.rows} completion-micro-steps (completions × passes) in ${work.microBatches} micro-batches, as ${json ? 'JSON' : 'the text report'},`,
+      stepsEstimate(work, json ? 'json' : 'text'),
+      `--epochs, --dataset-size (or --batches-per-epoch), --num-iterations, --ranks or --batch${
+        json && !overBudgetAmounts(stepsEstimate(work, 'text')) ? ', or leave out --json (the text report fits)' : ''
+      }`,
+    );
+    if (tooMuch) throw tooMuch;
+    // Progress on stderr, only for work that runs more than a couple of seconds.
+    const t0 = performance.now();
+    const progress = workProgress(
+      'steps',
+      (text) => io.err(text),
+      io.stderrIsTty,
+      () => performance.now() - t0,
+    );
+    const report = buildSteps(buildLayout(config), {
+      ...options,
+      onProgress: (done, total) => progress.update('optimizer steps built', done, total),
+    });
+    if (json)
+      writeStepsJson(
+        report,
+        (text) => io.out(text),
+        (done, total) => progress.update('optimizer steps written as JSON', done, total),
+      );
+    else io.out(renderSteps(report, show));
+    progress.end();
     return 0;
   },
 };

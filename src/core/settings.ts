@@ -11,6 +11,32 @@
 // key (`param`: batches, dataset, spg, iters, ga) because explorer links and tours already use them.
 import type { LayoutConfig } from './layout/types.ts';
 
+/**
+ * Every setting's URL key (the table's `param`): a table keyed by it (the catalogues' labels and hints)
+ * must name every setting, so a setting added without its words does not compile.
+ */
+export type LayoutParam =
+  | 'sampler'
+  | 'ranks'
+  | 'batch'
+  | 'k'
+  | 'batches'
+  | 'epochs'
+  | 'dataset'
+  | 'seed'
+  | 'spg'
+  | 'iters'
+  | 'ga'
+  | 'workers'
+  | 'prefetch'
+  | 'prepare'
+  | 'balance'
+  | 'mini'
+  | 'micro'
+  | 'dlworkers'
+  | 'prefix'
+  | 'keepmini';
+
 /** How a setting's value is read: one of the sampler names, a whole number in [min, max], or true/false. */
 export type SettingKind = 'sampler' | 'int' | 'bool';
 
@@ -21,7 +47,7 @@ export interface LayoutSetting {
   /** Placeholder for the value in `--help` (W, B, K …). */
   metavar: string;
   /** URL query key (short, readable in a link; `<key>_hide=true` hides its control). */
-  param: string;
+  param: LayoutParam;
   /** Label of the control in the config panel. */
   label: string;
   /** What the setting is, with the frameworks' names for it (`--help`, the panel's hint). */
@@ -175,6 +201,30 @@ const ENTRIES: Entry[] = [
       'permutations per epoch and uses the second',
     min: 0,
     max: 1024,
+  },
+  {
+    field: 'usePrefixGrouper',
+    metavar: 'BOOL',
+    param: 'prefix',
+    label: 'prefix grouper',
+    hint:
+      'verl actor.use_prefix_grouper: _balance_batch keeps every copy of a prompt (its uid) on one rank, balancing whole groups ' +
+      '(true|false, verl’s default false; needs train_batch_size prompts to split over the ranks)',
+    kind: 'bool',
+    min: 0,
+    max: 1,
+  },
+  {
+    field: 'keepMinibatch',
+    metavar: 'BOOL',
+    param: 'keepmini',
+    label: 'keep mini-batches',
+    hint:
+      'verl _balance_batch(keep_minibatch=True): balance each slice of ppo_mini_batch_size samples on its own (true|false; ' +
+      'RayPPOTrainer.fit at b178a3c never passes it, so false is what verl runs)',
+    kind: 'bool',
+    min: 0,
+    max: 1,
   },
 ];
 

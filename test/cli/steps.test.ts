@@ -78,7 +78,7 @@ for (const [args, pattern] of [
   [['--loss', 'token-mean'], /is not one of flow_grpo-ac4c86e's: sample-mean/],
   [['--lengths', '/nonexistent/x'], /steps: --lengths '\/nonexistent\/x': cannot read it/],
   [['--max-completion-length', '0'], /max-completion-length/],
-  [['--sampler', 'dance-grpo', '--k', '2'], /does not model --sampler dance-grpo/],
+  [['--sampler', 'dance-grpo', '--k', '2', '--framework', 'flow_grpo-ac4c86e'], /does not train --sampler dance-grpo's layout/],
   [['--sampler', 'flow-grpo', '--framework', 'trl-1.13.0'], /does not train --sampler flow-grpo's layout/],
 ] as [string[], RegExp][]) {
   test(`exit 2, one line: steps ${args.join(' ')}`, async () => {
@@ -90,16 +90,86 @@ for (const [args, pattern] of [
   });
 }
 
-test("the per-completion sentence is the framework's: verl's engine workers normalise by the mini-batch's global tokens, its legacy worker per micro-batch", async () => {
-  const said = async (framework: string) => {
-    const io = memoryIo();
-    assert.equal(await main(['steps', '--sampler', 'verl', '--framework', framework, '--json'], io), 0, io.stderr);
-    const out = JSON.parse(io.stdout) as { findings: string[] };
-    return out.findings.find((f) => f.startsWith('Per completion'))!;
-  };
-  const engine = await said('verl-b178a3c-engine');
-  assert.match(engine, /every token of a step weighs the same/);
-  assert.doesNotMatch(engine, /micro-batch it sees/);
-  assert.match(engine, /engine workers divides by the mini-batch’s token count/);
-  assert.match(await said('verl-b178a3c'), /legacy worker divides by the tokens of the micro-batch it sees/);
+test('steps --sampler dance-grpo: trained by dance-grpo-22b85ef, one sample per micro-step, a short last window never applied', async () => {
+  const io = memoryIo();
+  const args = ['steps', '--sampler', 'dance-grpo', '--k', '2', '--batch', '6', '--gradient-accumulation-steps', '4', '--json'];
+  assert.equal(await main(args, io), 0, io.stderr);
+  const out = JSON.parse(io.stdout) as { framework: { name: string }; findings: string[] };
+  assert.equal(out.framework.name, 'dance-grpo-22b85ef');
+  assert.ok(out.findings.some((f) => f.startsWith('Never applied: the last 2 sample(s) of a training step')));
+});
+
+test(
+  "the per-completion sentence is the framework's: verl's engine workers normalise by the mini-batch's global tokens, its legacy worker per " +
+    'micro-batch',
+  async () => {
+    const said = async (framework: string) => {
+      const io = memoryIo();
+      assert.equal(await main(['steps', '--sampler', 'verl', '--framework', framework, '--json'], io), 0, io.stderr);
+      const out = JSON.parse(io.stdout) as { findings: string[] };
+      return out.findings.find((f) => f.startsWith('Per completion'))!;
+    };
+    const engine = await said('verl-b178a3c-engine');
+    assert.match(engine, /every token of a step weighs the same/);
+    assert.doesNotMatch(engine, /micro-batch it sees/);
+    assert.match(engine, /engine workers divides by the mini-batch’s token count/);
+    assert.match(await said('verl-b178a3c'), /legacy worker divides by the tokens of the micro-batch it sees/);
+  },
+);
+
+test('a quick run says nothing on stderr, with or without --json: progress is for work of more than a couple of seconds', async () => {
+  for (const extra of [[], ['--json']]) {
+    const r = await run([...TRL_5619, ...extra]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+  }
+});
+
+test('a run over the budget is refused before any work, in one line: its size, the estimate, the budget and the flags that shrink it', async () => {
+  // 448 generation batches of 64 × 64 completions (1,835,008 samples), each trained num_iterations 8 times.
+  const big = ['--sampler', 'trl', '--ranks', '64', '--batch', '64', '--k', '8', '--gradient-accumulation-steps', '1'];
+  const r = await run([...big, '--dataset-size', '229376', '--num-iterations', '8', '--json']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.match(
+    r.stderr,
+    new RegExp(
+      "^grpo-sandbox steps: this run's 14680064 completion-micro-steps \\(completions × passes\\) in 229376 micro-batches, as JSON, " +
+        'would need about [\\d.]+ GB of memory \\(budget 2\\.00 GB\\) and about [\\d.]+ s \\(budget 30\\.0 s\\); ' +
+        'lower --epochs, --dataset-size \\(or --batches-per-epoch\\), --num-iterations, --ranks or --batch\\n$',
+    ),
+  );
+  // Where the text report would fit, the refusal of the JSON says so.
+  const json = await run([...big, '--dataset-size', '229376', '--num-iterations', '2', '--json']);
+  assert.equal(json.status, 2);
+  assert.match(json.stderr, /as JSON, would need about .*; lower .*, or leave out --json \(the text report fits\)\n$/);
+});
+
+test('--json is written a step at a time, with the bytes of one JSON.stringify of the whole report', async () => {
+  const { buildLayout } = await import('../../src/core/samplers/index.ts');
+  const { buildSteps } = await import('../../src/core/steps/index.ts');
+  const { stepsJson, writeStepsJson } = await import('../../src/cli/steps.ts');
+  const { defaultConfig } = await import('../../src/core/samplers/index.ts');
+  // More than one write (1 MiB each) for the first; a flow_grpo run whose last window is never applied; verl's mini-batches.
+  for (const c of [
+    { sampler: 'trl', ranks: 8, batch: 8, k: 8, gradientAccumulationSteps: 8, stepsPerGeneration: 8, datasetSize: 1000 },
+    {
+      sampler: 'flow-grpo',
+      ranks: 2,
+      batch: 4,
+      k: 4,
+      datasetSize: 16,
+      batchesPerEpoch: 3,
+      epochs: 3,
+      numIterations: 2,
+      gradientAccumulationSteps: 4,
+    },
+    { sampler: 'verl', epochs: 2 },
+  ] as const) {
+    const report = buildSteps(buildLayout({ ...defaultConfig, ...c }));
+    const writes: string[] = [];
+    writeStepsJson(report, (text) => writes.push(text));
+    assert.equal(writes.join(''), `${JSON.stringify(stepsJson(report))}\n`);
+    if (c.sampler === 'trl') assert.ok(writes.length > 1, `${writes.length} write(s)`);
+  }
 });

@@ -1,17 +1,49 @@
 // The ways frameworks put samples back into groups: three after the all-gather, one on each rank.
 import type { Gather, RegroupMethod, RegroupRow } from './types.ts';
 
-/** Rows keyed by `keyOf`, in order of first appearance; members in gathered order. */
-function groupBy(gather: Gather, k: number, keyOf: (i: number) => string): RegroupRow[] {
-  const rows = new Map<string, RegroupRow>();
-  gather.samples.forEach((s, i) => {
+/** A row's flags: `mixed` when its members hold more than one prompt, `offSize` when it does not hold k. */
+function finish(row: RegroupRow, k: number): RegroupRow {
+  const first = row.promptIds[0];
+  for (const id of row.promptIds) {
+    if (id !== first) {
+      row.mixed = true;
+      break;
+    }
+  }
+  row.offSize = row.members.length !== k;
+  return row;
+}
+
+const newRow = (key: string): RegroupRow => ({ key, members: [], promptIds: [], mixed: false, offSize: false });
+
+/** Rows keyed by `keyOf` (a number or a string), in order of first appearance; members in gathered order; `name` says the key. */
+function groupBy<K>(gather: Gather, k: number, keyOf: (i: number) => K, name: (key: K) => string): RegroupRow[] {
+  const rows = new Map<K, RegroupRow>();
+  const samples = gather.samples;
+  for (let i = 0; i < samples.length; i++) {
     const key = keyOf(i);
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { key, members: [], promptIds: [], mixed: false, offSize: false }));
+    if (!row) rows.set(key, (row = newRow(name(key))));
     row.members.push(i);
-    row.promptIds.push(s.promptId);
-  });
-  return [...rows.values()].map((row) => ({ ...row, mixed: new Set(row.promptIds).size > 1, offSize: row.members.length !== k }));
+    row.promptIds.push(samples[i]!.promptId);
+  }
+  return Array.from(rows.values(), (row) => finish(row, k));
+}
+
+/** Rows of k consecutive samples of the gathered order (the last may be short). */
+function viewRows(gather: Gather, k: number): RegroupRow[] {
+  const samples = gather.samples;
+  const rows: RegroupRow[] = [];
+  for (let start = 0; start < samples.length; start += k) {
+    const row = newRow(String(rows.length));
+    const end = Math.min(samples.length, start + k);
+    for (let i = start; i < end; i++) {
+      row.members.push(i);
+      row.promptIds.push(samples[i]!.promptId);
+    }
+    rows.push(finish(row, k));
+  }
+  return rows;
 }
 
 /**
@@ -30,11 +62,21 @@ function groupBy(gather: Gather, k: number, keyOf: (i: number) => string): Regro
 export function regroup(gather: Gather, method: RegroupMethod, k: number): RegroupRow[] {
   switch (method) {
     case 'prompt-id':
-      return groupBy(gather, k, (i) => `p${gather.samples[i]!.promptId}`);
+      return groupBy(
+        gather,
+        k,
+        (i) => gather.samples[i]!.promptId,
+        (id) => `p${id}`,
+      );
     case 'view':
-      return groupBy(gather, k, (i) => String(Math.floor(i / k)));
+      return viewRows(gather, k);
     case 'uid':
-      return groupBy(gather, k, (i) => gather.samples[i]!.uid);
+      return groupBy(
+        gather,
+        k,
+        (i) => gather.samples[i]!.uid,
+        (uid) => uid,
+      );
     case 'local': {
       const position = new Map<number, number>(); // samples seen so far on each rank
       const keys = gather.samples.map((s) => {
@@ -42,7 +84,12 @@ export function regroup(gather: Gather, method: RegroupMethod, k: number): Regro
         position.set(s.rank, at + 1);
         return `r${s.rank}:${Math.floor(at / k)}`;
       });
-      return groupBy(gather, k, (i) => keys[i]!);
+      return groupBy(
+        gather,
+        k,
+        (i) => keys[i]!,
+        (key) => key,
+      );
     }
   }
 }

@@ -1,6 +1,5 @@
 // Counts that explain a layout: seed-000's arithmetic and how the copies are spread over ranks.
 import { gathers } from './gather.ts';
-import { regroup } from './regroup.ts';
 import type { Layout, TrainingCounts } from './types.ts';
 
 /** A prompt drawn more than once within one epoch. */
@@ -67,64 +66,111 @@ export function layoutStats(layout: Layout): LayoutStats {
   const samplesPerEpoch = stepsPerEpoch * samplesPerBatch;
   const all = gathers(layout);
 
-  // Groups = per-draw uids; count each group's copies per rank. Sparse (only the ranks a group
-  // touches): an array as long as `ranks` per group made 10^4 ranks × 10^4 groups run out of memory.
-  const perGroup = new Map<string, Map<number, number>>();
+  // Groups = per-draw uids. Each sample gets its group's index; the groups' samples are then
+  // visited group by group (a counting sort), counting copies per rank in one ranks-long scratch
+  // array: only the ranks a group touches are counted (an array per group made 10^4 ranks × 10^4
+  // groups run out of memory), with no map per group.
+  const groupIndex = new Map<string, number>();
+  const groupPrompt: number[] = [];
+  const groupEpoch: number[] = [];
+  let samples = 0;
+  for (const g of all) samples += g.samples.length;
+  const groupOf = new Int32Array(samples);
+  const rankOf = new Int32Array(samples);
+  const stepOf = new Int32Array(samples);
+  let n = 0;
   for (const g of all) {
     for (const s of g.samples) {
-      let counts = perGroup.get(s.uid);
-      if (!counts) perGroup.set(s.uid, (counts = new Map()));
-      counts.set(s.rank, (counts.get(s.rank) ?? 0) + 1);
+      let gi = groupIndex.get(s.uid);
+      if (gi === undefined) {
+        gi = groupPrompt.length;
+        groupIndex.set(s.uid, gi);
+        groupPrompt.push(s.promptId);
+        groupEpoch.push(steps[s.stepIndex]!.epoch);
+      }
+      groupOf[n] = gi;
+      rankOf[n] = s.rank;
+      stepOf[n] = s.stepIndex;
+      n++;
     }
   }
+  const groups = groupPrompt.length;
+  const start = new Int32Array(groups + 1);
+  for (let i = 0; i < samples; i++) start[groupOf[i]! + 1]! += 1;
+  for (let gi = 0; gi < groups; gi++) start[gi + 1]! += start[gi]!;
+  const byGroup = new Int32Array(samples);
+  const fill = start.slice(0, groups);
+  for (let i = 0; i < samples; i++) byGroup[fill[groupOf[i]!]!++] = i;
+
   const maxPossible = Math.min(k, perRankPerBatch * (layout.drawScope === 'epoch' ? stepsPerEpoch : 1));
   const copiesPerRankHistogram = new Array<number>(maxPossible + 1).fill(0);
   const ranksSpannedHistogram = new Array<number>(Math.min(k, ranks) + 1).fill(0);
   let maxCopiesOnOneRank = 0;
   let spannedSum = 0;
-  for (const counts of perGroup.values()) {
+  const copiesOnRank = new Int32Array(ranks);
+  const touched: number[] = [];
+  for (let gi = 0; gi < groups; gi++) {
+    touched.length = 0;
+    for (let j = start[gi]!; j < start[gi + 1]!; j++) {
+      const r = rankOf[byGroup[j]!]!;
+      if (copiesOnRank[r] === 0) touched.push(r);
+      copiesOnRank[r]! += 1;
+    }
     // The ranks this group does not touch hold 0 copies of it.
-    copiesPerRankHistogram[0]! += ranks - counts.size;
-    for (const c of counts.values()) {
+    copiesPerRankHistogram[0]! += ranks - touched.length;
+    for (const r of touched) {
+      const c = copiesOnRank[r]!;
       copiesPerRankHistogram[c] = (copiesPerRankHistogram[c] ?? 0) + 1;
       maxCopiesOnOneRank = Math.max(maxCopiesOnOneRank, c);
+      copiesOnRank[r] = 0;
     }
-    ranksSpannedHistogram[counts.size] = (ranksSpannedHistogram[counts.size] ?? 0) + 1;
-    spannedSum += counts.size;
+    ranksSpannedHistogram[touched.length] = (ranksSpannedHistogram[touched.length] ?? 0) + 1;
+    spannedSum += touched.length;
   }
 
-  // Draws per prompt per epoch, from the uids (one uid = one draw).
-  const drawsByEpoch = new Map<number, Map<number, { uids: Set<string>; steps: Set<number> }>>();
-  for (const g of all) {
-    for (const s of g.samples) {
-      const epoch = steps[s.stepIndex]!.epoch;
-      let prompts = drawsByEpoch.get(epoch);
-      if (!prompts) drawsByEpoch.set(epoch, (prompts = new Map()));
-      let entry = prompts.get(s.promptId);
-      if (!entry) prompts.set(s.promptId, (entry = { uids: new Set(), steps: new Set() }));
-      entry.uids.add(s.uid);
-      entry.steps.add(s.stepIndex);
-    }
+  // Draws per prompt per epoch: one group (uid) is one draw, within one epoch.
+  const drawsByEpoch = new Map<number, Map<number, number[]>>();
+  for (let gi = 0; gi < groups; gi++) {
+    let prompts = drawsByEpoch.get(groupEpoch[gi]!);
+    if (!prompts) drawsByEpoch.set(groupEpoch[gi]!, (prompts = new Map()));
+    const draws = prompts.get(groupPrompt[gi]!);
+    if (draws) draws.push(gi);
+    else prompts.set(groupPrompt[gi]!, [gi]);
   }
   const promptsDrawnTwice: RepeatedPrompt[] = [];
   const distinctPromptsPerEpoch: number[] = [];
   for (const [epoch, prompts] of [...drawsByEpoch.entries()].sort((a, b) => a[0] - b[0])) {
     distinctPromptsPerEpoch.push(prompts.size);
-    for (const [promptId, e] of [...prompts.entries()].sort((a, b) => a[0] - b[0])) {
-      if (e.uids.size > 1) promptsDrawnTwice.push({ epoch, promptId, draws: e.uids.size, stepIndices: [...e.steps].sort((a, b) => a - b) });
+    for (const [promptId, draws] of [...prompts.entries()].sort((a, b) => a[0] - b[0])) {
+      if (draws.length < 2) continue;
+      const stepIndices = new Set<number>();
+      for (const gi of draws) for (let j = start[gi]!; j < start[gi + 1]!; j++) stepIndices.add(stepOf[byGroup[j]!]!);
+      promptsDrawnTwice.push({ epoch, promptId, draws: draws.length, stepIndices: [...stepIndices].sort((a, b) => a - b) });
     }
   }
 
+  // flow_grpo's prompt-id groups and TRL's view(-1, k) rows, counted without building the rows (regroup.ts builds them).
   let offSizePromptGroups = 0;
   let viewRows = 0;
   let mixedViewRows = 0;
   let offSizeViewRows = 0;
   for (const g of all) {
-    offSizePromptGroups += regroup(g, 'prompt-id', k).filter((r) => r.offSize).length;
-    const rows = regroup(g, 'view', k);
-    viewRows += rows.length;
-    mixedViewRows += rows.filter((r) => r.mixed).length;
-    offSizeViewRows += rows.filter((r) => r.offSize).length;
+    const perPrompt = new Map<number, number>();
+    for (const s of g.samples) perPrompt.set(s.promptId, (perPrompt.get(s.promptId) ?? 0) + 1);
+    for (const size of perPrompt.values()) if (size !== k) offSizePromptGroups++;
+    const count = g.samples.length;
+    for (let begin = 0; begin < count; begin += k) {
+      viewRows++;
+      const end = Math.min(count, begin + k);
+      if (end - begin !== k) offSizeViewRows++;
+      const first = g.samples[begin]!.promptId;
+      for (let i = begin + 1; i < end; i++) {
+        if (g.samples[i]!.promptId !== first) {
+          mixedViewRows++;
+          break;
+        }
+      }
+    }
   }
 
   return {
@@ -139,10 +185,10 @@ export function layoutStats(layout: Layout): LayoutStats {
     gathers: all.length,
     samplesPerGather: all[0]?.samples.length ?? 0,
     distinctPromptsPerEpoch,
-    groups: perGroup.size,
+    groups,
     copiesPerRankHistogram,
     ranksSpannedHistogram,
-    meanRanksSpanned: perGroup.size ? spannedSum / perGroup.size : 0,
+    meanRanksSpanned: groups ? spannedSum / groups : 0,
     maxCopiesOnOneRank,
     promptsDrawnTwice,
     offSizePromptGroups,

@@ -44,11 +44,25 @@ export interface LayoutConfig {
    * builds each epoch's sampler iterator twice, so the RandomSampler draws two permutations and uses the second.
    */
   dataloaderNumWorkers?: number;
+  /** verl only: actor.use_prefix_grouper; _balance_batch then keeps every copy of a uid on one rank (get_group_balanced_partitions). */
+  usePrefixGrouper?: boolean;
+  /** verl only: _balance_batch(keep_minibatch=True), Karmarkar–Karp per ppo_mini_batch_size slice (RayPPOTrainer.fit never passes it). */
+  keepMinibatch?: boolean;
   /**
    * verl only: measured token counts (prompt + response, the attention mask's sum), one per sample in
    * generation order (after repeat, before balancing), step after step; absent = the seeded synthetic ones.
    */
   seqlens?: number[];
+  /**
+   * trl (absent: TRL 1.13.0's reading): the framework whose code reads the batch settings, where it differs
+   * (src/core/samplers/trl-frameworks.ts): trl-0.18.2, unsloth-015bdef or ms-swift-3602360. flow-grpo:
+   * flow_grpo-sd3-fast-74db691, the loop of that script (src/core/samplers/flow-grpo-fast.ts).
+   */
+  framework?: string;
+  /** trl under ms-swift only: sequence_parallel_size (its own RepeatSampler repeats each chunk that many times more); absent = 1. */
+  sequenceParallelSize?: number;
+  /** trl under Unsloth only: per_device_train_batch_size as written, when Unsloth rewrote it to num_generations (`batch` is the run's). */
+  perDeviceBatchAsWritten?: number;
 }
 
 /** How often the trainer steps, counted as the framework's own training loop counts (per process). */

@@ -17,6 +17,12 @@ export const CLI_WORDS: Words = { flag: (name) => `--${name}`, got: (value) => `
 export const pinnedName = (p: { framework: string; code: string; beforeCommit: string }) =>
   `${p.framework} (${p.code} before commit ${p.beforeCommit})`;
 
+/** Who cuts rewards into rows of k for an advantage (a key the catalogues name in their own words). */
+export type RowsMaker = 'trl-view' | 'dance-local';
+
+/** The row makers in English, as the CLI names them. */
+export const ROWS_EN: Record<RowsMaker, string> = { 'trl-view': 'TRL view(-1, G)', 'dance-local': 'DanceGRPO local groups' };
+
 const list = (values: readonly number[], more: boolean) => `${values.join(', ')}${more ? ', …' : ''}`;
 
 export const ERRORS_EN = {
@@ -83,6 +89,17 @@ export const ERRORS_EN = {
     `ppo-mini-batch-size=${p.mini} prompts × n=${p.k} // ranks=${p.ranks} leaves no sample per rank`,
   'verl.micro-divide': (p: { micro: number; mini: number; k: number; ranks: number; normalised: number }) =>
     `ppo-micro-batch-size-per-gpu=${p.micro} must divide the per-rank mini-batch ${p.mini}×${p.k}//${p.ranks}=${p.normalised}`,
+  'flow-grpo.fast-fixed': (p: { flag: string; given: number; fixed: number }) =>
+    `${p.flag}=${p.given} is not what flow_grpo's train_sd3_fast.py runs: its loop lays out as ${p.flag}=${p.fixed} whatever its ` +
+    `config says (leave ${p.flag} out, or use another --framework)`,
+  'verl.prefix-grouper-groups': (p: { groups: number; ranks: number }) =>
+    `use_prefix_grouper keeps each prompt's copies on one rank, so data.train_batch_size=${p.groups} prompts must split over ranks=${p.ranks}`,
+  'verl.keep-minibatch-slice': (p: { slice: number; ranks: number }) =>
+    `keep_minibatch balances each slice of ppo_mini_batch_size=${p.slice} samples over the ranks on its own, so it must be a multiple ` +
+    `of ranks=${p.ranks}`,
+  'verl.keep-minibatch-partial': (p: { samples: number; slice: number }) =>
+    `keep_minibatch: the step's ${p.samples} samples are not a whole number of slices of ppo_mini_batch_size=${p.slice}; verl's ` +
+    `reorder index then leaves the last ${p.samples % p.slice} out of the batch, which the sandbox does not lay out`,
   'flow-grpo-lcm.batches-step': (p: { k: number; gcd: number; step: number; stepSamples: number; given: number; effective: number }) =>
     `--sampler flow-grpo-lcm cuts an epoch into a multiple of k/gcd(k, ranks×batch)=${p.k}/${p.gcd}` +
     `=${p.step} batches (m·k must fill whole batches of ranks×batch=${p.stepSamples}), so batches-per-epoch=` +
@@ -90,6 +107,17 @@ export const ERRORS_EN = {
   'trl.both-given': () => 'give --generation-batch-size or --steps-per-generation, not both (one is derived from the other)',
   'trl.generation-batch-multiple': (p: { generationBatchSize: number; global: number }) =>
     `generation-batch-size=${p.generationBatchSize} must be a multiple of ranks×batch=${p.global}`,
+  'trl.generation-batch-equal': (p: { generationBatchSize: number; expected: number }) =>
+    `generation-batch-size=${p.generationBatchSize} must equal ranks×batch×steps-per-generation=${p.expected} when both are given`,
+  'trl-018.generation-batch-straddles': (p: { generationBatchSize: number; batch: number; global: number; stepsPerGeneration: number }) =>
+    `generation-batch-size=${p.generationBatchSize} is a multiple of batch=${p.batch} but not of ranks×batch=${p.global}: TRL 0.18.2 ` +
+    `accepts it (its check \`generation_batch_size % per_device_train_batch_size * num_processes\` reads as (${p.generationBatchSize} % ` +
+    `${p.batch}) × processes), sets steps_per_generation = ${p.generationBatchSize} // ${p.global} = ${p.stepsPerGeneration}, and its ` +
+    `RepeatSampler's chunks of ${p.generationBatchSize} samples then straddle its dataloader's batches, which the sandbox does not lay out`,
+  'trl.sp-ms-swift-only': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('sequence-parallel-size')} is ms-swift's sequence_parallel_size: give ${w.flag('framework')} ms-swift-3602360`,
+  'trl.sp-divide': (p: { sp: number; ranks: number }) =>
+    `sequence-parallel-size=${p.sp} must divide ranks=${p.ranks} (ms-swift runs each sequence on ${p.sp} processes)`,
   // A framework's own error text, quoted (src/core/samplers/framework-errors.ts)
   'framework.raises': (p: { framework: string; says: string }) => `${p.framework} raises: ${p.says}`,
   'framework.pinned-raises': (p: { framework: string; code: string; beforeCommit: string; says: string }) =>
@@ -108,14 +136,19 @@ export const ERRORS_EN = {
   'fix.at-least': (p: { least: number }) => `use ≥ ${p.least}`,
   'fix.flag-values': (p: { flag: string; values: number[] }, w: Words = CLI_WORDS) =>
     `use ${p.values.map((v) => `${w.flag(p.flag)} ${v}`).join(' or ')}`,
+  'fix.steps-per-generation': (p: { values: number[]; followsGa: boolean }, w: Words = CLI_WORDS) =>
+    `use ${p.values.map((v) => `${w.flag('steps-per-generation')} ${v}`).join(' or ')}` +
+    (p.followsGa
+      ? ` (or ${p.values.map((v) => `${w.flag('gradient-accumulation-steps')} ${v}`).join(' or ')}, which it follows when not given)`
+      : ''),
   'fix.sampler': (p: { sampler: string }, w: Words = CLI_WORDS) => `use ${w.flag('sampler')} ${p.sampler}`,
   'fix.try': (p: { fixes: string[] }) => `try ${p.fixes.join(' or ')}`,
   'fix.lower-ranks-or-batch': (_: Record<string, never>, w: Words = CLI_WORDS) => `lower ${w.flag('ranks')} or ${w.flag('batch')}`,
   'fix.none-change-several': () => 'no single setting fixes it, change several',
   'fix.none-lower-several': () => 'no single setting fixes it, lower several',
   // Advantages that cannot be computed for a regrouping (src/core/grpo/advantages.ts; a RangeError carrying its fact)
-  'advantages.rows': (p: { rows: string; count: number; size: number }) =>
-    `${p.rows}: ${p.count} rewards cannot be viewed as rows of ${p.size}; the count must be a multiple of the group size`,
+  'advantages.rows': (p: { rows: RowsMaker; count: number; size: number }) =>
+    `${ROWS_EN[p.rows]}: ${p.count} rewards cannot be viewed as rows of ${p.size}; the count must be a multiple of the group size`,
   'advantages.slice-back': (p: { count: number; ranks: number }) =>
     `slice back: ${p.count} gathered values do not split evenly over ${p.ranks} ranks`,
   // The schedule's settings (src/core/schedule/workload.ts)

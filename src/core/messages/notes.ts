@@ -26,6 +26,13 @@ export const NOTES_EN = {
   'note.verl.balanced': (p: { k: number }) =>
     `balance_batch=true: _balance_batch reorders each step by token workload (24576·len + len²), so the ${p.k} copies of a prompt ` +
     `scatter across ranks by length; advantages still group by uid on the driver, but mini-batches mix prompts.`,
+  'note.verl.prefix-grouper': (p: { k: number; groups: number }) =>
+    `use_prefix_grouper: _balance_batch balances whole uid groups (get_group_balanced_partitions): the ${p.k} copies of each prompt ` +
+    `stay on one rank, ${p.groups} group(s) per rank, in generation order (no short-long-short reorder).`,
+  'note.verl.keep-minibatch': (p: { slice: number; slices: number; perRank: number }) =>
+    `keep_minibatch: _balance_batch balances each of the ${p.slices} slice(s) of ppo_mini_batch_size=${p.slice} samples (verl slices ` +
+    `the sample list with the prompt count as written) over the ranks on its own, ${p.perRank} per rank per slice, then orders each ` +
+    `rank short-long-short; RayPPOTrainer.fit never passes keep_minibatch=True.`,
   'note.verl.unbalanced': (p: { k: number; perRank: number; straddle: boolean }) =>
     `balance_batch=false: samples stay in generation order, so each prompt's ${p.k} copies are consecutive` +
     (p.straddle ? `; ${p.perRank} per rank is not a multiple of k, so some groups straddle two ranks.` : ` and on one rank.`),
@@ -57,6 +64,10 @@ export const NOTES_EN = {
   'note.flow-grpo.reseeded': (p: { batches: number }) =>
     `Before batch i of epoch e the training loop calls set_epoch(e × ${p.batches} + i), so the generator is reseeded with seed + ` +
     `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`,
+  'note.flow-grpo.sd3-fast': (p: { script: string; commit: string }) =>
+    `--framework flow_grpo-sd3-fast-${p.commit}: the loop of flow_grpo's ${p.script} at ${p.commit}, which calls set_epoch before each ` +
+    `batch and then builds a new iter(train_dataloader), never passed to accelerator.prepare; its DataLoader's one worker starts after ` +
+    `set_epoch, so each batch is its own draw (laid out as 0 workers, unprepared), with the seed 42 the script writes into its sampler.`,
   'note.flow-grpo.look-ahead': (p: { batches: number; workers: number; prefetch: number; prepared: boolean; ahead: number }) =>
     `The loop calls set_epoch(e × ${p.batches} + i) before each batch, but the loader ${loader(p)} made one iterator before ` +
     `the loop and draws ${p.ahead} index batch(es) before the set_epoch call meant for them: steps 0–${p.ahead} all receive set_epoch(0)'s ` +
@@ -96,6 +107,18 @@ export const NOTES_EN = {
   'note.trl.micro-batches': (p: { block: number; stepsPerGeneration: number; batch: number; accumulation: number }) =>
     `Each rank's block of ${p.block} is used as ${p.stepsPerGeneration} micro-batches of batch=${p.batch} (one per micro-step); ` +
     `every gradient_accumulation_steps=${p.accumulation} micro-steps make one optimizer step (see the step counts).`,
+  'note.trl.framework': (p: { framework: string; version: string; pinnedTo: string }) =>
+    `--framework ${p.framework}: the batch settings are read as ${p.version} reads them (${p.pinnedTo}); the prompts are laid out by ` +
+    `TRL's RepeatSampler and accelerate's per-process blocks, as for TRL 1.x.`,
+  'note.unsloth.rewrite': (p: { from: number; to: number; ga: number; ranks: number; k: number; notice: string }) =>
+    `Unsloth rewrote the batch: gradient_accumulation_steps ${p.ga} × WORLD_SIZE ${p.ranks} × per_device_train_batch_size ${p.from} is not ` +
+    `a multiple of num_generations=${p.k}, so UnslothGRPOConfig printed "${p.notice}" and set per_device_train_batch_size from ${p.from} ` +
+    `to ${p.to} before TRL read it; this layout is the rewritten run's (WORLD_SIZE is ranks, as torchrun and accelerate launch set it; a ` +
+    `plain python run reads 1).`,
+  'note.ms-swift.sequence-parallel': (p: { sp: number; repeat: number; ga: number; slices: number }) =>
+    `sequence_parallel_size=${p.sp}: ms-swift's own RepeatSampler yields each generation batch num_iterations × steps_per_generation × ` +
+    `${p.sp} = ${p.repeat} times and gradient_accumulation_steps becomes ${p.ga} × ${p.sp} = ${p.ga * p.sp}; each process loads the ` +
+    `block shown, and each micro-step trains one of the ${p.slices} slices of the buffered generation (grpo_trainer.py _prepare_inputs, read, not run).`,
   'note.trl.straddle': (p: { block: number; k: number }) =>
     `The per-process block (${p.block}) is not a multiple of k=${p.k}: some groups straddle two ranks.`,
 };

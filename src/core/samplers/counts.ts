@@ -16,9 +16,13 @@ function times(c: StepCounts, n: number): StepCounts {
  *   max_steps = num_train_epochs × that: a short last accumulation still steps the optimizer.
  */
 export function trlCounts(config: LayoutConfig): TrainingCounts {
-  const { batchesPerEpoch: generations, numIterations: mu, stepsPerGeneration: spg, gradientAccumulationSteps: ga } = config;
-  const microSteps = generations * mu * spg;
+  const { batchesPerEpoch: generations, numIterations: mu, stepsPerGeneration: spg } = config;
+  // ms-swift with sequence_parallel_size sp: its RepeatSampler repeats each chunk sp times more, and GA is multiplied by sp.
+  const sp = config.sequenceParallelSize ?? 1;
+  const ga = config.gradientAccumulationSteps * sp;
+  const microSteps = generations * mu * spg * sp;
   const optimizerSteps = Math.ceil(microSteps / ga);
+  const spGa = sp > 1 ? ` (ms-swift: ${config.gradientAccumulationSteps} × sequence_parallel_size ${sp})` : '';
   const perEpoch = { generationBatches: generations, microSteps, optimizerSteps };
   const prompts = (config.batch * config.ranks * spg) / config.k;
   return {
@@ -30,9 +34,13 @@ export function trlCounts(config: LayoutConfig): TrainingCounts {
         `${config.batch * config.ranks * spg} completions = ${prompts} prompts × num_generations ${config.k}.`,
       `generation batches per epoch = floor(dataset ${config.datasetSize} / ${prompts} prompts) = ${generations} (RepeatSampler drops an ` +
         `incomplete last chunk).`,
-      `micro-steps per epoch = generation batches ${generations} × num_iterations ${mu} × steps_per_generation ${spg} = ${microSteps} (the ` +
-        `dataloader repeats each generation batch num_iterations × steps_per_generation times).`,
-      `optimizer steps per epoch = ceil(micro-steps ${microSteps} / gradient_accumulation_steps ${ga}) = ${optimizerSteps} (transformers' ` +
+      sp > 1
+        ? `micro-steps per epoch = generation batches ${generations} × num_iterations ${mu} × steps_per_generation ${spg} × ` +
+          `sequence_parallel_size ${sp} = ${microSteps} (ms-swift's RepeatSampler repeats each generation batch ` +
+          `num_iterations × steps_per_generation × sequence_parallel_size times).`
+        : `micro-steps per epoch = generation batches ${generations} × num_iterations ${mu} × steps_per_generation ${spg} = ${microSteps} (the ` +
+          `dataloader repeats each generation batch num_iterations × steps_per_generation times).`,
+      `optimizer steps per epoch = ceil(micro-steps ${microSteps} / gradient_accumulation_steps ${ga}${spGa}) = ${optimizerSteps} (transformers' ` +
         `Trainer: a short last accumulation still steps).`,
       `total = ${config.epochs} epoch(s) × per epoch: ${perEpoch.generationBatches * config.epochs} generation batches, ` +
         `${microSteps * config.epochs} micro-steps, ${optimizerSteps * config.epochs} optimizer steps (max_steps).`,

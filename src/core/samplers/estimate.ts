@@ -1,15 +1,21 @@
 // The work a layout will take, estimated from its settings before anything is built (see
-// core/budget.ts). Per-sample costs measured on the 2-core x86-64 VM with Node 20 (layout,
-// gathers, regroupings, statistics, then the JSON or text report; the text report holds ~100
-// bytes per sample and is the costlier one), rounded up.
-import type { Estimate } from '../budget.ts';
+// core/budget.ts). Per-sample costs measured in one process (CPU time, warm, the lowest of three) on
+// the 2-core x86-64 VM with Node 20 and Deno, 10^4–10^5 samples on every sampler: the layout,
+// gathers, regroupings, statistics, then the JSON (0.7–1.5 µs a sample on TRL's, 3.5 on verl's) or
+// the text report (~100 bytes a sample; 2.7–6.4 µs). flow_grpo's samplers cost twice that (JSON
+// 3–6 µs, text 7–12 µs): their loader facts build the layout a second time, idealised
+// (loader-facts.ts). test/core/budget-estimates.node.test.ts holds them within 4× of a run.
+import { STARTUP, type Estimate } from '../budget.ts';
 import type { LayoutConfig } from '../layout/types.ts';
 import { samplers } from './index.ts';
 
 const PER_SAMPLE = {
-  json: { bytes: 900, ms: 0.012 },
-  text: { bytes: 2400, ms: 0.04 },
+  json: { bytes: 900, ms: 0.0015 },
+  text: { bytes: 2400, ms: 0.004 },
 } as const;
+
+/** flow_grpo's samplers build their layout twice (the published loader's and the idealised one). */
+const WORK_FACTOR: Partial<Record<LayoutConfig['sampler'], number>> = { 'flow-grpo': 2, 'flow-grpo-lcm': 2 };
 
 /** Samples over the whole layout of a configuration that passed validateConfig. */
 export function layoutSamples(config: LayoutConfig): number {
@@ -22,6 +28,5 @@ export function layoutSamples(config: LayoutConfig): number {
 export function layoutEstimate(config: LayoutConfig, output: 'json' | 'text'): Estimate {
   const samples = layoutSamples(config);
   const cost = PER_SAMPLE[output];
-  // A fixed ~60 MB for the runtime itself.
-  return { bytes: 60 * 1024 ** 2 + samples * cost.bytes, ms: 200 + samples * cost.ms };
+  return { bytes: STARTUP.bytes + samples * cost.bytes, ms: STARTUP.ms + samples * cost.ms * (WORK_FACTOR[config.sampler] ?? 1) };
 }

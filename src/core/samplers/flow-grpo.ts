@@ -10,8 +10,9 @@ import { flowGrpoLoopCounts } from './counts.ts';
 import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
 import { FLOW_GRPO_PINNED, flowGrpoSays, raises } from './framework-errors.ts';
 import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
-import { lookAhead, receivedDraws, type LoaderModel } from './loader.ts';
+import { lookAhead, receivedDraws, type Draw, type LoaderModel } from './loader.ts';
 import type { SamplerSpec } from './spec.ts';
+import { FLOW_GRPO_FAST } from './flow-grpo-fast.ts';
 
 /** One reseeded pass: `g.manual_seed(seed + epochArg)`, m prompts × k copies shuffled, cut into `batches` windows of W·B. */
 function scatterPass(config: LayoutConfig, epochArg: number, m: number, batches: number): number[][][] {
@@ -42,16 +43,7 @@ function scatterPass(config: LayoutConfig, epochArg: number, m: number, batches:
  * says (loader.ts), and a draw is the rank's slice of window `pos` of the pass seeded seed + epoch.
  */
 function loaderSteps(config: LayoutConfig, m: number, passLength: number, loop: LoaderModel['loop']): LayoutStep[] {
-  const received = receivedDraws({
-    numWorkers: config.numWorkers,
-    prefetchFactor: config.prefetchFactor,
-    acceleratePrepare: config.acceleratePrepare === 1,
-    ranks: config.ranks,
-    loop,
-    passLength,
-    epochs: config.epochs,
-    batchesPerEpoch: config.batchesPerEpoch,
-  });
+  const received = loaderDraws(config, passLength, loop);
   const passes = new Map<number, number[][][]>();
   const pass = (epoch: number) => {
     let p = passes.get(epoch);
@@ -64,6 +56,30 @@ function loaderSteps(config: LayoutConfig, m: number, passLength: number, loop: 
     step: t % N,
     ranks: draws.map((d, r) => pass(d.epoch)[d.pos]![r]!),
   }));
+}
+
+/** received[s][r]: the draw rank r's next() returns at step s under the config's loader and the script's loop. */
+function loaderDraws(config: LayoutConfig, passLength: number, loop: LoaderModel['loop']): Draw[][] {
+  return receivedDraws({
+    numWorkers: config.numWorkers,
+    prefetchFactor: config.prefetchFactor,
+    acceleratePrepare: config.acceleratePrepare === 1,
+    ranks: config.ranks,
+    loop,
+    passLength,
+    epochs: config.epochs,
+    batchesPerEpoch: config.batchesPerEpoch,
+  });
+}
+
+/**
+ * seeds[s][r]: the sampler epoch (set_epoch's argument, so manual_seed(seed + it)) of the pass whose batch
+ * rank r receives at step s, for flow_grpo's scatter sampler (its loop calls set_epoch(s) before step s,
+ * and the loader may hand over a batch drawn before that call) and the lcm one (set_epoch(epoch)).
+ */
+export function flowGrpoSeeds(config: LayoutConfig, sampler: 'flow-grpo' | 'flow-grpo-lcm'): number[][] {
+  const draws = sampler === 'flow-grpo' ? loaderDraws(config, 1, 'once') : loaderDraws(config, config.batchesPerEpoch, 'epoch');
+  return draws.map((ranks) => ranks.map((d) => d.epoch));
 }
 
 /** The loader settings in flow_grpo's words, e.g. "DataLoader(num_workers=1, prefetch_factor=2) through accelerator.prepare". */
@@ -142,7 +158,12 @@ export const flowGrpo: SamplerSpec = {
   // Each pass is one batch, reseeded from seed + the sampler's epoch when it starts; the loop's
   // set_epoch(epoch × N + i) means each batch to be its own pass, the loader decides which it gets.
   steps: (config) => loaderSteps(config, (config.ranks * config.batch) / config.k, 1, 'once'),
-  notes: (config) => [scatterLoaderNote(config)],
+  notes: (config) => [
+    ...(config.framework === FLOW_GRPO_FAST.name
+      ? [fact('note.flow-grpo.sd3-fast', { script: FLOW_GRPO_FAST.script, commit: FLOW_GRPO_FAST.commit })]
+      : []),
+    scatterLoaderNote(config),
+  ],
 };
 
 /** Prompts per epoch of the lcm variant: the least m with m·k ≥ batchesPerEpoch·W·B, rounded up to a multiple of W·B / gcd(k, W·B). */

@@ -56,6 +56,12 @@ export const verlSays = {
     `AssertionError: real_train_batch_size (${realTrainBatchSize}) must be divisible by minimal possible batch size (${minimalBsz})`,
   /** verl/utils/seqlen_balancing.py karmarkar_karp, in _balance_batch (balance_batch true). */
   balanceNotDivisible: (samples: number, ranks: number) => `AssertionError: ${samples} % ${ranks} != 0`,
+  /** verl/trainer/ppo/ray_trainer.py _balance_batch with actor.use_prefix_grouper. */
+  prefixGrouperGroups: (groups: number, dpSize: number, batchSize: number) =>
+    `ValueError: PrefixGrouper with balance_batch requires num_uid_groups (${groups}) % dp_size (${dpSize}) == 0. This ensures each rank ` +
+    `gets equal number of groups. Current batch_size=${batchSize}, adjust batch_size to be a multiple of dp_size * rollout.n.`,
+  /** verl/utils/seqlen_balancing.py get_seqlen_balanced_partitions (fewer items than partitions). */
+  fewerThanPartitions: (items: number, k: number) => `AssertionError: number of items:[${items}] < k_partitions:[${k}]`,
   /** verl/protocol.py DataProto.chunk, at dispatch (balance_batch false). */
   chunkNotEqual: (samples: number, ranks: number) =>
     `AssertionError: only support equal chunk. Got size of DataProto ${samples} and chunk ${ranks}.`,

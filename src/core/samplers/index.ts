@@ -92,6 +92,8 @@ const ADDED_SETTINGS: Partial<LayoutConfig> = {
   ppoMiniBatchSize: 0,
   ppoMicroBatchSizePerGpu: 0,
   dataloaderNumWorkers: 8,
+  usePrefixGrouper: false,
+  keepMinibatch: false,
 };
 
 /**
@@ -138,6 +140,13 @@ export const CANONICAL_FIELDS = [
   'acceleratePrepare',
 ] as const satisfies readonly (keyof LayoutConfig)[];
 
+/** trl's fields for a framework other than TRL 1.x (src/core/samplers/trl-frameworks.ts). */
+const TRL_PINNED_FIELDS = [
+  'framework',
+  'sequenceParallelSize',
+  'perDeviceBatchAsWritten',
+] as const satisfies readonly (keyof LayoutConfig)[];
+
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
 function canonical(c: LayoutConfig): LayoutConfig {
   const pick = (fields: readonly (keyof LayoutConfig)[]) => Object.fromEntries(fields.map((f) => [f, c[f]]));
@@ -145,6 +154,9 @@ function canonical(c: LayoutConfig): LayoutConfig {
     ...pick(CANONICAL_FIELDS),
     // verl's own settings only in verl's config: the other samplers' JSON stays as it was.
     ...(c.sampler === 'verl' ? { ...pick(VERL_ONLY_FIELDS), ...(c.seqlens ? { seqlens: c.seqlens } : {}) } : {}),
+    // The framework pinned for trl and what it did, where given (a TRL 1.x layout's JSON stays as it was).
+    ...(c.sampler === 'trl' ? Object.fromEntries(TRL_PINNED_FIELDS.filter((f) => c[f] !== undefined).map((f) => [f, c[f]])) : {}),
+    ...(c.sampler === 'flow-grpo' && c.framework !== undefined ? { framework: c.framework } : {}),
   } as LayoutConfig;
 }
 

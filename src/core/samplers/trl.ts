@@ -5,7 +5,8 @@ import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
 import { Mt19937, randperm } from '../rng/index.ts';
 import { trlCounts } from './counts.ts';
 import { TRL_VERSION, trlSays, raises } from './framework-errors.ts';
-import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
+import { batchesFact, byNearness, divisors, type FixCheck, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
+import { notDivisibleSays, trlFramework, unslothNotice } from './trl-frameworks.ts';
 import type { SamplerSpec } from './spec.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
@@ -57,8 +58,18 @@ export const trl: SamplerSpec = {
   drawScope: 'step',
   validate(config, passes) {
     const { k } = config;
-    if (k < 2) {
-      return configError([fact('trl.k-at-least-2', { k }), raises(`TRL ${TRL_VERSION}`, trlSays.tooFewGenerations(k))], [{ k: 2 }]);
+    const framework = trlFramework(config);
+    const version = framework?.version ?? `TRL ${TRL_VERSION}`;
+    // ms-swift skips TRL's GRPOConfig.__post_init__ and checks num_generations only when it is above 1.
+    if (k < 2 && framework?.family !== 'ms-swift') {
+      return configError([fact('trl.k-at-least-2', { k }), raises(version, trlSays.tooFewGenerations(k))], [{ k: 2 }]);
+    }
+    const sp = config.sequenceParallelSize ?? 1;
+    if (config.ranks % sp !== 0) {
+      return configError(
+        [fact('trl.sp-divide', { sp, ranks: config.ranks })],
+        [{ ranks: sp * Math.max(1, Math.round(config.ranks / sp)) }],
+      );
     }
     const gen = config.batch * config.ranks * config.stepsPerGeneration;
     if (gen % k !== 0) {
@@ -66,6 +77,9 @@ export const trl: SamplerSpec = {
       // Only fixes that pass every rule (the dataset, the size limits) are named.
       const ks = passingValues(byNearness(valid, k), 'k', passes);
       const batches = passingMultiples(config.batch, k / gcd(k, config.ranks * config.stepsPerGeneration), passes);
+      // Every framework here accepts more micro-batches per generation: steps_per_generation, which defaults to GA.
+      const spgs = passingStepsPerGeneration(config, passes);
+      config.stepsPerGeneration === config.gradientAccumulationSteps ? 'gradient-accumulation-steps' : 'steps-per-generation';
       return configError(
         [
           fact('trl.k-divide-generation', {
@@ -75,10 +89,23 @@ export const trl: SamplerSpec = {
             stepsPerGeneration: config.stepsPerGeneration,
             generation: gen,
           }),
-          ...fixClauses([validKFact(ks), batchesFact(batches, config.ranks * config.stepsPerGeneration)]),
-          raises(`TRL ${TRL_VERSION}`, trlSays.generationNotDivisibleByK(gen, k)),
+          ...fixClauses([
+            validKFact(ks),
+            batchesFact(batches, config.ranks * config.stepsPerGeneration),
+            spgs.length
+              ? fact('fix.steps-per-generation', {
+                  values: spgs,
+                  followsGa: config.stepsPerGeneration === config.gradientAccumulationSteps,
+                })
+              : null,
+          ]),
+          raises(version, notDivisibleSays(framework, config)),
         ],
-        [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
+        [
+          ...ks.values.slice(0, 1).map((v) => ({ k: v })),
+          ...batches.map((b) => ({ batch: b })),
+          ...spgs.map((v) => ({ stepsPerGeneration: v })),
+        ],
       );
     }
     const prompts = gen / k;
@@ -104,32 +131,33 @@ export const trl: SamplerSpec = {
   },
   counts: trlCounts,
   perRankPerStep: (config) => config.batch * config.stepsPerGeneration,
-  // The randperm plus every index the dataloader yields, repeats included (they are materialised).
+  // The randperm plus every index the dataloader yields, repeats included. steps() builds one copy of each
+  // chunk, not its repeats, so this bounds more than the work; it stays the limit it was (what a run yields).
   draws: (c) => {
     const { promptsPerGeneration, repeatCount } = trlSizes(c);
     return c.epochs * (c.datasetSize + Math.floor(c.datasetSize / promptsPerGeneration) * promptsPerGeneration * c.k * repeatCount);
   },
   steps(config) {
-    const { promptsPerGeneration, repeatCount, perProcess } = trlSizes(config);
+    const { promptsPerGeneration, perProcess } = trlSizes(config);
     const W = config.ranks;
     // RepeatSampler's generator is seeded once, when the trainer builds it.
     const gen = new Mt19937(config.seed);
     const steps: LayoutStep[] = [];
     for (let epoch = 0; epoch < config.epochs; epoch++) {
-      const stream = repeatSamplerPass(config.datasetSize, config.k, promptsPerGeneration, repeatCount, gen);
-      // DataLoader batches of perProcess indices; BatchSamplerShard gives batch b to process b mod W,
-      // so each round of W batches is one generation batch split into W contiguous blocks.
-      const rounds = stream.length / (perProcess * W);
-      for (let round = 0; round < rounds; round++) {
-        // TRL generates only when its step counter is a multiple of steps_per_generation × num_iterations;
-        // the other rounds of the chunk are loaded and ignored (the buffered generation is reused).
-        if (round % repeatCount !== 0) continue;
+      // RepeatSampler yields each chunk (one generation batch, perProcess × W samples) repeatCount times in a
+      // row. DataLoader batches of perProcess indices; BatchSamplerShard gives batch b to process b mod W, so
+      // each round of W batches is one copy of a chunk split into W contiguous blocks. TRL generates only when
+      // its step counter is a multiple of steps_per_generation × num_iterations, i.e. on a chunk's first copy;
+      // the other copies are loaded and ignored (the buffered generation is reused), so one copy is built.
+      const stream = repeatSamplerPass(config.datasetSize, config.k, promptsPerGeneration, 1, gen);
+      const chunks = stream.length / (perProcess * W);
+      for (let chunk = 0; chunk < chunks; chunk++) {
         const ranks: number[][] = [];
         for (let p = 0; p < W; p++) {
-          const start = (round * W + p) * perProcess;
+          const start = (chunk * W + p) * perProcess;
           ranks.push(stream.slice(start, start + perProcess));
         }
-        steps.push({ epoch, step: round / repeatCount, ranks });
+        steps.push({ epoch, step: chunk, ranks });
       }
     }
     return steps;
@@ -137,6 +165,7 @@ export const trl: SamplerSpec = {
   notes(config) {
     const { generationBatch, promptsPerGeneration, repeatCount, perProcess } = trlSizes(config);
     const notes: Fact[] = [
+      ...frameworkNotes(config),
       fact('note.trl.step', { samples: generationBatch, prompts: promptsPerGeneration, k: config.k, block: perProcess }),
       fact('note.trl.seed', { dropped: config.datasetSize % promptsPerGeneration }),
     ];
@@ -159,6 +188,47 @@ export const trl: SamplerSpec = {
     return notes;
   },
 };
+
+/** The nearest steps_per_generation above the current one that makes the generation batch divide by k, if it passes every rule. */
+function passingStepsPerGeneration(config: LayoutConfig, passes: FixCheck): number[] {
+  const step = config.k / gcd(config.k, config.batch * config.ranks);
+  const next = Math.ceil((config.stepsPerGeneration + 1) / step) * step;
+  return [next].filter((v) => passes({ stepsPerGeneration: v }));
+}
+
+/** What the pinned framework did to the settings, as it happened: Unsloth's rewrite (its notice verbatim), ms-swift's sequence parallelism. */
+function frameworkNotes(config: LayoutConfig): Fact[] {
+  const framework = trlFramework(config);
+  if (!framework) return [];
+  const notes: Fact[] = [
+    fact('note.trl.framework', { framework: framework.name, version: framework.version, pinnedTo: framework.pinnedTo }),
+  ];
+  const from = config.perDeviceBatchAsWritten;
+  if (framework.family === 'unsloth' && from !== undefined) {
+    notes.push(
+      fact('note.unsloth.rewrite', {
+        from,
+        to: config.batch,
+        ga: config.gradientAccumulationSteps,
+        ranks: config.ranks,
+        k: config.k,
+        notice: unslothNotice(from, config.k),
+      }),
+    );
+  }
+  const sp = config.sequenceParallelSize ?? 1;
+  if (framework.family === 'ms-swift' && sp > 1) {
+    notes.push(
+      fact('note.ms-swift.sequence-parallel', {
+        sp,
+        repeat: config.numIterations * config.stepsPerGeneration * sp,
+        ga: config.gradientAccumulationSteps,
+        slices: config.stepsPerGeneration * sp,
+      }),
+    );
+  }
+  return notes;
+}
 
 /** What the user set for TRL's batching; absent = not given (TRL's None). */
 export interface TrlBatchingArgs {

@@ -143,10 +143,45 @@ export const balancedPartitions = (values: readonly number[], k: number): number
 export function balanceBatchOrder(seqlens: readonly number[], ranks: number): number[] {
   const workload = seqlens.map(verlWorkload);
   const parts = balancedPartitions(workload, ranks);
-  return parts.flatMap((p) => {
-    const byLoad = [...p].sort((x, y) => workload[x]! - workload[y]! || x - y);
-    const evens = byLoad.filter((_, i) => i % 2 === 0);
-    const odds = byLoad.filter((_, i) => i % 2 === 1).reverse();
-    return [...evens, ...odds];
+  return parts.flatMap((p) => smallLargeSmall(p, workload));
+}
+
+/**
+ * `_balance_batch` with actor.use_prefix_grouper (get_group_balanced_partitions): the samples grouped by
+ * uid (runs of equal uid in generation order; verl's uid is per draw, so each prompt's `k` consecutive
+ * copies), each group weighed by the sum of its samples' workloads, the groups split into `ranks`
+ * equal-count partitions by karmarkar_karp, each partition's samples in ascending index order; no
+ * small-large-small reorder. verl raises its ValueError first unless the groups divide by the ranks.
+ */
+export function prefixGrouperOrder(seqlens: readonly number[], k: number, ranks: number): number[] {
+  const groups = seqlens.length / k;
+  const groupLoad = Array.from({ length: groups }, (_, g) => {
+    let sum = 0;
+    for (let i = g * k; i < (g + 1) * k; i++) sum += verlWorkload(seqlens[i]!);
+    return sum;
   });
+  return balancedPartitions(groupLoad, ranks).flatMap((part) =>
+    part.flatMap((g) => Array.from({ length: k }, (_, c) => g * k + c)).sort((x, y) => x - y),
+  );
+}
+
+/** A partition sorted by (workload, index) and laid out small-large-small (`p[::2] + p[1::2][::-1]`). */
+function smallLargeSmall(part: readonly number[], workload: readonly number[]): number[] {
+  const byLoad = [...part].sort((x, y) => workload[x]! - workload[y]! || x - y);
+  return [...byLoad.filter((_, i) => i % 2 === 0), ...byLoad.filter((_, i) => i % 2 === 1).reverse()];
+}
+
+/**
+ * `_balance_batch(keep_minibatch=True)`: the workload list cut into slices of `slice` entries (verl slices it
+ * with actor.ppo_mini_batch_size as the trainer's config holds it), each slice balanced over the ranks on its own,
+ * rank r's parts appended slice after slice, then each rank's list small-large-small. `seqlens.length` must be
+ * a multiple of `slice` (verl drops the rest from the reorder index; the caller refuses that).
+ */
+export function keepMinibatchOrder(seqlens: readonly number[], ranks: number, slice: number): number[] {
+  const workload = seqlens.map(verlWorkload);
+  const perRank: number[][] = Array.from({ length: ranks }, () => []);
+  for (let start = 0; start + slice <= workload.length; start += slice) {
+    balancedPartitions(workload.slice(start, start + slice), ranks).forEach((part, r) => perRank[r]!.push(...part.map((i) => i + start)));
+  }
+  return perRank.flatMap((part) => smallLargeSmall(part, workload));
 }

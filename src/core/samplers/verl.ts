@@ -5,10 +5,17 @@ import type { TrainingCounts } from '../layout/types.ts';
 import { VERL_VERSION, verlSays, raises } from './framework-errors.ts';
 import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
-import { balanceBatchOrder } from './verl-balance.ts';
+import { balanceBatchOrder, keepMinibatchOrder, prefixGrouperOrder } from './verl-balance.ts';
 
 /** The layout settings only the verl sampler reads; every other sampler refuses them when given. */
-export const VERL_ONLY_FIELDS = ['balanceBatch', 'ppoMiniBatchSize', 'ppoMicroBatchSizePerGpu', 'dataloaderNumWorkers'] as const;
+export const VERL_ONLY_FIELDS = [
+  'balanceBatch',
+  'ppoMiniBatchSize',
+  'ppoMicroBatchSizePerGpu',
+  'dataloaderNumWorkers',
+  'usePrefixGrouper',
+  'keepMinibatch',
+] as const;
 
 /** torch.Generator()'s seed when nothing seeds it: what verl's data.seed null leaves the RandomSampler with. */
 export const TORCH_DEFAULT_SEED = 67280421310721;
@@ -34,6 +41,25 @@ export function verlSizes(c: LayoutConfig) {
 function stepSeqlens(c: LayoutConfig, stepsDone: number, count: number, gen: Mt19937): number[] {
   if (c.seqlens) return c.seqlens.slice(stepsDone * count, (stepsDone + 1) * count);
   return Array.from(randint(gen, SYNTHETIC_SEQLEN.low, SYNTHETIC_SEQLEN.high, count));
+}
+
+/**
+ * The micro-batch count in two named parts: per mini-batch (ceil(mini-batch / micro), the short last
+ * mini-batch's own), then per pass over the step's mini-batches (their sum, what one ppo_epoch runs).
+ */
+function microBatchesFactor(miniSizes: number[], normalisedMini: number, micro: number): string {
+  const perMini = miniSizes.map((m) => Math.ceil(m / micro));
+  const total = perMini.reduce((a, b) => a + b, 0);
+  const last = miniSizes.at(-1)!;
+  const short =
+    miniSizes.length > 1 && last < normalisedMini ? `, the short last one of ${last}: ceil(${last} / ${micro}) = ${perMini.at(-1)}` : '';
+  const n = miniSizes.length;
+  const sum = n === 1 ? `${total}` : short ? `${perMini.join(' + ')} = ${total}` : `${n} × ${perMini[0]} = ${total}`;
+  return (
+    `micro-batches per mini-batch = ceil(mini-batch ${miniSizes[0]} / ppo_micro_batch_size_per_gpu ${micro}) = ${perMini[0]}${short} ` +
+    `(gradient accumulation ${Math.floor(normalisedMini / micro)}); micro-batches per pass over the step's ${n} ` +
+    `mini-batch${n === 1 ? '' : 'es'}: ${sum}.`
+  );
 }
 
 function verlCounts(c: LayoutConfig): TrainingCounts {
@@ -62,12 +88,39 @@ function verlCounts(c: LayoutConfig): TrainingCounts {
       `each step: ${trainBatchSize} prompts × rollout.n ${c.k} = ${c.ranks * c.batch} samples, ${perRank} per rank (dp size ${c.ranks}).`,
       `ppo_mini_batch_size ${mini} prompts → normalised per rank: ${mini} × n ${c.k} // dp ${c.ranks} = ${normalisedMini} samples; ` +
         `mini-batches per step = ${miniSizes.length} (${miniSizes.join(' + ')} samples), one optimizer step each.`,
-      `micro-batches = ceil(mini-batch / ppo_micro_batch_size_per_gpu ${micro}) = ${microPerPass} per pass (gradient accumulation ` +
-        `${Math.floor(normalisedMini / micro)}).`,
+      microBatchesFactor(miniSizes, normalisedMini, micro),
       `× ppo_epochs ${c.numIterations}: ${perEpoch.optimizerSteps / stepsPerEpoch || 0} optimizer steps and ` +
         `${perEpoch.microSteps / stepsPerEpoch || 0} micro-steps per training step.`,
     ],
   };
+}
+
+/** What _balance_batch does to a step, by its branch. */
+function balancingNote(c: LayoutConfig): Fact {
+  const balancing = verlBalancing(c);
+  if (balancing === 'off') return fact('note.verl.unbalanced', { k: c.k, perRank: c.batch, straddle: c.batch % c.k !== 0 });
+  if (balancing === 'prefix-grouper') return fact('note.verl.prefix-grouper', { k: c.k, groups: c.batch / c.k });
+  if (balancing === 'keep-minibatch') {
+    const { mini, samples } = verlSizes(c);
+    return fact('note.verl.keep-minibatch', { slice: mini, slices: samples / mini, perRank: mini / c.ranks });
+  }
+  return fact('note.verl.balanced', { k: c.k });
+}
+
+/** Which of _balance_batch's branches a config takes: the prefix grouper's comes first, then keep_minibatch's. */
+function verlBalancing(c: LayoutConfig): 'off' | 'prefix-grouper' | 'keep-minibatch' | 'default' {
+  if (!(c.balanceBatch ?? true)) return 'off';
+  if (c.usePrefixGrouper) return 'prefix-grouper';
+  return c.keepMinibatch ? 'keep-minibatch' : 'default';
+}
+
+/** The order in which dispatch hands a step's samples (indices in generation order) to the ranks, contiguous chunks. */
+function dispatchOrder(c: LayoutConfig, seqlens: number[]): number[] {
+  const balancing = verlBalancing(c);
+  if (balancing === 'off') return seqlens.map((_, i) => i);
+  if (balancing === 'prefix-grouper') return prefixGrouperOrder(seqlens, c.k, c.ranks);
+  if (balancing === 'keep-minibatch') return keepMinibatchOrder(seqlens, c.ranks, verlSizes(c).mini);
+  return balanceBatchOrder(seqlens, c.ranks);
 }
 
 export const verl: SamplerSpec = {
@@ -135,6 +188,34 @@ export const verl: SamplerSpec = {
         ok.map((d) => ({ ppoMicroBatchSizePerGpu: d })),
       );
     }
+    const balancing = verlBalancing(c);
+    if (balancing === 'prefix-grouper' && trainBatchSize % c.ranks !== 0) {
+      const ok = passingMultiples(trainBatchSize, c.ranks, (fix) => passes({ batch: ((fix.batch as number) * c.k) / c.ranks }));
+      return configError(
+        [
+          fact('verl.prefix-grouper-groups', { groups: trainBatchSize, ranks: c.ranks }),
+          ...fixClauses([ok.length ? fact('fix.flag-values', { flag: 'train-batch-size', values: ok }) : null]),
+          raises(VERL_VERSION, verlSays.prefixGrouperGroups(trainBatchSize, c.ranks, samples)),
+        ],
+        ok.map((p) => ({ batch: (p * c.k) / c.ranks })),
+      );
+    }
+    if (balancing === 'keep-minibatch') {
+      // _balance_batch slices the sample list with ppo_mini_batch_size as written (prompts), one slice per KK call.
+      if (mini < c.ranks) {
+        return configError([
+          fact('verl.keep-minibatch-slice', { slice: mini, ranks: c.ranks }),
+          raises(VERL_VERSION, verlSays.fewerThanPartitions(mini, c.ranks)),
+        ]);
+      }
+      if (mini % c.ranks !== 0) {
+        return configError([
+          fact('verl.keep-minibatch-slice', { slice: mini, ranks: c.ranks }),
+          raises(VERL_VERSION, verlSays.balanceNotDivisible(mini, c.ranks)),
+        ]);
+      }
+      if (samples % mini !== 0) return configError([fact('verl.keep-minibatch-partial', { samples, slice: mini })]);
+    }
     if (c.seqlens) {
       const need = c.epochs * stepsPerEpoch * samples;
       const bad = c.seqlens.findIndex((s) => !Number.isSafeInteger(s) || s < 1 || s > MAX_SEQLEN);
@@ -176,7 +257,7 @@ export const verl: SamplerSpec = {
         const prompts = perm.subarray(step * trainBatchSize, (step + 1) * trainBatchSize);
         const generated = Array.from(prompts).flatMap((id) => Array<number>(c.k).fill(id));
         const seqlens = stepSeqlens(c, steps.length, samples, lengths);
-        const order = (c.balanceBatch ?? true) ? balanceBatchOrder(seqlens, c.ranks) : generated.map((_, i) => i);
+        const order = dispatchOrder(c, seqlens);
         const ranks = Array.from({ length: c.ranks }, (_, r) => order.slice(r * perRank, (r + 1) * perRank).map((i) => generated[i]!));
         steps.push({ epoch, step, ranks, seqlens, order });
       }
@@ -195,9 +276,7 @@ export const verl: SamplerSpec = {
         defaultSeed: TORCH_DEFAULT_SEED,
       }),
       fact('note.verl.drop-last', { dropped: c.datasetSize - stepsPerEpoch * trainBatchSize }),
-      (c.balanceBatch ?? true)
-        ? fact('note.verl.balanced', { k: c.k })
-        : fact('note.verl.unbalanced', { k: c.k, perRank: c.batch, straddle: c.batch % c.k !== 0 }),
+      balancingNote(c),
       c.seqlens
         ? fact('note.verl.measured-seqlens', { count: c.seqlens.length })
         : fact('note.verl.synthetic-seqlens', { low: SYNTHETIC_SEQLEN.low, high: SYNTHETIC_SEQLEN.high }),

@@ -24,6 +24,8 @@ export interface StepsOptions {
   microBatch?: number;
   /** The shuffles the real run drew (fixtures); default: none. */
   order?: BlockOrder;
+  /** Called after each optimizer step is built, with the steps built and the steps in all (the CLI's progress). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** Framework and loss for a layout, checked: a ConfigError names the valid alternatives. */
@@ -71,6 +73,11 @@ interface Batching {
 function batchingOf(layout: Layout, spec: FrameworkSpec, given: number | undefined): Batching {
   const c = layout.config;
   const block = layout.steps[0]?.ranks[0]?.length ?? c.batch;
+  if (spec.schedule === 'dance-grpo') {
+    // DanceGRPO trains one sample per micro-step (samples_batched_list); GA counts samples.
+    if (given !== undefined) throw configError([fact('steps.micro-not-verl', { framework: spec.name })]);
+    return { microBatch: 1, ga: c.gradientAccumulationSteps };
+  }
   if (spec.schedule !== 'verl') {
     if (given !== undefined) {
       throw configError([fact('steps.micro-not-verl', { framework: spec.name })]);
@@ -123,7 +130,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
   const plan = planMicroSteps(layout, spec.schedule, batching.microBatch, options.order, batching.miniBatch);
   const offsets = completionOffsets(layout);
   const total = offsets.length ? offsets.at(-1)! + layout.steps.at(-1)!.ranks.flat().length : 0;
-  const diffusion = spec.schedule === 'flow-grpo';
+  const diffusion = spec.schedule === 'flow-grpo' || spec.schedule === 'dance-grpo';
   if (diffusion && given?.length) {
     throw configError([fact('steps.no-tokens', { framework: spec.name })]);
   }
@@ -131,11 +138,11 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
   const tokensOf = (completion: number) => lengths[completion % lengths.length]!;
   // Prompt id of each completion, in completion order (layout step, rank-major, slot).
   const promptIds = layout.steps.flatMap((step) => step.ranks.flat());
-  const promptOf = (completion: number) => promptIds[completion]!;
   // Completion tokens of each layout step, every rank.
   const stepTokens = layout.steps.map((step, s) => {
+    const count = step.ranks.reduce((n, slots) => n + slots.length, 0);
     let t = 0;
-    for (let i = 0; i < step.ranks.flat().length; i++) t += tokensOf(offsets[s]! + i);
+    for (let i = 0; i < count; i++) t += tokensOf(offsets[s]! + i);
     return t;
   });
   const generationTokens = (steps: number[]) => steps.reduce((n, s) => n + stepTokens[s]!, 0);
@@ -158,16 +165,27 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
   // Micro-step indices of each window, in one pass.
   const byWindow: number[][] = plan.windows.map(() => []);
   plan.microSteps.forEach((m, i) => byWindow[m.window]!.push(i));
-  plan.windows.forEach((w, wi) => {
+  for (let wi = 0; wi < plan.windows.length; wi++) {
+    const w = plan.windows[wi]!;
     const ids = byWindow[wi]!;
-    const windowTokens = ids.reduce((n, i) => n + plan.microSteps[i]!.perRank.flat().reduce((a, id) => a + tokensOf(id), 0), 0);
-    const windowSequences = ids.reduce((n, i) => n + plan.microSteps[i]!.perRank.flat().length, 0);
+    let windowTokens = 0;
+    let windowSequences = 0;
+    for (const i of ids) {
+      for (const completions of plan.microSteps[i]!.perRank) {
+        for (const id of completions) windowTokens += tokensOf(id);
+        windowSequences += completions.length;
+      }
+    }
+    const intendedWeight = windowTokens > 0 ? 1 / windowTokens : 0;
     const rows: StepRow[] = [];
     const microBatches: MicroBatch[] = [];
     for (const i of ids) {
       const m = plan.microSteps[i]!;
       const nGen = spec.schedule === 'trl' ? generationTokens(m.generationSteps) : 0;
-      m.perRank.forEach((completions, rank) => {
+      const policyVersion = generatedAt.get(m.generation)!;
+      const trainVersion = versionBefore[i]!;
+      for (let rank = 0; rank < m.perRank.length; rank++) {
+        const completions = m.perRank[rank]!;
         const tokens = completions.map(tokensOf);
         const norm = spec.normaliser(loss, {
           ranks: c.ranks,
@@ -181,35 +199,39 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
           maxLength,
         });
         const first = rows.length;
-        completions.forEach((completion, position) => {
+        const rowIds: number[] = new Array(completions.length);
+        for (let position = 0; position < completions.length; position++) {
+          const completion = completions[position]!;
+          rowIds[position] = first + position;
           rows.push({
             completion,
-            promptId: promptOf(completion),
+            promptId: promptIds[completion]!,
             rank,
             microStep: i,
             position,
-            policyVersion: generatedAt.get(m.generation)!,
-            trainVersion: versionBefore[i]!,
+            policyVersion,
+            trainVersion,
             tokens: tokens[position]!,
             // DDP / FSDP / accelerate average the gradient over the ranks.
             weight: w.applied ? norm.perToken(position) / c.ranks : 0,
-            intendedWeight: windowTokens > 0 ? 1 / windowTokens : 0,
+            intendedWeight,
           });
-        });
+        }
         microBatches.push({
           rank,
           microStep: i,
           generation: m.generation,
           pass: m.pass,
-          policyVersion: generatedAt.get(m.generation)!,
-          trainVersion: versionBefore[i]!,
-          rows: completions.map((_, p) => first + p),
+          policyVersion,
+          trainVersion,
+          rows: rowIds,
           normaliser: norm.text,
           normaliserTerms: norm.terms,
         });
-      });
+      }
     }
-    const updateScale = rows.reduce((n, r) => n + r.weight * r.tokens, 0);
+    let updateScale = 0;
+    for (const r of rows) updateScale += r.weight * r.tokens;
     steps.push({
       index: w.applied ? index++ : -1,
       epoch: w.epoch,
@@ -219,7 +241,8 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
       microBatches,
       updateScale,
     });
-  });
+    options.onProgress?.(wi + 1, plan.windows.length);
+  }
 
   const report: StepsReport = {
     config: c,

@@ -98,7 +98,8 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
 
   // 5. Gradients never applied.
   const lost = report.steps.filter((s) => !s.applied);
-  if (lost.length) findings.push(fact('steps.never-applied', { microSteps: lost[0]!.microSteps, ga: c.gradientAccumulationSteps }));
+  if (lost.length)
+    findings.push(fact('steps.never-applied', { microSteps: lost[0]!.microSteps, ga: c.gradientAccumulationSteps, schedule }));
 
   const notes = [
     fact('steps.note.framework', { ...report.framework }),

@@ -4,7 +4,7 @@
 // over the W ranks (÷ W, applied by the caller), and micro-steps add up until the optimizer steps.
 import type { SamplerName } from '../layout/types.ts';
 import { type NormaliserTerms, normaliserText } from '../messages/steps.ts';
-import type { FrameworkVersion } from './types.ts';
+import type { FrameworkName, FrameworkVersion } from './types.ts';
 
 /** What one rank's micro-step knows when it normalises its loss. */
 export interface NormaliserContext {
@@ -37,11 +37,11 @@ export interface Normaliser {
 }
 
 /** How a framework cuts generation batches into micro-steps (src/core/steps/schedule.ts). */
-export type Schedule = 'trl' | 'flow-grpo' | 'verl';
+export type Schedule = 'trl' | 'flow-grpo' | 'verl' | 'dance-grpo';
 
 export interface FrameworkSpec extends FrameworkVersion {
   /** CLI name (`--framework`). */
-  name: string;
+  name: FrameworkName;
   schedule: Schedule;
   losses: readonly string[];
   defaultLoss: string;
@@ -124,6 +124,41 @@ const trlBefore: FrameworkSpec = {
   },
 };
 
+/** TRL before dapo (added in 0.20): grpo, bnpo and dr_grpo, normalised as perMicroBatch says. */
+const PRE_DAPO_LOSSES = ['grpo', 'bnpo', 'dr_grpo'] as const;
+
+function preDapo(this: FrameworkSpec, loss: string, c: NormaliserContext): Normaliser {
+  return perMicroBatch(loss, c) ?? unknownLoss(this.name, loss);
+}
+
+const trl0182: FrameworkSpec = {
+  ...trl113,
+  name: 'trl-0.18.2',
+  pinnedTo:
+    'trl 0.18.2 (tag v0.18.2), trl/trainer/grpo_trainer.py _compute_loss: grpo, bnpo (its default) and dr_grpo; GRPOConfig.__post_init__ ' +
+    'reads the batch settings (src/core/samplers/trl-frameworks.ts)',
+  checkedBy:
+    'batch settings: GRPOConfig.__post_init__ exec’d from v0.18.2 (test/fixtures/golden-trl-wrappers.json); normalisers: transcription ' +
+    '(trl 0.18.2 is not in the local package index, not run)',
+  losses: PRE_DAPO_LOSSES,
+  defaultLoss: 'bnpo',
+  normaliser: preDapo,
+};
+
+const unsloth: FrameworkSpec = {
+  ...trl113,
+  name: 'unsloth-015bdef',
+  pinnedTo:
+    'unslothai/unsloth 015bdef on trl 0.18.2–0.24.0: unsloth/models/rl.py sets loss_type bnpo and beta 0.001 and may rewrite ' +
+    'per_device_train_batch_size (src/core/samplers/trl-frameworks.ts); the normalisers are TRL’s grpo, bnpo and dr_grpo',
+  checkedBy:
+    'batch settings: Unsloth’s check exec’d from 015bdef (test/fixtures/golden-trl-wrappers.json); normalisers: TRL’s, assumed (Unsloth ' +
+    'replaces the loss with unsloth_zoo’s grpo_accumulated_loss, which was not read)',
+  losses: PRE_DAPO_LOSSES,
+  defaultLoss: 'bnpo',
+  normaliser: preDapo,
+};
+
 const MS_SWIFT_LOSSES = TRL_LOSSES;
 
 const msSwiftBefore: FrameworkSpec = {
@@ -147,6 +182,19 @@ const msSwiftBefore: FrameworkSpec = {
       ga: c.window,
     });
   },
+};
+
+const msSwift3602360: FrameworkSpec = {
+  ...msSwiftBefore,
+  name: 'ms-swift-3602360',
+  pinnedTo:
+    'modelscope/ms-swift 3602360 (trl>=0.26,<1.0): loss_type grpo and beta 0.04 by default (swift/arguments/rlhf_args.py); its batch ' +
+    'settings and sequence-parallel sampler in src/core/samplers/trl-frameworks.ts; grpo, bnpo and dr_grpo normalised as TRL does',
+  checkedBy:
+    'batch settings: _init_generation_batch_params exec’d from 3602360 (test/fixtures/golden-trl-wrappers.json); normalisers: ' +
+    'transcription (ms-swift not installed here)',
+  losses: PRE_DAPO_LOSSES,
+  normaliser: preDapo,
 };
 
 const msSwiftAfter: FrameworkSpec = {
@@ -233,17 +281,61 @@ const flowGrpo: FrameworkSpec = {
   },
 };
 
+const flowGrpoFast: FrameworkSpec = {
+  ...flowGrpo,
+  name: 'flow_grpo-sd3-fast-74db691',
+  pinnedTo:
+    'flow_grpo at 74db691, scripts/train_sd3_fast.py: policy_loss = mean over the training batch at each timestep, accelerator.accumulate ' +
+    'with gradient_accumulation_steps = train.gradient_accumulation_steps × num_train_timesteps; its layout: a new iterator after each ' +
+    'set_epoch, not prepared (src/core/samplers/flow-grpo-fast.ts)',
+  checkedBy:
+    'transcription (read from the stored public file, no checkout; a diffusion run does not fit here); the script drops samples whose ' +
+    'advantages are all zero before re-batching, which is not modelled',
+  accepts: (s) => s === 'flow-grpo',
+};
+
+const danceGrpo: FrameworkSpec = {
+  name: 'dance-grpo-22b85ef',
+  pinnedTo:
+    'DanceGRPO at 22b85ef, fastvideo/train_grpo_flux.py train_one_step: each sample is its own micro-batch; at each of its ' +
+    'train_timesteps timesteps loss = mean over the micro-batch / (gradient_accumulation_steps × train_timesteps), optimizer.step ' +
+    'every gradient_accumulation_steps samples, and the next step’s optimizer.zero_grad drops a short last window',
+  checkedBy:
+    'transcription (read from the stored public file, no checkout; a diffusion run does not fit here): ' +
+    'test/fixtures/golden-steps-dance-grpo.json; one "token" per sample: the timesteps cancel',
+  schedule: 'dance-grpo',
+  losses: ['sample-mean'],
+  defaultLoss: 'sample-mean',
+  accepts: (s) => s === 'dance-grpo',
+  normaliser(loss, c) {
+    if (loss !== 'sample-mean') unknownLoss(this.name, loss);
+    const B = c.rows.length;
+    return constant(1 / (B * c.ga), { kind: 'dance-sample-mean', B, ga: c.ga });
+  },
+};
+
 /** Every framework version, CLI name → spec, in display order. */
-export const FRAMEWORKS: Record<string, FrameworkSpec> = Object.fromEntries(
-  [trl113, trlBefore, msSwiftBefore, msSwiftAfter, verlLegacy, verlEngine, flowGrpo].map((f) => [f.name, f]),
-);
+export const FRAMEWORKS: Record<string, FrameworkSpec> = {
+  'trl-1.13.0': trl113,
+  'trl-1.9.0': trlBefore,
+  'trl-0.18.2': trl0182,
+  'unsloth-015bdef': unsloth,
+  'ms-swift-3602360': msSwift3602360,
+  'ms-swift-efd0a54': msSwiftBefore,
+  'ms-swift-pr10116': msSwiftAfter,
+  'verl-b178a3c': verlLegacy,
+  'verl-b178a3c-engine': verlEngine,
+  'flow_grpo-ac4c86e': flowGrpo,
+  'flow_grpo-sd3-fast-74db691': flowGrpoFast,
+  'dance-grpo-22b85ef': danceGrpo,
+} satisfies Record<FrameworkName, FrameworkSpec>;
 
 export const FRAMEWORK_NAMES = Object.keys(FRAMEWORKS);
 
 /** The framework a sampler's layout is trained by when `--framework` is not given; null when none is modelled. */
 export function defaultFramework(sampler: SamplerName): FrameworkSpec | null {
   if (sampler === 'trl') return trl113;
-  if (sampler === 'dance-grpo') return null;
+  if (sampler === 'dance-grpo') return danceGrpo;
   if (flowGrpo.accepts(sampler)) return flowGrpo;
   return verlLegacy;
 }

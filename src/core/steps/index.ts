@@ -3,4 +3,4 @@ export { buildSteps, resolveFramework, type StepsOptions } from './build.ts';
 export { FRAMEWORKS, FRAMEWORK_NAMES, defaultFramework, type FrameworkSpec, type NormaliserContext } from './frameworks.ts';
 export { parseLengths, seededLengths } from './lengths.ts';
 export { planMicroSteps, completionOffsets, type BlockOrder } from './schedule.ts';
-export type { MicroBatch, OptimizerStep, StepRow, StepsReport, FrameworkVersion } from './types.ts';
+export type { MicroBatch, OptimizerStep, StepRow, StepsReport, FrameworkName, FrameworkVersion } from './types.ts';

@@ -1,7 +1,9 @@
 // How a framework's training loop cuts a layout's generation batches into micro-steps and
 // accumulation windows (optimizer steps). Every rank runs the same micro-step at the same time;
 // what differs per rank is which completions its micro-batch holds.
-import type { Layout } from '../layout/types.ts';
+import type { StepsWork } from '../budget.ts';
+import type { Layout, LayoutConfig } from '../layout/types.ts';
+import { verlSizes } from '../samplers/verl.ts';
 import type { Schedule } from './frameworks.ts';
 
 /**
@@ -51,6 +53,19 @@ export function completionOffsets(layout: Layout): number[] {
   return offsets;
 }
 
+/**
+ * What a run's steps will build, from its settings alone (the budget, before any work): a row per
+ * completion per pass, and the per-rank micro-batches. `samples` is the layout's (layoutSamples).
+ * Micro-batches hold `--micro-batch` samples, verl's sampler's ppo_micro_batch_size_per_gpu, else
+ * `batch` (TRL's and flow_grpo's schedules; verl's schedule on another sampler cuts `batch` / GA,
+ * so there this counts GA times too few micro-batches, which the estimate's costs absorb).
+ */
+export function plannedWork(config: LayoutConfig, samples: number, microBatch?: number): StepsWork {
+  const rows = samples * Math.max(1, config.numIterations);
+  const perMicroBatch = microBatch ?? (config.sampler === 'verl' ? verlSizes(config).micro : config.batch);
+  return { rows, microBatches: Math.ceil(rows / Math.max(1, perMicroBatch)) };
+}
+
 function ordered(block: number[], order: readonly number[] | undefined): number[] {
   if (!order) return block;
   return order.map((i) => block[i]!);
@@ -73,7 +88,9 @@ function chunks<T>(xs: readonly T[], size: number): T[][] {
  * - verl: each rank's block of a layout step is split into mini-batches of `miniBatch` samples (one
  *   optimizer step each; a short last one is kept, as DataProto.split does) and those into
  *   micro-batches of `microBatch`, ppo_epochs (num_iterations) times. `miniBatch` defaults to
- *   microBatch × GA (samplers other than verl's, which have no ppo_mini_batch_size).
+ *   microBatch × GA (samplers other than verl's, which have no ppo_mini_batch_size);
+ * - dance-grpo: each rank's block of a layout step in order, one sample per micro-step, an optimizer step every GA
+ *   samples within the step; a short last window is never applied (the next train_one_step's zero_grad drops it).
  */
 export function planMicroSteps(
   layout: Layout,
@@ -89,14 +106,24 @@ export function planMicroSteps(
   const microSteps: MicroStepPlan[] = [];
   const windows: WindowPlan[] = [];
   const W = c.ranks;
-  const epochs = [...new Set(layout.steps.map((s) => s.epoch))];
-  const stepsOf = (e: number) => layout.steps.flatMap((s, i) => (s.epoch === e ? [i] : []));
+  // Layout steps of each epoch, in one pass (a scan per epoch was epochs × steps).
+  const byEpoch = new Map<number, number[]>();
+  layout.steps.forEach((s, i) => {
+    const list = byEpoch.get(s.epoch);
+    if (list) list.push(i);
+    else byEpoch.set(s.epoch, [i]);
+  });
+  const epochs = [...byEpoch.keys()];
+  const stepsOf = (e: number) => byEpoch.get(e)!;
 
   if (schedule === 'trl') {
     for (const epoch of epochs) {
       const first = microSteps.length;
       for (const s of stepsOf(epoch)) {
-        const perRank = Array.from({ length: W }, (_, r) => chunks(ordered(block(s, r), order(s, 0, r, block(s, r).length)), microBatch));
+        const perRank = Array.from({ length: W }, (_, r) => {
+          const b = block(s, r);
+          return chunks(ordered(b, order(s, 0, r, b.length)), microBatch);
+        });
         for (let pass = 0; pass < c.numIterations; pass++) {
           for (let chunk = 0; chunk < perRank[0]!.length; chunk++) {
             microSteps.push({ epoch, generation: s, generationSteps: [s], pass, perRank: perRank.map((p) => p[chunk]!), window: -1 });
@@ -140,10 +167,41 @@ export function planMicroSteps(
     return { microSteps, windows, microBatch: layout.steps[0]?.ranks[0]?.length ?? 0 };
   }
 
+  if (schedule === 'dance-grpo') {
+    // DanceGRPO train_one_step: for i, sample in enumerate(samples_batched_list) … if (i + 1) % GA == 0: optimizer.step().
+    const ga = c.gradientAccumulationSteps;
+    for (let s = 0; s < layout.steps.length; s++) {
+      const epoch = layout.steps[s]!.epoch;
+      const perRank = Array.from({ length: W }, (_, r) => {
+        const b = block(s, r);
+        return ordered(b, order(s, 0, r, b.length));
+      });
+      const size = perRank[0]!.length;
+      for (let start = 0; start < size; start += ga) {
+        const inWindow = Math.min(ga, size - start);
+        for (let i = start; i < start + inWindow; i++) {
+          microSteps.push({
+            epoch,
+            generation: s,
+            generationSteps: [s],
+            pass: 0,
+            perRank: perRank.map((p) => [p[i]!]),
+            window: windows.length,
+          });
+        }
+        windows.push({ epoch, size: inWindow, applied: inWindow === ga });
+      }
+    }
+    return { microSteps, windows, microBatch: 1 };
+  }
+
   // verl: mini-batches of `miniBatch` samples per rank, each one optimizer step, cut into micro-batches.
   for (let s = 0; s < layout.steps.length; s++) {
     const epoch = layout.steps[s]!.epoch;
-    const perRank = Array.from({ length: W }, (_, r) => chunks(ordered(block(s, r), order(s, 0, r, block(s, r).length)), miniBatch));
+    const perRank = Array.from({ length: W }, (_, r) => {
+      const b = block(s, r);
+      return chunks(ordered(b, order(s, 0, r, b.length)), miniBatch);
+    });
     for (let pass = 0; pass < c.numIterations; pass++) {
       for (let mini = 0; mini < perRank[0]!.length; mini++) {
         const micro = perRank.map((minis) => chunks(minis[mini]!, microBatch));

@@ -58,8 +58,26 @@ export interface OptimizerStep {
 }
 
 /** One framework's code as checked, named in every output. */
+/**
+ * Every framework version the steps model, by its CLI name (`--framework`). A table keyed by it (the
+ * catalogues' pins and checks) must name every version: a new version without its words does not compile.
+ */
+export type FrameworkName =
+  | 'trl-1.13.0'
+  | 'trl-1.9.0'
+  | 'trl-0.18.2'
+  | 'unsloth-015bdef'
+  | 'ms-swift-3602360'
+  | 'ms-swift-efd0a54'
+  | 'ms-swift-pr10116'
+  | 'verl-b178a3c'
+  | 'verl-b178a3c-engine'
+  | 'flow_grpo-ac4c86e'
+  | 'flow_grpo-sd3-fast-74db691'
+  | 'dance-grpo-22b85ef';
+
 export interface FrameworkVersion {
-  name: string;
+  name: FrameworkName;
   /** The code it was read from: package version or repository at a commit, with the file. */
   pinnedTo: string;
   /** 'run' where fixtures from its real code check the model, 'transcription' where only the text was read. */

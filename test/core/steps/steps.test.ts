@@ -7,7 +7,7 @@ import { type Fact, say } from '../../../src/core/messages/index.ts';
 import { lengthsText } from '../../../src/core/messages/steps.ts';
 import type { LayoutConfig } from '../../../src/core/layout/types.ts';
 import { buildLayout } from '../../../src/core/samplers/index.ts';
-import { buildSteps, parseLengths } from '../../../src/core/steps/index.ts';
+import { FRAMEWORKS, buildSteps, parseLengths } from '../../../src/core/steps/index.ts';
 
 /** Findings as the CLI prints them, joined. */
 const said = (facts: Fact[]) => facts.map((f) => say(f)).join(' ');
@@ -175,7 +175,11 @@ test('mistakes are one ConfigError naming the alternatives', () => {
     stepsPerGeneration: 1,
     gradientAccumulationSteps: 1,
   } as LayoutConfig);
-  refuses(() => buildSteps(dance), /does not model --sampler dance-grpo/);
+  assert.equal(buildSteps(dance).framework.name, 'dance-grpo-22b85ef');
+  refuses(
+    () => buildSteps(dance, { framework: 'flow_grpo-ac4c86e' }),
+    /does not train --sampler dance-grpo's layout; for dance-grpo: dance-grpo-22b85ef/,
+  );
   const flow = buildLayout({ ...trl(), sampler: 'flow-grpo', batchesPerEpoch: 2, datasetSize: 20, stepsPerGeneration: 1 } as LayoutConfig);
   refuses(() => buildSteps(flow, { lengths: [3] }), /per-sample mean \(no tokens\): leave --lengths out/);
   refuses(() => parseLengths('[1, 2, 900]', 'l.json', 512), /entry 2 is 900; each length must be a whole number in \[0, 512\]/);
@@ -248,4 +252,8 @@ test('verl sampler: without --lengths the loss counts the seqlens _balance_batch
   assert.equal(buildSteps(layout, { lengths: [7] }).steps[0]!.rows[0]!.tokens, 7);
   // seq-mean-token-sum-norm's response length must hold the longest completion.
   assert.throws(() => buildSteps(layout, { maxCompletionLength: 200 }), /below the longest of the verl sampler's seqlens \(655\)/);
+});
+
+test('every framework version is listed under its own name (the catalogues key their words by it)', () => {
+  for (const [name, spec] of Object.entries(FRAMEWORKS)) assert.equal(spec.name, name);
 });
