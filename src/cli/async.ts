@@ -4,13 +4,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { FRAMEWORK_NAMES, RULES, readRuleValues, ruleDef, ruleFlags, simulate } from '../core/async/index.ts';
 import { ASYNC_BUDGET, asyncEstimate } from '../core/async/estimate.ts';
 import { LENGTH_ABOUT, parseGivenLengths } from '../core/async/lengths.ts';
-import { checkWorkload } from '../core/async/simulate.ts';
+import { asyncWorkloadFrom } from '../core/async/workload-settings.ts';
 import { LENGTH_DISTRIBUTIONS, type AsyncWorkload, type LengthSource } from '../core/async/types.ts';
 import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { renderCompare, renderRun } from './async-text.ts';
 import type { Command } from './commands.ts';
-import { choiceFlag, intFlag, parseFlags, quote, type FlagSpec } from './flags.ts';
+import { parseFlags, quote, type FlagSpec } from './flags.ts';
 import { parseJsonText } from './json-input.ts';
 
 const RULE_FLAGS = ruleFlags(RULES);
@@ -72,19 +72,12 @@ The same seed gives the same bytes on Node and Deno. Zero staleness (areal, skyr
 verl with one sync per step) reproduces the synchronous loop exactly.
 `;
 
-function positive(text: string | undefined, name: string, fallback: number | null): number | null {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1e9)
-    throw new ConfigError(`--${name} takes a positive number, got ${quote(text)}`);
-  return n;
-}
-
-function lengthSource(flags: Record<string, unknown>, k: number): LengthSource {
+/** `--lengths FILE` read here (the page has no files); null without it, when the core reads --length-distribution. */
+function lengthSource(flags: Record<string, unknown>, k: number): LengthSource | null {
   const file = flags.lengths as string | undefined;
-  const name = flags['length-distribution'] as string | undefined;
-  if (file !== undefined && name !== undefined) throw new ConfigError('give --lengths FILE or --length-distribution NAME, not both');
-  if (file === undefined) return { kind: 'distribution', name: choiceFlag(name, 'length-distribution', LENGTH_DISTRIBUTIONS) ?? 'bimodal' };
+  if (file !== undefined && flags['length-distribution'] !== undefined)
+    throw new ConfigError('give --lengths FILE or --length-distribution NAME, not both');
+  if (file === undefined) return null;
   let text: string;
   try {
     if (statSync(file).size > 16 * 1024 * 1024) throw new ConfigError(`--lengths ${quote(file)} is above the 16 MiB limit`);
@@ -96,25 +89,12 @@ function lengthSource(flags: Record<string, unknown>, k: number): LengthSource {
   return parseGivenLengths(parseJsonText(text, `--lengths ${quote(file)}`), k, `--lengths ${quote(file)}`);
 }
 
-function workloadOf(flags: Record<string, unknown>): AsyncWorkload {
-  const k = intFlag(flags.k as string | undefined, 'k', 1, 4096) ?? 4;
-  const trainTps = positive(flags['train-tokens-per-second'] as string | undefined, 'train-tokens-per-second', null);
-  const stepTime = positive(flags['step-time'] as string | undefined, 'step-time', trainTps === null ? 10 : null);
-  const w: AsyncWorkload = {
-    genWorkers: intFlag(flags['gen-workers'] as string | undefined, 'gen-workers', 1, 4096) ?? 2,
-    concurrency: intFlag(flags.concurrency as string | undefined, 'concurrency', 1, 65536) ?? 8,
-    tokensPerSecond: positive(flags['tokens-per-second'] as string | undefined, 'tokens-per-second', 100)!,
-    trainBatchSize: intFlag(flags['train-batch-size'] as string | undefined, 'train-batch-size', 1, 1 << 20) ?? 4,
-    k,
-    steps: intFlag(flags.steps as string | undefined, 'steps', 1, 1 << 20) ?? 8,
-    stepTime,
-    trainTokensPerSecond: trainTps,
-    lengths: lengthSource(flags, k),
-    seed: intFlag(flags.seed as string | undefined, 'seed', 0, 2 ** 53 - 1) ?? 0,
-  };
-  checkWorkload(w);
-  return w;
-}
+/** The workload: core's reader (the one <grpo-async> calls), with --lengths FILE read here. */
+const workloadOf = (flags: Record<string, unknown>): AsyncWorkload =>
+  asyncWorkloadFrom(
+    (key) => flags[key] as string | undefined,
+    (k) => lengthSource(flags, k),
+  );
 
 /** The frameworks asked for, and the rule flags each may read (in --compare only --max-staleness). */
 function frameworksOf(flags: Record<string, unknown>): { names: string[]; compare: boolean } {
