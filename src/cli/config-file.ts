@@ -142,7 +142,8 @@ export function writeFrameworkConfig(home: FrameworkHome, settings: FrameworkSet
       for (const k of keys) if (settings[k.flag] !== null) setPath(doc, k.key, settings[k.flag]);
       if (unset.length)
         throw new ConfigError(
-          `TOML has no null: ${unset.map((k) => k.key).join(', ')} cannot be written unset over a default; leave ${unset.length === 1 ? 'it' : 'them'} at the default`,
+          `TOML has no null: ${unset.map((k) => k.key).join(', ')} cannot be written unset over a default; ` +
+            `leave ${unset.length === 1 ? 'it' : 'them'} at the default`,
         );
       return `${comment('#')}${stringifyToml(doc)}\n`;
     }
