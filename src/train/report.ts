@@ -1,7 +1,7 @@
 // report.html of a training run: one self-contained page (uPlot's script and stylesheet inlined,
 // the metrics embedded as JSON, no network) with the learning curves and the learned policy per
 // latency budget beside the optimum. Pure: the caller reads uPlot's files and writes the page.
-import type { TrainConfig } from './config.ts';
+import { lossNearZeroByConstruction, offPolicyPossible, type TrainConfig } from './config.ts';
 import type { BudgetBand } from './evaluate.ts';
 import { METRIC_CHARTS, METRICS, type MetricRow, metricValue } from './metrics.ts';
 import type { StepRecord } from './run.ts';
@@ -65,9 +65,27 @@ function reportCharts(metrics: readonly StepRecord[]) {
   })).filter((c) => c.series.some((s) => s.values.some((v) => v !== null)));
 }
 
+/**
+ * Why a chart is flat or absent in run `c`, as the dashboard says it (src/ui/train/charts.ts): a chart that
+ * cannot move is replaced by its sentence, the loss gets one beside it. Keyed by chart id.
+ */
+function chartWords(c: TrainConfig): { instead: Record<string, string>; beside: Record<string, string> } {
+  const instead: Record<string, string> = {};
+  const beside: Record<string, string> = {};
+  if (c.beta === 0) instead.kl = 'KL to the initial policy: not charted, no reference model (β = 0).';
+  if (!offPolicyPossible(c))
+    instead.clip = 'Clip fraction: nothing to clip, one optimisation pass per generation keeps the ratio at 1 (0 at every step).';
+  if (lossNearZeroByConstruction(c))
+    beside.loss =
+      'The loss is ~0 by construction: on-policy (one pass per generation) the ratio is 1, so the loss is minus the mean advantage, ' +
+      'and advantages are centred within each group; what trains is its gradient, Σ A·∇log π (see the gradient norm).';
+  return { instead, beside };
+}
+
 /** The page as one string. */
 export function renderReport(r: ReportInput): string {
-  const charts = reportCharts(r.metrics);
+  const words = chartWords(r.config);
+  const charts = reportCharts(r.metrics).filter((c) => !(c.id in words.instead));
   const micro = microSection(r);
   const rows = r.bands
     .map(
@@ -81,20 +99,31 @@ export function renderReport(r: ReportInput): string {
     .map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(JSON.stringify(v))}</td></tr>`)
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>grpo-sandbox training report</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>grpo-sandbox training report</title>
 <style>${r.uplot.css}</style>
 <style>
 body{font:14px system-ui,sans-serif;margin:24px;max-width:1100px;color:#222}
 h1{font-size:20px}h2{font-size:16px;margin-top:28px}
-table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
-.charts{display:flex;flex-wrap:wrap;gap:16px}.note{color:#555}
+table{border-collapse:collapse;margin:8px 0;display:block;max-width:100%;overflow-x:auto}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;overflow-wrap:anywhere}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{max-width:100%}.note{color:#555}
+.chart .note{max-width:520px;font-size:13px;margin:4px 0 0}.off{border:1px dashed #bbb;border-radius:6px;padding:10px;max-width:500px;color:#444}
+@media (max-width:600px){body{margin:12px}h1{font-size:17px}}
 </style></head><body>
 <h1>Training the seed-003 controller: ${escapeHtml(r.config.sampler)} sampler,
 ${escapeHtml(r.config.advantage)} advantages, ${escapeHtml(r.config.loss)} loss</h1>
 <p>${escapeHtml(r.summary)}</p>
 <p class="note">Fraction of the optimum: the expected reward of the sampled configurations over the best expected reward of their prompts
 (all 375 valid configurations enumerated). The uniform random policy reaches ${(100 * r.randomFraction).toFixed(1)}%.</p>
-<div class="charts">${charts.map((c) => `<div id="c-${c.id}"></div>`).join('')}<div id="c-budget"></div></div>
+<div class="charts">${charts
+    .map(
+      (c) =>
+        `<div class="chart"><div id="c-${c.id}"></div>${c.id in words.beside ? `<p class="note">${words.beside[c.id]}</p>` : ''}</div>`,
+    )
+    .join('')}${Object.values(words.instead)
+    .map((w) => `<p class="off">${escapeHtml(w)}</p>`)
+    .join('')}<div class="chart"><div id="c-budget"></div></div></div>
 ${micro}
 <h2>Learned policy per latency budget (greedy) next to the optimum</h2>
 <table><tr><th>budget</th><th>prompts</th><th>policy: most common choice</th><th>latency ms</th><th>reward</th>
@@ -107,7 +136,8 @@ ${rows}
 const STEPS = ${scriptJson(r.metrics.map((x) => x.step))};
 const CHARTS = ${scriptJson(charts)};
 const B = ${scriptJson(r.bands.map((b) => [(b.fromMs + b.toMs) / 2, b.policy.reward, b.optimum.reward]))};
-const W = 520, H = 260;
+// As wide as the window leaves (a phone's is about 360 px), at most 520.
+const W = Math.min(520, document.documentElement.clientWidth - 28), H = 260;
 const line = (label, stroke) => ({ label, stroke, width: 1.5 });
 function chart(id, title, labels, data, xLabel, span) {
   const y = span ? { y: { range: (u, lo, hi) => [Math.min(lo, span[0]), Math.max(hi, span[1])] } } : {};

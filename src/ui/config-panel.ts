@@ -8,7 +8,7 @@ import type { Preset } from '../core/presets.ts';
 import { samplers, VERL_ONLY_FIELDS, withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
 import { loaderNote } from './loader-note.ts';
-import { lang, M } from './i18n/index.ts';
+import { lang, M, withLang } from './i18n/index.ts';
 import { coreOriginal, errorText, settingHint, settingLabel, suggestionWords, withCode } from './core-text.ts';
 
 /** The numeric settings, in the table's order (the sampler has its own select). */
@@ -27,6 +27,7 @@ export class ConfigPanel extends LitElement {
     error: { attribute: false },
     hiddenParts: { attribute: false },
     layout: { attribute: false },
+    frameworks: { state: true },
   };
 
   declare config: LayoutConfig;
@@ -37,6 +38,8 @@ export class ConfigPanel extends LitElement {
   declare hiddenParts: ReadonlySet<string>;
   /** The layout drawn (the preset's while a preset is chosen): its loader note completes the preset's description. */
   declare layout: Layout | null;
+  /** The frameworks read from their own config (src/core/frameworks' registry, loaded after the panel): links into their view. */
+  declare frameworks: readonly string[];
 
   static override styles = css`
     :host { display: block; }
@@ -67,6 +70,9 @@ export class ConfigPanel extends LitElement {
     this.error = null;
     this.hiddenParts = new Set();
     this.layout = null;
+    this.frameworks = [];
+    // The registry is a chunk of its own (the homes' code), shared with <grpo-framework>: the explorer's picture never waits for it.
+    void import('../core/frameworks/index.ts').then((m) => (this.frameworks = m.FRAMEWORK_HOMES.map((h) => h.name)));
   }
 
   /** What the published script's loader does to the preset's settings, beside what its document expected. */
@@ -107,7 +113,13 @@ export class ConfigPanel extends LitElement {
           <select id="sampler" aria-label=${T.sampler} @change=${this.onSampler}>
             ${this.samplerNames.map((s) => html`<option value=${s} ?selected=${s === c.sampler}>${s}</option>`)}
             ${this.samplerNames.includes(c.sampler) ? nothing : html`<option selected value=${c.sampler}>${c.sampler}</option>`}
-          </select></label>`
+          </select></label>
+          ${
+            this.frameworks.length
+              ? html`<p class="desc frameworks">${T.otherFrameworks}
+            ${this.frameworks.map((f) => html`<a translate="no" href=${withLang(`?view=framework&framework=${f}`, lang())}>${f}</a> `)}</p>`
+              : nothing
+          }`
         }
         ${numberSettings
           .filter((s) => !hide(s.param) && shownFor(c.sampler, s.field))

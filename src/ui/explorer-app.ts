@@ -14,10 +14,12 @@ const regroupLabel = (m: ExplorerState['regroup']) =>
   M().explorer.regrouped(M().core.regroup[m] ?? regroupMethods.find((r) => r.method === m)?.label ?? m);
 import { suggestionText } from '../core/settings.ts';
 import { presets } from '../core/presets.ts';
+import { layoutArgs } from '../core/samplers/settings.ts';
 import { copiesOf } from '../core/layout/copies.ts';
 import type { LayoutConfig } from '../core/layout/types.ts';
 import { deriveView, type ExplorerView } from './explorer-model.ts';
 import { parseState, stateToSearch, type ExplorerState } from './url-state.ts';
+import { applyProjector } from './projector.ts';
 import { caption, phaseIds, phaseTitles, type PhaseId } from './story.ts';
 import { quizFor, type Quiz } from './quiz.ts';
 import { readingMs, StoryController } from './story-controller.ts';
@@ -85,6 +87,9 @@ export class ExplorerApp extends LitElement {
     h1 { font-size: 19px; margin: 0; font-weight: 600; }
     h1 span { color: #595959; font-weight: 400; }
     header button.projector + button.share { margin-left: 8px; }
+    p.command { margin: 0 0 10px; font-size: 12px; color: #444; overflow-wrap: anywhere; }
+    p.command code { user-select: all; }
+    p.command button { font: inherit; font-size: 12px; margin-left: 6px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 1px 8px; }
     header button svg { width: 1em; height: 1em; vertical-align: -0.15em; margin-right: 0.3em; }
     header button { margin-left: auto; font: inherit; font-size: 13px; border: 1px solid #bbb; background: #fff; border-radius: 4px; padding: 4px
       10px; cursor: pointer; }
@@ -95,6 +100,10 @@ export class ExplorerApp extends LitElement {
     .grid > aside { grid-column: 1; grid-row: 1; }
     .grid.embed { grid-template-columns: minmax(0, 1fr); }
     .grid.embed > main { grid-column: 1; }
+    /* Projector mode scales the page (projector.ts): one column, the picture first, the settings under it. */
+    .grid.projector { grid-template-columns: minmax(0, 1fr); }
+    .grid.projector > main, .grid.projector > aside { grid-column: 1; grid-row: auto; }
+    .grid.projector .below { grid-template-columns: minmax(0, 1fr); }
     details.table-view { margin-top: 8px; font-size: 13px; }
     details.table-view summary { cursor: pointer; color: #333; }
     details.table-view table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin-top: 6px; }
@@ -103,14 +112,11 @@ export class ExplorerApp extends LitElement {
     aside { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
     main { display: grid; gap: 10px; min-width: 0; }
     .card { background: #fff; border: 1px solid #e2e2dc; border-radius: 8px; padding: 12px; min-width: 0; }
-    /* Every phase's caption sits in the same cell, all but the current one invisible: the card is as
-       tall as the longest caption, so the picture below never moves between phases. */
-    .caption-stack { display: grid; }
-    .caption-stack > p { grid-area: 1 / 1; }
-    .caption-room { visibility: hidden; }
-    .caption, .caption-room { font-size: 15px; line-height: 1.5; margin: 0; min-height: 3em; }
-    .caption strong, .caption-room strong { display: block; font-size: 13px; font-weight: 600; text-transform: uppercase; letter-spacing: 0.05em; color: #666; }
-    .warn-room { font-size: 13px; }
+    /* The caption sits under the picture, as tall as its own words: the picture comes first on every screen
+       (on a phone a card as tall as the longest caption pushed it to the foot of the window) and never moves
+       between phases, since what changes height is below it. */
+    .caption { font-size: 15px; line-height: 1.5; margin: 0; }
+    .caption strong { display: block; font-size: 13px; font-weight: 600; text-transform: uppercase; letter-spacing: 0.05em; color: #666; }
     .caption.waiting { color: #222; }
     .below { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
     .warn { color: #8b1a1a; font-size: 13px; }
@@ -121,7 +127,8 @@ export class ExplorerApp extends LitElement {
     grpo-quiz { margin-bottom: 12px; padding-bottom: 10px; border-bottom: 1px solid #e2e2dc; }
     figure { margin: 0; min-width: 0; }
     figcaption { font-size: 12px; font-weight: 600; color: #333; margin-bottom: 4px; }
-    .pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+    /* Side by side while each picture has 560 px (room for a group of 2k at tiles with their values), else one above the other. */
+    .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 560px), 1fr)); gap: 12px; }
     .compare-text { margin: 0 0 8px; font-size: 14px; border-left: 3px solid #b07aa1; padding-left: 8px; }
     @media (max-width: 900px) { .pair { grid-template-columns: minmax(0, 1fr); } }
     .stale-label { border: 1px solid #d62728; background: #fdecea; border-radius: 6px; padding: 6px 10px; margin-bottom: 8px; font-size: 13px; color: #8b1a1a; }
@@ -136,7 +143,7 @@ export class ExplorerApp extends LitElement {
       .below { grid-template-columns: minmax(0, 1fr); }
       h1 { font-size: 16px; }
       h1 span { display: block; font-size: 13px; }
-      .caption, .caption-room { font-size: 14px; }
+      .caption { font-size: 14px; }
     }
   `;
 
@@ -231,6 +238,8 @@ export class ExplorerApp extends LitElement {
     // Rewards and advantages exist from the advantages phase on (the tooltips say them from there too).
     const scored = this.story.phase >= phaseIds.indexOf('advantages');
     const T = M().explorer;
+    // The terminal command that prints this layout (the same reader reads its flags and this link), under the statistics.
+    const command = this.complete && !s.embed ? this.command() : null;
     // The tab's title follows the language (index.html has the English one).
     if (!s.embed && document.title !== M().lang.pageTitle) document.title = M().lang.pageTitle;
     return html`
@@ -252,7 +261,7 @@ export class ExplorerApp extends LitElement {
         <ul>${s.notices.map((n) => html`<li>${n}</li>`)}</ul>
         <button type="button" class="dismiss" @click=${() => this.setState({ notices: [] })}>${T.dismiss}</button></div>`
       }
-      <div class="grid ${s.embed ? 'embed' : ''}">
+      <div class="grid ${s.embed ? 'embed' : ''} ${s.zoom > 1 ? 'projector' : ''}">
         <main class=${v.error ? 'stale' : ''}>
           ${
             hide('controls')
@@ -260,31 +269,6 @@ export class ExplorerApp extends LitElement {
               : html`<div class="card">
             <grpo-story-controls .phase=${this.story.phase} .playing=${this.story.playing} .speed=${this.story.speed} .hiddenParts=${s.hidden}
               @story=${this.onStory} @speed=${this.onSpeed}></grpo-story-controls>
-          </div>`
-          }
-          ${
-            hide('caption')
-              ? nothing
-              : html`<div class="card">
-            ${this.renderQuiz(phase)}
-            <div class="caption-stack">
-              <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
-                <strong>${this.captionHead(v, this.story.phase)}</strong>
-                ${caption(phase, v.caption)}
-                ${scored && v.advantageError ? html`<br /><span class="warn">${withCode(v.advantageError)}</span>` : nothing}
-              </p>
-              ${phaseIds.map((id, i) =>
-                id === phase
-                  ? nothing
-                  : html`<p class="caption-room" aria-hidden="true"><strong>${this.captionHead(v, i)}</strong>
-                ${caption(id, v.caption)}
-                ${
-                  i >= phaseIds.indexOf('advantages') && v.advantageError
-                    ? html`<br /><span class="warn-room">${withCode(v.advantageError)}</span>`
-                    : nothing
-                }</p>`,
-              )}
-            </div>
           </div>`
           }
           ${v.error && needsOverview(s.config) ? html`<div class="card overview"><grpo-overview .config=${s.config}></grpo-overview></div>` : nothing}
@@ -296,6 +280,7 @@ export class ExplorerApp extends LitElement {
                 ${v.compare ? html`<figcaption>${regroupLabel(s.regroup)}</figcaption>` : nothing}
                 <grpo-layout-canvas .gather=${v.gather} .rows=${v.rows} .ranks=${v.layout.config.ranks} .method=${s.regroup}
                   .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.advantages} .highlight=${s.prompt} .zoom=${s.zoom}
+                  .peerRows=${v.compare?.rows ?? []}
                   @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
               </figure>
               ${
@@ -304,6 +289,7 @@ export class ExplorerApp extends LitElement {
                 <figcaption>${regroupLabel(v.compare.regroup)}</figcaption>
                 <grpo-layout-canvas .gather=${v.gather} .rows=${v.compare.rows} .ranks=${v.layout.config.ranks} .method=${v.compare.regroup}
                   .colours=${v.colours} .rewards=${v.rewards} .advantages=${v.compare.advantages} .highlight=${s.prompt} .zoom=${s.zoom}
+                  .peerRows=${v.rows}
                   @prompt-select=${this.onPromptSelect} @prompt-hover=${this.onPromptHover}></grpo-layout-canvas>
               </figure>`
                   : nothing
@@ -311,6 +297,18 @@ export class ExplorerApp extends LitElement {
             </div>
             ${this.renderTable(v)}
           </div>
+          ${
+            hide('caption')
+              ? nothing
+              : html`<div class="card caption-card">
+            ${this.renderQuiz(phase)}
+            <p class="caption ${this.story.stage === 'caption' ? 'waiting' : ''}" aria-live="polite" data-phase=${phase}>
+              <strong>${this.captionHead(v, this.story.phase)}</strong>
+              ${caption(phase, v.caption)}
+              ${scored && v.advantageError ? html`<br /><span class="warn">${withCode(v.advantageError)}</span>` : nothing}
+            </p>
+          </div>`
+          }
           ${
             !this.complete
               ? nothing
@@ -325,7 +323,18 @@ export class ExplorerApp extends LitElement {
               .colour=${active === null ? '#888' : (v.colours.get(active) ?? '#888')}
               @prompt-select=${this.onPromptSelect}></grpo-copies-panel></div>`
             }
-            ${hide('stats') ? nothing : html`<div class="card"><grpo-stats-panel .stats=${v.stats} .notes=${v.layout.notes}></grpo-stats-panel></div>`}
+            ${
+              hide('stats')
+                ? nothing
+                : html`<div class="card"><grpo-stats-panel .stats=${v.stats} .notes=${v.layout.notes}
+              .counts=${v.layout.counts}></grpo-stats-panel></div>`
+            }
+            ${
+              command
+                ? html`<p class="command">${T.commandLead} <code translate="no">${command}</code>
+              <button type="button" class="command" @click=${this.copyCommand} title=${T.copyCommandTitle}>${T.copyCommand}</button></p>`
+                : nothing
+            }
           </div>`
           }
         </main>
@@ -339,7 +348,7 @@ export class ExplorerApp extends LitElement {
             .error=${v.error} .hiddenParts=${s.hidden} .layout=${v.error ? null : v.layout} @config-change=${this.onConfig}></grpo-config-panel>
           <grpo-follow-panel .gathers=${v.gathers} .gatherIndex=${v.gatherIndex} .regroup=${s.regroup} .compare=${s.compare} .rewards=${s.rewards}
             .scale=${s.scale} .hiddenParts=${s.hidden} .framework=${frameworkDefaults[v.layout.config.sampler] ?? null}
-            .does=${M().core.does[v.layout.config.sampler] ?? null}
+            .does=${M().core.does[v.layout.config.sampler]}
               @follow-change=${this.onFollow}></grpo-follow-panel>
         </aside>`
         }
@@ -456,6 +465,7 @@ export class ExplorerApp extends LitElement {
   }
 
   override updated(): void {
+    if (!this.state.embed) applyProjector(this.state.zoom);
     if (this.complete) this.dataset.complete = '';
     this.showAll(this.story.phase, this.story.progress);
     this.dataset.phase = phaseIds[this.story.phase];
@@ -533,6 +543,27 @@ export class ExplorerApp extends LitElement {
 
   private onPromptHover = (ev: CustomEvent<number | null>) => {
     this.hoverPrompt = ev.detail;
+  };
+
+  /** `grpo-sandbox layout …` for the configuration shown, or null for a sampler the sandbox does not have. */
+  private command(): string | null {
+    const args = layoutArgs(this.state.config, this.state.preset);
+    return args ? `npx grpo-sandbox layout ${args.join(' ')}` : null;
+  }
+
+  /** Copies the command shown under the statistics (where the clipboard refuses, the button says to select it). */
+  private copyCommand = async () => {
+    const button = this.renderRoot.querySelector<HTMLButtonElement>('button.command');
+    const command = this.command();
+    try {
+      if (command) await navigator.clipboard.writeText(command);
+      if (button) button.textContent = M().explorer.commandCopied;
+    } catch {
+      if (button) button.textContent = M().explorer.copyCommandBelow;
+    }
+    setTimeout(() => {
+      if (button) button.textContent = M().explorer.copyCommand;
+    }, 1500);
   };
 
   private copyLink = async () => {

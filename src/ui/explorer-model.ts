@@ -132,7 +132,7 @@ export function whatIf(sampler: LayoutConfig['sampler'], regroup: ExplorerState[
   const fw = frameworkDefaults[sampler];
   if (!fw || fw.regroup === regroup) return null;
   const label = M().core.regroup[regroup] ?? regroupMethods.find((m) => m.method === regroup)?.label ?? regroup;
-  return M().model.whatIf(label, fw.framework, M().core.does[sampler] ?? fw.does);
+  return M().model.whatIf(label, fw.framework, M().core.does[sampler]);
 }
 
 /** What flow_grpo's loader did to the steps of one gather (the core's loaderFacts, restricted to them). */

@@ -8,8 +8,19 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { Gather, RegroupMethod, RegroupRow } from '../core/layout/types.ts';
 import { buildScene, LABELLED_GROUPS_MAX, type Scene } from './scene.ts';
 import { tweenPositions } from './layout-tween.ts';
-import { advantageShade, colouredByAdvantage, Grid, groupIndices, MARGIN_LEFT, MARGIN_RIGHT, paintFrame } from './layout-painter.ts';
+import {
+  advantageShade,
+  colouredByAdvantage,
+  Grid,
+  groupIndices,
+  MARGIN_LEFT,
+  MARGIN_LEFT_NARROW,
+  MARGIN_RIGHT,
+  paintFrame,
+} from './layout-painter.ts';
 import { phaseIds, phaseTitles } from './story.ts';
+import { advantageColour } from './palette.ts';
+import { cssZoomOf } from './projector.ts';
 import { lang, M } from './i18n/index.ts';
 import { ScrollHint, scrollHintStyles } from './scroll-hint.ts';
 
@@ -20,6 +31,9 @@ const MIN_CELL = 4;
 const MAX_HEIGHT = 4096;
 /** Pixels kept right of the widest group for its flag ("size 8 ≠ k", "✗ mixes …") where a group has one. */
 const FLAG_ROOM = 90;
+/** The same on a picture under NARROW px ("size 8 ≠ k" at 11 px), and the width below which the picture keeps narrower margins. */
+const FLAG_ROOM_NARROW = 56;
+const NARROW = 480;
 /** The most prompts the colour key lists (the palette's distinct hues; more would not be told apart by colour anyway). */
 const KEY_PROMPTS_MAX = 12;
 
@@ -50,6 +64,7 @@ export class LayoutCanvas extends LitElement {
     advantages: { attribute: false },
     highlight: { attribute: false },
     zoom: { type: Number },
+    peerRows: { attribute: false },
   };
 
   declare gather: Gather | null;
@@ -63,6 +78,11 @@ export class LayoutCanvas extends LitElement {
   declare highlight: number | null;
   /** Picture size for a projector: tiles up to zoom × MAX_CELL (1 = normal). */
   declare zoom: number;
+  /**
+   * The rows of a picture drawn beside this one (compare side by side), or empty: the tile size is fitted to
+   * both pictures' widest group, so the pair is drawn at one scale.
+   */
+  declare peerRows: readonly RegroupRow[];
 
   /** Milliseconds spent in each draw (for the frame-time measurement). */
   readonly drawTimes: number[] = [];
@@ -98,6 +118,9 @@ export class LayoutCanvas extends LitElement {
     .key { display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: center; margin: 6px 0 0; font: 13px/1.4 system-ui, sans-serif; color: #444; }
     /* Out of sight, not out of the layout: the picture below and around it never moves between phases. */
     .key.off { visibility: hidden; }
+    /* The prompt key and the advantage key share one cell: the picture above never moves when one replaces the other. */
+    .keys { display: grid; }
+    .keys > .key { grid-area: 1 / 1; }
     .key span { display: inline-flex; align-items: center; gap: 4px; }
     .key i { width: 14px; height: 14px; border-radius: 2px; display: inline-block; }
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
@@ -114,13 +137,14 @@ export class LayoutCanvas extends LitElement {
     this.rewards = null;
     this.advantages = null;
     this.highlight = null;
+    this.peerRows = [];
   }
 
   override render() {
     return html`<div class="scroll"><canvas role="img" tabindex="0" aria-label=${this.ariaText()} aria-describedby="cursor"
         @mousemove=${this.onMove} @mouseleave=${this.onLeave} @click=${this.onClick} @keydown=${this.onKeyDown}
         @pointerdown=${this.onPointer} @pointermove=${this.onPointer} @blur=${this.onBlur}></canvas></div>
-      ${this.colourKey()}
+      <div class="keys">${this.colourKey()}${this.advantageKey()}</div>
       <div class="tip" hidden></div><div class="sr" id="cursor" aria-live="polite"></div>`;
   }
 
@@ -148,7 +172,14 @@ export class LayoutCanvas extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
-    if (changed.has('gather') || changed.has('rows') || changed.has('ranks') || changed.has('method') || changed.has('zoom'))
+    if (
+      changed.has('gather') ||
+      changed.has('rows') ||
+      changed.has('ranks') ||
+      changed.has('method') ||
+      changed.has('zoom') ||
+      changed.has('peerRows')
+    )
       this.rebuild();
     else this.draw();
   }
@@ -192,6 +223,19 @@ export class LayoutCanvas extends LitElement {
     const ids = [...this.colours.keys()].sort((a, b) => a - b);
     return html`<p class=${this.keyHidden() ? 'key off' : 'key'}>${M().canvas.colourKey}
       ${ids.map((id) => html`<span><i style="background:${this.colours.get(id)}"></i>P${id}</span>`)}</p>`;
+  }
+
+  /**
+   * The key to the advantage colours, shown while the tiles are coloured by advantage (the phase that is
+   * about them and after): the scale's values, and this gather's lowest and highest, readable without a tap.
+   */
+  private advantageKey() {
+    const a = (this.advantages ?? []).filter((x) => Number.isFinite(x));
+    if (a.length === 0) return nothing;
+    const fmt = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '') + Math.abs(x).toFixed(2);
+    return html`<p class=${this.keyHidden() ? 'key advantage-key' : 'key advantage-key off'}>${M().canvas.advantageKey}
+      ${[-2, -1, 0, 1, 2].map((v) => html`<span><i style="background:${advantageColour(v)}"></i>${fmt(v).replace('.00', '')}</span>`)}
+      <span class="range">${M().canvas.advantageRange(fmt(Math.min(...a)), fmt(Math.max(...a)))}</span></p>`;
   }
 
   private keyHidden(): boolean {
@@ -266,9 +310,14 @@ export class LayoutCanvas extends LitElement {
     const stepWidths = new Map<number, number>();
     for (const s of this.gather.samples) stepWidths.set(s.stepIndex, Math.max(stepWidths.get(s.stepIndex) ?? 0, s.slot + 1));
     const gridCols = [...stepWidths.values()].reduce((a, b) => a + b, 0) + stepWidths.size - 1;
-    const widestGroup = this.rows.reduce((m, r) => Math.max(m, r.members.length), 0);
-    const flagRoom = this.rows.length <= LABELLED_GROUPS_MAX && this.rows.some((r) => r.mixed || r.offSize) ? FLAG_ROOM : 0;
-    const avail = Math.max(100, this.cssWidth - MARGIN_LEFT - MARGIN_RIGHT);
+    const both = [this.rows, this.peerRows ?? []];
+    const widestGroup = Math.max(0, ...both.flat().map((r) => r.members.length));
+    // On a phone the margins are narrower, so seed-000's groups of 2k get tiles large enough for their labels (28 px, not 18).
+    const narrow = this.cssWidth < NARROW;
+    const left = narrow ? MARGIN_LEFT_NARROW : MARGIN_LEFT;
+    const flagged = both.some((rows) => rows.length <= LABELLED_GROUPS_MAX && rows.some((r) => r.mixed || r.offSize));
+    const flagRoom = flagged ? (narrow ? FLAG_ROOM_NARROW : FLAG_ROOM) : 0;
+    const avail = Math.max(100, this.cssWidth - left - MARGIN_RIGHT);
     let cell = Math.max(
       MIN_CELL,
       Math.min(
@@ -280,9 +329,9 @@ export class LayoutCanvas extends LitElement {
     // Fit in both directions: when the tallest phase would not fit MAX_HEIGHT, smaller tiles (and
     // so more of them per wrapped line) until it does or the tiles reach their smallest size.
     for (let attempt = 0; attempt < 3; attempt++) {
-      this.grid = new Grid(cell);
+      this.grid = new Grid(cell, left);
       const budget = Math.max(gridCols, Math.floor(avail / cell));
-      this.drawWidth = Math.max(this.cssWidth, MARGIN_LEFT + Math.max(gridCols * cell, widestGroup * cell + flagRoom) + MARGIN_RIGHT);
+      this.drawWidth = Math.max(this.cssWidth, left + Math.max(gridCols * cell, widestGroup * cell + flagRoom) + MARGIN_RIGHT);
       this.scene = buildScene(this.gather, this.rows, this.ranks, budget, this.method);
       const height = this.grid.height(this.scene);
       if (height <= MAX_HEIGHT || cell === MIN_CELL) break;
@@ -296,10 +345,12 @@ export class LayoutCanvas extends LitElement {
     if (!canvas) return;
     const t0 = performance.now();
     // A phase change draws without a Lit render: the key follows what the tiles' colours mean here.
-    const key = this.renderRoot.querySelector<HTMLElement>('.key');
+    const key = this.renderRoot.querySelector<HTMLElement>('.key:not(.advantage-key)');
     key?.classList.toggle('off', this.keyHidden());
+    this.renderRoot.querySelector<HTMLElement>('.advantage-key')?.classList.toggle('off', !this.keyHidden());
     const scene = this.scene;
-    const dpr = window.devicePixelRatio || 1;
+    // Projector mode zooms the page: the canvas's pixels follow, so its tiles and labels stay sharp (projector.ts).
+    const dpr = (window.devicePixelRatio || 1) * cssZoomOf(this);
     const cssH = this.grid.height(scene);
     const cssW = this.drawWidth;
     if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {

@@ -8,6 +8,8 @@ import { phaseIds } from './story.ts';
 
 /** px for row labels ("ranks 12–15") left of the tiles, and a little air right of them. */
 export const MARGIN_LEFT = 96;
+/** The same on a picture under 480 px wide (a phone): "P13", "rank 7" still fit; longer labels get smaller type. */
+export const MARGIN_LEFT_NARROW = 52;
 export const MARGIN_RIGHT = 12;
 
 /** Whether phase `phase` colours the tiles by advantage (from the advantages phase on, once there are advantages), not by prompt. */
@@ -20,7 +22,11 @@ const LABEL_COLOURS: Record<SceneLabel['kind'], string> = { flag: '#c0282d', not
 
 /** Tile units ↔ CSS pixels for one cell size. Row 0 (the header line) stays readable when tiles are tiny. */
 export class Grid {
-  constructor(readonly cell: number) {}
+  /** `left`: px kept left of the tiles for the row labels (narrower on a phone, so its tiles can be large enough for their labels). */
+  constructor(
+    readonly cell: number,
+    readonly left: number = MARGIN_LEFT,
+  ) {}
 
   /** Height in px of the header line. */
   get header(): number {
@@ -37,11 +43,11 @@ export class Grid {
   }
 
   px(units: number): number {
-    return MARGIN_LEFT + units * this.cell;
+    return this.left + units * this.cell;
   }
 
   unitX(px: number): number {
-    return (px - MARGIN_LEFT) / this.cell;
+    return (px - this.left) / this.cell;
   }
 
   /** CSS height of a scene's drawing. */

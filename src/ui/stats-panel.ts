@@ -2,19 +2,23 @@
 // picture — seed-000's arithmetic (16, 4, 32, 8) and how the copies spread over ranks.
 import { LitElement, css, html, nothing } from 'lit';
 import type { LayoutStats } from '../core/layout/stats.ts';
+import type { TrainingCounts } from '../core/layout/types.ts';
 import { M } from './i18n/index.ts';
 import { noteText, type SaidFact } from './core-text.ts';
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 export class StatsPanel extends LitElement {
-  static override properties = { stats: { attribute: false }, notes: { attribute: false } };
+  static override properties = { stats: { attribute: false }, notes: { attribute: false }, counts: { attribute: false } };
 
   declare stats: LayoutStats | null;
+  /** The framework's own step counts (generation batches, micro-steps, optimizer steps), or null. */
+  declare counts: TrainingCounts | null;
   declare notes: readonly SaidFact[];
 
   static override styles = css`
     :host { display: block; font-size: 13px; }
+    h3 { font-size: 12px; color: #555; margin: 10px 0 4px; font-weight: 600; }
     h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.05em; color: #666; margin: 0 0 8px; }
     dl { display: grid; grid-template-columns: auto auto; gap: 2px 12px; margin: 0; }
     dt { color: #555; }
@@ -28,11 +32,28 @@ export class StatsPanel extends LitElement {
     super();
     this.stats = null;
     this.notes = [];
+    this.counts = null;
   }
 
   /** A sampler's note (a fact of the core) in the page's language. */
   private note(n: SaidFact) {
     return noteText(n);
+  }
+
+  /** Generation batches, micro-steps and optimizer steps, as the framework's training loop counts them. */
+  private renderCounts() {
+    const c = this.counts;
+    if (!c) return nothing;
+    const T = M().stats.counts;
+    const keys = [
+      ['generation-batches', 'generationBatches'],
+      ['micro-steps', 'microSteps'],
+      ['optimizer-steps', 'optimizerSteps'],
+    ] as const;
+    return html`<h3>${T.title}</h3>
+      <dl class="counts">${keys.map(
+        ([key, field]) => html`<dt>${T[key]}</dt><dd data-count=${key}>${fmt(c.perEpoch[field])} · ${fmt(c.total[field])}</dd>`,
+      )}</dl>`;
   }
 
   override render() {
@@ -59,6 +80,7 @@ export class StatsPanel extends LitElement {
     const max = Math.max(1, ...hist);
     return html`<h2>${T.title}</h2>
       <dl>${rows.map(([key, label, value]) => html`<dt>${label}</dt><dd data-stat=${key}>${value}</dd>`)}</dl>
+      ${this.renderCounts()}
       <div class="hist" aria-label=${T.histogram}>
         ${hist.map((count, ranks) =>
           ranks === 0

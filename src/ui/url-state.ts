@@ -1,14 +1,15 @@
 // Everything the explorer shows lives in the URL (as in TensorFlow Playground), so any view
 // is a link: the configuration, the phase of the story, the regrouping, the reward source,
 // the selected prompt, plus `embed` and per-control `<name>_hide=true` flags for course pages.
-import type { LayoutConfig, RegroupMethod, SamplerName } from '../core/layout/types.ts';
+import type { LayoutConfig, RegroupMethod } from '../core/layout/types.ts';
 import type { RewardSource } from '../core/grpo/toy-rewards.ts';
 import type { ScaleRewards } from '../core/grpo/advantages.ts';
 import { frameworkDefaults } from '../core/grpo/framework-defaults.ts';
-import { withSamplerDefaults } from '../core/samplers/index.ts';
+import { layoutSettingsFrom, paramGetter } from '../core/samplers/settings.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { phaseIds, type PhaseId } from './story.ts';
 import { lang, M } from './i18n/index.ts';
+import { PROJECTOR_ZOOMS } from './projector.ts';
 import type { Where } from './i18n/en.ts';
 
 /** The explorer's whole state; `config` may be invalid (the UI then shows the core's error). */
@@ -28,7 +29,7 @@ export interface ExplorerState {
   scale: ScaleRewards;
   /** Animation speed factor (1 = normal). */
   speed: number;
-  /** Picture size (`zoom=`): tiles up to this many times their usual largest size, for a projector (1 = normal). */
+  /** Projector mode (`zoom=`): the whole page at this many times its size (projector.ts; 1 = normal). */
   zoom: number;
   /** The highlighted prompt id, or null. */
   prompt: number | null;
@@ -61,8 +62,8 @@ export const regroupMethods: readonly RegroupMethod[] = ['prompt-id', 'view', 'u
 export const rewardSources: readonly RewardSource[] = ['random', 'model'];
 export const scaleOptions: readonly ScaleRewards[] = ['group', 'batch', 'none'];
 export const speeds = [0.25, 0.5, 1, 2, 4] as const;
-/** The picture sizes `zoom=` takes (the header's projector button toggles 1 and 2). */
-export const zooms = [1, 1.5, 2, 3] as const;
+/** The page scales `zoom=` takes (projector mode, projector.ts; the header's projector button toggles 1 and 2). */
+export const zooms = PROJECTOR_ZOOMS;
 
 /** `value` when it is one of `allowed`; otherwise `fallback`, with a notice when the link gave something else. */
 function pick<T extends string>(
@@ -105,33 +106,26 @@ export function parseState(
 ): ExplorerState {
   const p = new URLSearchParams(search);
   const notices: string[] = [];
+  // The layout's one reader (the CLI's and every element's), reading a link: what does not read is a notice.
+  const { config, preset } = layoutSettingsFrom(
+    paramGetter((key) => p.get(key)),
+    {
+      defaults,
+      presets,
+      link: {
+        unreadable: (s, raw, kept) =>
+          notices.push(
+            s.kind === 'bool'
+              ? M().notices.notOneOf(where, s.param, raw, 'true, false', String(kept))
+              : M().notices.notNumber(where, s.param, raw, String(kept)),
+          ),
+        unknownPreset: (name) => notices.push(M().notices.notPreset(where, name, Object.keys(presets).join(', '))),
+      },
+    },
+  );
   const presetName = p.get('preset');
-  if (presetName !== null && !presets[presetName]) notices.push(M().notices.notPreset(where, presetName, Object.keys(presets).join(', ')));
-  const base = presetName !== null && presets[presetName] ? presets[presetName].config : defaults;
-  const config: LayoutConfig = { ...base };
-  let overridden = false;
-  for (const { field, param, kind } of LAYOUT_SETTINGS) {
-    const raw = p.get(param);
-    if (raw === null) continue;
-    if (kind === 'sampler') {
-      (config as unknown as Record<string, unknown>)[field] = raw as SamplerName;
-    } else if (kind === 'bool') {
-      (config as unknown as Record<string, unknown>)[field] = raw === 'true' || raw === '1';
-    } else {
-      const n = num(raw);
-      if (n === null) {
-        notices.push(M().notices.notNumber(where, param, raw, String(base[field])));
-        continue;
-      }
-      (config as unknown as Record<string, unknown>)[field] = n;
-    }
-    if (config[field] !== base[field]) overridden = true;
-  }
-  // A sampler other than the base's brings its script's loader values, unless the link gives them.
-  if (config.sampler !== base.sampler) {
-    const given = LAYOUT_SETTINGS.filter((s) => p.get(s.param) !== null).map((s) => s.field);
-    Object.assign(config, withSamplerDefaults(config, given));
-  }
+  const base = preset !== undefined ? presets[preset]!.config : null;
+  const overridden = base !== null && LAYOUT_SETTINGS.some(({ field }) => config[field] !== base[field]);
   const hidden = new Set<string>();
   for (const [key, value] of p) if (key.endsWith('_hide') && value !== 'false') hidden.add(key.slice(0, -'_hide'.length));
   const speed = num(p.get('speed'));
@@ -148,7 +142,7 @@ export function parseState(
   if (p.get('gather') !== null && !gatherOk) notices.push(M().notices.gather(where, p.get('gather')!));
   return {
     config,
-    preset: presetName !== null ? (presets[presetName] && !overridden ? presetName : null) : presetEqualTo(config, presets),
+    preset: presetName !== null ? (base !== null && !overridden ? presetName : null) : presetEqualTo(config, presets),
     phase: pick(p.get('phase'), phaseIds, 'sample', 'phase', notices, where),
     gather: gatherOk ? gather : 0,
     // Without a choice in the link, the regrouping is the one the sampler's framework uses.

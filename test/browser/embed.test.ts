@@ -20,6 +20,7 @@ const optional: Record<string, string> = {
   'grpo-schedule': 'src/ui/schedule/schedule-view.ts',
   'grpo-dynamic': 'src/ui/dynamic/dynamic-view.ts',
   'grpo-steps': 'src/ui/steps/steps-view.ts',
+  'grpo-async': 'src/ui/async/async-view.ts',
 };
 const present = ['grpo-layout', 'grpo-compare', ...Object.keys(optional).filter((tag) => existsSync(join(root, optional[tag]!)))];
 
@@ -61,9 +62,11 @@ async function open(url: string): Promise<{ page: Page; errors: string[] }> {
 /** The lazy state of every grpo element on the page, by tag (and id). */
 const lazyStates = (page: Page) =>
   page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('grpo-layout, grpo-compare, grpo-train, grpo-schedule, grpo-dynamic, grpo-steps')].map(
-      (e) => `${e.localName}${e.id ? `#${e.id}` : ''}:${e.dataset.grpoLazy ?? 'unwatched'}`,
-    ),
+    [
+      ...document.querySelectorAll<HTMLElement>(
+        'grpo-layout, grpo-compare, grpo-train, grpo-schedule, grpo-dynamic, grpo-steps, grpo-async',
+      ),
+    ].map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}:${e.dataset.grpoLazy ?? 'unwatched'}`),
   );
 
 /**
@@ -143,7 +146,11 @@ test('embed.html without isolation: every component loads, each figure lazily, w
   );
 
   // Scrolling through the article starts each figure as it comes near; each shows at most one control.
-  const figures = ['grpo-layout', 'grpo-compare', ...['grpo-dynamic', 'grpo-schedule', 'grpo-steps'].filter((t) => present.includes(t))];
+  const figures = [
+    'grpo-layout',
+    'grpo-compare',
+    ...['grpo-dynamic', 'grpo-schedule', 'grpo-steps', 'grpo-async'].filter((t) => present.includes(t)),
+  ];
   for (const tag of figures) {
     await page.locator(tag).first().scrollIntoViewIfNeeded();
     await until(page, `${tag} to start`, (t) => document.querySelector<HTMLElement>(t)!.dataset.grpoLazy === 'started', tag);
@@ -300,7 +307,7 @@ test('figure export: the buttons save a PNG and an SVG of the chosen size', asyn
     assert.ok(parsed.rects >= samples, `${parsed.rects} rects for ${samples} tiles`);
   }
   // Every other view the article embeds (the schedule and dynamic figures), through the library's export, at another size.
-  for (const tag of ['grpo-schedule', 'grpo-dynamic'].filter((t) => present.includes(t))) {
+  for (const tag of ['grpo-schedule', 'grpo-dynamic', 'grpo-async'].filter((t) => present.includes(t))) {
     await page.locator(tag).first().scrollIntoViewIfNeeded();
     const result = await page.evaluate(async (t) => {
       const lib = await import('./grpo-sandbox.js' as string);
@@ -328,17 +335,27 @@ test('the steps view shows in its number fields the values its report uses, give
   await page.locator('grpo-steps .figure svg').waitFor({ timeout: 120_000 });
   const fields = await page.evaluate(() =>
     [...document.querySelector('grpo-steps')!.shadowRoot!.querySelectorAll('input[type=number]')].map((i) => [
-      i.closest('label')!.textContent!.trim(),
+      (i as HTMLInputElement).name,
       (i as HTMLInputElement).value,
     ]),
   );
-  assert.equal(fields.length, 5, JSON.stringify(fields));
-  for (const [label, value] of fields) assert.match(value!, /^[1-9]\d*$/, `${label} is empty`);
+  // Every setting the timeline depends on (issue 39: sampler, k, dataset, seed and epochs were missing).
   assert.deepEqual(
-    fields.map(([, v]) => v).slice(2, 4),
+    fields.map(([name]) => name),
+    ['ranks', 'batch', 'k', 'dataset', 'seed', 'epochs', 'ga', 'spg', 'iters'],
+  );
+  for (const [name, value] of fields) assert.match(value!, name === 'seed' ? /^\d+$/ : /^[1-9]\d*$/, `${name} is empty`);
+  assert.deepEqual(
+    [fields.find(([n]) => n === 'ga')![1], fields.find(([n]) => n === 'spg')![1]],
     ['4', '4'],
     'gradient accumulation as given, steps per generation derived from it',
   );
+  // The derived value is said to be derived, and the sampler is a choice of the form.
+  assert.match(
+    (await page.locator('grpo-steps label:has(input[name="spg"]) small.derived').textContent()) ?? '',
+    /gradient accumulation, as TRL does/,
+  );
+  assert.equal(await page.locator('grpo-steps select[name="sampler"]').inputValue(), 'trl');
   assert.deepEqual(errors, []);
   await page.close();
 });

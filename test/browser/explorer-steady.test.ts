@@ -1,6 +1,7 @@
 // The picture stays put while the story steps through its phases: the canvas is as tall as the
-// tallest phase's picture from the start, and the caption card above it as tall as the longest
-// caption, so neither the canvas's place on the page nor its height changes from phase 1 to 7
+// tallest phase's picture from the start, and the caption sits under it (as tall as its own
+// words: what changes height is below the picture), so neither the canvas's place on the page nor
+// its height changes from phase 1 to 7
 // (English and Chinese captions, a phone and a desktop width).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

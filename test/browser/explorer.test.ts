@@ -39,11 +39,14 @@ test("seed-000: every phase of the story draws the core's samples where they bel
       // Every tile carries the core's prompt for its gathered index.
       for (const r of rects) assert.equal(r.promptId, gathered[r.gatheredIndex]!.promptId);
       // The colour key names every prompt drawn while colour means the prompt, and steps aside once it means the advantage.
-      const key = await page.locator('grpo-layout-canvas .key').evaluate((el) => ({
+      const key = await page.locator('grpo-layout-canvas .key:not(.advantage-key)').evaluate((el) => ({
         shown: getComputedStyle(el).visibility === 'visible',
         prompts: [...el.querySelectorAll('span')].map((s) => s.textContent?.trim()),
       }));
       assert.equal(key.shown, phases.indexOf(phase) < phases.indexOf('advantages'), `${phase}: the colour key`);
+      // The advantage key takes its place from the advantages phase on (the same cell: the picture does not move).
+      const advantageKey = await page.locator('grpo-layout-canvas .advantage-key').evaluate((el) => getComputedStyle(el).visibility);
+      assert.equal(advantageKey === 'visible', !key.shown, `${phase}: the advantage key`);
       assert.deepEqual(
         key.prompts,
         [...new Set(gathered.map((s) => s.promptId))].sort((a, b) => a - b).map((p) => `P${p}`),
@@ -263,6 +266,25 @@ test('the URL holds the whole view: opening the link restores settings, phase, r
       t.map(({ x, y, promptId, gatheredIndex, highlighted }) => ({ x, y, promptId, gatheredIndex, highlighted }));
     assert.deepEqual(strip(await tiles(page)), strip(link.tiles));
     assert.equal(page.url(), link.url);
+  });
+});
+
+test("the CLI command prints the explorer's layout: TRL's steps_per_generation from ga in a link, as on the CLI", async () => {
+  await withPage('/?sampler=trl&ranks=2&batch=4&k=2&ga=2&dataset=16', async (page) => {
+    await firstView(page);
+    const command =
+      'npx grpo-sandbox layout --sampler trl --ranks 2 --batch 4 --k 2 --dataset-size 16 --steps-per-generation 2 --gradient-accumulation-steps 2';
+    // The line under the statistics shows it; its button copies it.
+    assert.equal(await page.locator('grpo-explorer p.command code').textContent(), command);
+    const button = page.locator('grpo-explorer button.command');
+    await button.click();
+    // Copied, or where the page may not write the clipboard, a word to select it by hand.
+    assert.match((await button.textContent()) ?? '', /^(copied|select it to copy)$/);
+    assert.equal(await page.locator('grpo-config-panel input#spg').inputValue(), '2', "the panel shows TRL's derived value");
+  });
+  await withPage('/?preset=seed-002', async (page) => {
+    await firstView(page);
+    assert.equal(await page.locator('grpo-explorer p.command code').textContent(), 'npx grpo-sandbox layout --preset seed-002');
   });
 });
 

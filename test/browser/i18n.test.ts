@@ -159,6 +159,14 @@ test('the views in Chinese: ?view=schedule, ?view=dynamic (to the rank workers),
     await page.locator('grpo-steps .figure svg').waitFor({ timeout: 60_000 });
     await assertChinese(page, 'steps, its figure, findings and notes');
   });
+  await withPage('/?view=async&lang=zh-CN&framework=nemo-rl', async (page) => {
+    await page.locator('grpo-async .figure svg').waitFor({ timeout: 60_000 });
+    await assertChinese(page, 'async, its timeline, drops and table');
+  });
+  await withPage('/?view=framework&lang=zh-CN&framework=nemo-rl&ranks=2&train-batch-size=4&k=4&prompt=82', async (page) => {
+    await page.locator('grpo-framework .figure.packing svg').waitFor({ timeout: 60_000 });
+    await assertChinese(page, 'framework, its layout, packing, keys and counts');
+  });
   await withPage('/?view=train&lang=zh-CN', async (page) => {
     await page.locator('grpo-train .u-title').first().waitFor({ timeout: 60_000 });
     await page.waitForFunction(() => document.querySelector('grpo-train')?.shadowRoot?.querySelectorAll('.u-title').length === 10);

@@ -21,7 +21,10 @@ const VIEWS: Record<string, { url: string; ready: string; act?: (page: Page) => 
   schedule: { url: '/?view=schedule&latency=controller', ready: 'grpo-schedule svg.gantt' },
   dynamic: { url: '/?view=dynamic&preset=seed-002&step=4', ready: 'grpo-dynamic svg.dynamic-figure' },
   steps: { url: '/?view=steps', ready: 'grpo-steps .figure svg' },
+  async: { url: '/?view=async&framework=nemo-rl', ready: 'grpo-async .figure svg' },
+  'async zh-CN': { url: '/?view=async&lang=zh-CN', ready: 'grpo-async .figure svg' },
   train: { url: '/?view=train', ready: 'grpo-train #start' },
+  framework: { url: '/?view=framework&framework=nemo-rl&ranks=2&train-batch-size=4&k=4', ready: 'grpo-framework .figure.packing svg' },
   'train result': {
     url: '/?view=train&ranks=2&batch=8&k=4&sampler=trl&steps=6&seed=0&backend=cpu',
     ready: 'grpo-train #start',

@@ -2,7 +2,10 @@
 // tour calls `checkPlacedAtSizes` at each step): the step is checked at a phone (390×844), a
 // tablet (768×1024) and a laptop (1280×800) size, screenshotted as the reader sees it
 // (test-results/tour-<id>-<width>-<step>.png), and fails when the panel's box intersects the box of
-// the step's target (its `target` selector, found in the live view). The step is checked first at
+// the step's target (its `target` selector, found in the live view), when the target is not drawn
+// (hidden by CSS, zero-sized, or outside the window), or when a part its text cites (the step's
+// `cites` selectors: "rank 3 gets 14", "the key under the picture") is missing, not drawn, outside
+// the window or under the panel. The step is checked first at
 // the size the page has when it opens (the sizes take turns: `openingSize`), then at the other two
 // after the window is resized (the panel places the step again from the start on a resize, as for
 // a phone turned).
@@ -47,6 +50,30 @@ async function placedBoxes(page: Page, n: number): Promise<{ target: Box | null;
   });
 }
 
+/** Where each of step `n`'s cited parts is drawn now (null: not on the page), and whether CSS shows it. */
+async function citedBoxes(page: Page, id: string, n: number): Promise<{ selector: string; box: Box | null; shown: boolean }[]> {
+  const step = TOURS[id]!.steps[n - 1]!;
+  return page.evaluate(
+    ({ selectors }) => {
+      const panel = document.querySelector('grpo-tour-panel') as unknown as { findIn(selector: string): Element | null };
+      return selectors.map((selector) => {
+        const el = panel.findIn(selector);
+        if (!el) return { selector, box: null, shown: false };
+        const r = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        // An ancestor's visibility is inherited; display none leaves an empty box; checkVisibility covers opacity 0 and content-visibility.
+        const shown =
+          style.visibility !== 'hidden' &&
+          r.width > 0 &&
+          r.height > 0 &&
+          el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+        return { selector, box: { top: r.top, bottom: r.bottom, left: r.left, right: r.right }, shown };
+      });
+    },
+    { selectors: [step.target, ...(step.cites ?? [])] },
+  );
+}
+
 /** Sets the window to `size` and waits until the panel has placed the step again (the panel re-places it on the window's resize event). */
 async function resizeTo(page: Page, size: { width: number; height: number }): Promise<void> {
   await page.setViewportSize(size);
@@ -80,5 +107,19 @@ export async function checkPlacedAtSizes(page: Page, id: string, n: number): Pro
     );
     assert.ok(target.bottom > 0 && target.top < viewport.height, `${where}: the target is in the window ${JSON.stringify(target)}`);
     assert.ok(!intersects(target, panel), `${where}: the panel ${JSON.stringify(panel)} covers the target ${JSON.stringify(target)}`);
+    // The target and every part the step's text cites: drawn, inside the window, and clear of the panel.
+    for (const { selector, box, shown } of await citedBoxes(page, id, n)) {
+      assert.ok(box, `${where}: the cited part ${selector} is on the page`);
+      assert.ok(shown, `${where}: the cited part ${selector} is drawn (not hidden, not empty) ${JSON.stringify(box)}`);
+      const inWindow = box.top >= 0 && box.bottom <= viewport.height && box.left >= 0 && box.right <= viewport.width;
+      assert.ok(
+        inWindow || selector === tour.steps[n - 1]!.target,
+        `${where}: the cited part ${selector} is inside the window ${JSON.stringify(box)}`,
+      );
+      assert.ok(
+        !intersects(box, panel),
+        `${where}: the panel ${JSON.stringify(panel)} covers the cited part ${selector} ${JSON.stringify(box)}`,
+      );
+    }
   }
 }

@@ -15,10 +15,13 @@ import { stepState } from '../../src/ui/tour/tour-state.ts';
 import { TOURS, tourNames } from '../../src/ui/tour/tours.ts';
 import { en } from '../../src/ui/i18n/en.ts';
 import { zhCN } from '../../src/ui/i18n/zh-CN.ts';
+import { VIEWS } from '../../src/ui/views.ts';
 import { withPage } from './harness.ts';
 import { checkPlacedAtSizes, openingSize } from './tour-layout.ts';
 
 const WORKERS = { timeout: 60_000 };
+/** The explorer's element and every view's (src/ui/views.ts): a step shows its own alone. */
+const VIEW_TAGS = ['grpo-explorer', ...Object.values(VIEWS).map((v) => v.tag)];
 
 /** Waits until the panel shows step `n` (1-based) with its action applied. */
 async function atStep(page: Page, n: number): Promise<void> {
@@ -53,7 +56,52 @@ const sliceSizes = (page: Page) => page.locator('grpo-dynamic g.slice').evaluate
 const makespan = (page: Page, scheme: string) => page.locator(`grpo-schedule tr[data-scheme="${scheme}"] td.makespan`).textContent();
 
 /** What each tour's steps must have done to the page (beyond the explorer's preset and phase, checked for every explorer step). */
+/** Prompt ids of <grpo-framework>'s packing strips, by rank and micro-batch ('0/1' → '82 82 735'). */
+const frameworkStrips = (page: Page) =>
+  page
+    .locator('grpo-framework .figure.packing g.mb')
+    .evaluateAll((gs) =>
+      Object.fromEntries(
+        gs.map((g) => [
+          `${g.getAttribute('data-rank')}/${g.getAttribute('data-micro')}`,
+          [...g.querySelectorAll('[data-prompt]')].map((b) => b.getAttribute('data-prompt')).join(' '),
+        ]),
+      ),
+    );
+const frameworkTiles = (page: Page, rank: number) =>
+  page
+    .locator(`grpo-framework .figure.layout g.tile[data-step="0"][data-rank="${rank}"]`)
+    .evaluateAll((gs) => gs.map((g) => g.getAttribute('data-prompt')));
+
 const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
+  packing: {
+    1: async (page) => {
+      await page.locator('grpo-framework .figure.packing svg').waitFor();
+      assert.deepEqual([...new Set(await frameworkTiles(page, 0))], ['82', '1019']);
+      assert.deepEqual([...new Set(await frameworkTiles(page, 1))], ['522', '735']);
+    },
+    2: async (page) => {
+      await waitText(page, 'grpo-framework', 'p.copies', /P82's 4 copies in step 0 sit on rank 0\./);
+      assert.equal((await frameworkStrips(page))['0/0'], '82 82 82 82');
+      assert.match((await page.locator('grpo-framework .switches').textContent()) ?? '', /policy\.sequence_packing\.enabled off/);
+    },
+    3: async (page) => {
+      await waitText(page, 'grpo-framework', '.budget-text', /Budget: 2048 tokens per micro-batch/);
+      const strips = await frameworkStrips(page);
+      const holding = Object.entries(strips).filter(([at, ids]) => at.startsWith('0/') && ids.split(' ').includes('82'));
+      assert.equal(holding.length, 3, JSON.stringify(strips));
+      assert.equal(
+        holding.map(([, ids]) => ids.split(' ').filter((id) => id === '82').length).reduce((a, b) => a + b),
+        4,
+      );
+      assert.equal((await frameworkTiles(page, 0)).length, 9);
+      assert.equal((await frameworkTiles(page, 1)).length, 7);
+    },
+    4: async (page) => {
+      await waitText(page, 'grpo-framework', '.synced', /^Every rank runs 3 micro-batches/);
+      assert.equal((await frameworkStrips(page))['1/2']!.split(' ').length, 1);
+    },
+  },
   'seed-000': {
     3: async (page) => {
       assert.equal(
@@ -127,6 +175,27 @@ const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
     3: async (page) => assert.deepEqual(await updates(page), ['step 0 ×1.06', 'step 1 ×0.94', 'step 2 ×0.98', 'step 3 ×1.02']),
     4: async (page) => assert.deepEqual(await updates(page), ['step 0 ×1.00', 'step 1 ×1.00', 'step 2 ×1.00', 'step 3 ×1.00']),
   },
+  // The numbers each caption states, as the view shows them (test/ui/async-trace.test.ts checks them against the core).
+  'async-grpo': {
+    1: async (page) =>
+      assert.match(await waitText(page, 'grpo-async', '.run', /in 349\.0 s/), /mean lag of 0\.00 \(max 0\); the trainer waited 269\.0 s/),
+    2: async (page) => assert.match(await waitText(page, 'grpo-async', '.run', /in 117\.1 s/), /\(max 4\); the trainer waited 37\.1 s/),
+    3: async (page) => {
+      assert.match(await waitText(page, 'grpo-async', '.drops-total', /18 groups/), /^Dropped: 18 groups/);
+      assert.match(await waitText(page, 'grpo-async', 'p.bias', /291 tokens/), /against 874 .*\(−66\.7%\)\. Hard prompts: 0 of 57/);
+    },
+    4: async (page) => {
+      assert.match(
+        await waitText(page, 'grpo-async', 'ul.drops', /17 aborted/),
+        /17 aborted while still generating.*9 evicted from the buffer/s,
+      );
+      assert.match((await page.locator('grpo-async p.bias').textContent()) ?? '', /Hard prompts: 0 of 15/);
+    },
+    5: async (page) => {
+      const idle = await page.locator('grpo-async table.compare tr[data-framework="areal"] td.idle').allTextContents();
+      assert.equal(idle.at(-1), '269.0');
+    },
+  },
   'seed-004': {
     2: async (page) => {
       await page.locator('grpo-dynamic svg.dynamic-figure').waitFor();
@@ -165,9 +234,7 @@ async function runTour(page: Page, id: string): Promise<void> {
     const step = tour.steps[n - 1]!;
     const text = en.tours.steps[id]![n - 1]!;
     assert.equal(await panelText(page), n === tour.steps.length ? `${text} ${en.tours.ui.end}` : text);
-    const tags = await page.evaluate(() =>
-      ['grpo-explorer', 'grpo-schedule', 'grpo-dynamic', 'grpo-train', 'grpo-steps'].filter((t) => document.querySelector(t)),
-    );
+    const tags = await page.evaluate((all) => all.filter((t) => document.querySelector(t)), VIEW_TAGS);
     const tag = step.view === 'explorer' ? 'grpo-explorer' : `grpo-${step.view}`;
     assert.deepEqual(tags, [tag], `step ${n} shows ${tag} alone`);
     if (step.view === 'explorer') {

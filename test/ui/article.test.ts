@@ -13,6 +13,11 @@ import { buildLayout } from '../../src/core/samplers/index.ts';
 import { schedulePresets, simulateSchedules } from '../../src/core/schedule/index.ts';
 import { dynamicRequest } from '../../src/ui/dynamic/dynamic-request.ts';
 import { traceStep } from '../../src/ui/dynamic/dynamic-trace.ts';
+import { compareAdvantages } from '../../src/core/grpo/compare.ts';
+import { cellText } from '../../src/ui/compare/advantages-figure.ts';
+import { DEFAULT_BATCH, parseList } from '../../src/ui/compare/advantages-request.ts';
+import { asyncRequest } from '../../src/ui/async/async-request.ts';
+import { traceRun } from '../../src/ui/async/async-trace.ts';
 
 const html = readFileSync(new URL('../../public/embed.html', import.meta.url), 'utf8');
 const article = html.slice(html.indexOf('<article>'), html.indexOf('</article>'));
@@ -73,6 +78,37 @@ async function facts(): Promise<Record<string, string>> {
     'seed-001.idle-ranks': sc.ranks - 1,
     'seed-001.speedup': scheme('per-rank-serial').speedup,
   });
+  // The advantages figure's default batch: slime's flat prompt 0, and prompt 3's lone completion (the last) under TRL and verl.
+  const list = (text: string) => (parseList(text) as { values: number[] }).values;
+  const batch = { rewards: list(DEFAULT_BATCH.rewards), promptIds: list(DEFAULT_BATCH.prompts), k: Number(DEFAULT_BATCH.k) };
+  const adv = (scheme: string, i: number) => cellText(compareAdvantages(batch, [scheme]).columns[0]!.advantages![i]!);
+  const lone = batch.rewards.length - 1;
+  Object.assign(out, {
+    'advantages.slime-flat': adv('slime', 0),
+    'advantages.trl-lone': adv('trl-group', lone),
+    'advantages.verl-lone': adv('verl', lone),
+  });
+  // The asynchronous figure: TRL's async trainer on the view's default workload, at its shipped bound and at 1 (the figure's).
+  const trl = (bound: string | null) => {
+    const r = asyncRequest({ framework: 'trl-async', 'max-staleness': bound });
+    return { ...traceRun(r.workload, r.def, r.values).result, workload: r.workload };
+  };
+  const shipped = trl(null);
+  const strict = trl('1');
+  assert.ok(strict.summary.lengthBias.bias < 0, 'the article says shorter');
+  Object.assign(out, {
+    'async.gen-workers': shipped.workload.genWorkers,
+    'async.concurrency': shipped.workload.concurrency,
+    'async.batch': shipped.workload.trainBatchSize,
+    'async.k': shipped.workload.k,
+    'async.trl-shipped': shipped.settings.max_staleness,
+    'async.trl-shipped-dropped': shipped.dropped.length,
+    'async.trl-strict': strict.settings.max_staleness,
+    'async.trl-strict-dropped': strict.dropped.length,
+    'async.trl-strict-hard':
+      strict.summary.lengthBias.byDifficulty.hard!.trained === 0 ? strict.summary.lengthBias.byDifficulty.hard!.generated : 'some trained',
+    'async.trl-strict-shorter': `${(-strict.summary.lengthBias.bias * 100).toFixed(1)}%`,
+  });
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, String(v)]));
 }
 
@@ -107,7 +143,7 @@ test('every number the article states is the core’s, in both languages', async
 
 test('the article: one point per figure, figures only, no scaffolding, real links', () => {
   const figures = [...article.matchAll(/<(grpo-[a-z]+)([^>]*)>/g)];
-  assert.equal(figures.length, 5);
+  assert.equal(figures.length, 7);
   for (const f of figures) assert.match(f[2]!, /\bfigure\b/, `${f[1]} is embedded as a figure`);
   assert.equal([...article.matchAll(/<h2>/g)].length, figures.length + 1, 'one section per figure, then further reading');
   assert.doesNotMatch(html, /height:\s*1400px|far below|id="far"/);

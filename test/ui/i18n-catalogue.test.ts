@@ -380,7 +380,7 @@ test('what `steps` finds, in Chinese: every finding and note the frameworks reac
   const flowReport = buildSteps(buildLayout(flow));
   facts.push(...flowReport.findings, { id: 'steps.normaliser', params: flowReport.steps[0]!.microBatches[0]!.normaliserTerms });
   const kinds = new Set(facts.filter((f) => f.id === 'steps.normaliser').map((f) => (f.params as { kind: string }).kind));
-  assert.equal(kinds.size, 16, `every normaliser formula is reached (${[...kinds].join(', ')})`);
+  assert.equal(kinds.size, 17, `every normaliser formula is reached (${[...kinds].join(', ')})`);
   assert.deepEqual([...new Set(facts.map((f) => f.id))].sort(), Object.keys(STEPS_EN).sort(), 'every finding and note is reached');
   const seen = new Set<string>();
   for (const f of facts) {

@@ -215,3 +215,26 @@ test("the shadow root's uPlot stylesheet is the installed uplot/dist/uPlot.min.c
   const path = createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css');
   assert.equal(UPLOT_CSS_TEXT, readFileSync(path, 'utf8').trim());
 });
+
+test('the form says what a derived setting stands for (issue 39): steps-per-generation and the framework version, in en and zh-CN', async () => {
+  const { derivedNote } = await import('../../src/ui/train/messages.ts');
+  setLang('en');
+  // The demo (flow-grpo, one micro-step per optimizer step) showed `0` and `trl-1.13.0` with no word.
+  assert.equal(
+    derivedNote('steps-per-generation', DEFAULT_TRAIN),
+    'read by the trl sampler only: flow-grpo generates one micro-batch per optimizer step',
+  );
+  assert.match(derivedNote('framework', DEFAULT_TRAIN)!, /no effect here$/);
+  const trl = { ...DEFAULT_TRAIN, sampler: 'trl', gradientAccumulationSteps: 4 } as TrainConfig;
+  assert.equal(derivedNote('steps-per-generation', trl), '0 = gradient accumulation (4), as TRL does');
+  assert.equal(derivedNote('steps-per-generation', { ...trl, stepsPerGeneration: 8 }), null, 'a given value is what it says');
+  assert.equal(derivedNote('framework', trl), 'its loss normaliser weights each of the 4 micro-steps of an optimizer step');
+  assert.equal(
+    derivedNote('framework', { ...trl, stepsPerGeneration: 8, numIterations: 2 }),
+    'its loss normaliser weights each of the 16 micro-steps of an optimizer step',
+  );
+  assert.equal(derivedNote('ranks', trl), null);
+  setLang('zh-CN');
+  assert.equal(derivedNote('steps-per-generation', trl), '0 = 梯度累积步数（4），与 TRL 相同');
+  setLang('en');
+});

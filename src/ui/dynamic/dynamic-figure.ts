@@ -15,8 +15,37 @@ export const FIG_MSG = section('dynamicFig');
 /** Rank r's colour (the explorer's categorical palette). */
 export const rankColour = (r: number) => promptColour(r);
 
-const W = 960;
+/** The figure's width at most (its units are CSS px: drawn at the width of its column, never scaled, so its 12 px text stays 12 px). */
+export const FIGURE_WIDTH_MAX = 960;
+/** The narrowest it is drawn (a 390 px phone's column is about 340). */
+const FIGURE_WIDTH_MIN = 300;
 const LEFT = 70;
+/** A 12 px label's width per character, estimated (system-ui's digits and brackets are about 0.6 em). */
+const CHAR_PX = 7.2;
+
+/** `text` broken at spaces into lines of at most `width` px (estimated), for SVG text, which does not wrap. */
+export function wrapLines(text: string, width: number): string[] {
+  const most = Math.max(8, Math.floor(width / CHAR_PX));
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > most) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** A text of one or more lines (16 px apart) from baseline `y`; returns it and the height its extra lines take. */
+function textBlock(text: string, x: number, y: number, width: number, cls: string): { part: unknown; extra: number } {
+  const lines = wrapLines(text, width - x);
+  return {
+    part: svg`<text x=${x} y=${y} class=${cls}>${lines.map((l, i) => svg`<tspan x=${x} dy=${i === 0 ? 0 : 16}>${l}</tspan>`)}</text>`,
+    extra: (lines.length - 1) * 16,
+  };
+}
 
 export function drawLabel(draw: number, plan: StepPlan<Sample>): string {
   return draw === 0 ? FIG_MSG.initial : plan.policy === 'stream' ? FIG_MSG.round(draw) : FIG_MSG.resample(draw);
@@ -24,9 +53,12 @@ export function drawLabel(draw: number, plan: StepPlan<Sample>): string {
 
 /**
  * The SVG for `step`: 0…draws−1 a draw (its groups; the pool after it), draws the slices
- * (and the train step after it shows the same picture).
+ * (and the train step after it shows the same picture), laid out for a column `width` CSS px wide
+ * (960 at most): it fits the column and does not scroll. Each slice's words ("[48:62] 14 of 16",
+ * what the tours and the article point at) sit right of its bar where they fit, else on a line under it.
  */
-export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
+export function dynamicSvg(t: StepTrace, step: number, width = FIGURE_WIDTH_MAX): TemplateResult {
+  const W = Math.round(Math.min(FIGURE_WIDTH_MAX, Math.max(FIGURE_WIDTH_MIN, width)));
   const plan = t.plan;
   const draws = t.draws.length;
   const d = Math.min(step, draws - 1);
@@ -38,8 +70,9 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
   const rowH = 20;
   const parts: unknown[] = [];
   let y = 16;
-  parts.push(svg`<text x="0" y=${y} class="title">${FIG_MSG.groups(drawLabel(draw.draw, plan))}</text>`);
-  y += 8;
+  const groupsTitle = textBlock(FIG_MSG.groups(drawLabel(draw.draw, plan)), 0, y, W, 'title');
+  parts.push(groupsTitle.part);
+  y += 8 + groupsTitle.extra;
   draw.byRank.forEach((groups, r) => {
     const top = y + r * rowH;
     parts.push(svg`<text x=${LEFT - 6} y=${top + 14} text-anchor="end" fill=${rankColour(r)} class="rank">${FIG_MSG.rank(r)}</text>`);
@@ -74,27 +107,42 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
   y += 24;
   // The key to the colours of the pool and the slices: one swatch per rank, on a line of their own under the
   // key's words (beside them the swatches began 300 units in, past a phone's screen).
+  // As many swatches a line as the width holds (a narrow column wraps them).
+  const keyX = W < 480 ? 0 : LEFT;
+  const perLine = Math.max(1, Math.floor((W - keyX) / 76));
+  const keyLines = Math.ceil(ranks / perLine);
+  const keyWords = textBlock(FIG_MSG.originKey, keyX, y + 10, W, '');
   parts.push(
-    svg`<g class="origin-key"><text x=${LEFT} y=${y + 10}>${FIG_MSG.originKey}</text>${Array.from(
-      { length: ranks },
-      (_, r) => svg`<rect x=${LEFT + r * 76} y=${y + 16} width="12" height="12" fill=${rankColour(r)}></rect>
-      <text x=${LEFT + 16 + r * 76} y=${y + 26}>${FIG_MSG.rank(r)}</text>`,
-    )}</g>`,
+    svg`<g class="origin-key">${keyWords.part}${Array.from({ length: ranks }, (_, r) => {
+      const kx = keyX + (r % perLine) * 76;
+      const ky = y + keyWords.extra + 16 + Math.floor(r / perLine) * 18;
+      return svg`<rect x=${kx} y=${ky} width="12" height="12" fill=${rankColour(r)}></rect>
+      <text x=${kx + 16} y=${ky + 10}>${FIG_MSG.rank(r)}</text>`;
+    })}</g>`,
   );
-  y += 50;
+  y += 32 + keyWords.extra + keyLines * 18;
 
   if (showSlices) {
-    parts.push(svg`<text x="0" y=${y - 6} class="title">${FIG_MSG.slices}</text>`);
+    const slicesTitle = textBlock(FIG_MSG.slices, 0, y - 6, W, 'title');
+    parts.push(slicesTitle.part);
+    y += slicesTitle.extra;
     if (plan.slices.length === 0) {
-      parts.push(svg`<text x=${LEFT} y=${y + 12} class="note">${FIG_MSG.noSlices}</text>`);
-      y += 24;
+      const note = textBlock(FIG_MSG.noSlices, W < 480 ? 0 : LEFT, y + 12, W, 'note');
+      parts.push(note.part);
+      y += 24 + note.extra;
     }
-    const cell = (W - LEFT - 160) / Math.max(1, plan.localTarget, ...plan.slices.map((s) => s.samples.length));
+    const words = plan.slices.map((s) => `${FIG_MSG.slice(s.from, s.to, s.source)} ${FIG_MSG.size(s.samples.length, plan.localTarget)}`);
+    const wordsRoom = Math.ceil(Math.max(0, ...words.map((w) => w.length)) * CHAR_PX) + 12;
+    const widest = Math.max(1, plan.localTarget, ...plan.slices.map((s) => s.samples.length));
+    // Right of the bar while a sample keeps at least 6 px beside them; else under it.
+    const beside = (W - LEFT - 10 - wordsRoom) / widest >= 6;
+    const cell = (W - LEFT - 10 - (beside ? wordsRoom : 0)) / widest;
+    const sliceH = beside ? rowH : rowH + 16;
     // Unequal slices are the bug only under the naive slicing (the next gather breaks); rebalance makes them on purpose.
     const broken = plan.policy === 'naive';
     const uneven = plan.slices.some((s) => s.samples.length !== plan.localTarget);
     plan.slices.forEach((s, r) => {
-      const top = y + r * rowH;
+      const top = y + r * sliceH;
       const short = s.samples.length !== plan.localTarget;
       const mark = short ? (broken ? 'short' : 'uneven') : '';
       parts.push(svg`<g class="slice" data-rank=${s.rank} data-size=${s.samples.length}>
@@ -107,17 +155,15 @@ export function dynamicSvg(t: StepTrace, step: number): TemplateResult {
           ) => svg`<rect x=${LEFT + i * cell} y=${top + 2} width=${Math.max(0.5, cell - 0.5)} height=${rowH - 4} fill=${rankColour(x.origin)}>
             <title>${x.id}: ${FIG_MSG.origin(x.origin)}</title></rect>`,
         )}
-        <text x=${LEFT + Math.max(plan.localTarget, s.samples.length) * cell + 8} y=${top + 14} class=${mark}>${FIG_MSG.slice(
-          s.from,
-          s.to,
-          s.source,
-        )} ${FIG_MSG.size(s.samples.length, plan.localTarget)}</text>
+        <text x=${beside ? LEFT + Math.max(plan.localTarget, s.samples.length) * cell + 8 : LEFT} y=${beside ? top + 14 : top + 30}
+          class=${`words ${mark}`}>${words[r]}</text>
       </g>`);
     });
-    y += plan.slices.length * rowH + 10;
+    y += plan.slices.length * sliceH + 10;
     if (uneven && !broken) {
-      parts.push(svg`<text x=${LEFT} y=${y + 6} class="by-design">${FIG_MSG.byDesign}</text>`);
-      y += 18;
+      const note = textBlock(FIG_MSG.byDesign, W < 480 ? 0 : LEFT, y + 6, W, 'by-design');
+      parts.push(note.part);
+      y += 18 + note.extra;
     }
   }
   const height = y + 6;

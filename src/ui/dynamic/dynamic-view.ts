@@ -11,7 +11,7 @@ import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.t
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import uPlot from 'uplot';
-import { DYNAMIC_PRESET_NAMES, POLICIES, POLICY_ABOUT, type Policy, type SweepConfig, type SweepResult } from '../../core/dynamic/index.ts';
+import { DYNAMIC_PRESET_NAMES, POLICIES, type Policy, type SweepConfig, type SweepResult } from '../../core/dynamic/index.ts';
 import { type RunRecord, runDynamicOnce } from '../../ranks/dynamic-run.ts';
 import type { PlanSummary } from '../../ranks/programs/dynamic.ts';
 import { isolationProblem } from '../isolation.ts';
@@ -67,7 +67,14 @@ export class GrpoDynamicView extends LitElement {
     ranksState: { state: true },
     sweepState: { state: true },
     figureOnly: { type: Boolean, attribute: 'figure' },
+    figureWidth: { state: true },
   };
+  /** The width the figure is drawn at: the element's content box (the figure fits its column, never scrolls). */
+  declare figureWidth: number;
+  private readonly sized = new ResizeObserver((entries) => {
+    const w = Math.floor(entries[0]!.contentRect.width);
+    if (w > 0 && w !== this.figureWidth) this.figureWidth = w;
+  });
 
   /** `figure`: the picture and its stage slider only (an article's figure: no settings, no runs on rank workers, no sweep). */
   declare figureOnly: boolean;
@@ -112,7 +119,8 @@ export class GrpoDynamicView extends LitElement {
       label { display: flex; flex-direction: column; gap: 2px; color: #444; }
       input, select { font: inherit; font-size: 13px; }
       input { width: 6em; }
-      .policies { display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0 8px; }
+      .policies { display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0 8px; align-items: center; }
+      .policies .legend { flex: 1 0 100%; font-size: 12px; color: #444; }
       .policies button[aria-pressed='true'] { background: #333; color: #fff; }
       .about { color: #444; font-size: 13px; max-width: 1000px; }
       /* On a phone the buttons keep their words on one line and the stage's label takes a line of its own. */
@@ -120,10 +128,9 @@ export class GrpoDynamicView extends LitElement {
       .controls button { white-space: nowrap; flex: none; }
       .controls input[type='range'] { width: 220px; max-width: 100%; flex: 0 1 220px; min-width: 120px; }
       .controls .step-label { flex: 1 1 16em; }
-      /* On a narrow screen the figure keeps a readable size and scrolls sideways instead of shrinking its 12 px labels to 5 px. */
+      /* The figure is laid out for its column's width (dynamicSvg's width): its 12 px text stays 12 px and nothing scrolls. */
       .figure { overflow-x: auto; }
-      /* Never below 0.9 of its 960 units (its 12 px text stays at least 10.8 px): on a phone it scrolls, with the hint. */
-      .figure svg { width: 100%; min-width: 864px; max-width: 1000px; height: auto; }
+      .figure svg { display: block; max-width: 100%; height: auto; }
       pre { background: #f6f6f6; padding: 8px 10px; overflow-x: auto; font-size: 12px; white-space: pre-wrap; }
       pre.failure { background: #fff0f0; border-left: 3px solid #b00020; }
       pre.success { background: #f0fff0; border-left: 3px solid #2e7d32; }
@@ -140,6 +147,7 @@ export class GrpoDynamicView extends LitElement {
     this.trace = null;
     this.error = null;
     this.playing = false;
+    this.figureWidth = 960;
     this.ranksState = { status: 'idle', records: [] };
     this.sweepState = { status: 'idle', units: 0, total: 0 };
   }
@@ -183,8 +191,14 @@ export class GrpoDynamicView extends LitElement {
     return this.renderRoot.querySelector<SVGSVGElement>('svg.dynamic-figure');
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.sized.observe(this);
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.sized.disconnect();
     this.pause();
     this.sweepWorker?.terminate();
     this.sweepWorker = null;
@@ -394,17 +408,18 @@ export class GrpoDynamicView extends LitElement {
         ${field('k', MSG.k, a.k ?? c?.k)} ${field('p', MSG.p, a.p ?? (custom ? req?.p : ''))}
         ${field('max-resample-times', MSG.maxResample, a['max-resample-times'] ?? c?.maxResampleTimes)} ${field('seed', MSG.seed, a.seed ?? c?.seed)}
       </form>
-      <div class="policies" role="group" aria-label=${MSG.policy}>
+      <div class="policies" role="group" aria-labelledby="policy-legend">
+        <span id="policy-legend" class="legend">${MSG.policyLegend}</span>
         ${POLICIES.map(
           (p: Policy) =>
-            html`<button type="button" data-policy=${p} aria-pressed=${String(c?.policy === p)} title=${MSG.policyAbout[p] ?? POLICY_ABOUT[p]}
+            html`<button type="button" data-policy=${p} aria-pressed=${String(c?.policy === p)} title=${MSG.policyAbout[p]}
               @click=${() => {
                 this.set('policy', p);
                 this.set('step', String(Number.MAX_SAFE_INTEGER));
               }}>${p}</button>`,
         )}
       </div>
-      ${c ? html`<p class="about">${c.policy}: ${MSG.policyAbout[c.policy] ?? POLICY_ABOUT[c.policy]}</p>` : nothing}`;
+      ${c ? html`<p class="about">${c.policy}: ${MSG.policyAbout[c.policy]}</p>` : nothing}`;
   }
 
   private trainStep(req: DynamicRequest) {
@@ -466,17 +481,11 @@ export class GrpoDynamicView extends LitElement {
         ? html`<div class="controls"><input type="range" name="step" min="0" max=${last} .value=${String(step)}
               @input=${(e: Event) => this.setStep(Number((e.target as HTMLInputElement).value))} aria-label=${MSG.stepOf(step, last + 1, what)} />
             <span class="step-label" aria-live="polite">${MSG.stepOf(step, last + 1, what)}</span></div>
-            <div class="figure">${dynamicSvg(t, step)}</div>`
+            <div class="figure">${dynamicSvg(t, step, this.figureWidth)}</div>`
         : html`${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}`;
     return html`<h2>${MSG.title}</h2>
       ${this.form(req)}
       ${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}
-      ${about !== null && !this.error ? html`<p class="about">${about}</p>` : nothing}
-      ${
-        req?.presetInfo && !this.error
-          ? html`<p class="about">${(req.preset ? MSG.presetDraws[req.preset] : undefined) ?? coreOriginal(req.presetInfo.draws)}</p>`
-          : nothing
-      }
       ${
         t && req && !this.error
           ? html`<div class="controls">
@@ -490,7 +499,7 @@ export class GrpoDynamicView extends LitElement {
                 <span class="step-label" aria-live="polite">${MSG.stepOf(step, last + 1, what)}</span>
               </div>
               <p class="label">${MSG.inPage}</p>
-              <div class="figure">${dynamicSvg(t, step)}</div>
+              <div class="figure">${dynamicSvg(t, step, this.figureWidth)}</div>
               <pre class="log">${[
                 ...this.eventLines(t, Math.min(step, t.draws.length - 1)),
                 ...(step >= t.draws.length && t.plan.shortage > 0 ? [MSG.shortage(t.plan.shortage, t.plan.target)] : []),
@@ -498,6 +507,12 @@ export class GrpoDynamicView extends LitElement {
                 ...(step >= t.draws.length ? t.plan.notes.map((n) => html`<code lang="en">warning: ${n}</code>`) : []),
               ].map((l, j) => (j === 0 ? l : ['\n', l]))}</pre>
               ${step === last ? this.trainStep(req) : nothing}`
+          : nothing
+      }
+      ${about !== null && !this.error ? html`<p class="about">${about}</p>` : nothing}
+      ${
+        req?.presetInfo && !this.error
+          ? html`<p class="about">${(req.preset ? MSG.presetDraws[req.preset] : undefined) ?? coreOriginal(req.presetInfo.draws)}</p>`
           : nothing
       }
       <h3>${MSG.sweep}</h3>

@@ -73,8 +73,8 @@ export class GrpoLayout extends LitElement {
     .warn, .stale { color: #8b1a1a; font-size: 13px; }
     .notice { border: 1px solid #4e79a7; background: #eef3f9; border-radius: 6px; padding: 4px 10px; font-size: 13px; color: #1f3b5a; }
     .notice ul { margin: 2px 0; padding-left: 18px; }
-    .pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
-    @media (max-width: 760px) { .pair { grid-template-columns: minmax(0, 1fr); } }
+    /* Side by side while each picture has 560 px (a group of 2k with its tiles' values), else one above the other. */
+    .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 560px), 1fr)); gap: 12px; }
     figure { margin: 0; min-width: 0; }
     figcaption { font-size: 12px; font-weight: 600; color: #333; margin-bottom: 4px; }
     .compare-text { margin: 0 0 8px; font-size: 14px; border-left: 3px solid #b07aa1; padding-left: 8px; }
@@ -200,9 +200,15 @@ export class GrpoLayout extends LitElement {
     const scored = this.story.phase >= phaseIds.indexOf('advantages');
     const figureOnly = this.hasAttribute('figure');
     const last = this.story.phase === phaseIds.length - 1;
-    const canvas = (method: ExplorerState['regroup'], rows: ExplorerView['rows'], advantages: ExplorerView['advantages']) =>
+    // The pair is drawn at one scale: each picture's tiles fit the other's widest group too (peerRows).
+    const canvas = (
+      method: ExplorerState['regroup'],
+      rows: ExplorerView['rows'],
+      advantages: ExplorerView['advantages'],
+      peer: ExplorerView['rows'],
+    ) =>
       html`<grpo-layout-canvas .gather=${v.gather} .rows=${rows} .ranks=${v.layout.config.ranks} .method=${method} .colours=${v.colours}
-        .rewards=${v.rewards} .advantages=${advantages} .highlight=${s.prompt} @prompt-select=${this.onSelect}></grpo-layout-canvas>`;
+        .rewards=${v.rewards} .advantages=${advantages} .highlight=${s.prompt} .peerRows=${peer} @prompt-select=${this.onSelect}></grpo-layout-canvas>`;
     return html`
       ${
         s.notices.length > 0
@@ -223,11 +229,12 @@ export class GrpoLayout extends LitElement {
       </p>
       ${v.compare ? html`<p class="compare-text" role="status">${withCode(scored ? v.compare.text : v.compare.rowsText)}</p>` : nothing}
       <div class=${v.compare ? 'pair' : ''}>
-        <figure>${v.compare ? html`<figcaption>${label(s.regroup)}</figcaption>` : nothing}${canvas(s.regroup, v.rows, v.advantages)}</figure>
+        <figure>${v.compare ? html`<figcaption>${label(s.regroup)}</figcaption>` : nothing}
+          ${canvas(s.regroup, v.rows, v.advantages, v.compare?.rows ?? [])}</figure>
         ${
           v.compare
             ? html`<figure class="compared"><figcaption>${label(v.compare.regroup)}</figcaption>
-          ${canvas(v.compare.regroup, v.compare.rows, v.compare.advantages)}</figure>`
+          ${canvas(v.compare.regroup, v.compare.rows, v.compare.advantages, v.rows)}</figure>`
             : nothing
         }
       </div>

@@ -2,6 +2,7 @@
 // Chinese: one template per message id over the same parameters the English is built from, so both
 // languages quote the same numbers. The type lists every id the core can say: a message added to
 // the core without its Chinese here does not compile (and test/ui/i18n-catalogue.test.ts checks it).
+import type { RowsMaker } from '../../core/messages/errors.ts';
 import type { MessageId, Params } from '../../core/messages/index.ts';
 import { LAYOUT_SETTINGS } from '../../core/settings.ts';
 import { STEPS_ZH } from './steps-zh.ts';
@@ -10,8 +11,11 @@ import { zhCN } from './zh-CN.ts';
 /** A setting named by its flag ("batches-per-epoch") or param, as the Chinese settings table labels it. */
 function label(flag: string): string {
   const s = LAYOUT_SETTINGS.find((x) => x.flag === flag || x.param === flag);
-  return s ? (zhCN.core.settings[s.param]?.label ?? s.label) : flag;
+  return s ? zhCN.core.settings[s.param].label : flag;
 }
+
+/** Who cuts rewards into rows of k (the core's RowsMaker), named in Chinese. */
+const ROWS_ZH: Record<RowsMaker, string> = { 'trl-view': 'TRL 的 view(-1, G)', 'dance-local': 'DanceGRPO 的本地分组' };
 
 /** A name followed by a Chinese word: a space after Latin text, none after a full-width bracket or a Chinese character. */
 const beforeWord = (name: string) => (/[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$/.test(name) ? name : `${name} `);
@@ -38,6 +42,12 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'note.verl.balanced': (p) =>
     `balance_batch=true：_balance_batch 按词元工作量（24576·长度 + 长度²）重排每个 step，所以一个 prompt 的 ${p.k} 个副本按长度散布到各 rank；` +
     'advantage 仍在驱动进程上按 uid 分组，但 mini-batch 会混合不同的 prompt。',
+  'note.verl.prefix-grouper': (p) =>
+    `use_prefix_grouper：_balance_batch 按整个 uid 组平衡（get_group_balanced_partitions）：每个 prompt 的 ${p.k} 个副本留在同一 rank 上，` +
+    `每个 rank ${p.groups} 组，保持生成顺序（不做短-长-短重排）。`,
+  'note.verl.keep-minibatch': (p) =>
+    `keep_minibatch：_balance_batch 把 ${p.slices} 段、每段 ppo_mini_batch_size=${p.slice} 个样本（verl 用写下的 prompt 数去切样本列表）` +
+    `各自在 rank 间平衡，每段每个 rank ${p.perRank} 个，再把每个 rank 排成短-长-短；RayPPOTrainer.fit 从不传 keep_minibatch=True。`,
   'note.verl.unbalanced': (p) =>
     `balance_batch=false：样本保持生成顺序，所以每个 prompt 的 ${p.k} 个副本是连续的` +
     (p.straddle ? `；每个 rank ${p.perRank} 个不是 k 的倍数，所以有些组跨两个 rank。` : '，并且在同一个 rank 上。'),
@@ -61,6 +71,10 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'note.flow-grpo.reseeded': (p) =>
     `在 epoch e 的第 i 个 batch 之前，训练循环调用 set_epoch(e × ${p.batches} + i)，于是生成器以“随机种子 + 该数”重新设定种子，` +
     '每个 batch 都是独立抽取：一个 prompt 可能在同一 epoch 的两个 batch 中出现。',
+  'note.flow-grpo.sd3-fast': (p) =>
+    `--framework flow_grpo-sd3-fast-${p.commit}：flow_grpo 在 ${p.commit} 的 ${p.script} 的循环，每个 batch 前调用 set_epoch，再新建 ` +
+    'iter(train_dataloader)，且从不交给 accelerator.prepare；它的 DataLoader 唯一的 worker 在 set_epoch 之后才启动，所以每个 batch ' +
+    '都是它自己那次抽取（按 0 个 worker、未 prepare 布局），种子是脚本写进 sampler 的 42。',
   'note.flow-grpo.look-ahead': (p) =>
     `训练循环在每个 batch 之前调用 set_epoch(e × ${p.batches} + i)，但数据加载器（${loader(p)}）在循环开始前就建好了迭代器，` +
     `并在对应的 set_epoch 调用之前抽取 ${p.ahead} 个索引 batch：` +
@@ -90,6 +104,17 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'note.trl.micro-batches': (p) =>
     `每个 rank 的 ${p.block} 个样本被用作 ${p.stepsPerGeneration} 个 batch=${p.batch} 的 micro-batch（每个 micro-step 一个）；` +
     `每 gradient_accumulation_steps=${p.accumulation} 个 micro-step 构成一次优化器 step（见 step 计数）。`,
+  'note.trl.framework': (p) =>
+    `--framework ${p.framework}：批量设置按 ${p.version} 的方式读取（${p.pinnedTo}）；prompt 的布局仍由 TRL 的 RepeatSampler 和 accelerate 的` +
+    '按进程分块决定，与 TRL 1.x 相同。',
+  'note.unsloth.rewrite': (p) =>
+    `\`Unsloth\` 改写了批量：gradient_accumulation_steps ${p.ga} × WORLD_SIZE ${p.ranks} × per_device_train_batch_size ${p.from} 不是 ` +
+    `num_generations=${p.k} 的倍数，所以 UnslothGRPOConfig 打印 "${p.notice}"，并在 TRL 读取之前把 per_device_train_batch_size 从 ${p.from} ` +
+    `改为 ${p.to}；这里的 layout 是改写后那次运行的（WORLD_SIZE 即 ranks，\`torchrun\` 和 \`accelerate launch\` 会设置它；直接用 \`python\` 运行时读到 1）。`,
+  'note.ms-swift.sequence-parallel': (p) =>
+    `sequence_parallel_size=${p.sp}：ms-swift 自己的 RepeatSampler 把每个 generation batch 产出 num_iterations × steps_per_generation × ` +
+    `${p.sp} = ${p.repeat} 次，gradient_accumulation_steps 变为 ${p.ga} × ${p.sp} = ${p.ga * p.sp}；每个进程载入图中的块，每个 micro-step ` +
+    `训练缓存的 generation 的 ${p.slices} 个切片之一（grpo_trainer.py 的 _prepare_inputs，读过，未运行）。`,
   'note.trl.straddle': (p) => `每个进程的块（${p.block}）不是 k=${p.k} 的倍数：有些组跨越两个 rank。`,
   // ConfigError clauses
   'config.not-bool': (p) => `${label(p.setting)} 必须是 true 或 false，得到的是 ${p.got}`,
@@ -110,6 +135,16 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
     `一个 epoch 需要 m=${p.m} 个不同的 prompt（m·k 须是 ranks×batch=${p.stepSamples} 的倍数），但 dataset-size=${p.datasetSize}` +
     `${p.fix ? `；改用 dataset-size ≥ ${p.m}` : ''}` +
     `（flow_grpo 不做检查：randperm(${p.datasetSize})[:${p.m}] 只返回 ${p.datasetSize} 个 prompt，该 epoch 最后几个 batch 不足或为空）`,
+  'flow-grpo.fast-fixed': (p) =>
+    `${p.flag}=${p.given} 不是 flow_grpo 的 train_sd3_fast.py 实际运行的值：无论配置怎么写，它的循环都按 ${p.flag}=${p.fixed} 布局` +
+    `（去掉 ${p.flag}，或换一个 --framework）`,
+  'verl.prefix-grouper-groups': (p) =>
+    `use_prefix_grouper 让每个 prompt 的副本留在同一 rank 上，所以 data.train_batch_size=${p.groups} 个 prompt 必须能均分到 ranks=${p.ranks}`,
+  'verl.keep-minibatch-slice': (p) =>
+    `keep_minibatch 把每段 ppo_mini_batch_size=${p.slice} 个样本各自分到各 rank，所以它必须是 ranks=${p.ranks} 的倍数`,
+  'verl.keep-minibatch-partial': (p) =>
+    `keep_minibatch：这个 step 的 ${p.samples} 个样本不是 ppo_mini_batch_size=${p.slice} 的整数段；verl 的重排索引会把最后 ` +
+    `${p.samples % p.slice} 个样本排除在 batch 之外，sandbox 不模拟这种布局`,
   'flow-grpo-lcm.batches-step': (p) =>
     `flow-grpo-lcm 把一个 epoch 切成 k/gcd(k, ranks×batch)=${p.k}/${p.gcd}=${p.step} 个 batch 的倍数` +
     `（m·k 必须填满 ranks×batch=${p.stepSamples} 的整 batch），所以 batches-per-epoch=${p.given} 会变成 ${p.effective}`,
@@ -135,6 +170,15 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
     `一个生成 batch 需要 ${p.prompts} 个不同的 prompt（生成 batch ${p.generation} / k=${p.k}），但 dataset-size=${p.datasetSize}：` +
     'RepeatSampler 会丢掉唯一且不完整的那一块',
   'trl.both-given': () => '--generation-batch-size 和 --steps-per-generation 只能给一个（一个由另一个推出）',
+  'trl.generation-batch-equal': (p) =>
+    `同时给出时，generation-batch-size=${p.generationBatchSize} 必须等于 ranks×batch×steps-per-generation=${p.expected}`,
+  'trl-018.generation-batch-straddles': (p) =>
+    `generation-batch-size=${p.generationBatchSize} 是 batch=${p.batch} 的倍数，但不是 ranks×batch=${p.global} 的倍数：TRL 0.18.2 ` +
+    `会接受它（它的检查 \`generation_batch_size % per_device_train_batch_size * num_processes\` 按 (${p.generationBatchSize} % ${p.batch}) × 进程数 计算），` +
+    `设 steps_per_generation = ${p.generationBatchSize} // ${p.global} = ${p.stepsPerGeneration}，于是它的 RepeatSampler 的 ` +
+    `${p.generationBatchSize} 个样本一块会跨越 dataloader 的批次，sandbox 不模拟这种布局`,
+  'trl.sp-ms-swift-only': () => 'sequence-parallel-size 是 ms-swift 的 sequence_parallel_size：请给出 framework ms-swift-3602360',
+  'trl.sp-divide': (p) => `sequence-parallel-size=${p.sp} 必须整除 ranks=${p.ranks}（ms-swift 让 ${p.sp} 个进程共同处理一条序列）`,
   'trl.generation-batch-multiple': (p) => `generation-batch-size=${p.generationBatchSize} 必须是 ranks×batch=${p.global} 的倍数`,
   'verl.samples-not-prompts': (p) =>
     `每个 step 的 ranks×batch=${p.ranks}×${p.batch}=${p.samples} 个样本必须是 data.train_batch_size 个 prompt × rollout.n=${p.k}（verl 把每个 prompt 复制 n 份）`,
@@ -156,12 +200,17 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'fix.mini-at-most': (p) => `最多用 ${p.most}（0 = 全部）`,
   'fix.at-least': (p) => `改用 ≥ ${p.least}`,
   'fix.flag-values': (p) => `改用 ${or(p.values.map((v) => `${label(p.flag)} ${v}`))}`,
+  'fix.steps-per-generation': (p) =>
+    `可用 ${p.values.map((v) => `steps-per-generation ${v}`).join(' 或 ')}` +
+    (p.followsGa
+      ? `（或 ${p.values.map((v) => `gradient-accumulation-steps ${v}`).join(' 或 ')}，未给出 steps-per-generation 时它跟随 GA）`
+      : ''),
   'fix.sampler': (p) => `改用 --sampler ${p.sampler}`,
   'fix.try': (p) => `试试 ${or(p.fixes)}`,
   'fix.lower-ranks-or-batch': () => `请调低 ${label('ranks')} 或 ${label('batch')}`,
   'fix.none-change-several': () => '没有哪个单独的设置能修正它，需要同时改几个',
   'fix.none-lower-several': () => '没有哪个单独的设置能修正它，需要同时调低几个',
-  'advantages.rows': (p) => `${p.rows}：${p.count} 个 reward 无法按每行 ${p.size} 个排成行；个数必须是组大小的倍数`,
+  'advantages.rows': (p) => `${ROWS_ZH[p.rows]}：${p.count} 个 reward 无法按每行 ${p.size} 个排成行；个数必须是组大小的倍数`,
   'advantages.slice-back': (p) => `切回各 rank：${p.count} 个 gather 得到的值无法平均分给 ${p.ranks} 个 rank`,
   'schedule.alpha': (p) => `α 必须在 [0, 1] 之间（0：合批毫无节省，1：一批只花一个的时间），${got(p.got)}`,
   'schedule.config-time': (p) => `配置时间 T 必须是正数，${got(p.got)}`,

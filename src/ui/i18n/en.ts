@@ -6,6 +6,13 @@
 // as they were before the catalogues.
 import { plural as corePlural } from '../../core/dynamic/messages.ts';
 import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
+import type { RowsMaker } from '../../core/messages/errors.ts';
+import { frameworkDefaults } from '../../core/grpo/framework-defaults.ts';
+import { LAYOUT_SETTINGS, type LayoutParam } from '../../core/settings.ts';
+import { POLICY_ABOUT, type Policy } from '../../core/dynamic/types.ts';
+import type { ViewName } from '../views.ts';
+import type { DropReason, LengthDistribution } from '../../core/async/types.ts';
+import type { GroupFate } from '../async/async-trace.ts';
 import {
   type CaptionFacts,
   captionText,
@@ -14,6 +21,8 @@ import {
   type HeadlineFacts,
   headlineText,
 } from '../../core/schedule/explain.ts';
+import type { SeriesLabel } from '../../train/metrics.ts';
+import { frameworkEn } from './framework-en.ts';
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 /** "4 groups of 8" or "2 groups of 8 and 4 groups of 4" (sizes as groupSizes gives them). */
@@ -27,6 +36,14 @@ const regroupText: Record<RegroupMethod, string> = {
   view: 'with rewards.view(-1, k), as TRL does: every k consecutive gathered samples form a row, whatever prompts they hold',
   uid: 'by uid, as verl does: the copies of one draw of a prompt share a uid',
   local: 'on each rank, k consecutive samples per group, as DanceGRPO does (no gather needed when a rank holds whole groups)',
+};
+
+/** Why a group was dropped, in a tooltip (the list under the figure counts them: async.why). */
+const DROP_REASONS: Record<DropReason, string> = {
+  'stale-at-consumption': 'too stale when the trainer pulled it',
+  evicted: 'evicted from the buffer at a weight update',
+  'aborted-in-flight': 'aborted while generating, at a weight update',
+  'outside-step-window': 'outside the steps the trainer takes from',
 };
 
 const tooBig = (why: string) => `Too big for this page: ${why}. The overview shows it as a heatmap; for tiles, pick smaller numbers.`;
@@ -70,7 +87,15 @@ export const en = {
     toExplorer: '← the explorer: where the k copies go',
     /** Above a figure or table wider than its box (src/ui/scroll-hint.ts). */
     scrollHint: '↔ wider than the screen: scroll sideways for the rest',
-    viewTitles: { train: 'train', schedule: 'schedule', dynamic: 'dynamic', steps: 'steps' } as Record<string, string>,
+    viewTitles: {
+      train: 'train',
+      schedule: 'schedule',
+      dynamic: 'dynamic',
+      steps: 'steps',
+      async: 'asynchronous GRPO',
+      advantages: 'advantages',
+      framework: 'frameworks',
+    } as Record<ViewName, string>,
   },
   explorer: {
     subtitle: '· where the k copies of a prompt go, and how they meet again',
@@ -80,6 +105,12 @@ export const en = {
     copyLinkTitle: 'copy a link to exactly this view',
     linkCopied: 'link copied',
     copyAddressBar: 'copy the address bar',
+    /** The line under the statistics: the `grpo-sandbox layout` command that prints this layout, and its copy button. */
+    commandLead: 'In a terminal, the same layout:',
+    copyCommand: 'copy',
+    copyCommandTitle: 'copy the command that prints this layout’s numbers',
+    commandCopied: 'copied',
+    copyCommandBelow: 'select it to copy',
     noticeTitle: 'Some of the link could not be read:',
     dismiss: 'dismiss',
     /** A caption's place in the story: phase i of n (the tour panel counts its own steps, so the word says which). */
@@ -212,11 +243,11 @@ export const en = {
       `What if: this regroups ${label} on a ${framework} layout; ${framework} itself ${does}.`,
     noAdvantagesRows: (who: string, k: string, where: string, count: string) =>
       `No advantages for this regrouping: ${who} needs rows of k = ${k} samples, but ${where} ${count}, which is not a multiple of ${k}.`,
+    /** Who cuts the rewards into rows of k (the core's RowsMaker), and what holds the samples. */
     rowMakers: {
-      trl: { who: "TRL's rewards.view(-1, k)", where: 'the gather holds' },
-      dance: { who: "DanceGRPO's local groups", where: 'a rank holds' },
-      other: { who: '', where: 'the gather holds' },
-    },
+      'trl-view': { who: "TRL's rewards.view(-1, k)", where: 'the gather holds' },
+      'dance-local': { who: "DanceGRPO's local groups", where: 'a rank holds' },
+    } as Record<RowsMaker, { who: string; where: string }>,
     noSliceBack: (samples: string, ranks: string) =>
       `No advantages to slice back: the ${samples} gathered samples do not split evenly over ${ranks} ranks.`,
     noAdvantages: (why: string) => `No advantages for this regrouping: ${why}`,
@@ -224,9 +255,14 @@ export const en = {
   },
   /** The core's names for things (src/core: settings table, presets, frameworks, regroupings) in this language. */
   core: {
-    settings: {} as Record<string, { label: string; hint: string }>,
+    /** Each layout setting's label and hint (the core's English: its settings table); every setting has its words. */
+    settings: Object.fromEntries(LAYOUT_SETTINGS.map((s) => [s.param, { label: s.label, hint: s.hint }])) as Record<
+      LayoutParam,
+      { label: string; hint: string }
+    >,
     presets: {} as Record<string, string>,
-    does: {} as Partial<Record<SamplerName, string>>,
+    /** What each sampler's framework does after sampling (the core's English: frameworkDefaults); every sampler has its words. */
+    does: Object.fromEntries(Object.entries(frameworkDefaults).map(([sampler, f]) => [sampler, f.does])) as Record<SamplerName, string>,
     regroup: {
       'prompt-id': 'by prompt id over the gather (flow_grpo PerPromptStatTracker)',
       view: 'view(-1, k) over the gathered order (TRL)',
@@ -239,6 +275,7 @@ export const en = {
     preset: 'preset',
     custom: 'custom',
     sampler: 'sampler',
+    otherFrameworks: 'Frameworks read from their own config (each in its own view):',
     tryFix: 'try:',
     showingLast: 'Showing the last valid layout meanwhile.',
     loaderNote: (loader: string, expected: [number, number][], real: [number, number][], pairs: string[]) =>
@@ -304,6 +341,13 @@ export const en = {
       'off-size-prompt-groups': 'prompt-id groups of size ≠ k',
       'mixed-view-rows': "if regrouped with TRL's view(-1, k): rows mixing prompts",
     },
+    /** The trainer's own counts (layout.counts), per process: per epoch · in all. */
+    counts: {
+      title: 'As the training loop counts (per process): per epoch · in all',
+      'generation-batches': 'generation batches',
+      'micro-steps': 'micro-steps (forward/backward)',
+      'optimizer-steps': 'optimizer steps (weight updates)',
+    },
     of: (a: number, b: number) => `${a} of ${b}`,
     histogram: 'groups by number of ranks spanned',
     ranks: (n: number) => `${n} rank${n === 1 ? '' : 's'}`,
@@ -364,6 +408,8 @@ export const en = {
     advantage: (a: string) => ` · advantage ${a}`,
     /** The key under the picture while tiles are coloured by prompt (a few prompts; a phone drops the tiles' labels). */
     colourKey: 'colour = prompt:',
+    advantageKey: 'colour = advantage:',
+    advantageRange: (low: string, high: string) => `here from ${low} to ${high}`,
   },
   overview: {
     title: 'Overview',
@@ -395,6 +441,14 @@ export const en = {
   },
   train: {
     title: 'Train the controller in the page',
+    /** What a form field's value stands for in this run, beside the field (issue 39: `0` and a TRL version shown with no word). */
+    derived: {
+      spgFromGa: (ga: number) => `0 = gradient accumulation (${ga}), as TRL does`,
+      spgNotRead: (sampler: string) => `read by the trl sampler only: ${sampler} generates one micro-batch per optimizer step`,
+      frameworkIdle:
+        'its loss normaliser applies to micro-steps; with gradient accumulation 1 and 1 iteration there are none: no effect here',
+      frameworkUsed: (micro: number) => `its loss normaliser weights each of the ${micro} micro-steps of an optimizer step`,
+    },
     intro:
       'The same loop as grpo-sandbox train: every rank is a Web Worker of this page (with its own WebGPU device when the backend ' +
       'asks for one and the browser has it); rewards and prompt ids are all-gathered, gradients all-reduced, Adam applied.',
@@ -436,8 +490,8 @@ export const en = {
         'The loss is ~0 by construction: on-policy (one pass per generation) the ratio is 1, so the loss is minus the mean ' +
         'advantage, and advantages are centred within each group; what trains is its gradient, Σ A·∇log π (see the gradient norm).',
       budget: 'reward per budget band: greedy policy vs optimum',
-      /** Legend labels in other languages (English: the labels as the charts name them). */
-      series: {} as Record<string, string>,
+      /** Legend labels in other languages (English: the labels as the charts name them; zh-CN: every SeriesLabel). */
+      series: {} as Partial<Record<SeriesLabel, string>>,
     },
     policyTitle: 'Learned policy per latency budget (greedy) next to the optimum',
     /** A configuration in the policy table: crops of the image tier, insertion position p, MoE top-K, active blocks. */
@@ -525,6 +579,7 @@ export const en = {
     preset: 'preset',
     none: 'none (random rewards)',
     policy: 'policy',
+    policyLegend: 'shortage policy — what the ranks do when the pool is still short after the last resample:',
     deviceFix: 'device-fix',
     presetFixes: 'as the preset runs it',
     on: 'on (.to(device))',
@@ -588,7 +643,8 @@ export const en = {
       `${trials} single steps per p of ${ranks} ranks × ${perRank} (k = ${k}, random binary rewards), policy ${policy}; ` +
       'short = pool still short after the last resample (theory: binomial).',
     error: (m: string) => `Cannot run this step: ${m}`,
-    policyAbout: {} as Record<string, string>,
+    /** What each shortage policy does (the core's English: POLICY_ABOUT); every policy has its words. */
+    policyAbout: POLICY_ABOUT as Record<Policy, string>,
     /** A preset's description by preset name (English: the core's, so empty here). */
     presetAbout: {} as Record<string, string>,
     /** How a preset's reward draws were chosen (its k among them): the core's English (DynamicPreset.draws) unless translated. */
@@ -621,6 +677,9 @@ export const en = {
     ga: 'grad. accumulation',
     spg: 'steps per generation',
     iters: 'iterations (μ)',
+    spgDerived: 'empty = gradient accumulation, as TRL does',
+    frameworkHint: 'the version whose micro-batching and loss normaliser the steps follow',
+    lossHint: 'the loss type (its normaliser is what differs between versions)',
     meta: (framework: string, loss: string) => `${framework}, loss ${loss}: `,
     legend:
       'One row per rank, one block per micro-step (colour: the policy version that generated its completions; hatched: trained ' +
@@ -639,6 +698,115 @@ export const en = {
         `completion ${completion}: ${tokens} tokens, weight × ${ratio} of the token mean's`,
     },
   },
+  async: {
+    title: 'Asynchronous GRPO: which policy version made what each step trains on',
+    framework: 'framework',
+    /** The staleness bound's shipped value, after the slider's label (the framework's own key). */
+    shipped: (value: string) => `(shipped default ${value})`,
+    noBound: (framework: string) =>
+      `${framework} has no staleness setting to slide: it has no version control, so nothing bounds how old a trained completion may be.`,
+    derived: 'derived',
+    knobs: {
+      'gen-workers': 'generation workers',
+      concurrency: 'completions per worker',
+      'train-batch-size': 'prompts per step',
+      k: 'k (completions per prompt)',
+      steps: 'trainer steps',
+      seed: 'seed',
+      lengths: 'completion lengths',
+    },
+    lengthNames: {
+      bimodal: 'bimodal (¼ of prompts hard and long)',
+      uniform: 'uniform (64–1023 tokens)',
+      'long-tail': 'long tail (exponential)',
+    } as Record<LengthDistribution, string>,
+    legend:
+      'Top: the trainer’s steps, and the time it waited for a batch (hatched). Each dashed line is a weight update at a ' +
+      'step’s end, labelled with the policy version the generators take there. Below: one lane per generation slot; each ' +
+      'bar is one completion, coloured by the policy version that decoded it (two colours: an update reached it while it ' +
+      'was being generated). Faded: never trained; outlined in red with ✕: its group was dropped. With a mouse, hover over ' +
+      'a bar for its prompt, versions and what became of it.',
+    versions: 'policy version:',
+    idleKey: 'trainer waiting',
+    droppedKey: 'dropped',
+    run: (steps: number, seconds: string, trained: number, meanLag: string, maxLag: number, idle: string) =>
+      `${plural(steps, 'trainer step')} in ${seconds} s trained ${plural(trained, 'completion')} at a mean lag of ${meanLag} ` +
+      `(max ${maxLag}); the trainer waited ${idle} s of that time for its batches (hatched).`,
+    lagIs: (framework: string) => `Lag is ${framework}’s own definition: `,
+    dropsNone: 'Nothing was dropped: every group generated was trained or is still waiting at the end.',
+    dropped: (n: number) => `Dropped: ${plural(n, 'group')} (red ✕), none put back in the queue:`,
+    why: {
+      'stale-at-consumption': (n: number) => `${n} too stale when the trainer pulled ${n === 1 ? 'it' : 'them'}`,
+      evicted: (n: number) => `${n} evicted from the buffer at a weight update, finished but outside the window`,
+      'aborted-in-flight': (n: number) => `${n} aborted while still generating, below the window at a weight update`,
+      'outside-step-window': (n: number) => `${n} outside the steps the trainer takes from`,
+    } as Record<DropReason, (n: number) => string>,
+    firstDrop: (prompt: number, version: number) => `The first: prompt ${prompt}, when the trainer was at v${version}: `,
+    bias: (trained: string, generated: string, bias: string) =>
+      `Length bias: the trained completions average ${trained} tokens against ${generated} for all finished ones (${bias}).`,
+    hard: (trained: number, generated: number) => ` Hard prompts: ${trained} of ${generated} finished completions trained.`,
+    commandLead: 'In a terminal:',
+    tableTitle: 'Every framework at its shipped settings, on this workload',
+    columns: ['framework', 'setting', 'mean lag', 'max lag', 'dropped', 'completions/s', 'trainer idle s', 'length bias', 'hard trained'],
+    inFigure: (framework: string) => `${framework} (in the figure)`,
+    noVersionControl: 'no version control',
+    tableNote:
+      'Lag is each framework’s own definition, so the same number means different things in two rows. Length bias: the mean ' +
+      'length of trained completions against all finished ones; hard trained: completions of hard prompts trained / finished.',
+    error: (m: string) => `Cannot run this simulation: ${m}`,
+    figure: {
+      trainer: 'trainer',
+      worker: (w: number) => `worker ${w}`,
+      step: (t: number) => `step ${t}`,
+      idle: 'idle',
+      update: (v: number) => `v${v}`,
+      seconds: 'time (s)',
+      stepTitle: (t: number, version: number, completions: number, byVersion: string, waited: string) =>
+        `step ${t}, at version ${version}: trains ${plural(completions, 'completion')} (by version ${byVersion}); waited ${waited} s for its batch`,
+      idleTitle: (t: number, waited: string) => `the trainer waits ${waited} s for step ${t}'s batch`,
+      barTitle: (prompt: number, completion: number, tokens: number, from: string, to: string, versions: string, fate: string) =>
+        `prompt ${prompt}, completion ${completion}: ${tokens} tokens, ${from}–${to} s, decoded by ${versions}; ${fate}`,
+      fate: (f: GroupFate) =>
+        f.kind === 'trained'
+          ? `trained in step ${f.step} (lag ${f.lag})`
+          : f.kind === 'dropped'
+            ? `dropped at v${f.atVersion}, ${DROP_REASONS[f.why]}: “${f.detail}”`
+            : 'not trained by the last step',
+      lanesShown: (shown: number, slots: number) => `The first ${shown} of ${slots} lanes.`,
+    },
+  },
+  advantages: {
+    title: 'Every framework’s advantages for one batch of rewards',
+    rewards: 'rewards',
+    prompts: 'prompt ids',
+    k: 'k (completions per prompt)',
+    variants: 'every variant, not only each framework’s default',
+    legend:
+      'One row per scheme, one column per completion with its index, prompt id and reward above it; a line separates one prompt’s ' +
+      'completions from the next. Each cell is that completion’s advantage: blue above 0, red below, grey where the framework gets NaN. ' +
+      'A ! after a scheme: that framework would flag this batch (listed below the figure).',
+    defaults: 'Rows: each framework’s shipped default scheme.',
+    all: 'Rows: every scheme of every framework.',
+    badNumber: (field: string, text: string) => `${field}: “${text}” is not a number`,
+    error: (m: string) => `Cannot compare these rewards: ${m}`,
+    flagged: 'What the frameworks refuse or flag',
+    refuses: 'refuses this batch: ',
+    mixed: (k: number, runs: string) => `its runs of k = ${k} by position mix prompts: ${runs}.`,
+    run: (group: number, from: number, to: number, ids: string) => `run ${group} (positions ${from}–${to}) holds prompts ${ids}`,
+    nothingFlagged: 'No framework refuses or flags this batch.',
+    perScheme: 'Per scheme',
+    grouping: {
+      position: 'groups by position (runs of k)',
+      uid: 'groups by uid (one per draw of a prompt)',
+      'prompt-content': 'groups by prompt content',
+      'group-object': 'groups by the group object it dispatched',
+      batch: 'normalises the whole batch as one group',
+    } as Record<string, string>,
+    summary: (best: number, bestA: string, worst: number, worstA: string, zero: number, n: number) =>
+      `highest reward (#${best}) ${bestA}, lowest (#${worst}) ${worstA}; ${zero} of ${n} advantages are 0`,
+    figure: { completion: 'completion', prompt: 'prompt', reward: 'reward', refused: 'refuses this batch' },
+  },
+  framework: frameworkEn,
   embed: {
     waiting: 'The layout picture is drawn when you scroll to it.',
     attributes: 'Some attributes could not be read:',
@@ -713,19 +881,21 @@ export const en = {
       'seed-003': 'training the two-stage controller',
       'seed-004': 'tensors from different devices after a cross-rank pool',
       'trl-5619': 'TRL #5619: dapo’s update size and steps_per_generation',
+      'async-grpo': 'why asynchronous training is off-policy, and what each framework does about it',
+      packing: 'packing: which micro-batch a copy lands in',
     } as Record<string, string>,
     steps: {
       'seed-000': [
         "flow_grpo's DistributedKRepeatSampler: 8 ranks × train_batch_size 2 = 16 samples per batch. With k = 4 copies " +
           'per prompt, each batch draws 16 / 4 = 4 prompts and repeats each of them 4 times.',
-        "The 16 samples are scattered over the 8 ranks, 2 each, in the order of the seed's permutation; copies of one " +
-          'prompt land on different ranks. The seed document expects set_epoch(epoch × 2 + i) to make every batch a new ' +
-          'draw, but the real script (train_sd3.py) reads the sampler through DataLoader(num_workers=1) prepared by ' +
-          'accelerate, one iterator made before the loop: 3 index batches are drawn before their set_epoch call, so ' +
-          'batches 0 and 1 of epoch 0 are the same draw (steps 0–3 all get set_epoch(0)’s batch). That is what a real run ' +
-          'of this configuration gets.',
-        'Follow prompt 13: in each batch two of its 4 copies sit on rank 3 (the loader hands out that batch twice, so ' +
-          'the epoch holds 8 copies, 4 of them on rank 3). A diagram with one copy per GPU is only an illustration — a ' +
+        "The 16 samples of each step are scattered over the 8 ranks, 2 each, in the order of the seed's permutation: a " +
+          "prompt's 4 copies land on 3 or 4 ranks, and one rank can hold two of them (P13 sits twice on rank 3). The seed " +
+          'document expects set_epoch(epoch × 2 + i) to make every batch a new draw, but the real script (train_sd3.py) ' +
+          'reads the sampler through DataLoader(num_workers=1) prepared by accelerate, one iterator made before the loop: ' +
+          '3 index batches are drawn before their set_epoch call, so both steps here, 0 and 1, get set_epoch(0)’s batch: ' +
+          'the two columns are the same draw. That is what a real run of this configuration gets.',
+        'Follow prompt 13, highlighted: in each step two of its 4 copies sit on rank 3 (the loader hands out that batch ' +
+          'twice, so the epoch holds 8 copies, 4 of them on rank 3). A diagram with one copy per GPU is only an illustration — a ' +
           'rank can hold anywhere from 0 to min(k, batch) = 2 copies of a prompt. A rank that prints the shape of its own ' +
           'batch sees only its 2 samples, and that is normal.',
         'Each rank appends its batches and concatenates them: 2 batches × 2 = 4 samples per rank per epoch, still only ' + 'its own.',
@@ -738,7 +908,8 @@ export const en = {
           'assumes: num_workers 0 and no accelerator.prepare, so each batch is drawn after its set_epoch call. The epoch ' +
           'now holds 8 different prompts and every group has exactly 4 copies. Both back at 1 give the real script.',
         'Each sample’s advantage is its reward minus its group’s mean reward, so the copies had to meet first; it divides by the ' +
-          'std of all gathered rewards (flow_grpo’s global_std), as the caption says.',
+          'std of all gathered rewards (flow_grpo’s global_std). Each tile’s colour is its advantage: the key under the ' +
+          'picture gives the scale and the lowest and highest value.',
         'Back to the ranks: rank r takes gathered[4r, 4r + 4), exactly the 4 samples it generated, now with their ' +
           'advantages. Each rank trains on its own samples; the groups existed only in the gathered view.',
       ],
@@ -778,10 +949,11 @@ export const en = {
         "One rank holds the whole group, so the 5 rewards are compared at once. The seed's loss: for every pair with " +
           'reward_i > reward_j, −log σ(log π_i − log π_j).',
         "The training dashboard with seed-003's settings: the seed controller (d_model 2048), one rank, 5 " +
-          'configurations per step, the pairwise loss; here a short run of 30 steps. This step also sets the backend to ' +
-          'cpu, which every browser has (webgpu is the other choice).',
-        'Start: the rank trains in a Web Worker while the page draws reward, % of the optimum, loss, entropy per head and ' +
-          'the zero-std fraction; the KL and clip-fraction charts say why they stay empty here (β = 0, one pass per generation).',
+          'configurations per step, the pairwise loss; here a short run of 30 steps on the cpu backend, which every ' +
+          'browser has (webgpu is the other choice). The run starts now: the rank trains in a Web Worker and the reward ' +
+          'chart fills step by step.',
+        'The page draws reward, % of the optimum, loss, entropy per head and the zero-std fraction as the run goes; ' +
+          'the KL and clip-fraction charts say why they stay empty here (β = 0, one pass per generation).',
         'When the run ends, the learned policy per latency budget is set against the optimum. The standard GRPO losses ' +
           'are one setting away: change loss and start again.',
       ],
@@ -797,6 +969,42 @@ export const en = {
           'gives ("Expected all tensors to be on the same device…").',
         'The fix (the fourth in the scenario’s history of fixes): move every tensor to the current rank’s device before ' +
           'stacking (.to(device), a no-op when already there). Every rank stacks [16, 1] and the step trains.',
+      ],
+      'async-grpo': [
+        'AReaL at its shipped rollout.max_head_offpolicyness = 0 admits one batch of prompts per policy version, so generation ' +
+          'waits for each weight update. Every trainer step trains only completions of its own version (one colour per step, lag 0), ' +
+          'and the trainer spends most of the run waiting for its batch (hatched): 269.0 s of 349.0 s.',
+        'With rollout.max_head_offpolicyness = 2 generation runs up to 2 versions ahead instead of waiting for each update: the ' +
+          'trainer waits 37.1 s instead of 269.0 s, and the run takes 117.1 s. The price: a step now trains on completions made by older ' +
+          'policies, so batches mix colours, and a bar of two colours was being generated when a weight update reached it (AReaL ' +
+          'updates in flight). That is why asynchronous GRPO is off-policy. The bound counts rollouts run ahead, not each one’s ' +
+          'age: the max lag under the figure is 4, above 2.',
+        'TRL’s async trainer never pauses its generators; it drops at consumption instead: a group whose version trails the ' +
+          'trainer’s by more than max_staleness is thrown away when the trainer pulls it. At max_staleness = 1, 18 groups are ' +
+          'dropped (red ✕ in the figure, listed here), and not one of the 57 finished completions of hard prompts is trained: long ' +
+          'completions arrive late, so they are the stale ones. The trained completions average 291 tokens against 874 generated ' +
+          '(−66.7%): the data is biased toward short answers.',
+        'NeMo RL’s shipped default, the windowed sampler with max_staleness_versions = 1, enforces its window at each weight ' +
+          'update: 9 finished groups outside it are evicted and 17 still generating below it are aborted. None of the 15 finished ' +
+          'hard completions is trained. “Max staleness 1” names a different rule here than TRL’s max_staleness 1 did.',
+        'The table runs the same workload under every framework’s rule at its shipped settings. AReaL and ROLL ship synchronous: ' +
+          'lag 0, and the trainer idles longest (269.0 s). prime-rl, open-instruct, SkyRL and slime drop nothing and train at a max ' +
+          'lag of 5. Lag is each framework’s own definition: compare the rows by what they drop and what they train, not by the ' +
+          'word “staleness”.',
+      ],
+      packing: [
+        'NeMo RL on 2 data-parallel ranks, 4 prompts × 4 copies = 16 samples per step, with sequence packing switched off ' +
+          '(policy.sequence_packing.enabled false). shard_by_batch_size hands each rank a contiguous half: rank 0 trains on ' +
+          'the copies of P82 and P1019, rank 1 on those of P522 and P735.',
+        'Without packing, each rank cuts its 8 samples into micro-batches of policy.train_micro_batch_size = 4 samples, in ' +
+          'order: rank 0’s micro-batch 0 holds all 4 copies of P82. The bars are the samples’ token counts (synthetic, ' +
+          'seeded); each strip is as long as its samples’ tokens.',
+        'Switch policy.sequence_packing.enabled on (NeMo RL’s shipped setting): the step’s samples are packed by length into ' +
+          'bins of at most 2048 tokens (the dashed line: max_total_sequence_length × train_micro_batch_size), and bin j goes ' +
+          'to rank j % 2. P82’s 4 copies now sit in three different micro-batches of rank 0, and rank 0 trains on 9 samples, ' +
+          'rank 1 on 7.',
+        'Both ranks still run 3 micro-batches: the count is synchronised, so rank 1’s last micro-batch holds a single ' +
+          'sample. Which micro-batch a copy lands in now depends on its length and its neighbours’, not on its position.',
       ],
       'trl-5619': [
         'TRL 1.9.0, loss dapo: 2 ranks × 2 completions per micro-step, gradient_accumulation_steps 2, so every ' +

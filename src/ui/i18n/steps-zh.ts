@@ -2,6 +2,7 @@
 // and note over the same facts, so both languages quote the same numbers. The frameworks' pins and
 // how each was checked are translated by framework name (code, paths and versions stay as written).
 import type { Params } from '../../core/messages/index.ts';
+import type { FrameworkName } from '../../core/steps/types.ts';
 import { type LengthsSource, type NormaliserKind, type NormaliserTerms, type STEPS_EN, stepNumber } from '../../core/messages/steps.ts';
 
 const n = stepNumber;
@@ -30,13 +31,14 @@ const LOSS_CAUSE_ZH: Record<NormaliserKind, string> = {
   'engine-sequence-mean': '`seq-mean-token-mean` 先在每个序列自己的词元上取平均：短序列的词元权重更大。',
   'engine-length': '`seq-mean-token-sum-norm` 除以一个常数长度，而不是实际出现的词元数。',
   'sample-mean': '扩散模型的 loss 是每个训练 batch 上的平均，所以每个样本的权重是 1/(B × GA × W)。',
+  'dance-sample-mean': 'DanceGRPO 对每个单样本 micro-batch 求平均，并自己除以 GA × train_timesteps：每个样本的权重是 1/(GA × W)。',
 };
 
 const SWIFT_CHECKED = '转写（此处未安装 ms-swift）；micro-batch 的切分假定与 TRL 相同（它的 GRPOTrainer 继承自 TRL 的）';
 const VERL_CHECKED = '在检出的仓库中执行 agg_loss（test/fixtures/golden-steps-verl.json）；update_policy 的缩放：转写';
 
-/** Each framework version's pin and check (src/core/steps/frameworks.ts), by name. */
-const FRAMEWORK_ZH: Record<string, { pinnedTo: string; checkedBy: string }> = {
+/** Each framework version's pin and check (src/core/steps/frameworks.ts), by name: every version (FrameworkName) has its words. */
+const FRAMEWORK_ZH: Record<FrameworkName, { pinnedTo: string; checkedBy: string }> = {
   'trl-1.13.0': {
     pinnedTo:
       'trl 1.13.0，trl/trainer/grpo_trainer.py 的 GRPOTrainer._compute_loss（配合 `transformers` 5.18.0 的 `Trainer`、`accelerate` 1.15.0）',
@@ -47,6 +49,28 @@ const FRAMEWORK_ZH: Record<string, { pinnedTo: string; checkedBy: string }> = {
       'trl 1.9.0（标签 v1.9.0，35def3e；`main` 分支在 f2cd577 仍是同样的代码），trl/trainer/grpo_trainer.py 的 _compute_loss：`dapo` 只除以 ' +
       'num_items_in_batch / num_processes，没有 PR #6024（在 1.13.0 中）加入的按 GA / steps_per_generation 的重新缩放',
     checkedBy: 'grpo/bnpo/dr_grpo：v1.9.0 的代码与测试数据所运行的 1.13.0 相同；`dapo`：v1.9.0 的转写（此处未安装，未运行）',
+  },
+  'trl-0.18.2': {
+    pinnedTo:
+      'trl 0.18.2（标签 v0.18.2），trl/trainer/grpo_trainer.py 的 _compute_loss：`grpo`、`bnpo`（它的默认值）和 `dr_grpo`；GRPOConfig.__post_init__ ' +
+      '读取批量设置（src/core/samplers/trl-frameworks.ts）',
+    checkedBy:
+      '批量设置：从 v0.18.2 执行 GRPOConfig.__post_init__（test/fixtures/golden-trl-wrappers.json）；归一化：转写（本地包索引中没有 trl 0.18.2，未运行）',
+  },
+  'unsloth-015bdef': {
+    pinnedTo:
+      'unslothai/unsloth 015bdef，运行于 trl 0.18.2–0.24.0：unsloth/models/rl.py 设 `loss_type=bnpo`、`beta=0.001`，并可能改写 ' +
+      'per_device_train_batch_size（src/core/samplers/trl-frameworks.ts）；归一化用 TRL 的 `grpo`、`bnpo` 和 `dr_grpo`',
+    checkedBy:
+      '批量设置：从 015bdef 执行 `Unsloth` 的检查（test/fixtures/golden-trl-wrappers.json）；归一化：假定与 TRL 相同（`Unsloth` 用 unsloth_zoo 的 ' +
+      'grpo_accumulated_loss 替换了 loss，该代码未读）',
+  },
+  'ms-swift-3602360': {
+    pinnedTo:
+      'modelscope/ms-swift 3602360（trl>=0.26,<1.0）：默认 `loss_type=grpo`、`beta=0.04`（swift/arguments/rlhf_args.py）；批量设置和序列并行 sampler 见 ' +
+      'src/core/samplers/trl-frameworks.ts；`grpo`、`bnpo`、`dr_grpo` 的归一化与 TRL 相同',
+    checkedBy:
+      '批量设置：从 3602360 执行 _init_generation_batch_params（test/fixtures/golden-trl-wrappers.json）；归一化：转写（此处未安装 ms-swift）',
   },
   'ms-swift-efd0a54': {
     pinnedTo:
@@ -77,10 +101,26 @@ const FRAMEWORK_ZH: Record<string, { pinnedTo: string; checkedBy: string }> = {
       'gradient_accumulation_steps = train.gradient_accumulation_steps × num_train_timesteps',
     checkedBy: '转写（扩散模型的运行在这里放不下）；每个样本一个“词元”：时间步相互抵消',
   },
+  'flow_grpo-sd3-fast-74db691': {
+    pinnedTo:
+      'flow_grpo 在 74db691，scripts/train_sd3_fast.py：每个 `timestep` 的 policy_loss 是训练 batch 上的均值，accelerator.accumulate 的 ' +
+      'gradient_accumulation_steps = train.gradient_accumulation_steps × num_train_timesteps；它的布局：每次 set_epoch 之后新建迭代器，' +
+      '不经过 `prepare`（src/core/samplers/flow-grpo-fast.ts）',
+    checkedBy:
+      '转写（读取公开存储的文件，没有检出仓库；扩散模型的运行放不进这里）；脚本在重新分批前丢掉 advantage 全为零的样本，这一点未建模',
+  },
+  'dance-grpo-22b85ef': {
+    pinnedTo:
+      'DanceGRPO 在 22b85ef，fastvideo/train_grpo_flux.py 的 train_one_step：每个样本自成一个 micro-batch；在它的 train_timesteps 个时间步上 ' +
+      'loss = micro-batch 上的平均 / (gradient_accumulation_steps × train_timesteps)，每 gradient_accumulation_steps 个样本 optimizer.step 一次，' +
+      '下一步的 optimizer.zero_grad 丢弃不足的最后一个窗口',
+    checkedBy:
+      '转写（读自存储的公开文件，此处没有检出的仓库；扩散模型的运行在这里放不下）：test/fixtures/golden-steps-dance-grpo.json；每个样本一个“词元”：时间步相互抵消',
+  },
 };
 
-/** A framework's own words in Chinese, or its English (marked as such) for a version added without them. */
-const framework = (name: string, key: 'pinnedTo' | 'checkedBy', english: string) => FRAMEWORK_ZH[name]?.[key] ?? `（英文原文）${english}`;
+/** A framework version's own words in Chinese. */
+const framework = (name: FrameworkName, key: 'pinnedTo' | 'checkedBy') => FRAMEWORK_ZH[name][key];
 
 function lengthsZh(l: LengthsSource): string {
   switch (l.kind) {
@@ -136,6 +176,8 @@ function normaliserZh(t: NormaliserTerms): string {
       return `Σ 词元 / loss_scale_factor ${t.maxLength}`;
     case 'sample-mean':
       return `batch ${t.B} 上的平均 × 1/GA ${t.ga}（accelerate 在每个时间步上除以 GA × 时间步数）`;
+    case 'dance-sample-mean':
+      return `micro-batch ${t.B} 上的平均 / (GA ${t.ga} × train_timesteps)，在每个时间步上`;
   }
 }
 
@@ -184,15 +226,19 @@ export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string 
       ? `（这里${trlOffPolicyCausesZh(p).join('，并且')}：TRL #3662）。`
       : p.schedule === 'flow-grpo'
         ? `（内层 epoch 数 ${p.numIterations}，或一个 epoch 被切成多个优化步：flow_grpo #138）。`
-        : `（ppo_epochs ${p.numIterations}，或每个 step 有多个 mini-batch）。`),
+        : p.schedule === 'dance-grpo'
+          ? `（DanceGRPO 在一个训练步内每 gradient_accumulation_steps ${p.ga} 个样本走一次优化步，所以该步后面的样本训练的是采样之后已经更新过的策略）。`
+          : `（ppo_epochs ${p.numIterations}，或每个 step 有多个 mini-batch）。`),
   'steps.on-policy': () => 'On-policy：每个 micro-step 都用它所更新的策略生成的 completion 训练（每个词元上的比率都是 1）。',
   'steps.never-applied': (p) =>
-    `从未应用：最后 ${p.microSteps} 个 micro-step 累积了梯度，但运行在达到 gradient_accumulation_steps ${p.ga} 之前就结束了，` +
-    '所以优化器从未在它们上走一步（`accelerate` 的计数器跨 epoch 延续）。',
+    p.schedule === 'dance-grpo'
+      ? `从未应用：每个训练步最后 ${p.microSteps} 个样本（不足 gradient_accumulation_steps ${p.ga}）累积的梯度被下一次 ` +
+        'train_one_step 的 optimizer.zero_grad() 丢弃，优化器从未在它们上走一步。'
+      : `从未应用：最后 ${p.microSteps} 个 micro-step 累积了梯度，但运行在达到 gradient_accumulation_steps ${p.ga} 之前就结束了，` +
+        '所以优化器从未在它们上走一步（`accelerate` 的计数器跨 epoch 延续）。',
   'steps.normaliser': (p) => normaliserZh(p),
-  'steps.pinned': (p) => framework(p.name, 'pinnedTo', p.pinnedTo),
-  'steps.note.framework': (p) =>
-    `框架：${p.name}，依据 ${framework(p.name, 'pinnedTo', p.pinnedTo)}。核对方式：${framework(p.name, 'checkedBy', p.checkedBy)}。`,
+  'steps.pinned': (p) => framework(p.name, 'pinnedTo'),
+  'steps.note.framework': (p) => `框架：${p.name}，依据 ${framework(p.name, 'pinnedTo')}。核对方式：${framework(p.name, 'checkedBy')}。`,
   'steps.note.lengths': (p) => `长度：${lengthsZh(p)}。`,
   'steps.note.shuffle': (p) =>
     p.schedule === 'trl'
@@ -200,5 +246,7 @@ export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string 
         '其状态取决于模型和采样）；这次抽取无法从种子复现，所以各行保持块内的顺序。只有 `bnpo` 的权重依赖于它。'
       : p.schedule === 'flow-grpo'
         ? 'flow_grpo 在每个内层 epoch 重新打乱每个 rank 这一 epoch 的样本（在设备生成器上调用 torch.randperm）；各行保持块内的顺序。'
-        : 'verl 按顺序切分每个 rank 的块（update_policy：data.split，不打乱）。',
+        : p.schedule === 'dance-grpo'
+          ? 'DanceGRPO 按顺序训练每个 rank 的样本，每个 micro-step 一个（train_one_step 只打乱每个样本的时间步）。'
+          : 'verl 按顺序切分每个 rank 的块（update_policy：data.split，不打乱）。',
 };

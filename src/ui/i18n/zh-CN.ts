@@ -1,9 +1,21 @@
 // 简体中文目录：与 en.ts 同一形状（类型 Catalogue 保证每个键都在）。
 // Practitioners' technical terms stay in English inside the Chinese text (GRPO, rank, all-gather,
 // batch, k, prompt id, uid, std, KL, WebGPU …), as they are written in Chinese papers and code reviews.
-import type { RegroupMethod, SamplerName } from '../../core/layout/types.ts';
+import type { RegroupMethod } from '../../core/layout/types.ts';
 import type { Catalogue, Where } from './en.ts';
+import type { GroupFate } from '../async/async-trace.ts';
+import type { DropReason } from '../../core/async/types.ts';
 import { captionZh, conclusionZh, headlineZh } from './schedule-zh.ts';
+import type { SeriesLabel } from '../../train/metrics.ts';
+import { frameworkZh } from './framework-zh.ts';
+
+/** Why a group was dropped, in a tooltip (the list under the figure counts them: async.why). */
+const DROP_REASONS: Record<DropReason, string> = {
+  'stale-at-consumption': '训练器取用时已过于陈旧',
+  evicted: '在权重更新时被逐出缓冲区',
+  'aborted-in-flight': '在权重更新时仍在生成，被中止',
+  'outside-step-window': '落在训练器取数的训练步范围之外',
+};
 
 const zaiWhere = (where: Where) => (where === 'link' ? '链接中' : '属性中');
 
@@ -18,6 +30,29 @@ const regroupText: Record<RegroupMethod, string> = {
 };
 
 const tooBig = (why: string) => `对本页来说太大了：${why}。概览以热图显示它；要看方块，请选小一些的数值。`;
+
+/** Every training chart's legend labels (src/train/metrics.ts SERIES_LABELS): a label without its Chinese does not compile. */
+const CHART_SERIES_ZH: Record<SeriesLabel, string> = {
+  step: 'step',
+  mean: '均值',
+  std: '标准差',
+  '% of optimum': '占最优 %',
+  'zero-std': '零方差组',
+  loss: 'loss',
+  KL: 'KL',
+  clip: 'clip',
+  'grad norm': '梯度范数',
+  'advantage std': 'advantage std',
+  'off-policy': 'off-policy 比例',
+  '|ratio − 1|': '|比率 − 1|',
+  tier: '图像档位',
+  insertion: '插入位置',
+  'top-K': 'top-K',
+  'active blocks': '激活块数',
+  'budget ms': '预算 ms',
+  policy: '策略',
+  optimum: '最优',
+};
 
 export const zhCN: Catalogue = {
   pageFacts: {
@@ -38,7 +73,15 @@ export const zhCN: Catalogue = {
     pageTitle: 'grpo-sandbox · k 个副本去了哪里',
     toExplorer: '← 返回探索页：k 个副本去了哪里',
     scrollHint: '↔ 比屏幕宽：左右滑动查看其余部分',
-    viewTitles: { train: '训练', schedule: '执行调度', dynamic: '动态采样', steps: '优化步' },
+    viewTitles: {
+      train: '训练',
+      schedule: '执行调度',
+      dynamic: '动态采样',
+      steps: '优化步',
+      async: '异步 GRPO',
+      advantages: 'advantage 对比',
+      framework: '各框架',
+    },
   },
   explorer: {
     subtitle: '· 一个 prompt 的 k 个副本去了哪里，又如何重新相聚',
@@ -48,6 +91,11 @@ export const zhCN: Catalogue = {
     copyLinkTitle: '复制指向当前视图的链接',
     linkCopied: '链接已复制',
     copyAddressBar: '请复制地址栏',
+    commandLead: '在终端中得到同一布局：',
+    copyCommand: '复制',
+    copyCommandTitle: '复制打印此布局数据的命令',
+    commandCopied: '已复制',
+    copyCommandBelow: '请选中命令后复制',
     noticeTitle: '链接中有部分内容无法读取：',
     dismiss: '关闭',
     phaseOf: (i: number, n: number) => `第 ${i} 阶段（共 ${n} 个）`,
@@ -171,9 +219,8 @@ export const zhCN: Catalogue = {
     noAdvantagesRows: (who: string, k: string, where: string, count: string) =>
       `此重组方式无法计算 advantage：${who}需要每行 k = ${k} 个样本，但${where} ${count} 个，不是 ${k} 的倍数。`,
     rowMakers: {
-      trl: { who: 'TRL 的 rewards.view(-1, k) ', where: '该 gather 持有' },
-      dance: { who: 'DanceGRPO 的本地分组', where: '一个 rank 持有' },
-      other: { who: '', where: '该 gather 持有' },
+      'trl-view': { who: 'TRL 的 rewards.view(-1, k) ', where: '该 gather 持有' },
+      'dance-local': { who: 'DanceGRPO 的本地分组', where: '一个 rank 持有' },
     },
     noSliceBack: (samples: string, ranks: string) => `无法切回 advantage：${samples} 个汇集样本不能平均分给 ${ranks} 个 rank。`,
     noAdvantages: (why: string) => `此重组方式无法计算 advantage：${why}`,
@@ -229,6 +276,14 @@ export const zhCN: Catalogue = {
         label: '数据加载进程数',
         hint: 'verl data.dataloader_num_workers（verl 默认 8）；只要有 worker，torchdata.StatefulDataLoader 每个 epoch 抽两次排列并使用第二次',
       },
+      prefix: {
+        label: '前缀分组',
+        hint: 'verl actor.use_prefix_grouper：_balance_batch 把一个 prompt（同一 uid）的所有副本放在同一 rank 上，按整组平衡（开或关，verl 默认关；train_batch_size 个 prompt 须能均分到各 rank）',
+      },
+      keepmini: {
+        label: '保留 mini-batch',
+        hint: 'verl _balance_batch(keep_minibatch=True)：每段 ppo_mini_batch_size 个样本各自平衡（开或关；b178a3c 的 RayPPOTrainer.fit 从不传它，所以 verl 实际运行的是关）',
+      },
     },
     presets: {
       'seed-000':
@@ -265,7 +320,7 @@ export const zhCN: Catalogue = {
       contiguous: '把全部 k 个副本放在一个 rank 上，所以每个 rank 无需 gather 就能组成自己的组',
       'group-distributed':
         '把每个 prompt 的副本分散到各 rank，所以组在 gather 之后才形成（这里按抽取分组：本沙盒所依据的文档没有记录它的确切分组方式）',
-    } as Partial<Record<SamplerName, string>>,
+    },
     regroup: {
       'prompt-id': '在 gather 上按 prompt id（flow_grpo PerPromptStatTracker）',
       view: '在汇集顺序上 view(-1, k)（TRL）',
@@ -278,6 +333,7 @@ export const zhCN: Catalogue = {
     preset: '预设',
     custom: '自定义',
     sampler: 'sampler',
+    otherFrameworks: '按自己的配置文件读取的框架（各有自己的视图）：',
     tryFix: '试试：',
     showingLast: '在此期间显示上一个有效布局。',
     loaderNote: (loader: string, expected: [number, number][], real: [number, number][], pairs: string[]) =>
@@ -342,6 +398,12 @@ export const zhCN: Catalogue = {
       'off-size-prompt-groups': '大小 ≠ k 的 prompt-id 组',
       'mixed-view-rows': '若用 TRL 的 view(-1, k) 重组：混合不同 prompt 的行',
     },
+    counts: {
+      title: '按训练循环的计数（每个进程）：每个 epoch · 全部',
+      'generation-batches': '生成 batch 数',
+      'micro-steps': 'micro-step 数（前向/反向）',
+      'optimizer-steps': '优化步数（权重更新）',
+    },
     of: (a: number, b: number) => `${a} / ${b}`,
     histogram: '按跨越 rank 数统计的组',
     ranks: (n: number) => `${n} 个 rank`,
@@ -393,6 +455,8 @@ export const zhCN: Catalogue = {
     reward: (r: string) => ` · reward ${r}`,
     advantage: (a: string) => ` · advantage ${a}`,
     colourKey: '颜色 = prompt：',
+    advantageKey: '颜色 = advantage：',
+    advantageRange: (low: string, high: string) => `这里从 ${low} 到 ${high}`,
   },
   overview: {
     title: '概览',
@@ -423,6 +487,12 @@ export const zhCN: Catalogue = {
   },
   train: {
     title: '在页面中训练控制器',
+    derived: {
+      spgFromGa: (ga: number) => `0 = 梯度累积步数（${ga}），与 TRL 相同`,
+      spgNotRead: (sampler: string) => `只有 trl sampler 读取它：${sampler} 每个优化步只生成一个 micro-batch`,
+      frameworkIdle: '它的 loss 归一化作用于 micro-step；梯度累积为 1、迭代 1 次时没有 micro-step：此处不起作用',
+      frameworkUsed: (micro: number) => `它的 loss 归一化给一个优化步中的 ${micro} 个 micro-step 加权`,
+    },
     intro:
       '与 grpo-sandbox train 相同的循环：每个 rank 都是本页的一个 Web Worker（当后端（--backend）需要且浏览器支持时，各自拥有一个 WebGPU 设备）；' +
       'reward 与 prompt id 经 all-gather 汇集，梯度经 all-reduce 归约，然后应用 Adam。',
@@ -461,19 +531,7 @@ export const zhCN: Catalogue = {
         'loss 按构造约为 0：on-policy（每次生成只做一遍优化）时比率为 1，loss 就是 advantage 均值的相反数，而 advantage 在每组内已中心化；' +
         '真正起训练作用的是它的梯度：按 advantage 加权的对数概率梯度之和（见梯度范数）。',
       budget: '各预算区间的 reward：贪心策略对比最优',
-      series: {
-        step: 'step',
-        mean: '均值',
-        '% of optimum': '占最优 %',
-        'budget ms': '预算 ms',
-        policy: '策略',
-        optimum: '最优',
-        tier: '图像档位',
-        insertion: '插入位置',
-        'active blocks': '激活块数',
-        'advantage std': 'advantage std',
-        'grad norm': '梯度范数',
-      },
+      series: CHART_SERIES_ZH,
     },
     policyTitle: '按延迟预算学到的策略（贪心）与最优策略对照',
     configText: (c: { crops: number; p: number; topK: number; blocks: number }) =>
@@ -547,6 +605,7 @@ export const zhCN: Catalogue = {
     preset: '预设',
     none: '无（随机 reward）',
     policy: '策略',
+    policyLegend: '不足时的策略——最后一次重采样之后样本池仍然不足时各个 rank 怎么做：',
     deviceFix: 'device-fix',
     presetFixes: '按预设的方式运行',
     on: '开（.to(device)）',
@@ -654,6 +713,9 @@ export const zhCN: Catalogue = {
     ga: '梯度累积',
     spg: '每次生成的步数',
     iters: '迭代次数 (μ)',
+    spgDerived: '留空 = 梯度累积步数，与 TRL 相同',
+    frameworkHint: '各 step 所依照的 micro-batch 切分与 loss 归一化所属的版本',
+    lossHint: 'loss 类型（各版本之间不同的是它的归一化）',
     meta: (framework: string, loss: string) => `${framework}，loss \`${loss}\`：`,
     legend:
       '每个 rank 一行，每个 micro-step 一个方块（颜色：生成其 completion 的策略版本；斜线：off-policy 训练）。' +
@@ -672,6 +734,111 @@ export const zhCN: Catalogue = {
         `completion ${completion}：${tokens} 个词元，权重为词元均值的 ${ratio} 倍`,
     },
   },
+  async: {
+    title: '异步 GRPO：每一步训练的数据由哪个策略版本生成',
+    framework: '框架',
+    shipped: (value: string) => `（发布默认值 ${value}）`,
+    noBound: (framework: string) => `${framework} 没有可调的陈旧度设置：它不做版本控制，没有任何东西限制被训练的 completion 能有多旧。`,
+    derived: '推导得出',
+    knobs: {
+      'gen-workers': '生成 worker 数',
+      concurrency: '每个 worker 的并发 completion 数',
+      'train-batch-size': '每步 prompt 数',
+      k: 'k（每个 prompt 的 completion 数）',
+      steps: '训练步数',
+      seed: '随机种子',
+      lengths: 'completion 长度',
+    },
+    lengthNames: {
+      bimodal: '双峰（¼ 的 prompt 难且长）',
+      uniform: '均匀（64–1023 个词元）',
+      'long-tail': '长尾（指数分布）',
+    },
+    legend:
+      '上方：训练器的各个训练步，以及它等待 batch 的时间（斜线）。每条虚线是某一步结束时的一次权重更新，标注生成端在那里换上的策略版本。' +
+      '下方：每个生成槽位一条泳道；每个条块是一个 completion，颜色表示解码它的策略版本（两种颜色：生成过程中遇到了一次更新）。' +
+      '半透明：从未被训练；红框加 ✕：它所在的组被丢弃。用鼠标悬停在条块上可查看它的 prompt、版本和去向。',
+    versions: '策略版本：',
+    idleKey: '训练器等待',
+    droppedKey: '被丢弃',
+    run: (steps: number, seconds: string, trained: number, meanLag: string, maxLag: number, idle: string) =>
+      `${steps} 个训练步用时 ${seconds} 秒，训练了 ${trained} 个 completion，平均滞后 ${meanLag}（最大 ${maxLag}）；` +
+      `其中训练器有 ${idle} 秒在等待 batch（斜线）。`,
+    lagIs: (framework: string) => `滞后按 ${framework} 自己的定义计算：`,
+    dropsNone: '没有丢弃任何东西：生成的每个组要么被训练，要么在结束时仍在等待。',
+    dropped: (n: number) => `被丢弃：${n} 个组（红色 ✕），没有一个被放回队列：`,
+    why: {
+      'stale-at-consumption': (n: number) => `${n} 个在训练器取用时已过于陈旧`,
+      evicted: (n: number) => `${n} 个已生成完毕，但在权重更新时落在窗口之外，被逐出缓冲区`,
+      'aborted-in-flight': (n: number) => `${n} 个仍在生成时因在权重更新时低于窗口而被中止`,
+      'outside-step-window': (n: number) => `${n} 个落在训练器取数的训练步范围之外`,
+    },
+    firstDrop: (prompt: number, version: number) => `第一个：prompt ${prompt}，当时训练器处于 v${version}：`,
+    bias: (trained: string, generated: string, bias: string) =>
+      `长度偏差：被训练的 completion 平均 ${trained} 个词元，而所有生成完毕的平均 ${generated} 个（${bias}）。`,
+    hard: (trained: number, generated: number) => `难题 prompt：${generated} 个生成完毕的 completion 中训练了 ${trained} 个。`,
+    commandLead: '在终端中：',
+    tableTitle: '每个框架按其发布默认设置运行同一负载',
+    columns: ['框架', '设置', '平均滞后', '最大滞后', '丢弃', 'completion/秒', '训练器空闲（秒）', '长度偏差', '难题已训练'],
+    inFigure: (framework: string) => `${framework}（图中设置）`,
+    noVersionControl: '无版本控制',
+    tableNote:
+      '滞后是各框架自己的定义，所以同一个数字在两行里含义不同。长度偏差：被训练 completion 的平均长度相对所有生成完毕者；' +
+      '难题已训练：难题 prompt 的 completion 中已训练数 / 生成完毕数。',
+    error: (m: string) => `无法运行这次模拟：${m}`,
+    figure: {
+      trainer: '训练器',
+      worker: (w: number) => `worker ${w}`,
+      step: (t: number) => `第 ${t} 步`,
+      idle: '空闲',
+      update: (v: number) => `v${v}`,
+      seconds: '时间（秒）',
+      stepTitle: (t: number, version: number, completions: number, byVersion: string, waited: string) =>
+        `第 ${t} 步，版本 ${version}：训练 ${completions} 个 completion（按版本 ${byVersion}）；为这个 batch 等待了 ${waited} 秒`,
+      idleTitle: (t: number, waited: string) => `训练器为第 ${t} 步的 batch 等待 ${waited} 秒`,
+      barTitle: (prompt: number, completion: number, tokens: number, from: string, to: string, versions: string, fate: string) =>
+        `prompt ${prompt}，completion ${completion}：${tokens} 个词元，${from}–${to} 秒，由 ${versions} 解码；${fate}`,
+      fate: (f: GroupFate) =>
+        f.kind === 'trained'
+          ? `在第 ${f.step} 步被训练（滞后 ${f.lag}）`
+          : f.kind === 'dropped'
+            ? `在 v${f.atVersion} 时被丢弃：${DROP_REASONS[f.why]}`
+            : '到最后一步仍未被训练',
+      lanesShown: (shown: number, slots: number) => `只画出 ${slots} 条泳道中的前 ${shown} 条。`,
+    },
+  },
+  advantages: {
+    title: '同一批 reward 在各框架中的 advantage',
+    rewards: 'reward',
+    prompts: 'prompt id',
+    k: 'k（每个 prompt 的 completion 数）',
+    variants: '显示所有变体，而不只是各框架的默认方案',
+    legend:
+      '每个方案一行，每个 completion 一列，列上方依次是它的序号、prompt id 和 reward；竖线把一个 prompt 的 completion 与下一个 prompt 的隔开。' +
+      '每个格子是该 completion 的 advantage：大于 0 为蓝色，小于 0 为红色，框架得到 NaN 时为灰色。' +
+      '方案名后的 ! 表示该框架会对这批数据给出提示（列在图下方）。',
+    defaults: '各行：每个框架发布时的默认方案。',
+    all: '各行：每个框架的所有方案。',
+    badNumber: (field: string, text: string) => `${field}：“${text}”不是数字`,
+    error: (m: string) => `无法比较这些 reward：${m}`,
+    flagged: '各框架拒绝或提示的情况',
+    refuses: '拒绝这批数据：',
+    mixed: (k: number, runs: string) => `它按位置每 k = ${k} 个分一组，有的组混入了不同的 prompt：${runs}。`,
+    run: (group: number, from: number, to: number, ids: string) => `第 ${group} 组（位置 ${from}–${to}）包含 prompt ${ids}`,
+    nothingFlagged: '没有框架拒绝这批数据或对它给出提示。',
+    perScheme: '各方案',
+    grouping: {
+      position: '按位置分组（每 k 个相邻样本）',
+      uid: '按 uid 分组（同一 prompt 的每次抽取一个 uid）',
+      'prompt-content': '按 prompt 内容分组',
+      'group-object': '按它分发的组对象分组',
+      batch: '把整个 batch 当作一组归一化',
+    },
+    summary: (best: number, bestA: string, worst: number, worstA: string, zero: number, n: number) =>
+      `reward 最高者（#${best}）${bestA}，最低者（#${worst}）${worstA}；${n} 个 advantage 中有 ${zero} 个为 0`,
+    figure: { completion: 'completion', prompt: 'prompt', reward: 'reward', refused: '拒绝这批数据' },
+  },
+  framework: frameworkZh,
   embed: {
     waiting: '滚动到布局图时才会绘制它。',
     attributes: '有些属性无法读取：',
@@ -744,16 +911,18 @@ export const zhCN: Catalogue = {
       'seed-003': '训练两阶段控制器',
       'seed-004': '跨 rank 汇集后来自不同设备的张量',
       'trl-5619': 'TRL #5619：dapo 的更新大小与 steps_per_generation',
+      'async-grpo': '为什么异步训练是 off-policy 的，以及各框架如何应对',
+      packing: '打包：一个副本落进哪个 micro-batch',
     },
     steps: {
       'seed-000': [
         'flow_grpo 的 DistributedKRepeatSampler：8 个 rank × train_batch_size 2 = 每个 batch 16 个样本。每个 prompt 有 k = 4 ' +
           '个副本，所以每个 batch 抽 16 / 4 = 4 个 prompt，每个重复 4 次。',
-        '16 个样本按该 seed 的随机排列分到 8 个 rank 上，每个 rank 2 个；同一个 prompt 的副本落在不同的 rank 上。seed 文档预期 set_epoch(epoch × 2 + i) 让每个 ' +
-          'batch 都是新的抽取，但真实脚本（train_sd3.py）通过经过 accelerator.prepare 的 DataLoader(num_workers=1) 读取 sampler，迭代器在循环之前就已建好：有 ' +
-          '3 个索引 batch 在对应的 set_epoch 调用之前就被抽取，所以 epoch 0 的第 0 个和第 1 个 batch 是同一次抽取（step 0–3 都拿到 set_epoch(0) 的 ' +
-          'batch）。这才是这个配置真实运行时得到的结果。',
-        '跟踪 prompt 13：每个 batch 里它的 4 个副本中有两个在 rank 3 上（加载器把这个 batch 发了两次，所以这个 epoch 有 8 个副本，其中 4 个在 rank 3）。“每张 GPU 一个副本”的图只是示意' +
+        '每个 step 的 16 个样本按该 seed 的随机排列分到 8 个 rank 上，每个 rank 2 个：一个 prompt 的 4 个副本落在 3 或 4 个 rank 上，一个 rank 可能拿到' +
+          '其中两个（P13 在 rank 3 上出现两次）。seed 文档预期 set_epoch(epoch × 2 + i) 让每个 batch 都是新的抽取，但真实脚本（train_sd3.py）通过经过 ' +
+          'accelerator.prepare 的 DataLoader(num_workers=1) 读取 sampler，迭代器在循环之前就已建好：有 3 个索引 batch 在对应的 set_epoch 调用之前就被' +
+          '抽取，所以这里的两个 step（0 和 1）都拿到 set_epoch(0) 的 batch：两列是同一次抽取。这才是这个配置真实运行时得到的结果。',
+        '跟踪高亮的 prompt 13：每个 step 里它的 4 个副本中有两个在 rank 3 上（加载器把这个 batch 发了两次，所以这个 epoch 有 8 个副本，其中 4 个在 rank 3）。“每张 GPU 一个副本”的图只是示意' +
           '——一个 rank 上每个 batch 可以有 0 到 min(k, batch) = 2 个同一 prompt 的副本。某个 rank 打印自己 batch ' +
           '的形状时只看到自己的 2 个样本，这是正常的。',
         '每个 rank 把自己的各个 batch 追加并拼接起来：每个 epoch 每个 rank 2 个 batch × 2 = 4 个样本，仍然只有自己的。',
@@ -763,7 +932,8 @@ export const zhCN: Catalogue = {
         '这一步把“DataLoader 的 worker 数”和“accelerator.prepare”两个设置都设为 0，以显示文档所假设的循环：num_workers 为 0，且不经过 ' +
           'accelerator.prepare，于是每个 batch 都在它的 set_epoch 调用之后才抽取。这个 epoch 现在有 8 个不同的 prompt，每组恰好 4 个副本。' +
           '两者都改回 1 即是真实脚本的情形。',
-        '每个样本的 advantage 是它的 reward 减去所在组的平均 reward，所以副本必须先汇集到一起；再除以所有汇集样本 reward 的 std（flow_grpo 的 global_std），与说明文字一致。',
+        '每个样本的 advantage 是它的 reward 减去所在组的平均 reward，所以副本必须先汇集到一起；再除以所有汇集样本 reward 的 std（flow_grpo 的 global_std）。' +
+          '每个方块的颜色就是它的 advantage：图下方的图例给出色阶以及最低和最高的值。',
         '切回各个 rank：rank r 取 gathered[4r, 4r + 4)，正是它自己生成的 4 个样本，现在带上了 advantage。每个 rank 用自己的样本训练；组只存在于汇集后的视图中。',
       ],
       'seed-001': [
@@ -792,8 +962,9 @@ export const zhCN: Catalogue = {
         'seed-003：batch size 1，group_size = 5。对每个输入，两阶段控制器采样 5 个配置（图像档位、插入位置、MoE top-K、激活的 block 数），每个都独立地 softmax 后 ' +
           'multinomial 采样。',
         '整个组都在一个 rank 上，5 个 reward 可以直接比较。seed 中的 loss：对每一对 reward_i > reward_j，取 −log σ(log π_i − log π_j)。',
-        '训练面板使用 seed-003 的设置：seed 中的控制器（d_model 2048）、一个 rank、每步 5 个配置、pairwise loss；这里只跑 30 步的短训练。这一步还把 backend 设为 cpu，所有浏览器都支持它（另一个选项是 webgpu）。',
-        '开始：rank 在 Web Worker 中训练，页面实时绘制 reward、达到最优的百分比、loss、各个 head 的熵和 zero-std 比例；KL 与 clip 比例两张图说明它们在这里为何为空（β = 0，每次生成只做一遍优化）。',
+        '训练面板使用 seed-003 的设置：seed 中的控制器（d_model 2048）、一个 rank、每步 5 个配置、pairwise loss；这里在 cpu backend 上只跑 30 步的' +
+          '短训练，所有浏览器都支持它（另一个选项是 webgpu）。训练现在开始：rank 在 Web Worker 中训练，reward 图逐步画出。',
+        '训练进行中，页面实时绘制 reward、达到最优的百分比、loss、各个 head 的熵和 zero-std 比例；KL 与 clip 比例两张图说明它们在这里为何为空（β = 0，每次生成只做一遍优化）。',
         '训练结束后，按延迟预算列出学到的策略并与最优配置对比。标准的 GRPO loss 只需改一个设置：修改 loss 后重新开始。',
       ],
       'seed-004': [
@@ -804,6 +975,36 @@ export const zhCN: Catalogue = {
         '在 rank worker 上执行 torch.stack([s["rewards_per_func"] for s in my_samples])：得到与真实运行相同的设备错误（“Expected all ' +
           'tensors to be on the same device…”）。',
         '修复（该场景修复历史中的第四个）：stack 之前把每个张量移到当前 rank 的设备上（.to(device)，已在该设备上时不做任何事）。每个 rank 都得到 [16, 1]，训练步顺利执行。',
+      ],
+      'async-grpo': [
+        'AReaL 按发布默认值 rollout.max_head_offpolicyness = 0 运行时，每个策略版本只放行一个 batch 的 prompt，所以生成要等每次权重更新。' +
+          '每个训练步只训练它自己版本生成的 completion（每步一种颜色，滞后 0），训练器大部分时间在等 batch（斜线）：349.0 秒中有 269.0 秒。',
+        'rollout.max_head_offpolicyness = 2 时，生成最多可领先 2 个版本，不再等每次更新：训练器只等 37.1 秒而不是 269.0 秒，整个运行用时 117.1 秒。' +
+          '代价是：一个训练步现在训练的是旧策略生成的 completion，所以 batch 里混着几种颜色；两种颜色的条块在生成途中遇到了一次权重更新' +
+          '（AReaL 在生成过程中更新权重）。这就是异步 GRPO 是 off-policy 的原因。这个上限数的是领先运行的 rollout，而不是每个 rollout 的年龄：' +
+          '图下方的最大滞后是 4，超过了 2。',
+        'TRL 的异步训练器从不暂停生成端，而是在取用时丢弃：版本落后训练器超过 max_staleness 的组，会在训练器取它时被扔掉。' +
+          'max_staleness = 1 时有 18 个组被丢弃（图中红色 ✕，这里逐条列出），难题 prompt 的 57 个生成完毕的 completion 一个都没有被训练：' +
+          '长 completion 到得晚，所以正是它们变得陈旧。被训练的 completion 平均 291 个词元，而生成的平均 874 个（−66.7%）：数据偏向短回答。',
+        'NeMo RL 的发布默认值是 windowed 采样器、max_staleness_versions = 1，它在每次权重更新时执行窗口：窗口外 9 个已生成完毕的组被逐出，' +
+          '17 个仍在生成且低于窗口的组被中止。15 个生成完毕的难题 completion 一个都没有被训练。这里的“max staleness 1”与上一步 TRL 的 ' +
+          'max_staleness 1 是不同的规则。',
+        '表格用每个框架的规则、按其发布默认设置运行同一负载。AReaL 和 ROLL 默认是同步的：滞后 0，训练器空闲最久（269.0 秒）。' +
+          'prime-rl、open-instruct、SkyRL 和 slime 什么都不丢，最大滞后为 5。滞后是各框架自己的定义：比较各行要看它们丢弃了什么、训练了什么，' +
+          '而不是看“staleness”这个词。',
+      ],
+      packing: [
+        'NeMo RL，2 个数据并行 rank，每个 step 4 个 prompt × 4 个副本 = 16 个样本，关闭序列打包' +
+          '（policy.sequence_packing.enabled false）。shard_by_batch_size 给每个 rank 连续的一半：rank 0 训练 ' +
+          'P82 和 P1019 的副本，rank 1 训练 P522 和 P735 的副本。',
+        '不打包时，每个 rank 把它的 8 个样本按顺序切成每个 policy.train_micro_batch_size = 4 个样本的 micro-batch：' +
+          'rank 0 的 micro-batch 0 装着 P82 的全部 4 个副本。每段的长度是样本的词元数（合成的，带种子）；' +
+          '每条的长度等于它的样本的词元数之和。',
+        '打开 policy.sequence_packing.enabled（NeMo RL 随附的设置）：这个 step 的样本按长度装进每个最多 2048 个词元的箱' +
+          '（虚线：max_total_sequence_length × train_micro_batch_size），第 j 个箱交给 rank j % 2。P82 的 4 个副本现在分布在 ' +
+          'rank 0 的三个不同的 micro-batch 中，rank 0 训练 9 个样本，rank 1 训练 7 个。',
+        '两个 rank 仍然都运行 3 个 micro-batch：这个数目是同步的，所以 rank 1 的最后一个 micro-batch 只有一个样本。' +
+          '一个副本落进哪个 micro-batch，现在取决于它和邻居的长度，而不是它的位置。',
       ],
       'trl-5619': [
         'TRL 1.9.0，loss dapo：2 个 rank × 每个 micro-step 2 个 completion，gradient_accumulation_steps 2，每个 optimizer step 训练 ' +

@@ -30,25 +30,38 @@ const colour = (version: number) => PALETTE[version % PALETTE.length]!;
 const labelWidth = (text: string) => [...text].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 11 : 6.6), 0);
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The SVG of the first `maxSteps` optimizer steps. */
-export function stepsFigure(report: StepsReport, words: FigureWords, maxSteps = 6): string {
+/**
+ * The SVG of the first `maxSteps` optimizer steps, at most `maxWidth` px wide where it can be: the
+ * optimizer steps wrap onto further lines (each with its rank labels) instead of running past a
+ * phone's column; one step wider than the column is drawn whole.
+ */
+export function stepsFigure(report: StepsReport, words: FigureWords, maxSteps = 6, maxWidth = Number.POSITIVE_INFINITY): string {
   const steps = report.steps.slice(0, maxSteps);
   const W = report.config.ranks;
   const labels = steps.map((s) => (s.applied ? `${words.step(s.index)} ×${s.updateScale.toFixed(2)}` : words.neverApplied));
-  const x0 = new Map<number, number>();
+  const lineH = TOP + W * ROW + 10;
+  // Each optimizer step's band: where it starts (x, and its line), its micro-steps' x.
+  const x0 = new Map<number, { x: number; y: number }>();
+  const bands: { x: number; y: number; micro: number[] }[] = [];
   let x = LEFT;
+  let line = 0;
+  let width = 0;
   steps.forEach((s, i) => {
-    if (i > 0) x += GAP * 2;
-    const start = x;
-    for (const m of [...new Set(s.microBatches.map((b) => b.microStep))]) {
-      x0.set(m, x);
-      x += BLOCK + GAP;
-    }
+    const micro = [...new Set(s.microBatches.map((b) => b.microStep))];
     // A band is at least as wide as its label (a step of one micro-step is narrower than "step 10 ×1.00").
-    x = Math.max(x, start + labelWidth(labels[i]!) + 8);
+    const bandW = Math.max(micro.length * (BLOCK + GAP), labelWidth(labels[i]!) + 8);
+    if (i > 0) x += GAP * 2;
+    if (i > 0 && x + bandW + 10 > maxWidth) {
+      line++;
+      x = LEFT;
+    }
+    const y = line * lineH;
+    micro.forEach((m, j) => x0.set(m, { x: x + j * (BLOCK + GAP), y }));
+    bands.push({ x, y, micro });
+    x += bandW;
+    width = Math.max(width, x + 10);
   });
-  const width = x + 10;
-  const height = TOP + W * ROW + 10;
+  const height = (line + 1) * lineH;
   const parts: string[] = [
     `<svg class="steps-figure" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
       'font-family="system-ui, sans-serif" font-size="11">',
@@ -57,23 +70,25 @@ export function stepsFigure(report: StepsReport, words: FigureWords, maxSteps = 
   ];
   // Optimizer steps: a band over their micro-steps.
   steps.forEach((s, i) => {
-    const ms = [...new Set(s.microBatches.map((b) => b.microStep))];
-    const a = x0.get(ms[0]!)! - 3;
-    const b = Math.max(x0.get(ms.at(-1)!)! + BLOCK + 3, a + labelWidth(labels[i]!) + 8);
+    const band = bands[i]!;
+    const a = band.x - 3;
+    const b = Math.max(x0.get(band.micro.at(-1)!)!.x + BLOCK + 3, a + labelWidth(labels[i]!) + 8);
     const label = labels[i]!;
     parts.push(
-      `<rect x="${a}" y="4" width="${b - a}" height="${height - 8}" rx="4" fill="${s.applied ? '#f4f4f4' : '#fbe9e9'}" stroke="#ccc"/>`,
-      `<text class="update" x="${a + 4}" y="17" fill="#333">${esc(label)}</text>`,
+      `<rect x="${a}" y="${band.y + 4}" width="${b - a}" height="${lineH - 8}" rx="4" fill="${s.applied ? '#f4f4f4' : '#fbe9e9'}" stroke="#ccc"/>`,
+      `<text class="update" x="${a + 4}" y="${band.y + 17}" fill="#333">${esc(label)}</text>`,
     );
   });
-  for (let r = 0; r < W; r++) {
-    const y = TOP + r * ROW;
-    parts.push(`<text x="4" y="${y + ROW / 2}" fill="#333">${esc(words.rank(r))}</text>`);
+  for (let l = 0; l <= line; l++) {
+    for (let r = 0; r < W; r++) {
+      const y = l * lineH + TOP + r * ROW;
+      parts.push(`<text x="4" y="${y + ROW / 2}" fill="#333">${esc(words.rank(r))}</text>`);
+    }
   }
   for (const s of steps) {
     for (const m of s.microBatches) {
-      const bx = x0.get(m.microStep)!;
-      const by = TOP + m.rank * ROW;
+      const { x: bx, y: lineY } = x0.get(m.microStep)!;
+      const by = lineY + TOP + m.rank * ROW;
       const off = m.trainVersion > m.policyVersion;
       parts.push(
         `<g><title>${esc(words.block(m.microStep, m.rank, m.policyVersion, m.trainVersion, words.normaliser(m.normaliserTerms)))}</title>` +

@@ -153,9 +153,14 @@ export class TourPanel extends LitElement {
   /** The current step's target (the step's `target` inside the view on the page), or null. */
   findTarget(): Element | null {
     const step = this.tour?.steps[this.index];
+    return step ? this.findIn(step.target) : null;
+  }
+
+  /** The first element matching `selector` in the view on the page (itself, or inside its shadow roots), or null: a step's target or a part its text cites. */
+  findIn(selector: string): Element | null {
     const view = this.currentView();
-    if (!step || !view) return null;
-    return view.matches(step.target) ? view : deepQuery(view.shadowRoot ?? view, step.target);
+    if (!view) return null;
+    return view.matches(selector) ? view : deepQuery(view.shadowRoot ?? view, selector);
   }
 
   /** The target's box and the panel's, as the page shows them now (for tests and for placing). */
@@ -289,7 +294,7 @@ export class TourPanel extends LitElement {
     const el = this.currentView();
     const explorer = el?.localName === 'grpo-explorer' ? (el as ExplorerApp) : null;
     if (el && !explorer) {
-      const view = Object.keys(VIEWS).find((v) => VIEWS[v]!.tag === el.localName);
+      const view = Object.entries(VIEWS).find(([, v]) => v.tag === el.localName)?.[0];
       if (view) p.set('view', view);
       for (const a of el.getAttributeNames()) if (!a.startsWith('data-') && a !== 'class' && a !== 'style') p.set(a, el.getAttribute(a)!);
     }

@@ -6,7 +6,7 @@
 import { type Catalogue, M } from '../i18n/index.ts';
 
 /** The views a step can drive: the explorer, or one of the views `?view=` routes to (views.ts). */
-export type TourView = 'explorer' | 'schedule' | 'dynamic' | 'train' | 'steps';
+export type TourView = 'explorer' | 'schedule' | 'dynamic' | 'train' | 'steps' | 'async' | 'framework';
 
 export interface TourStep {
   view: TourView;
@@ -21,6 +21,13 @@ export interface TourStep {
    * inside it. The panel scrolls it into the room above itself and never covers it.
    */
   target: string;
+  /**
+   * The parts of the view the step's text speaks of ("P13 on rank 3", "rank 3 gets 14", "the key"), as
+   * selectors like `target`'s: each must be on screen and not under the panel when the step is shown
+   * (test/browser/tour-layout.ts checks them at a phone's, a tablet's and a laptop's size). The target is
+   * always cited.
+   */
+  cites?: string[];
   /** Starts a run of <grpo-train> with the settings so far (the dashboard's Start button). */
   run?: boolean;
 }
@@ -72,6 +79,7 @@ export const TOURS: Record<string, Tour> = {
       {
         view: 'explorer',
         target: 'grpo-layout-canvas',
+        cites: ['.advantage-key:not(.off)'],
         set: { phase: 'advantages' },
       },
       {
@@ -137,6 +145,7 @@ export const TOURS: Record<string, Tour> = {
       {
         view: 'dynamic',
         target: 'svg.dynamic-figure',
+        cites: ['g.slice[data-rank="3"] text.words'],
         set: { step: '4' },
       },
       {
@@ -171,13 +180,13 @@ export const TOURS: Record<string, Tour> = {
       },
       {
         view: 'train',
-        target: 'form',
+        target: '#chart-reward',
         set: { preset: 'seed-003', steps: '30', backend: 'cpu' },
+        run: true,
       },
       {
         view: 'train',
         target: '#chart-optimum',
-        run: true,
       },
       {
         view: 'train',
@@ -206,6 +215,7 @@ export const TOURS: Record<string, Tour> = {
       {
         view: 'dynamic',
         target: 'svg.dynamic-figure',
+        cites: ['g.slice[data-rank="2"] text.words'],
         set: { step: '2' },
       },
       {
@@ -242,6 +252,59 @@ export const TOURS: Record<string, Tour> = {
         view: 'steps',
         target: '.figure',
         set: { spg: '2' },
+      },
+    ],
+  },
+  'async-grpo': {
+    id: 'async-grpo',
+    steps: [
+      {
+        view: 'async',
+        target: '.figure',
+        set: { framework: 'areal', 'max-staleness': '0' },
+      },
+      {
+        view: 'async',
+        target: '.figure',
+        set: { 'max-staleness': '2' },
+      },
+      {
+        view: 'async',
+        target: 'ul.drops',
+        set: { framework: 'trl-async', 'max-staleness': '1' },
+      },
+      {
+        view: 'async',
+        target: 'ul.drops',
+        set: { framework: 'nemo-rl', 'max-staleness': '' },
+      },
+      {
+        view: 'async',
+        target: 'table.compare',
+      },
+    ],
+  },
+  packing: {
+    id: 'packing',
+    steps: [
+      {
+        view: 'framework',
+        target: '.figure.layout',
+        set: { framework: 'nemo-rl', ranks: '2', 'train-batch-size': '4', k: '4', 'sequence-packing': 'false' },
+      },
+      {
+        view: 'framework',
+        target: '.figure.packing',
+        set: { prompt: '82' },
+      },
+      {
+        view: 'framework',
+        target: '.figure.packing',
+        set: { 'sequence-packing': 'true' },
+      },
+      {
+        view: 'framework',
+        target: '.synced',
       },
     ],
   },

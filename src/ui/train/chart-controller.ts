@@ -10,6 +10,7 @@ import type { PolicyAnswer } from './policy-worker.ts';
 import { spanRange, tickLabels, WHOLE_STEP_INCRS } from './chart-ticks.ts';
 import { CHARTS } from './charts.ts';
 import { MSG } from './messages.ts';
+import type { SeriesLabel } from '../../train/metrics.ts';
 
 /** Milliseconds of chart drawing per animation frame before the rest waits for the next frame. */
 const FRAME_BUDGET_MS = 8;
@@ -17,7 +18,7 @@ export const CHART_W = 380;
 export const CHART_H = 190;
 
 /** A chart series' legend label in the page's language (English: the label itself). */
-const seriesLabel = (label: string) => MSG.charts.series[label] ?? label;
+const seriesLabel = (label: SeriesLabel) => MSG.charts.series[label] ?? label;
 
 /** A y axis whose ticks never read alike (chart-ticks.ts). */
 const yAxis: uPlot.Axis = { size: 60, values: (_u, splits, _axis, _space, incr) => tickLabels(splits, incr) };
@@ -189,9 +190,9 @@ export class ChartsController implements ReactiveController {
     };
     for (const spec of CHARTS) {
       const u = this.charts.get(spec.id);
-      if (u) relabel(u, spec.title, ['step', ...spec.series.map(([label]) => label)].map(seriesLabel));
+      if (u) relabel(u, spec.title, (['step', ...spec.series.map(([label]) => label)] as SeriesLabel[]).map(seriesLabel));
     }
-    if (this.budgetChart) relabel(this.budgetChart, MSG.charts.budget, ['budget ms', 'policy', 'optimum'].map(seriesLabel));
+    if (this.budgetChart) relabel(this.budgetChart, MSG.charts.budget, (['budget ms', 'policy', 'optimum'] as const).map(seriesLabel));
   }
 
   /** The shown charts as one canvas (titles included), for figure export; `hidden` ids are left out. */

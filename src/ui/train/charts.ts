@@ -5,7 +5,7 @@
 // sentence; KL needs a reference model (β > 0); the clip fraction needs
 // several passes per generation (--num-iterations) or a generation longer than an accumulation window.
 import { lossNearZeroByConstruction, offPolicyPossible, type TrainConfig } from '../../train/config.ts';
-import { type ChartId, METRIC_CHARTS, METRICS, type MetricRow, metricValue } from '../../train/metrics.ts';
+import { type ChartId, METRIC_CHARTS, METRICS, type MetricRow, metricValue, type SeriesLabel } from '../../train/metrics.ts';
 import type { StepRecord } from '../../train/run.ts';
 import { MSG } from './messages.ts';
 
@@ -13,7 +13,7 @@ import { MSG } from './messages.ts';
 export interface ChartSpec {
   id: ChartId;
   readonly title: string;
-  series: [label: string, stroke: string, read: (r: StepRecord) => number | null][];
+  series: [label: SeriesLabel, stroke: string, read: (r: StepRecord) => number | null][];
   /** Why this chart cannot move in a run of `c` (shown instead of it), or null. */
   silent?: (c: TrainConfig) => string | null;
   /** The y axis spans at least this (a fraction's 0–1, a percentage's 0–100), so a flat or empty curve keeps a true axis. */

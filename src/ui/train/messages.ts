@@ -1,12 +1,32 @@
 // The training dashboard's words (MSG: its section of the en/zh catalogues in src/ui/i18n), plus
 // the two decisions that produce text: what is missing for cross-origin isolation, and which
 // notice the device choice gets. Pure, so unit tests check them without a browser.
+import { stepsPerGenerationOf, type TrainConfig } from '../../train/config.ts';
 import type { RunNotice } from '../../train/run.ts';
 import { factText } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 
 /** The dashboard's words: a live view of the current language's catalogue section. */
 export const MSG = section('train');
+
+/**
+ * What a form field's value stands for in run `c`, shown under the field (a derived value as derived:
+ * "0 = gradient accumulation (4), as TRL does"), or null when the value is what it says.
+ */
+export function derivedNote(flag: string, c: TrainConfig): string | null {
+  if (flag === 'steps-per-generation') {
+    if (c.sampler !== 'trl') return MSG.derived.spgNotRead(c.sampler);
+    return c.stepsPerGeneration === 0 ? MSG.derived.spgFromGa(c.gradientAccumulationSteps) : null;
+  }
+  if (flag === 'framework') {
+    const micro =
+      c.gradientAccumulationSteps *
+      c.numIterations *
+      (c.sampler === 'trl' ? Math.max(1, stepsPerGenerationOf(c) / c.gradientAccumulationSteps) : 1);
+    return micro <= 1 ? MSG.derived.frameworkIdle : MSG.derived.frameworkUsed(Math.round(micro));
+  }
+  return null;
+}
 
 /** What the page can tell about its isolation: the flags and the headers its own URL is served with. */
 export interface IsolationFacts {

@@ -13,7 +13,7 @@ import { settingText, TRAIN_SETTINGS } from '../../train/settings.ts';
 import { download } from '../figure-export.ts';
 import { ChartsController } from './chart-controller.ts';
 import { CHARTS } from './charts.ts';
-import { isolationProblem, MSG } from './messages.ts';
+import { derivedNote, isolationProblem, MSG } from './messages.ts';
 import { metricsCsv, metricsJsonl } from './metrics-export.ts';
 import { RunController } from './run-controller.ts';
 import { runSearch, TRAIN_ATTRIBUTES, trainRequest } from './train-request.ts';
@@ -91,6 +91,7 @@ export class TrainDashboard extends LitElement {
       .intro { color: #555; margin: 0 0 10px; max-width: 900px; }
       form { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; }
       label { display: flex; flex-direction: column; font-size: 12px; color: #444; }
+      label .derived { max-width: 16em; color: #555; font-size: 11px; line-height: 1.3; margin-top: 2px; }
       input, select { font: inherit; width: 9em; }
       .buttons { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; margin: 10px 0; }
       button { font: inherit; padding: 3px 12px; }
@@ -213,6 +214,15 @@ export class TrainDashboard extends LitElement {
     return this.run.stepsPerSecond();
   }
 
+  /** The form's settings, or `base` while a field is invalid. */
+  private formOr(base: TrainConfig): TrainConfig {
+    try {
+      return this.formConfig();
+    } catch {
+      return base;
+    }
+  }
+
   /** The configuration the charts describe: the run's, or the form's before any run (null: the form has an error). */
   private chartConfig(): TrainConfig | null {
     if (this.run.config) return this.run.config;
@@ -292,13 +302,18 @@ export class TrainDashboard extends LitElement {
     const choices = flag === 'preset' ? ['', ...Object.keys(TRAIN_PRESETS)] : TRAIN_SETTINGS.find((s) => s.key === flag)?.choices;
     const phase = this.run.phase;
     const disabled = phase === 'starting' || phase === 'running' || phase === 'stopping';
+    // The setting's hint on hover, and what a derived value stands for in the page itself (under the field).
+    // The settings table's hints are the CLI's English: a hover title in English only.
+    const hint = lang() === 'en' ? TRAIN_SETTINGS.find((s) => s.key === flag)?.hint : undefined;
+    const note = derivedNote(flag, this.formOr(base));
+    const derived = note === null ? nothing : html`<small class="derived" data-for=${flag}>${note}</small>`;
     if (choices)
-      return html`<label>${flagName(flag)}<select name=${flag} ?disabled=${disabled}
+      return html`<label title=${hint ?? nothing}>${flagName(flag)}<select name=${flag} ?disabled=${disabled}
         @change=${(e: Event) => this.edit(flag, (e.target as HTMLSelectElement).value)}>
         ${choices.map((c) => html`<option value=${c} ?selected=${c === shown} translate=${c === '' ? 'yes' : 'no'}>${c === '' ? MSG.noPreset : c}</option>`)}
-      </select></label>`;
-    return html`<label>${flagName(flag)}<input name=${flag} .value=${shown} ?disabled=${disabled}
-      @input=${(e: Event) => this.edit(flag, (e.target as HTMLInputElement).value)} /></label>`;
+      </select>${derived}</label>`;
+    return html`<label title=${hint ?? nothing}>${flagName(flag)}<input name=${flag} .value=${shown} ?disabled=${disabled}
+      @input=${(e: Event) => this.edit(flag, (e.target as HTMLInputElement).value)} />${derived}</label>`;
   }
 
   /** The error in the page's language: a failed run's line as it was said, a settings error as the core said it (English: itself). */
