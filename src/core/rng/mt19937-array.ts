@@ -5,11 +5,9 @@
 // the same as in ./mt19937.ts, whose state is private to PyTorch's seeding; this class exposes
 // the raw words those two libraries draw.
 
+import { temper, twistState } from './mt19937.ts';
+
 const N = 624;
-const M = 397;
-const UPPER = 0x80000000;
-const LOWER = 0x7fffffff;
-const MATRIX_A = 0x9908b0df;
 
 /** A raw MT19937 word stream; seed it with `initGenrand` or `initByArray` before drawing. */
 export class Mt19937Words {
@@ -61,18 +59,7 @@ export class Mt19937Words {
   }
 
   private twist(): void {
-    const s = this.state;
-    let kk = 0;
-    for (; kk < N - M; kk++) {
-      const y = (s[kk]! & UPPER) | (s[kk + 1]! & LOWER);
-      s[kk] = s[kk + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-    }
-    for (; kk < N - 1; kk++) {
-      const y = (s[kk]! & UPPER) | (s[kk + 1]! & LOWER);
-      s[kk] = s[kk + M - N]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-    }
-    const y = (s[N - 1]! & UPPER) | (s[0]! & LOWER);
-    s[N - 1] = s[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    twistState(this.state);
     this.next = 0;
   }
 
@@ -80,12 +67,7 @@ export class Mt19937Words {
   nextUint32(): number {
     if (this.next > N) throw new Error('Mt19937Words: seed with initGenrand or initByArray before drawing');
     if (this.next === N) this.twist();
-    let y = this.state[this.next++]!;
-    y ^= y >>> 11;
-    y ^= (y << 7) & 0x9d2c5680;
-    y ^= (y << 15) & 0xefc60000;
-    y ^= y >>> 18;
-    return y >>> 0;
+    return temper(this.state[this.next++]!);
   }
 
   /** genrand_res53 (CPython random(), NumPy random_sample()): (a >> 5, b >> 6) as 53 bits over 2^53. */

@@ -35,30 +35,14 @@ export class Mt19937 {
 
   /** Regenerates all 624 words (the "twist"). */
   private twist(): void {
-    const s = this.state;
-    let kk = 0;
-    for (; kk < N - M; kk++) {
-      const y = (s[kk]! & UPPER) | (s[kk + 1]! & LOWER);
-      s[kk] = s[kk + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-    }
-    for (; kk < N - 1; kk++) {
-      const y = (s[kk]! & UPPER) | (s[kk + 1]! & LOWER);
-      s[kk] = s[kk + M - N]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-    }
-    const y = (s[N - 1]! & UPPER) | (s[0]! & LOWER);
-    s[N - 1] = s[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    twistState(this.state);
     this.next = 0;
   }
 
   /** One tempered 32-bit output, as an unsigned number in [0, 2^32) (PyTorch's `random()`). */
   random(): number {
     if (this.next >= N) this.twist();
-    let y = this.state[this.next++]!;
-    y ^= y >>> 11;
-    y ^= (y << 7) & 0x9d2c5680;
-    y ^= (y << 15) & 0xefc60000;
-    y ^= y >>> 18;
-    return y >>> 0;
+    return temper(this.state[this.next++]!);
   }
 
   /** Two outputs as [high, low] 32-bit words, the first draw being the high word (PyTorch's `random64()`). */
@@ -72,4 +56,29 @@ export class Mt19937 {
     const [hi, lo] = this.random64Words();
     return (BigInt(hi) << 32n) | BigInt(lo);
   }
+}
+
+/** MT19937's twist: regenerates all 624 words of `s` in place (the reference's genrand loop, shared by every seeding). */
+export function twistState(s: Uint32Array): void {
+  let kk = 0;
+  for (; kk < N - M; kk++) {
+    const y = (s[kk]! & UPPER) | (s[kk + 1]! & LOWER);
+    s[kk] = s[kk + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+  }
+  for (; kk < N - 1; kk++) {
+    const y = (s[kk]! & UPPER) | (s[kk + 1]! & LOWER);
+    s[kk] = s[kk + M - N]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+  }
+  const y = (s[N - 1]! & UPPER) | (s[0]! & LOWER);
+  s[N - 1] = s[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+}
+
+/** MT19937's tempering of one state word: the unsigned 32-bit output. */
+export function temper(word: number): number {
+  let y = word;
+  y ^= y >>> 11;
+  y ^= (y << 7) & 0x9d2c5680;
+  y ^= (y << 15) & 0xefc60000;
+  y ^= y >>> 18;
+  return y >>> 0;
 }
