@@ -25,6 +25,8 @@ const base = {
   ppoMiniBatchSize: 0,
   ppoMicroBatchSizePerGpu: 0,
   dataloaderNumWorkers: 8,
+  usePrefixGrouper: false,
+  keepMinibatch: false,
 } as const;
 
 export const presets: Record<string, Preset> = {
