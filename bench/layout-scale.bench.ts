@@ -1,4 +1,4 @@
-// `layout` at W = 1,024 ranks and ~10^5 samples (issue 40: under a second each), JSON and text, run
+// `layout` at W = 1,024 ranks and ~10^5 samples (the aim: under a second each), JSON and text, run
 // in this process through the CLI's own main (the runtime's start, ~0.2–0.5 s, is not in it), side by
 // side with the budget's estimate of the same work (core/samplers/estimate.ts, less STARTUP) and the load.
 import os from 'node:os';

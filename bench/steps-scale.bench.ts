@@ -1,4 +1,4 @@
-// `steps` at W = 1,024 ranks and ~10^5 samples (issue 40: under a second each) on the TRL, flow_grpo
+// `steps` at W = 1,024 ranks and ~10^5 samples (the aim: under a second each) on the TRL, flow_grpo
 // and verl schedules, JSON and text, and the 64-GPU TRL run the issue reported killed after 300 s
 // (786,432 completions), run in this process through the CLI's own main, side by side with the budget's
 // estimate of the same work (core/budget.ts stepsEstimate, less STARTUP) and the load.

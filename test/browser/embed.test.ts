@@ -339,7 +339,7 @@ test('the steps view shows in its number fields the values its report uses, give
       (i as HTMLInputElement).value,
     ]),
   );
-  // Every setting the timeline depends on (issue 39: sampler, k, dataset, seed and epochs were missing).
+  // Every setting the timeline depends on (sampler, k, dataset, seed and epochs were missing).
   assert.deepEqual(
     fields.map(([name]) => name),
     ['ranks', 'batch', 'k', 'dataset', 'seed', 'epochs', 'ga', 'spg', 'iters'],

@@ -1,4 +1,4 @@
-// Issue 39, a teacher's instrument on every screen, in real Chromium on the production build:
+// A teacher's instrument on every screen, in real Chromium on the production build:
 // - the picture first: at 390 × 844 the explorer's picture starts in the window's top half and its
 //   caption sits right under it, as tall as its own words (a card as tall as the longest caption
 //   pushed the picture to y ≈ 683); its tiles are large enough for their labels (28 px, not 18);

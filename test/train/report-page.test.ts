@@ -1,4 +1,4 @@
-// report.html as a reader sees it (issue 39): it works on a phone (a viewport meta tag, charts as wide
+// report.html as a reader sees it: it works on a phone (a viewport meta tag, charts as wide
 // as the window leaves, tables that scroll inside themselves) and explains its flat lines as the
 // dashboard does (src/ui/train/charts.ts): in an on-policy run with β = 0 (the demo, `npm run train`)
 // the clip fraction, 0 at every step, is replaced by why; the KL, never measured, says why it is not

@@ -52,7 +52,7 @@ test('a step adds to what the steps before it on the same view set; another view
   assert.equal(last.from, 2);
   assert.deepEqual([...last.keys].sort(), ['alpha', 'latency', 'preset', 'schemes']);
   const train = TOURS['seed-003']!;
-  // The step about the training run starts it (issue 39: it showed a form and empty charts).
+  // The step about the training run starts it (it used to show a form and empty charts).
   assert.deepEqual(stepState(train, 1).runs, []);
   assert.deepEqual(stepState(train, 2).runs, [2]);
   assert.deepEqual(stepState(train, 4).runs, [2]);

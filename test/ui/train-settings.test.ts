@@ -216,7 +216,7 @@ test("the shadow root's uPlot stylesheet is the installed uplot/dist/uPlot.min.c
   assert.equal(UPLOT_CSS_TEXT, readFileSync(path, 'utf8').trim());
 });
 
-test('the form says what a derived setting stands for (issue 39): steps-per-generation and the framework version, in en and zh-CN', async () => {
+test('the form says what a derived setting stands for: steps-per-generation and the framework version, in en and zh-CN', async () => {
   const { derivedNote } = await import('../../src/ui/train/messages.ts');
   setLang('en');
   // The demo (flow-grpo, one micro-step per optimizer step) showed `0` and `trl-1.13.0` with no word.

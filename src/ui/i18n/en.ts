@@ -441,7 +441,7 @@ export const en = {
   },
   train: {
     title: 'Train the controller in the page',
-    /** What a form field's value stands for in this run, beside the field (issue 39: `0` and a TRL version shown with no word). */
+    /** What a form field's value stands for in this run, beside the field (a `0` or a TRL version alone says nothing). */
     derived: {
       spgFromGa: (ga: number) => `0 = gradient accumulation (${ga}), as TRL does`,
       spgNotRead: (sampler: string) => `read by the trl sampler only: ${sampler} generates one micro-batch per optimizer step`,
