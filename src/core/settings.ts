@@ -1,8 +1,10 @@
 // The layout settings, each described ONCE (as TensorFlow Playground's single props table): the
 // config field, the CLI flag, the URL key, the label and hint, and what values it allows. The CLI
 // flags and `--help` (src/cli/layout-flags.ts), the explorer's URL state (src/ui/url-state.ts)
-// and its config panel (src/ui/config-panel.ts) are generated from this table, so adding a
-// setting is one entry here plus its field in LayoutConfig (src/core/layout/types.ts).
+// and its config panel (src/ui/config-panel.ts) are generated from this table. Adding a setting is one entry
+// here, its field in LayoutConfig (src/core/layout/types.ts), its URL key in LayoutParam (the compiler then asks
+// for its Chinese label and hint) and, in each sampler that does not read it, an `ignores` reason
+// (docs/architecture.md, "Add a setting").
 // What values are *valid together* is the samplers' business (validateConfig); this table only
 // states each setting's own range, which the CLI checks while parsing and checkCommon
 // (src/core/samplers/rules.ts) checks for every caller.

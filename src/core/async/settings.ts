@@ -1,5 +1,5 @@
-// A rule's settings from text (a CLI flag, later a URL key): each key read by its flag, checked against its kind and
-// range, defaulted to the framework's shipped value. One line per mistake, naming the flag and the framework's key.
+// A rule's settings from text (a CLI flag, or an attribute of <grpo-async>): each key read by its flag, checked
+// against its kind and range, defaulted to the framework's shipped value. One line per mistake, naming the flag and the framework's key.
 import { ConfigError } from '../errors.ts';
 import type { RuleDef, RuleValues } from './rule.ts';
 

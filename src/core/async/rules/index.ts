@@ -1,5 +1,6 @@
-// Every framework's staleness rule, by the name `grpo-sandbox async --framework` takes. Rules whose framework has a
-// finished home live there (prime-rl, roll, slime); the others live beside this file until their homes exist.
+// Every framework's staleness rule, by the name `grpo-sandbox async --framework` takes. prime-rl's, ROLL's and slime's
+// live in their homes; AReaL's and NeMo RL's (here) wrap the StalenessManager and samplers of their homes; the others
+// (SkyRL, OpenRLHF, open-instruct, and TRL's and verl's, which have no home yet) still live beside this file.
 import { primeRlRule } from '../../frameworks/prime-rl/staleness.ts';
 import { rollRule } from '../../frameworks/roll/staleness.ts';
 import { slimeRule } from '../../frameworks/slime/staleness.ts';
