@@ -88,7 +88,7 @@ test('a launch script is read as its --flags: quotes, continuations and comments
   writeFileSync(
     script,
     '#!/bin/bash\nROLLOUT_ARGS=(\n  --rollout-batch-size 8 \\\n  --n-samples-per-prompt "4"   # four answers\n  --rollout-shuffle\n)\n' +
-      "python train.py \"$ROLLOUT_ARGS\" --num-epoch '1' --actor-num-gpus-per-node 2\n",
+      'python train.py "$ROLLOUT_ARGS" --num-epoch \'1\' --actor-num-gpus-per-node 2\n',
   );
   const res = await runCli(['layout', '--sampler', 'slime', '--config', script, '--dataset-size', '32', '--json']);
   assert.equal(res.status, 0, res.stderr);
