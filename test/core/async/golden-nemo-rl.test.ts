@@ -1,5 +1,5 @@
 // NeMo RL's four built-in staleness samplers, as the async simulation builds them (makeSampler: the home's
-// StalenessSampler for windowed and ready_first, GatedSampler for weight_fifo and in_order), against NeMo RL's own
+// StalenessSampler with each policy), against NeMo RL's own
 // classes exec'd by scripts/golden/async_staleness.py on scripted admit / reserve / commit / select / evict / abort traces.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ function replay(run: Run, events: Event[]): Record<string, unknown>[] {
         const removed = sampler.evict(ev.trainer);
         rec = { removed, count: removed.length };
       } else {
-        rec = { abort: 'policy' in sampler ? sampler.shouldAbortInflight(ev.start, ev.trainer) : sampler.shouldAbortInflight() };
+        rec = { abort: sampler.shouldAbortInflight(ev.start, ev.trainer) };
       }
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;

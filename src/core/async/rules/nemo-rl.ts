@@ -6,13 +6,12 @@
 // until the step is full, all at one trainer version. Before each weight sync, in-flight rollouts the sampler can no
 // longer select are aborted (_abort_stale_inflight); the sync itself leaves in-flight generation running (vLLM V1
 // updates weights during pending requests). Lag ("age"): trainer version − the rollout's start weight.
-// Policies windowed and ready_first are the home's StalenessSampler; weight_fifo and in_order are ./nemo-rl-samplers.ts;
+// The four built-in policies are the home's StalenessSampler (src/core/frameworks/nemo-rl/staleness.ts);
 // custom loads a PromptGroupSampler from async_rl.sampler.target ("module:ClassName"), outside code the sandbox cannot run.
 import { ConfigError } from '../../errors.ts';
 import { StalenessSampler } from '../../frameworks/nemo-rl/staleness.ts';
 import { type RuleDef, type RuleDrop, type RuleKey, type StalenessRule, settingsOf } from '../rule.ts';
 import type { Group } from '../types.ts';
-import { GatedSampler } from './nemo-rl-samplers.ts';
 
 export const NEMO_POLICIES = ['windowed', 'ready_first', 'weight_fifo', 'in_order', 'custom'] as const;
 
@@ -77,13 +76,11 @@ const KEYS: readonly RuleKey[] = [
   },
 ];
 
-type Sampler = StalenessSampler | GatedSampler;
-
-export function makeSampler(name: string, staleness: number, lookahead: number, freshestFirst: boolean): Sampler {
+export function makeSampler(name: string, staleness: number, lookahead: number, freshestFirst: boolean): StalenessSampler {
   if (name === 'windowed') return new StalenessSampler({ name, maxStalenessVersions: staleness, sampleFreshestFirst: freshestFirst });
   if (name === 'ready_first') return new StalenessSampler({ name, maxStalenessVersions: staleness });
-  if (name === 'weight_fifo') return new GatedSampler(name, staleness);
-  if (name === 'in_order') return new GatedSampler(name, lookahead);
+  if (name === 'weight_fifo') return new StalenessSampler({ name, maxStalenessVersions: staleness });
+  if (name === 'in_order') return new StalenessSampler({ name, maxStalenessVersions: lookahead });
   throw new ConfigError(
     "--sampler-policy custom loads a PromptGroupSampler from async_rl.sampler.target ('module:ClassName'): outside code the sandbox cannot run; " +
       'choose windowed, ready_first, weight_fifo or in_order',
@@ -159,11 +156,7 @@ export const nemoRlRule: RuleDef = {
         return dropped.length > 0 ? { take: [], dropped } : null;
       },
       afterUpdate(state) {
-        const aborted = state.inFlight.filter((g) =>
-          sampler instanceof StalenessSampler
-            ? sampler.shouldAbortInflight(g.dispatchVersion, state.trainer)
-            : sampler.shouldAbortInflight(),
-        );
+        const aborted = state.inFlight.filter((g) => sampler.shouldAbortInflight(g.dispatchVersion, state.trainer));
         for (const g of aborted) {
           const i = sampler.slots.findIndex((s) => s.group === String(g.id));
           if (i >= 0) sampler.slots.splice(i, 1);

@@ -1,16 +1,25 @@
-// Two of NeMo RL's single-controller staleness policies (nemo_rl/algorithms/async_utils/staleness_sampler.py
+// NeMo RL's four built-in single-controller staleness policies (nemo_rl/algorithms/async_utils/staleness_sampler.py
 // @ 7ea279a) over its replay buffer (replay_buffer.py TQReplayBuffer: reserve appends an unready slot, commit
-// makes it ready, remove drops slots), restated as a synchronous state machine:
+// makes it ready, remove drops slots), restated as one synchronous state machine:
 // - windowed (async_rl.sampler default): no admission gate; select takes ready groups whose start weight is in
 //   [max(0, v − max_staleness_versions), v], in buffer order or freshest first; evict drops ready groups below
 //   that window; an in-flight rollout that started below it is aborted.
 // - ready_first: admission lets the dispatch index run at most max_staleness_versions batches ahead of the
 //   trainer; select takes any ready group whose start weight is ≤ v; nothing is ever evicted or aborted.
+// - weight_fifo (WeightFifoSampler): the same gate; select takes the oldest start weight in [max(0, v − s), v]
+//   among ALL slots (ready or not) and only ready slots of that weight, so it waits for that weight's stragglers;
+//   evict drops ready slots below the window.
+// - in_order (InOrderSampler): gate ≤ max_lookahead_versions batches ahead; each batch is stamped with its
+//   dispatch index as target_step; select takes ready slots whose target_step is v; evict drops ready slots whose
+//   target is < v. Only windowed aborts in-flight rollouts.
 import { nemoError } from './version.ts';
 
 export type StalenessPolicy =
   | { name: 'windowed'; maxStalenessVersions: number; sampleFreshestFirst: boolean }
-  | { name: 'ready_first'; maxStalenessVersions: number };
+  | { name: 'ready_first'; maxStalenessVersions: number }
+  | { name: 'weight_fifo'; maxStalenessVersions: number }
+  /** maxStalenessVersions holds in_order's max_lookahead_versions (its gate window). */
+  | { name: 'in_order'; maxStalenessVersions: number };
 
 export interface BufferSlot {
   group: string;
@@ -44,7 +53,7 @@ export class StalenessSampler {
 
   /** Slots the buffer must hold: one live batch plus one per lookahead version (gated policies only). */
   requiredBufferCapacity(groupsPerStep: number): number | null {
-    return this.policy.name === 'ready_first' ? groupsPerStep * (this.window + 1) : null;
+    return this.policy.name === 'windowed' ? null : groupsPerStep * (this.window + 1);
   }
 
   /** May the next prompt batch dispatch while the trainer is at `trainer`? (The real admit waits instead of answering blocked.) */
@@ -52,7 +61,7 @@ export class StalenessSampler {
     if (this.policy.name === 'windowed') return { blocked: false, stamp: null };
     if (this.dispatchIndex >= trainer + this.window) return { blocked: true };
     this.dispatchIndex += 1;
-    return { blocked: false, stamp: null };
+    return { blocked: false, stamp: this.policy.name === 'in_order' ? this.dispatchIndex : null };
   }
 
   reserve(group: string, startWeight: number, targetStep: number | null = null): void {
@@ -83,8 +92,8 @@ export class StalenessSampler {
   select(trainer: number, min: number, max: number): string[] | null {
     if (min < 1) throw nemoError('ValueError', `min_prompt_groups must be >= 1, got ${min}`);
     if (max < min) throw nemoError('ValueError', `max_prompt_groups (${max}) must be >= min_prompt_groups (${min})`);
-    const lowest = this.policy.name === 'windowed' ? this.lowest(trainer) : Number.NEGATIVE_INFINITY;
-    const eligible = this.slots.flatMap((s, i) => (s.ready && lowest <= s.startWeight && s.startWeight <= trainer ? [i] : []));
+    const eligible = this.eligible(trainer);
+    if (eligible === null) return null;
     if (this.policy.name === 'windowed' && this.policy.sampleFreshestFirst) {
       eligible.sort((a, b) => trainer - this.slots[a]!.startWeight - (trainer - this.slots[b]!.startWeight) || a - b);
     }
@@ -95,9 +104,33 @@ export class StalenessSampler {
     return groups;
   }
 
+  /** The slots select may take at version `trainer`, in buffer order (null: weight_fifo has no weight in its window). */
+  private eligible(trainer: number): number[] | null {
+    const ready = (keep: (s: BufferSlot) => boolean) => this.slots.flatMap((s, i) => (s.ready && keep(s) ? [i] : []));
+    switch (this.policy.name) {
+      case 'windowed': {
+        const lowest = this.lowest(trainer);
+        return ready((s) => lowest <= s.startWeight && s.startWeight <= trainer);
+      }
+      case 'ready_first':
+        return ready((s) => s.startWeight <= trainer);
+      case 'weight_fifo': {
+        const lowest = this.lowest(trainer);
+        const inWindow = this.slots.map((s) => s.startWeight).filter((w) => lowest <= w && w <= trainer);
+        if (inWindow.length === 0) return null;
+        const target = Math.min(...inWindow);
+        return ready((s) => s.startWeight === target);
+      }
+      case 'in_order':
+        return ready((s) => s.targetStep === trainer);
+    }
+  }
+
   /** Drops the ready groups that can no longer be selected; returns them. */
   evict(trainer: number): string[] {
     if (this.policy.name === 'ready_first') return [];
+    if (this.policy.name === 'in_order')
+      return this.remove(this.slots.flatMap((s, i) => (s.ready && s.targetStep !== null && s.targetStep < trainer ? [i] : [])));
     const lowest = this.lowest(trainer);
     return this.remove(this.slots.flatMap((s, i) => (s.ready && s.startWeight < lowest ? [i] : [])));
   }
