@@ -62,8 +62,8 @@ export function budgetNeeds(over: OverBudget): string {
 
 /**
  * What a command costs before its work: the runtime and its modules (~60 MB, ~0.2 s). The
- * per-item costs of `layout` and `steps` come on top; test/core/budget-estimates.node.test.ts measures
- * those in one process, where this start is already paid, against the estimate less this.
+ * per-item costs of `layout` and `steps` come on top; bench/layout-scale.bench.ts and steps-scale.bench.ts
+ * report those beside runs in one process, where this start is already paid, against the estimate less this.
  */
 export const STARTUP: Estimate = { bytes: 60 * 1024 ** 2, ms: 200 };
 

@@ -4,7 +4,7 @@
 // gathers, regroupings, statistics, then the JSON (0.7–1.5 µs a sample on TRL's, 3.5 on verl's) or
 // the text report (~100 bytes a sample; 2.7–6.4 µs). flow_grpo's samplers cost twice that (JSON
 // 3–6 µs, text 7–12 µs): their loader facts build the layout a second time, idealised
-// (loader-facts.ts). test/core/budget-estimates.node.test.ts holds them within 4× of a run.
+// (loader-facts.ts). `npm run bench -- layout-scale` reports them beside real runs; test/core/budget-estimates.test.ts holds the counts.
 import { STARTUP, type Estimate } from '../budget.ts';
 import type { LayoutConfig } from '../layout/types.ts';
 import { samplers } from './index.ts';
