@@ -1,6 +1,6 @@
 // The text report of `grpo-sandbox steps`: a header, one table per optimizer step (a line per
 // rank's micro-batch), then the findings and notes as paragraphs. Draws what core computed.
-import type { OptimizerStep, StepsReport } from '../core/steps/index.ts';
+import { FRAMEWORKS, type OptimizerStep, type StepsReport } from '../core/steps/index.ts';
 import { say } from '../core/messages/index.ts';
 
 const ratioText = (w: number, intended: number) => (intended > 0 ? (w / intended).toFixed(2) : '—');
@@ -51,10 +51,10 @@ export function renderSteps(report: StepsReport, show: number): string {
   out.push(
     wrap(
       `W=${c.ranks} ranks, ${report.microBatch} completion(s) per rank per micro-step, ` +
-        (c.sampler === 'verl'
+        (report.gradientAccumulationFrom === 'ppo-mini-batch'
           ? `gradient accumulation ${report.gradientAccumulation} (ppo_mini_batch_size // ppo_micro_batch_size_per_gpu), `
           : `gradient_accumulation_steps ${report.gradientAccumulation}, `) +
-        (c.sampler === 'trl' ? `steps_per_generation ${c.stepsPerGeneration}, ` : '') +
+        (FRAMEWORKS[report.framework.name]!.schedule.readsStepsPerGeneration ? `steps_per_generation ${c.stepsPerGeneration}, ` : '') +
         `passes per generation (num_iterations / inner epochs / ppo_epochs) ${c.numIterations}: ${micro} micro-steps, ${applied} optimizer step(s).`,
     ),
   );

@@ -46,7 +46,7 @@ const FLAG_HELP_LINES: [string, string][] = [
   ],
   [
     '--micro-batch M',
-    "verl's ppo_micro_batch_size_per_gpu for samplers other than verl's: samples per rank per micro-step; a mini-batch (one optimizer " +
+    `verl's ppo_micro_batch_size_per_gpu for samplers other than verl's: samples per rank per micro-step; a mini-batch (one optimizer ` +
       "step) is M × GA; default: the rank's block / GA. With --sampler verl it is --ppo-micro-batch-size-per-gpu (and the mini-batch " +
       '--ppo-mini-batch-size): a different --micro-batch is refused',
   ],

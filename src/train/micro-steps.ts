@@ -49,10 +49,11 @@ export interface MicroPlan {
 /** The micro-steps of `layout` for run `c`: the framework version's schedule, micro-batches of --batch samples per rank. */
 export function microPlanOf(c: TrainConfig, layout: Layout): MicroPlan {
   const spec = FRAMEWORKS[c.framework]!;
-  // TRL's Trainer ends its accumulation windows with its dataloader's epoch. Only the trl sampler is
+  // TRL's Trainer ends its accumulation windows with its dataloader's epoch. Only a sampler the
+  // framework version trains on (spec.accepts: the trl sampler, for TRL's and ms-swift's versions) is
   // that dataloader; the other samplers' batches reach the trainer one after another (train builds
   // their layouts one batch per epoch), so their epochs do not cut the windows.
-  const stream = layout.sampler === 'trl' ? layout : { ...layout, steps: layout.steps.map((step) => ({ ...step, epoch: 0 })) };
+  const stream = spec.accepts(layout.sampler) ? layout : { ...layout, steps: layout.steps.map((step) => ({ ...step, epoch: 0 })) };
   const plan = planMicroSteps(stream, spec.schedule, c.batch);
   const windows: number[][] = plan.windows.map(() => []);
   plan.microSteps.forEach((m, i) => windows[m.window]!.push(i));

@@ -3,8 +3,7 @@
 // global token mean over the step.
 import { configError, fact } from '../messages/index.ts';
 import type { Layout } from '../layout/types.ts';
-import { verlSizes } from '../samplers/verl.ts';
-import { FRAMEWORK_NAMES, FRAMEWORKS, defaultFramework, type FrameworkSpec } from './frameworks.ts';
+import { DEFAULT_SAMPLERS, FRAMEWORK_NAMES, FRAMEWORKS, defaultFramework, type FrameworkSpec } from './frameworks.ts';
 import { stepsFindings } from './findings.ts';
 import { seededLengths } from './lengths.ts';
 import { completionOffsets, planMicroSteps, type BlockOrder } from './schedule.ts';
@@ -35,7 +34,7 @@ export function resolveFramework(layout: Layout, options: Pick<StepsOptions, 'fr
   if (options.framework === undefined) {
     spec = defaultFramework(sampler);
     if (!spec) {
-      throw configError([fact('steps.sampler-not-modelled', { sampler })], [{ sampler: 'trl' }]);
+      throw configError([fact('steps.sampler-not-modelled', { sampler })], [{ sampler: DEFAULT_SAMPLERS[0] }]);
     }
   } else {
     spec = Object.hasOwn(FRAMEWORKS, options.framework) ? FRAMEWORKS[options.framework]! : null;
@@ -55,54 +54,12 @@ export function resolveFramework(layout: Layout, options: Pick<StepsOptions, 'fr
   return { spec, loss };
 }
 
-/** How a framework version batches one rank's samples: per micro-step, per optimizer step (verl's mini-batch), and its GA. */
-interface Batching {
-  microBatch: number;
-  /** Samples per rank per optimizer step (verl's normalised ppo_mini_batch_size); the other schedules count micro-steps. */
-  miniBatch?: number;
-  /** The gradient_accumulation the normaliser divides by (verl: ppo_mini_batch_size // ppo_micro_batch_size_per_gpu). */
-  ga: number;
-}
-
 /**
- * Samples per rank per micro-step, checked against the framework's rules. verl's
- * ppo_micro_batch_size_per_gpu is one setting: the verl sampler's `--ppo-micro-batch-size-per-gpu`
- * (with `--ppo-mini-batch-size`, as verl's config has them); `--micro-batch` stands for it only on
- * the samplers that have no such setting, and on the verl sampler must agree with it.
+ * The token count of each completion, in completion order (layout step, rank-major, slot), where the
+ * layout balanced its ranks by them (verl's _balance_batch: each step's seqlens in dispatch order); else null.
  */
-function batchingOf(layout: Layout, spec: FrameworkSpec, given: number | undefined): Batching {
-  const c = layout.config;
-  const block = layout.steps[0]?.ranks[0]?.length ?? c.batch;
-  if (spec.schedule === 'dance-grpo') {
-    // DanceGRPO trains one sample per micro-step (samples_batched_list); GA counts samples.
-    if (given !== undefined) throw configError([fact('steps.micro-not-verl', { framework: spec.name })]);
-    return { microBatch: 1, ga: c.gradientAccumulationSteps };
-  }
-  if (spec.schedule !== 'verl') {
-    if (given !== undefined) {
-      throw configError([fact('steps.micro-not-verl', { framework: spec.name })]);
-    }
-    return { microBatch: c.batch, ga: c.gradientAccumulationSteps };
-  }
-  if (layout.sampler === 'verl') {
-    // The layout has checked that the micro-batch divides the normalised mini-batch.
-    const { micro, normalisedMini } = verlSizes(c);
-    if (given !== undefined && given !== micro) {
-      throw configError([fact('steps.micro-conflict', { given, micro, leftOut: !c.ppoMicroBatchSizePerGpu })]);
-    }
-    return { microBatch: micro, miniBatch: normalisedMini, ga: Math.floor(normalisedMini / micro) };
-  }
-  const ga = c.gradientAccumulationSteps;
-  const m = given ?? block / ga;
-  if (!Number.isInteger(m) || m < 1 || block % (m * ga) !== 0) {
-    const fits = [...Array(block).keys()].map((i) => i + 1).filter((x) => block % (x * ga) === 0);
-    throw configError([fact('steps.mini-split', { block, given: given ?? null, ga, fits: fits.slice(0, 4) })]);
-  }
-  return { microBatch: m, ga };
-}
-
-/** The verl layout's token count of each completion, in completion order (layout step, rank-major, slot): its seqlen in dispatch order. */
-function verlSeqlens(layout: Layout): number[] | null {
+function balancedSeqlens(layout: Layout): number[] | null {
+  if (!layout.steps.length) return null;
   const out: number[] = [];
   for (const step of layout.steps) {
     if (!step.seqlens || !step.order) return null;
@@ -119,18 +76,19 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
   const { spec, loss } = resolveFramework(layout, options);
   const c = layout.config;
   const given = options.lengths;
-  // verl's sampler balances each step by its samples' token counts: without --lengths the loss counts those same tokens.
-  const seqlens = layout.sampler === 'verl' && !given?.length ? verlSeqlens(layout) : null;
+  // A layout balanced by its samples' token counts (verl's sampler): without --lengths the loss counts those same tokens.
+  const balanced = balancedSeqlens(layout);
+  const seqlens = !given?.length ? balanced : null;
   const longest = seqlens ? seqlens.reduce((a, b) => Math.max(a, b), 0) : 0;
   if (seqlens && options.maxCompletionLength !== undefined && options.maxCompletionLength < longest) {
     throw configError([fact('steps.max-length', { max: options.maxCompletionLength, longest })]);
   }
   const maxLength = options.maxCompletionLength ?? Math.max(512, longest);
-  const batching = batchingOf(layout, spec, options.microBatch);
+  const batching = spec.schedule.batching(layout, spec.name, options.microBatch);
   const plan = planMicroSteps(layout, spec.schedule, batching.microBatch, options.order, batching.miniBatch);
   const offsets = completionOffsets(layout);
   const total = offsets.length ? offsets.at(-1)! + layout.steps.at(-1)!.ranks.flat().length : 0;
-  const diffusion = spec.schedule === 'flow-grpo' || spec.schedule === 'dance-grpo';
+  const diffusion = spec.schedule.diffusion;
   if (diffusion && given?.length) {
     throw configError([fact('steps.no-tokens', { framework: spec.name })]);
   }
@@ -181,7 +139,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
     const microBatches: MicroBatch[] = [];
     for (const i of ids) {
       const m = plan.microSteps[i]!;
-      const nGen = spec.schedule === 'trl' ? generationTokens(m.generationSteps) : 0;
+      const nGen = spec.schedule.countsGenerationTokens ? generationTokens(m.generationSteps) : 0;
       const policyVersion = generatedAt.get(m.generation)!;
       const trainVersion = versionBefore[i]!;
       for (let rank = 0; rank < m.perRank.length; rank++) {
@@ -250,6 +208,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
     loss,
     microBatch: plan.microBatch,
     gradientAccumulation: batching.ga,
+    gradientAccumulationFrom: batching.gaFrom,
     maxCompletionLength: maxLength,
     lengths: diffusion
       ? { kind: 'diffusion' }
@@ -259,7 +218,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
             source: options.lengthsSource ?? 'given',
             count: given.length,
             repeated: given.length < total,
-            verl: layout.sampler === 'verl',
+            verl: balanced !== null,
           }
         : seqlens
           ? { kind: 'seqlens', measured: Boolean(c.seqlens) }
@@ -268,7 +227,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
     findings: [],
     notes: [],
   };
-  const { findings, notes } = stepsFindings(report, spec.schedule);
+  const { findings, notes } = stepsFindings(report, spec);
   report.findings = findings;
   report.notes = notes;
   return report;

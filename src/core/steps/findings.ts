@@ -1,8 +1,7 @@
 // The findings of a steps report, one paragraph each, with the run's own numbers, as facts.
 import { type Fact, fact } from '../messages/index.ts';
 import type { UpdateCause } from '../messages/steps.ts';
-import type { Schedule } from './frameworks.ts';
-import type { StepRow, StepsReport } from './types.ts';
+import type { FrameworkSpec, StepRow, StepsReport } from './types.ts';
 
 const TOLERANCE = 1e-9;
 const differs = (a: number, b: number) => Math.abs(a - b) > TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
@@ -17,18 +16,22 @@ function range(xs: number[]): [number, number] {
   return [lo, hi];
 }
 
-/** Why the update of a run of `loss` under `framework` is not the size of the global token mean. */
-function updateCause(framework: string, loss: string): UpdateCause {
-  if (loss === 'dapo' && framework === 'trl-1.9.0') return 'trl-1.9.0-dapo';
-  if (loss === 'dapo' && framework.startsWith('ms-swift')) return 'ms-swift-dapo';
+/** Why the update of a run of `loss` under `spec` is not the size of the global token mean: the version's own cause, else the loss's. */
+function updateCause(spec: FrameworkSpec, loss: string): UpdateCause {
+  const own = spec.updateCauses[loss];
+  if (own) return own;
   if (loss === 'dr_grpo' || loss === 'seq-mean-token-sum-norm') return 'constant-length';
   if (loss === 'seq-mean-token-sum') return 'token-sum';
   return 'none';
 }
 
-/** What a steps report shows, as facts (src/core/messages/steps.ts says them in English): the findings, then what the model leaves out. */
-export function stepsFindings(report: StepsReport, schedule: Schedule): { findings: Fact[]; notes: Fact[] } {
+/**
+ * What a steps report shows, as facts (src/core/messages/steps.ts says them in English): the findings, then what the model leaves out.
+ * The sentences that depend on the framework are the ones its schedule names.
+ */
+export function stepsFindings(report: StepsReport, spec: FrameworkSpec): { findings: Fact[]; notes: Fact[] } {
   const c = report.config;
+  const said = spec.schedule.facts;
   const applied = report.steps.filter((s) => s.applied);
   const rows: StepRow[] = applied.flatMap((s) => s.rows);
   const findings: Fact[] = [];
@@ -43,7 +46,7 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
         loss: report.loss,
         low: lo,
         high: differs(lo, hi) ? hi : null,
-        cause: updateCause(report.framework.name, report.loss),
+        cause: updateCause(spec, report.loss),
         ga: c.gradientAccumulationSteps,
         spg: c.stepsPerGeneration,
         maxLength: report.maxCompletionLength,
@@ -79,14 +82,13 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
   if (off.length) {
     const first = off[0]!;
     findings.push(
-      fact('steps.off-policy', {
+      fact(said.offPolicy, {
         off: off.length,
         total: mbs.length,
         lag: Math.max(...off.map((m) => m.trainVersion - m.policyVersion)),
         microStep: first.microStep,
         policy: first.policyVersion,
         train: first.trainVersion,
-        schedule,
         numIterations: c.numIterations,
         spg: c.stepsPerGeneration,
         ga: c.gradientAccumulationSteps,
@@ -98,13 +100,11 @@ export function stepsFindings(report: StepsReport, schedule: Schedule): { findin
 
   // 5. Gradients never applied.
   const lost = report.steps.filter((s) => !s.applied);
-  if (lost.length)
-    findings.push(fact('steps.never-applied', { microSteps: lost[0]!.microSteps, ga: c.gradientAccumulationSteps, schedule }));
+  if (lost.length) {
+    if (!said.neverApplied) throw new Error(`steps: ${spec.name}'s schedule left micro-steps unapplied, which it says never happens`);
+    findings.push(fact(said.neverApplied, { microSteps: lost[0]!.microSteps, ga: c.gradientAccumulationSteps }));
+  }
 
-  const notes = [
-    fact('steps.note.framework', { ...report.framework }),
-    fact('steps.note.lengths', report.lengths),
-    fact('steps.note.shuffle', { schedule }),
-  ];
+  const notes = [fact('steps.note.framework', { ...report.framework }), fact('steps.note.lengths', report.lengths), fact(said.shuffle)];
   return { findings, notes };
 }

@@ -1,8 +1,8 @@
 // What one optimizer step sees: the micro-batches each rank trains on, the policy that generated
 // them, and the weight each completion's tokens get in the applied update. Pure data (JSON).
-import type { LayoutConfig } from '../layout/types.ts';
+import type { Layout, LayoutConfig, SamplerName } from '../layout/types.ts';
 import type { Fact } from '../messages/index.ts';
-import type { LengthsSource, NormaliserTerms } from '../messages/steps.ts';
+import type { LengthsSource, NeverAppliedFact, NormaliserTerms, OffPolicyFact, ShuffleFact, UpdateCause } from '../messages/steps.ts';
 
 /** One completion as trained in one micro-step (a completion reused by num_iterations appears once per pass). */
 export interface StepRow {
@@ -92,6 +92,8 @@ export interface StepsReport {
   microBatch: number;
   /** Micro-steps per full optimizer step: gradient_accumulation_steps, or verl's ppo_mini_batch_size // ppo_micro_batch_size_per_gpu. */
   gradientAccumulation: number;
+  /** The setting `gradientAccumulation` comes from (the text report names it). */
+  gradientAccumulationFrom: GradientAccumulationFrom;
   maxCompletionLength: number;
   /** Where the completion lengths come from. */
   lengths: LengthsSource;
@@ -100,4 +102,133 @@ export interface StepsReport {
   findings: Fact[];
   /** The framework as pinned, the lengths' source, and what the model does not reproduce (shuffles from an unseeded generator, …). */
   notes: Fact[];
+}
+
+/** What one rank's micro-step knows when it normalises its loss. */
+export interface NormaliserContext {
+  ranks: number;
+  /** Tokens of each completion of this rank's micro-batch, in order. */
+  rows: readonly number[];
+  /** Micro-steps in this optimizer step (transformers' current_gradient_accumulation_steps: the last window may be short). */
+  window: number;
+  /** gradient_accumulation_steps as configured (verl: ppo_mini_batch_size // ppo_micro_batch_size_per_gpu, per rank). */
+  ga: number;
+  /** TRL's steps_per_generation. */
+  stepsPerGeneration: number;
+  /** Completion tokens of the whole generation batch the rows come from, every rank (TRL's num_items_in_batch). */
+  generationTokens: number;
+  /** Completion tokens of every micro-batch of this optimizer step, every rank. */
+  windowTokens: number;
+  /** Completions of every micro-batch of this optimizer step, every rank (verl's global_batch_size). */
+  windowSequences: number;
+  /** max_completion_length (TRL dr_grpo) / the padded response length (verl's loss_mask.shape[-1]). */
+  maxLength: number;
+}
+
+export interface Normaliser {
+  /** Weight of each token of row i in this rank's backward (before the mean over ranks). */
+  perToken(row: number): number;
+  /** The normaliser's formula with its numbers. */
+  terms: NormaliserTerms;
+  /** The same in English. */
+  text: string;
+}
+
+/**
+ * The order a rank trains its block of one generation in (a permutation of 0 … size−1). The
+ * frameworks shuffle with an unseeded generator (TRL: torch.randperm on the global generator in
+ * shuffle_sequence_dict; flow_grpo: torch.randperm per inner epoch), so the default keeps the
+ * block's order; the fixtures pass the permutations the real run drew.
+ */
+export type BlockOrder = (generation: number, pass: number, rank: number, size: number) => readonly number[] | undefined;
+
+export interface MicroStepPlan {
+  epoch: number;
+  /** Layout step whose completions it trains on (flow_grpo: the epoch's first). */
+  generation: number;
+  /** The generation's completion tokens are counted over these layout steps (TRL's num_items_in_batch). */
+  generationSteps: number[];
+  pass: number;
+  /** perRank[r] = completion indices of rank r's micro-batch, in order. */
+  perRank: number[][];
+  /** Index of its optimizer step (window) in `windows`. */
+  window: number;
+}
+
+export interface WindowPlan {
+  epoch: number;
+  /** Micro-steps in it. */
+  size: number;
+  /** False for trailing micro-steps the run never steps on (flow_grpo's counter at the end of the run). */
+  applied: boolean;
+}
+
+export interface Plan {
+  microSteps: MicroStepPlan[];
+  windows: WindowPlan[];
+  /** Samples per rank per micro-step. */
+  microBatch: number;
+}
+
+/** Where a report's gradient accumulation comes from: gradient_accumulation_steps, or verl's mini-batch ÷ micro-batch. */
+export type GradientAccumulationFrom = 'gradient-accumulation-steps' | 'ppo-mini-batch';
+
+/** How a framework version batches one rank's samples: per micro-step, per optimizer step (verl's mini-batch), and its GA. */
+export interface Batching {
+  microBatch: number;
+  /** Samples per rank per optimizer step (verl's normalised ppo_mini_batch_size); the other schedules count micro-steps. */
+  miniBatch?: number;
+  /** The gradient_accumulation the normaliser divides by (verl: ppo_mini_batch_size // ppo_micro_batch_size_per_gpu). */
+  ga: number;
+  /** The setting `ga` comes from. */
+  gaFrom: GradientAccumulationFrom;
+}
+
+/**
+ * How a framework's training loop cuts a layout's generation batches into micro-steps and
+ * accumulation windows, and what the steps ask about it. Each home declares every field
+ * (src/core/frameworks/<home>/steps-schedule.ts): none is inherited from another framework.
+ */
+export interface StepSchedule {
+  /**
+   * The micro-steps and windows of `layout`, micro-batches of `microBatch` samples per rank (a
+   * schedule that fixes its own says so in the plan's microBatch); `miniBatch`: samples per rank
+   * per optimizer step, where the schedule counts samples rather than micro-steps (verl).
+   */
+  plan(layout: Layout, microBatch: number, order: BlockOrder, miniBatch: number): Plan;
+  /** Samples per rank per micro-step and the GA its normaliser divides by, checked against its rules (`given`: --micro-batch). */
+  batching(layout: Layout, framework: FrameworkName, given: number | undefined): Batching;
+  /** Samples per micro-batch the budget counts from the settings alone, before any layout is built (plannedWork). */
+  plannedMicroBatch(config: LayoutConfig): number;
+  /** Whether it reads TRL's steps_per_generation (the settings it shows and prints). */
+  readsStepsPerGeneration: boolean;
+  /** Whether its normaliser counts the tokens of the whole generation batch (TRL's num_items_in_batch). */
+  countsGenerationTokens: boolean;
+  /** A diffusion trainer: one "token" per sample (the timesteps cancel), so --lengths is refused. */
+  diffusion: boolean;
+  /** The sentences it explains a run with (src/core/messages/steps.ts). */
+  facts: {
+    /** Why its micro-steps train off-policy. */
+    offPolicy: OffPolicyFact;
+    /** How it orders a rank's samples (and what the model keeps instead). */
+    shuffle: ShuffleFact;
+    /** Why trailing micro-steps are never applied; null where its plan applies every window. */
+    neverApplied: NeverAppliedFact | null;
+  };
+}
+
+/** One framework version's steps: its code as checked, its schedule, its losses and normalisers. */
+export interface FrameworkSpec extends FrameworkVersion {
+  /** CLI name (`--framework`), the registry's key. */
+  name: FrameworkName;
+  schedule: StepSchedule;
+  losses: readonly string[];
+  defaultLoss: string;
+  /** The samplers whose layouts this framework trains on. */
+  accepts(sampler: SamplerName): boolean;
+  /** The samplers it trains when `--framework` is not given (at most one framework per sampler). */
+  defaultFor: readonly SamplerName[];
+  /** Why the update of a loss type is not the size of the global token mean, where this version's code makes it so (by loss). */
+  updateCauses: Readonly<Partial<Record<string, UpdateCause>>>;
+  normaliser(loss: string, c: NormaliserContext): Normaliser;
 }

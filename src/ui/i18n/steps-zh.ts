@@ -3,7 +3,14 @@
 // how each was checked are translated by framework name (code, paths and versions stay as written).
 import type { Params } from '../../core/messages/index.ts';
 import type { FrameworkName } from '../../core/steps/types.ts';
-import { type LengthsSource, type NormaliserKind, type NormaliserTerms, type STEPS_EN, stepNumber } from '../../core/messages/steps.ts';
+import {
+  type LengthsSource,
+  type NormaliserKind,
+  type NormaliserTerms,
+  type OffPolicyParams,
+  type STEPS_EN,
+  stepNumber,
+} from '../../core/messages/steps.ts';
 
 const n = stepNumber;
 
@@ -53,14 +60,14 @@ const FRAMEWORK_ZH: Record<FrameworkName, { pinnedTo: string; checkedBy: string 
   'trl-0.18.2': {
     pinnedTo:
       'trl 0.18.2（标签 v0.18.2），trl/trainer/grpo_trainer.py 的 _compute_loss：`grpo`、`bnpo`（它的默认值）和 `dr_grpo`；GRPOConfig.__post_init__ ' +
-      '读取批量设置（src/core/samplers/trl-frameworks.ts）',
+      '读取批量设置（src/core/frameworks/trl/v018.ts）',
     checkedBy:
       '批量设置：从 v0.18.2 执行 GRPOConfig.__post_init__（test/fixtures/golden-trl-wrappers.json）；归一化：转写（本地包索引中没有 trl 0.18.2，未运行）',
   },
   'unsloth-015bdef': {
     pinnedTo:
       'unslothai/unsloth 015bdef，运行于 trl 0.18.2–0.24.0：unsloth/models/rl.py 设 `loss_type=bnpo`、`beta=0.001`，并可能改写 ' +
-      'per_device_train_batch_size（src/core/samplers/trl-frameworks.ts）；归一化用 TRL 的 `grpo`、`bnpo` 和 `dr_grpo`',
+      'per_device_train_batch_size（src/core/frameworks/unsloth/trl-reading.ts）；归一化用 TRL 的 `grpo`、`bnpo` 和 `dr_grpo`',
     checkedBy:
       '批量设置：从 015bdef 执行 `Unsloth` 的检查（test/fixtures/golden-trl-wrappers.json）；归一化：假定与 TRL 相同（`Unsloth` 用 unsloth_zoo 的 ' +
       'grpo_accumulated_loss 替换了 loss，该代码未读）',
@@ -68,7 +75,7 @@ const FRAMEWORK_ZH: Record<FrameworkName, { pinnedTo: string; checkedBy: string 
   'ms-swift-3602360': {
     pinnedTo:
       'modelscope/ms-swift 3602360（trl>=0.26,<1.0）：默认 `loss_type=grpo`、`beta=0.04`（swift/arguments/rlhf_args.py）；批量设置和序列并行 sampler 见 ' +
-      'src/core/samplers/trl-frameworks.ts；`grpo`、`bnpo`、`dr_grpo` 的归一化与 TRL 相同',
+      'src/core/frameworks/ms-swift/trl-reading.ts；`grpo`、`bnpo`、`dr_grpo` 的归一化与 TRL 相同',
     checkedBy:
       '批量设置：从 3602360 执行 _init_generation_batch_params（test/fixtures/golden-trl-wrappers.json）；归一化：转写（此处未安装 ms-swift）',
   },
@@ -105,7 +112,7 @@ const FRAMEWORK_ZH: Record<FrameworkName, { pinnedTo: string; checkedBy: string 
     pinnedTo:
       'flow_grpo 在 74db691，scripts/train_sd3_fast.py：每个 `timestep` 的 policy_loss 是训练 batch 上的均值，accelerator.accumulate 的 ' +
       'gradient_accumulation_steps = train.gradient_accumulation_steps × num_train_timesteps；它的布局：每次 set_epoch 之后新建迭代器，' +
-      '不经过 `prepare`（src/core/samplers/flow-grpo-fast.ts）',
+      '不经过 `prepare`（src/core/frameworks/flow-grpo/fast.ts）',
     checkedBy:
       '转写（读取公开存储的文件，没有检出仓库；扩散模型的运行放不进这里）；脚本在重新分批前丢掉 advantage 全为零的样本，这一点未建模',
   },
@@ -189,6 +196,11 @@ function trlOffPolicyCausesZh(p: { numIterations: number; spg: number; ga: numbe
   return causes.length ? causes : ['一个生成 batch 在一次优化步之后才被训练'];
 }
 
+/** The off-policy finding's first sentences, before the cause its framework's schedule names. */
+const offPolicyHeadZh = (p: OffPolicyParams) =>
+  `Off-policy：${p.total} 个 micro-step 中有 ${p.off} 个用较旧的策略生成的 completion 训练（至多落后 ${p.lag} 个优化步；` +
+  `第一个：micro-step ${p.microStep}，由策略 ${p.policy} 生成，在策略 ${p.train} 上训练）。此时比率 π/π_old 不再是 1，clip 可能起作用`;
+
 export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string } = {
   'steps.update-size': (p) => {
     const cause =
@@ -219,34 +231,30 @@ export const STEPS_ZH: { [K in keyof typeof STEPS_EN]: (p: Params<K>) => string 
     `短窗口：${p.count} 个优化步（${p.windows
       .map((s) => `step ${s.index}：${p.ga} 个中的 ${s.microSteps} 个 micro-step，更新 ${n(s.updateScale)}`)
       .join('；')}）在 epoch 末尾累积的 micro-step 少于 gradient_accumulation_steps，仍然让优化器走一步。`,
-  'steps.off-policy': (p) =>
-    `Off-policy：${p.total} 个 micro-step 中有 ${p.off} 个用较旧的策略生成的 completion 训练（至多落后 ${p.lag} 个优化步；` +
-    `第一个：micro-step ${p.microStep}，由策略 ${p.policy} 生成，在策略 ${p.train} 上训练）。此时比率 π/π_old 不再是 1，clip 可能起作用` +
-    (p.schedule === 'trl'
-      ? `（这里${trlOffPolicyCausesZh(p).join('，并且')}：TRL #3662）。`
-      : p.schedule === 'flow-grpo'
-        ? `（内层 epoch 数 ${p.numIterations}，或一个 epoch 被切成多个优化步：flow_grpo #138）。`
-        : p.schedule === 'dance-grpo'
-          ? `（DanceGRPO 在一个训练步内每 gradient_accumulation_steps ${p.ga} 个样本走一次优化步，所以该步后面的样本训练的是采样之后已经更新过的策略）。`
-          : `（ppo_epochs ${p.numIterations}，或每个 step 有多个 mini-batch）。`),
+  'steps.off-policy.trl': (p) => `${offPolicyHeadZh(p)}（这里${trlOffPolicyCausesZh(p).join('，并且')}：TRL #3662）。`,
+  'steps.off-policy.flow-grpo': (p) =>
+    `${offPolicyHeadZh(p)}（内层 epoch 数 ${p.numIterations}，或一个 epoch 被切成多个优化步：flow_grpo #138）。`,
+  'steps.off-policy.dance-grpo': (p) =>
+    `${offPolicyHeadZh(p)}（DanceGRPO 在一个训练步内每 gradient_accumulation_steps ${p.ga} 个样本走一次优化步，` +
+    '所以该步后面的样本训练的是采样之后已经更新过的策略）。',
+  'steps.off-policy.verl': (p) => `${offPolicyHeadZh(p)}（ppo_epochs ${p.numIterations}，或每个 step 有多个 mini-batch）。`,
   'steps.on-policy': () => 'On-policy：每个 micro-step 都用它所更新的策略生成的 completion 训练（每个词元上的比率都是 1）。',
-  'steps.never-applied': (p) =>
-    p.schedule === 'dance-grpo'
-      ? `从未应用：每个训练步最后 ${p.microSteps} 个样本（不足 gradient_accumulation_steps ${p.ga}）累积的梯度被下一次 ` +
-        'train_one_step 的 optimizer.zero_grad() 丢弃，优化器从未在它们上走一步。'
-      : `从未应用：最后 ${p.microSteps} 个 micro-step 累积了梯度，但运行在达到 gradient_accumulation_steps ${p.ga} 之前就结束了，` +
-        '所以优化器从未在它们上走一步（`accelerate` 的计数器跨 epoch 延续）。',
+  'steps.never-applied.flow-grpo': (p) =>
+    `从未应用：最后 ${p.microSteps} 个 micro-step 累积了梯度，但运行在达到 gradient_accumulation_steps ${p.ga} 之前就结束了，` +
+    '所以优化器从未在它们上走一步（`accelerate` 的计数器跨 epoch 延续）。',
+  'steps.never-applied.dance-grpo': (p) =>
+    `从未应用：每个训练步最后 ${p.microSteps} 个样本（不足 gradient_accumulation_steps ${p.ga}）累积的梯度被下一次 ` +
+    'train_one_step 的 optimizer.zero_grad() 丢弃，优化器从未在它们上走一步。',
   'steps.normaliser': (p) => normaliserZh(p),
   'steps.pinned': (p) => framework(p.name, 'pinnedTo'),
   'steps.note.framework': (p) => `框架：${p.name}，依据 ${framework(p.name, 'pinnedTo')}。核对方式：${framework(p.name, 'checkedBy')}。`,
   'steps.note.lengths': (p) => `长度：${lengthsZh(p)}。`,
-  'steps.note.shuffle': (p) =>
-    p.schedule === 'trl'
-      ? 'TRL 在把每个 rank 的生成 batch 切成 micro-batch 之前打乱它（shuffle_sequence_dict：在全局生成器上调用 torch.randperm，' +
-        '其状态取决于模型和采样）；这次抽取无法从种子复现，所以各行保持块内的顺序。只有 `bnpo` 的权重依赖于它。'
-      : p.schedule === 'flow-grpo'
-        ? 'flow_grpo 在每个内层 epoch 重新打乱每个 rank 这一 epoch 的样本（在设备生成器上调用 torch.randperm）；各行保持块内的顺序。'
-        : p.schedule === 'dance-grpo'
-          ? 'DanceGRPO 按顺序训练每个 rank 的样本，每个 micro-step 一个（train_one_step 只打乱每个样本的时间步）。'
-          : 'verl 按顺序切分每个 rank 的块（update_policy：data.split，不打乱）。',
+  'steps.note.shuffle.trl': () =>
+    'TRL 在把每个 rank 的生成 batch 切成 micro-batch 之前打乱它（shuffle_sequence_dict：在全局生成器上调用 torch.randperm，' +
+    '其状态取决于模型和采样）；这次抽取无法从种子复现，所以各行保持块内的顺序。只有 `bnpo` 的权重依赖于它。',
+  'steps.note.shuffle.flow-grpo': () =>
+    'flow_grpo 在每个内层 epoch 重新打乱每个 rank 这一 epoch 的样本（在设备生成器上调用 torch.randperm）；各行保持块内的顺序。',
+  'steps.note.shuffle.dance-grpo': () =>
+    'DanceGRPO 按顺序训练每个 rank 的样本，每个 micro-step 一个（train_one_step 只打乱每个样本的时间步）。',
+  'steps.note.shuffle.verl': () => 'verl 按顺序切分每个 rank 的块（update_policy：data.split，不打乱）。',
 };

@@ -136,6 +136,8 @@ export class GrpoStepsView extends LitElement {
     const framework = this.attr('framework') || defaultFramework(sampler)?.name || '';
     const spec = FRAMEWORKS[framework];
     const frameworks = FRAMEWORK_NAMES.filter((n) => FRAMEWORKS[n]!.accepts(sampler));
+    // TRL's steps_per_generation, a setting only where the sampler's framework reads it.
+    const spg = defaultFramework(sampler)?.schedule.readsStepsPerGeneration ?? false;
     // A field not given shows the value the report uses (the explorer's default, or what TRL derives).
     const shown = (name: string) => {
       const field = LAYOUT_SETTINGS.find((s) => s.param === name)?.field;
@@ -173,7 +175,7 @@ export class GrpoStepsView extends LitElement {
         ${(spec?.losses ?? []).map((l) => html`<option .selected=${l === (this.attr('loss') || spec?.defaultLoss)} value=${l}>${l}</option>`)}
       </select><small>${MSG.lossHint}</small></label>
       ${num('ranks')} ${num('batch')} ${num('k')} ${num('dataset')} ${num('seed')} ${num('epochs')}
-      ${num('ga')} ${sampler === 'trl' ? num('spg') : nothing} ${num('iters')}
+      ${num('ga')} ${spg ? num('spg') : nothing} ${num('iters')}
     </form>`;
   }
 

@@ -257,3 +257,31 @@ test('verl sampler: without --lengths the loss counts the seqlens _balance_batch
 test('every framework version is listed under its own name (the catalogues key their words by it)', () => {
   for (const [name, spec] of Object.entries(FRAMEWORKS)) assert.equal(spec.name, name);
 });
+
+test('each sampler has its one default framework version, declared by that version (defaultFor), which trains it', async () => {
+  const { defaultFramework } = await import('../../../src/core/steps/index.ts');
+  const { samplerNames } = await import('../../../src/core/samplers/index.ts');
+  const defaults = Object.fromEntries(samplerNames.map((s) => [s, defaultFramework(s)?.name ?? null]));
+  assert.deepEqual(defaults, {
+    'flow-grpo': 'flow_grpo-ac4c86e',
+    'flow-grpo-lcm': 'flow_grpo-ac4c86e',
+    trl: 'trl-1.13.0',
+    contiguous: 'flow_grpo-ac4c86e',
+    'group-distributed': 'flow_grpo-ac4c86e',
+    'dance-grpo': 'dance-grpo-22b85ef',
+    verl: 'verl-b178a3c',
+  });
+  for (const s of samplerNames) {
+    const named = Object.values(FRAMEWORKS).filter((spec) => spec.defaultFor.includes(s));
+    assert.equal(named.length, 1, s);
+    assert.ok(named[0]!.accepts(s), s);
+  }
+});
+
+test("each framework's schedule names sentences the core has (its off-policy, shuffle and never-applied facts)", async () => {
+  const { EN } = await import('../../../src/core/messages/index.ts');
+  for (const spec of Object.values(FRAMEWORKS)) {
+    const { offPolicy, shuffle, neverApplied } = spec.schedule.facts;
+    for (const id of [offPolicy, shuffle, neverApplied ?? 'steps.on-policy']) assert.ok(Object.hasOwn(EN, id), `${spec.name}: ${id}`);
+  }
+});
