@@ -45,7 +45,7 @@ ${homeAdvantageSchemes()
   --k K         group size (num_generations)
   --ranks W     world size; dance normalises each rank's 1/W of the samples alone (default 1)
 A group with one member or equal rewards gives NaN or 0 as that framework does (JSON null for NaN).
-The schemes that group by position (trl-group, trl-batch, trl-none, dance) also print "mixed": the
+The schemes that group by position (trl-group, trl-batch, trl-none, dance, ms-swift) also print "mixed": the
 groups that hold more than one prompt id (layout's MIXED flag), and say so on stderr; flow-grpo, trl-async
 and verl group by id.
 

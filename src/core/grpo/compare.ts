@@ -4,26 +4,12 @@
 // what it would flag, and a few summary numbers. Each column is the scheme's own function, called
 // as `advantages --scheme` calls it; nothing is recomputed here.
 import { ConfigError } from '../errors.ts';
-import { type AdvantageDef, FRAMEWORK_HOMES, homeAdvantageSchemes } from '../frameworks/index.ts';
-import { ADVANTAGE_SCHEMES, type AdvantageScheme, type MixedGroup, SCHEME_ABOUT, mixedGroups, schemeAdvantages } from './schemes.ts';
+import { FRAMEWORK_HOMES, homeAdvantageSchemes } from '../frameworks/index.ts';
+import type { GroupIdentity } from './scheme-types.ts';
+import { ADVANTAGE_SCHEMES, type AdvantageScheme, type MixedGroup, mixedGroups, schemeAdvantages, schemeDefOf } from './schemes.ts';
 
 /** How a scheme finds the samples it normalises together: a framework home's answer, or the whole batch as one. */
-export type Grouping = AdvantageDef['groupBy'] | 'batch';
-
-/** Where each of the sandbox's own schemes comes from: the framework, the version its fixture ran or transcribed, its grouping. */
-const SANDBOX_SOURCES: Record<AdvantageScheme, { framework: string; version: string; grouping: Grouping }> = {
-  // flow_grpo's PerPromptStatTracker keys its groups by the prompt itself; the sandbox's prompt id stands for it.
-  'flow-grpo': { framework: 'flow_grpo', version: 'ac4c86e', grouping: 'prompt-content' },
-  'flow-grpo-prompt-std': { framework: 'flow_grpo', version: 'ac4c86e', grouping: 'prompt-content' },
-  'trl-group': { framework: 'TRL', version: '1.13.0', grouping: 'position' },
-  'trl-batch': { framework: 'TRL', version: '1.13.0', grouping: 'position' },
-  'trl-none': { framework: 'TRL', version: '1.13.0', grouping: 'position' },
-  'trl-async': { framework: 'TRL async_grpo', version: '1.13.0', grouping: 'group-object' },
-  verl: { framework: 'verl', version: 'b178a3c', grouping: 'uid' },
-  'verl-no-std': { framework: 'verl', version: 'b178a3c', grouping: 'uid' },
-  dance: { framework: 'DanceGRPO', version: '22b85ef', grouping: 'position' },
-  'dance-nogroup': { framework: 'DanceGRPO', version: '22b85ef', grouping: 'batch' },
-};
+export type Grouping = GroupIdentity;
 
 /** One batch to compare: a reward and a prompt id per completion, in gathered order, and the group size. */
 export interface CompareInput {
@@ -84,12 +70,12 @@ export function comparedSchemes(): string[] {
   return [...ADVANTAGE_SCHEMES, ...homeAdvantageSchemes().map((h) => h.def.scheme)];
 }
 
-/** The sandbox's schemes that are their framework's shipped default (SCHEME_ABOUT says which setting each reproduces). */
-const SANDBOX_DEFAULTS: readonly AdvantageScheme[] = ['flow-grpo', 'trl-group', 'trl-async', 'verl', 'dance'];
-
 /** Each framework's shipped default scheme: the sandbox's five (TRL's async trainer has its own), then each home's first (its default, types.ts says). */
 export function defaultSchemes(): string[] {
-  return [...SANDBOX_DEFAULTS, ...FRAMEWORK_HOMES.filter((h) => h.advantages.length > 0).map((h) => h.advantages[0]!.scheme)];
+  return [
+    ...ADVANTAGE_SCHEMES.filter((s) => schemeDefOf(s).shippedDefault),
+    ...FRAMEWORK_HOMES.filter((h) => h.advantages.length > 0).map((h) => h.advantages[0]!.scheme),
+  ];
 }
 
 /** The first index of the extreme reward (`sign` 1: highest, −1: lowest). */
@@ -151,7 +137,8 @@ export function compareAdvantages(input: CompareInput, schemes: readonly string[
       }
     }
     const sandbox = scheme as AdvantageScheme;
-    const head = { scheme, ...SANDBOX_SOURCES[sandbox], about: SCHEME_ABOUT[sandbox] };
+    const { framework, version, groupBy: grouping, about } = schemeDefOf(sandbox);
+    const head = { scheme, framework, version, grouping, about };
     // One rank: DanceGRPO's per-rank normalisation is then its runs of k over the whole batch.
     const given = { rewards, promptIds, k, ranks: 1 };
     try {

@@ -4,22 +4,25 @@
 // 1 over the group or over the whole batch, or r − mean when the scheme does not divide; verl's
 // lone sample keeps r (÷ float32(1 + 1e-6) when dividing). schemeGroups says which groups and which
 // settings; advantagesOfGroups evaluates the rule on the CPU, so a test can hold it to schemeAdvantages.
-import { ADVANTAGE_SCHEMES, checkAdvantageInput, type AdvantageInput, type AdvantageScheme } from './schemes.ts';
+import { ConfigError } from '../errors.ts';
+import {
+  ADVANTAGE_SCHEMES,
+  checkAdvantageInput,
+  isSandboxScheme,
+  schemeDefOf,
+  type AdvantageInput,
+  type AdvantageScheme,
+  type TrainScheme,
+} from './schemes.ts';
+import type { SchemeRule as Rule } from './scheme-types.ts';
+
+export type { Grouping } from './scheme-types.ts';
 
 /** How one scheme normalises, over groups of gathered positions. */
-export interface SchemeGroups {
+export type SchemeGroups = Omit<Rule, 'grouping'> & {
   /** Gathered positions of each group; every position in exactly one group. */
   groups: number[][];
-  /** numpy's population std (0) or torch's unbiased std (1). */
-  ddof: 0 | 1;
-  /** Whether the std is the whole batch's (one number) rather than each group's. */
-  batchStd: boolean;
-  eps: number;
-  /** false: r − mean (Dr. GRPO and TRL's scale_rewards="none"). */
-  divide: boolean;
-  /** verl: a group of one keeps r (÷ float32(1 + 1e-6) when dividing) instead of r − r. */
-  loneKeepsReward: boolean;
-}
+};
 
 /** Positions bucketed by key, buckets in order of first appearance (flow_grpo's prompts, verl's uids). */
 function byKey(keys: ArrayLike<number>): number[][] {
@@ -39,48 +42,26 @@ function runsOf(n: number, size: number): number[][] {
   return out;
 }
 
-/** How a scheme puts gathered positions into groups: by prompt id (flow_grpo's prompts, verl's uids), runs of k, or one group of all. */
-export type Grouping = 'prompt' | 'runs' | 'all';
-
-/** A scheme's rule without its groups: how it groups, and how it normalises each group. */
-export type SchemeRule = Omit<SchemeGroups, 'groups'> & { grouping: Grouping };
+/** A scheme's rule without its groups: how it groups, and how it normalises each group (declared in the scheme's home). */
+export type SchemeRule = Rule;
 
 /** The rule of each scheme (the one table schemeGroups and slotAdvantages read). */
 export function schemeRule(scheme: AdvantageScheme): SchemeRule {
   return SCHEME_RULES[scheme];
 }
 
-const SCHEME_RULES = Object.fromEntries(ADVANTAGE_SCHEMES.map((s) => [s, Object.freeze(ruleOf(s))])) as Record<AdvantageScheme, SchemeRule>;
-
-function ruleOf(scheme: AdvantageScheme): SchemeRule {
-  const base = { loneKeepsReward: false, divide: true, batchStd: false };
-  switch (scheme) {
-    case 'flow-grpo':
-      return { ...base, grouping: 'prompt', ddof: 0, batchStd: true, eps: 1e-4 };
-    case 'flow-grpo-prompt-std':
-      return { ...base, grouping: 'prompt', ddof: 0, eps: 1e-4 };
-    case 'trl-group':
-      return { ...base, grouping: 'runs', ddof: 1, eps: 1e-4 };
-    case 'trl-batch':
-      return { ...base, grouping: 'runs', ddof: 1, batchStd: true, eps: 1e-4 };
-    case 'trl-none':
-      return { ...base, grouping: 'runs', ddof: 1, eps: 1e-4, divide: false };
-    case 'trl-async':
-      return { ...base, grouping: 'prompt', ddof: 0, eps: 1e-8 };
-    case 'verl':
-      return { ...base, grouping: 'prompt', ddof: 1, eps: 1e-6, loneKeepsReward: true };
-    case 'verl-no-std':
-      return { ...base, grouping: 'prompt', ddof: 1, eps: 1e-6, divide: false, loneKeepsReward: true };
-    case 'dance':
-      return { ...base, grouping: 'runs', ddof: 1, eps: 1e-8 };
-    case 'dance-nogroup':
-      return { ...base, grouping: 'all', ddof: 1, eps: 1e-8 };
-  }
-}
+const SCHEME_RULES = Object.fromEntries(ADVANTAGE_SCHEMES.map((s) => [s, Object.freeze({ ...schemeDefOf(s).rule })])) as Record<
+  AdvantageScheme,
+  SchemeRule
+>;
 
 /** The groups and settings of `scheme` for this gathered batch (checked as schemeAdvantages checks it). */
-export function schemeGroups(scheme: AdvantageScheme, input: AdvantageInput): SchemeGroups {
+export function schemeGroups(scheme: TrainScheme, input: AdvantageInput): SchemeGroups {
   checkAdvantageInput(scheme, input);
+  if (!isSandboxScheme(scheme))
+    throw new ConfigError(
+      `--advantage ${scheme} is a framework home's scheme without a group rule for the device's kernel; train it on the CPU or on 2+ ranks`,
+    );
   const n = input.rewards.length;
   const { grouping, ...rule } = schemeRule(scheme);
   const groups =

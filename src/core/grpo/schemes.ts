@@ -1,113 +1,90 @@
 // One entry point for the advantage schemes the CLI (`grpo-sandbox advantages`) and the training
 // loop (src/train) share: gathered rewards and prompt ids in, advantages in gathered order out,
-// computed as each framework does (advantages.ts). Checks the inputs first and names what is wrong.
+// computed as each framework does. Each scheme is declared in its framework's home
+// (src/core/frameworks/<name>/advantages.ts); this registry lists them. Checks the inputs first and names what is wrong.
 import { ConfigError } from '../errors.ts';
-import {
-  danceGrpoAdvantages,
-  danceGrpoBatchAdvantages,
-  flowGrpoAdvantages,
-  trlAdvantages,
-  trlAsyncAdvantages,
-  verlAdvantages,
-} from './advantages.ts';
+import { schemes as danceGrpo } from '../frameworks/dance-grpo/advantages.ts';
+import { schemes as flowGrpo } from '../frameworks/flow-grpo/advantages.ts';
+import { schemes as msSwift } from '../frameworks/ms-swift/advantages.ts';
+import { schemes as trl } from '../frameworks/trl/advantages.ts';
+import { schemes as verl } from '../frameworks/verl/advantages.ts';
+import { type AdvantageDef, homeAdvantageSchemes } from '../frameworks/index.ts';
+import type { AdvantageInput, SchemeDef } from './scheme-types.ts';
 
-export const ADVANTAGE_SCHEMES = [
-  'flow-grpo',
-  'flow-grpo-prompt-std',
-  'trl-group',
-  'trl-batch',
-  'trl-none',
-  'trl-async',
-  'verl',
-  'verl-no-std',
-  'dance',
-  'dance-nogroup',
-] as const;
-export type AdvantageScheme = (typeof ADVANTAGE_SCHEMES)[number];
+export type { AdvantageInput } from './scheme-types.ts';
 
-/** One line per scheme, for help texts. */
-export const SCHEME_ABOUT: Record<AdvantageScheme, string> = {
-  'flow-grpo':
-    'PerPromptStatTracker, global_std=True (the shipped configs): group by prompt id, mean per prompt, numpy std (ddof 0) of ALL rewards, eps 1e-4',
-  'flow-grpo-prompt-std': 'PerPromptStatTracker, global_std=False (the class default): mean and numpy std (ddof 0) per prompt id, eps 1e-4',
-  'trl-group': 'TRL scale_rewards="group": rows of view(-1, k), unbiased std per row, eps 1e-4',
-  'trl-batch': 'TRL scale_rewards="batch": rows of view(-1, k) for the mean, unbiased std of the whole batch, eps 1e-4',
-  'trl-none': 'TRL scale_rewards="none" (Dr. GRPO): r − row mean, no division',
-  'trl-async': "TRL 1.13.0 async_grpo (AsyncRolloutWorker._score_group): each prompt's group object alone, numpy std (ddof 0), eps 1e-8",
-  verl:
-    'verl GRPO (norm_adv_by_std_in_grpo=True, the default): group by uid (one per draw of a prompt in the step), unbiased std, eps 1e-6; ' +
-    'a lone sample gets mean 0, std 1',
-  'verl-no-std': 'verl GRPO with norm_adv_by_std_in_grpo=False (Dr. GRPO): r − uid group mean, no division; a lone sample keeps r',
-  dance:
-    'DanceGRPO --use_group (its shipped scripts): each rank normalises its own consecutive groups of k, unbiased std, eps 1e-8, no gather',
-  'dance-nogroup':
-    'DanceGRPO without --use_group: (r − mean) / (unbiased std + 1e-8) over ALL gathered rewards (its run samples each prompt once)',
-};
+/** Every home's schemes, in the order help texts list them. */
+const SCHEMES = [...flowGrpo, ...trl, ...verl, ...danceGrpo, ...msSwift];
 
-export interface AdvantageInput {
-  /** One reward per gathered sample, rank-major. */
-  rewards: ArrayLike<number>;
-  /** The prompt id of each gathered sample (verl's uid: one draw of a prompt per step). */
-  promptIds: ArrayLike<number>;
-  /** Group size (num_generations). */
-  k: number;
-  /** World size: dance normalises each rank's 1/ranks of the gathered batch on its own. */
-  ranks: number;
+export type AdvantageScheme = (typeof SCHEMES)[number]['scheme'];
+export const ADVANTAGE_SCHEMES: readonly AdvantageScheme[] = SCHEMES.map((s) => s.scheme);
+
+/**
+ * A scheme the training step computes: one of the sandbox's own (AdvantageScheme, with a group rule the
+ * kernel and slot-advantages.ts evaluate), or a framework home's AdvantageDef (computed over the whole batch).
+ */
+export type TrainScheme = AdvantageScheme | (string & {});
+
+/** Every scheme `train --advantage` takes: the sandbox's, then each framework home's. */
+export const TRAIN_SCHEMES: readonly TrainScheme[] = [...ADVANTAGE_SCHEMES, ...homeAdvantageSchemes().map((h) => h.def.scheme)];
+
+/** Whether `scheme` is one of the sandbox's own (it has a SchemeDef and a group rule). */
+export const isSandboxScheme = (scheme: string): scheme is AdvantageScheme => (ADVANTAGE_SCHEMES as readonly string[]).includes(scheme);
+
+/** The framework home's scheme named `scheme`, if it is one. */
+export function homeSchemeDef(scheme: string): AdvantageDef | undefined {
+  return homeAdvantageSchemes().find((h) => h.def.scheme === scheme)?.def;
 }
 
-/** TRL's GRPOTrainer schemes: rewards.view(-1, k) (the async trainer's groups are objects, not positions). */
-const TRL_VIEW: ReadonlySet<AdvantageScheme> = new Set(['trl-group', 'trl-batch', 'trl-none']);
+/**
+ * Whether the scheme's advantages are centred within each of its groups, so their mean over the batch is 0 by
+ * construction: the sandbox's schemes except verl's (a lone sample keeps its reward); a home's scheme is not
+ * claimed to be (clips, biases and leave-one-out baselines need not centre).
+ */
+export function centresEachGroup(scheme: TrainScheme): boolean {
+  return isSandboxScheme(scheme) && !schemeDefOf(scheme).rule.loneKeepsReward;
+}
 
-/** Checks that `scheme` can group this input; a ConfigError naming the field otherwise. */
-export function checkAdvantageInput(scheme: AdvantageScheme, input: AdvantageInput): void {
+/** The definition of `scheme` (its home's SchemeDef). */
+export function schemeDefOf(scheme: AdvantageScheme): SchemeDef<AdvantageScheme> {
+  return SCHEMES.find((s) => s.scheme === scheme)!;
+}
+
+/** One line per scheme, for help texts. */
+export const SCHEME_ABOUT = Object.fromEntries(SCHEMES.map((s) => [s.scheme, s.about])) as Record<AdvantageScheme, string>;
+
+/**
+ * Checks that `scheme` can group this input; a ConfigError naming the field otherwise. A home's scheme
+ * gets the common checks here and refuses the rest itself when it computes.
+ */
+export function checkAdvantageInput(scheme: TrainScheme, input: AdvantageInput): void {
   const n = input.rewards.length;
-  if (!ADVANTAGE_SCHEMES.includes(scheme))
+  const home = !isSandboxScheme(scheme) && homeSchemeDef(scheme) !== undefined;
+  if (!home && !isSandboxScheme(scheme))
     throw new ConfigError(`unknown advantage scheme '${scheme}'; use one of ${ADVANTAGE_SCHEMES.join(', ')}`);
   if (n === 0) throw new ConfigError('rewards is empty; give one reward per gathered sample');
   if (input.promptIds.length !== n)
     throw new ConfigError(`promptIds has ${input.promptIds.length} entries but rewards has ${n}; give one prompt id per reward`);
   if (!Number.isInteger(input.k) || input.k < 1) throw new ConfigError(`k must be a whole number ≥ 1, got ${input.k}`);
   if (!Number.isInteger(input.ranks) || input.ranks < 1) throw new ConfigError(`ranks must be a whole number ≥ 1, got ${input.ranks}`);
-  if (TRL_VIEW.has(scheme) && n % input.k !== 0)
-    throw new ConfigError(`TRL views the ${n} rewards as rows of k=${input.k}; give a multiple of k rewards or another --k`);
-  if (scheme === 'dance') {
-    if (n % input.ranks !== 0)
-      throw new ConfigError(`dance splits the ${n} rewards over ranks=${input.ranks}; give a multiple of ranks rewards`);
-    if ((n / input.ranks) % input.k !== 0)
-      throw new ConfigError(`dance groups each rank's ${n / input.ranks} rewards in runs of k=${input.k}; each rank needs a multiple of k`);
-  }
+  if (home) return;
+  const refused = schemeDefOf(scheme as AdvantageScheme).refusal(input);
+  if (refused !== null) throw new ConfigError(refused);
 }
 
-/** Advantages in gathered order, as `scheme` computes them. */
-export function schemeAdvantages(scheme: AdvantageScheme, input: AdvantageInput): number[] {
+/**
+ * Advantages in gathered order, as `scheme` computes them (NaN where a home's scheme gives null). A home's
+ * warnings (slime's one-group fallback) are not returned here: `advantages --scheme` prints them.
+ */
+export function schemeAdvantages(scheme: TrainScheme, input: AdvantageInput): number[] {
   checkAdvantageInput(scheme, input);
-  const { rewards, promptIds, k, ranks } = input;
-  switch (scheme) {
-    case 'flow-grpo':
-      return flowGrpoAdvantages(rewards, promptIds, true);
-    case 'flow-grpo-prompt-std':
-      return flowGrpoAdvantages(rewards, promptIds, false);
-    case 'trl-group':
-      return trlAdvantages(rewards, k, 'group');
-    case 'trl-batch':
-      return trlAdvantages(rewards, k, 'batch');
-    case 'trl-none':
-      return trlAdvantages(rewards, k, 'none');
-    case 'trl-async':
-      return trlAsyncAdvantages(rewards, promptIds);
-    case 'verl':
-      return verlAdvantages(rewards, promptIds, true);
-    case 'verl-no-std':
-      return verlAdvantages(rewards, promptIds, false);
-    case 'dance-nogroup':
-      return danceGrpoBatchAdvantages(rewards);
-    case 'dance': {
-      const per = rewards.length / ranks;
-      const out: number[] = [];
-      for (let r = 0; r < ranks; r++) out.push(...danceGrpoAdvantages(Array.from(rewards).slice(r * per, (r + 1) * per), k));
-      return out;
-    }
-  }
+  if (isSandboxScheme(scheme)) return schemeDefOf(scheme).compute(input);
+  const { advantages } = homeSchemeDef(scheme)!.compute({
+    rewards: Array.from(input.rewards),
+    promptIds: Array.from(input.promptIds),
+    k: input.k,
+  });
+  return advantages.map((a) => a ?? Number.NaN);
 }
 
 /** A group of a row-based scheme that holds more than one prompt id (`layout`'s MIXED flag). */
@@ -124,8 +101,8 @@ export interface MixedGroup {
  * The schemes that group by position (TRL's view(-1, k), DanceGRPO's runs of k per rank) rather than by
  * prompt id or uid: only they can put different prompts in one group.
  */
-export function groupsByPosition(scheme: AdvantageScheme): boolean {
-  return TRL_VIEW.has(scheme) || scheme === 'dance';
+export function groupsByPosition(scheme: TrainScheme): boolean {
+  return SCHEMES.find((s) => s.scheme === scheme)?.rule.grouping === 'runs';
 }
 
 /**

@@ -7,7 +7,7 @@
 // The scratch arrays come from the caller (a rank's workspace), so a step of a steady size
 // allocates no batch-sized array.
 import { LONE_DIVISOR, schemeRule } from './scheme-groups.ts';
-import { checkAdvantageInput, type AdvantageInput, type AdvantageScheme } from './schemes.ts';
+import { checkAdvantageInput, isSandboxScheme, schemeAdvantages, type AdvantageInput, type TrainScheme } from './schemes.ts';
 
 /** Where the evaluation keeps its per-group sums: arrays by name, reused when the name and length repeat (src/train/workspace.ts). */
 export interface AdvantageScratch {
@@ -70,10 +70,11 @@ export function keyGroups(keys: ArrayLike<number>, from: number, to: number, scr
 /**
  * Writes the advantages of gathered positions [from, from + out.length) into `out` (checked input,
  * as schemeAdvantages checks it) and returns it; the same values as schemeAdvantages(scheme,
- * input).slice(from, from + out.length), bit for bit (rounded to float32 when `out` is).
+ * input).slice(from, from + out.length), bit for bit (rounded to float32 when `out` is). A framework
+ * home's scheme has no group rule: its advantages are computed over the whole batch, then sliced.
  */
 export function slotAdvantages<A extends Float32Array | Float64Array>(
-  scheme: AdvantageScheme,
+  scheme: TrainScheme,
   input: AdvantageInput,
   from: number,
   out: A,
@@ -85,6 +86,10 @@ export function slotAdvantages<A extends Float32Array | Float64Array>(
   const to = from + out.length;
   if (!Number.isInteger(from) || from < 0 || to > n)
     throw new RangeError(`slotAdvantages: positions [${from}, ${to}) are outside the ${n} gathered samples`);
+  if (!isSandboxScheme(scheme)) {
+    out.set(schemeAdvantages(scheme, input).slice(from, to));
+    return out;
+  }
   const rule = schemeRule(scheme);
   const byPrompt = rule.grouping === 'prompt';
   // The groups that hold a position of the range: by prompt id, else runs of k (numbered from the

@@ -1,0 +1,36 @@
+// What one `--emit` target is (src/core/frameworks/<name>/emit.ts declares it): the framework's
+// configuration equivalent to the sandbox's settings, and the syntax its users write it in.
+// The registry (emit.ts) lists the homes' emitters; a home imports this file, never the registry.
+import type { LayoutConfig } from '../layout/types.ts';
+
+export interface EmittedValue {
+  /** The framework's own name: a GRPOConfig kwarg, `config.sample.x`, a dotted YAML key, an argparse flag. */
+  key: string;
+  value: number | boolean | string;
+  /** Where the value comes from, in the sandbox's terms. */
+  origin: string;
+}
+
+export interface Emitted {
+  /** The emitter's target (`--emit NAME`). */
+  target: string;
+  /** The framework and version whose names these are. */
+  version: string;
+  values: EmittedValue[];
+  /** How to start W processes. */
+  launch: string;
+  /** Settings (or behaviour) of the sandbox this framework cannot express, one sentence each. */
+  cannotExpress: string[];
+  /** Things to check in the framework's script so the run matches the layout. */
+  notes: string[];
+}
+
+/** One framework's `--emit` target. */
+export interface Emitter<T extends string = string> {
+  /** `layout --emit NAME`. */
+  target: T;
+  /** The framework's configuration for a valid sandbox configuration (its sampler's effective settings). */
+  emit(c: LayoutConfig): Emitted;
+  /** The values in the framework's own syntax: the lines between the version header and the launch line. */
+  body(values: readonly EmittedValue[]): string[];
+}
