@@ -135,10 +135,9 @@ export function settingsErrors(): { asked: string; error: Error }[] {
     tryIt(`readNumber≤ ${JSON.stringify(text)}`, () => readNumber(text, 'flag', undefined, -2));
   }
   // A layout setting the sampler does not read; an unknown sampler; verl's seqlens.
-  const extra = { generationBatchSize: ['trl' as const] };
   for (const sampler of samplerNames) {
     for (const s of [...LAYOUT_SETTINGS.map((x) => x.field), 'generationBatchSize']) {
-      tryIt(`given ${sampler} ${s}`, () => checkGivenSettings(sampler, [s], extra));
+      tryIt(`given ${sampler} ${s}`, () => checkGivenSettings(sampler, [s]));
     }
   }
   tryIt('sampler nope', () => validateConfig({ ...presets['seed-000']!.config, sampler: 'nope' as never }));

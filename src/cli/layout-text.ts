@@ -10,8 +10,7 @@ import {
   type Layout,
   type LayoutStats,
 } from '../core/layout/index.ts';
-import { flowGrpoSeeds } from '../core/samplers/flow-grpo.ts';
-import { samplers, VERL_ONLY_FIELDS } from '../core/samplers/index.ts';
+import { ownedElsewhere, samplers } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import { say } from '../core/messages/index.ts';
 
@@ -41,81 +40,30 @@ function wrap(items: string[], indent: string, width = 100): string[] {
   return lines;
 }
 
-/**
- * flow_grpo's loop calls set_epoch(t) before step t, but its loader may hand over a batch drawn before
- * that call: the seed of the batch printed (per rank where they differ), as the loader model says.
- */
-function flowGrpoSeedNote(seed: number, stepIndex: number, seeds: number[]): string {
-  const plus = (n: number) => `manual_seed(${seed} + ${n})`;
-  const distinct = [...new Set(seeds)];
-  if (distinct.length === 1 && distinct[0] === stepIndex) return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
-  if (distinct.length === 1) {
-    const e = distinct[0]!;
-    return `; set_epoch(${stepIndex}) is called, but the loader hands over the batch set_epoch(${e}) seeded: ${plus(e)}`;
-  }
-  const ranks = distinct.map((e) => `ranks ${rangesText(seeds.flatMap((x, r) => (x === e ? [r] : [])))} set_epoch(${e})'s (${plus(e)})`);
-  return `; set_epoch(${stepIndex}) is called, but the loader hands over earlier batches: ${ranks.join(', ')}`;
-}
-
-/** "0–3,6" for ascending rank indices. */
-function rangesText(ranks: number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < ranks.length; ) {
-    let j = i;
-    while (j + 1 < ranks.length && ranks[j + 1] === ranks[j]! + 1) j++;
-    parts.push(j > i ? `${ranks[i]}–${ranks[j]}` : String(ranks[i]));
-    i = j + 1;
-  }
-  return parts.join(',');
-}
-
-/** Which generator seed produced a step, in the framework's own terms ('' when nothing new is seeded). */
-function seedNote(layout: Layout, stepIndex: number, seeds: number[][] | null): string {
-  const { config } = layout;
-  const step = layout.steps[stepIndex]!;
-  const plus = (n: number) => `manual_seed(${config.seed} + ${n})`;
-  switch (layout.sampler) {
-    case 'flow-grpo':
-      return flowGrpoSeedNote(config.seed, stepIndex, seeds![stepIndex]!);
-    case 'trl':
-      return stepIndex === 0 ? `; RepeatSampler seeded ${config.seed} once` : '';
-    case 'verl':
-      return step.step === 0 ? `; randperm ${step.epoch} from the RandomSampler's generator, seeded ${config.seed} once` : '';
-    case 'dance-grpo':
-      return step.step === 0 ? `; set_epoch(0) → ${plus(0)} again for pass ${step.epoch}` : '';
-    default:
-      return step.step === 0 ? `; ${plus(step.epoch)} for epoch ${step.epoch}` : '';
-  }
-}
-
 /** The whole text report for a layout. */
 export function renderLayout(layout: Layout, stats: LayoutStats, presetName?: string): string {
   const { config } = layout;
   const p = (id: number) => `p${id}`;
   const out: string[] = [];
   // Only the settings this sampler reads (the others are refused when given).
-  const ignored = samplers[layout.sampler].ignores;
-  const readsVerl = layout.sampler === 'verl';
+  const spec = samplers[layout.sampler];
   const settings = LAYOUT_SETTINGS.filter(
     (s) =>
-      s.kind !== 'sampler' &&
-      (!(s.field in ignored) || s.field === 'batchesPerEpoch') &&
-      (readsVerl || !(VERL_ONLY_FIELDS as readonly string[]).includes(s.field)),
+      s.kind !== 'sampler' && (!(s.field in spec.ignores) || s.field === 'batchesPerEpoch') && !ownedElsewhere(layout.sampler, s.field),
   ).map((s) => `${s.flag}=${config[s.field]}`);
-  out.push(`${layout.sampler}: ${samplers[layout.sampler].title}${presetName ? `  [preset ${presetName}]` : ''}`);
+  out.push(`${layout.sampler}: ${spec.title}${presetName ? `  [preset ${presetName}]` : ''}`);
   out.push(`settings: ${settings.join(' ')}`);
   for (const note of layout.notes) out.push(`note: ${say(note)}`);
 
   const all = gathers(layout);
-  // Which pass each rank's batch comes from, as flow_grpo's loader hands them over.
-  const seeds = layout.sampler === 'flow-grpo' ? flowGrpoSeeds(config, 'flow-grpo') : null;
-  const stepWord = layout.sampler === 'trl' ? 'generation batch' : 'batch';
+  const seedNote = spec.seedNotes(layout);
+  const stepWord = spec.stepNoun;
   for (const g of all) {
     for (const stepIndex of g.stepIndices) {
       const step = layout.steps[stepIndex]!;
       out.push(
         '',
-        `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}${seedNote(layout, stepIndex, seeds)}; rows = ranks, columns = slots)`,
+        `epoch ${step.epoch}, ${stepWord} ${step.step}  (step ${stepIndex}${seedNote(stepIndex)}; rows = ranks, columns = slots)`,
       );
       const slots = step.ranks[0]?.length ?? 0;
       const rows = [['', ...Array.from({ length: slots }, (_, s) => `s${s}`)]];

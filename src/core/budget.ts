@@ -118,7 +118,7 @@ export function scheduleEstimate(configurations: number, ranks: number, output: 
  * samples: 247 ms; dModel 2048 × hidden 256, 256 samples: 386 ms, 2048 samples: 1.56–1.77 s (~5 ms
  * a prompt of it latency tokens; steady steps of the same run 0.2–0.9 s, 78 ms on a quiet machine).
  * The ranks cost about what one rank costs for the same samples (their replicas are updated once a
- * thread, src/train/replicas.ts). test/core/budget-train.test.ts checks it against a measured first
+ * thread, src/train/replicas.ts). `npm run bench -- train-budget` reports it beside a measured first
  * step at two sizes. Memory: dModel 2048 × hidden 256, 512 samples: 270 MB; each worker ~30 MB.
  * Dynamic sampling may draw the step 1 + max-resample-times times. `k`: samples per prompt (default 1,
  * every sample its own prompt: the most latency tokens).

@@ -5,7 +5,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ConfigError } from '../core/errors.ts';
 import type { Layout, LayoutConfig, SamplerName } from '../core/layout/types.ts';
 import type { Preset } from '../core/presets.ts';
-import { samplers, VERL_ONLY_FIELDS, withSamplerDefaults } from '../core/samplers/index.ts';
+import { ownedElsewhere, samplers, withSamplerDefaults } from '../core/samplers/index.ts';
 import { LAYOUT_SETTINGS, settingOf, suggestionText } from '../core/settings.ts';
 import { loaderNote } from './loader-note.ts';
 import { lang, M, withLang } from './i18n/index.ts';
@@ -14,9 +14,8 @@ import { coreOriginal, errorText, settingHint, settingLabel, suggestionWords, wi
 /** The numeric settings, in the table's order (the sampler has its own select). */
 const numberSettings = LAYOUT_SETTINGS.filter((s) => s.kind === 'int' || s.kind === 'bool');
 
-/** verl's own settings are shown only while the verl sampler is chosen. */
-const shownFor = (sampler: LayoutConfig['sampler'], field: string) =>
-  sampler === 'verl' || !(VERL_ONLY_FIELDS as readonly string[]).includes(field);
+/** A sampler's own settings (verl's trainer and actor keys) are shown only while that sampler is chosen. */
+const shownFor = (sampler: LayoutConfig['sampler'], field: string) => !ownedElsewhere(sampler, field);
 
 export class ConfigPanel extends LitElement {
   static override properties = {

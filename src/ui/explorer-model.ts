@@ -17,7 +17,7 @@ import { toyRewards } from '../core/grpo/toy-rewards.ts';
 import type { CopyPlace, Gather, Layout, LayoutConfig, RegroupRow } from '../core/layout/types.ts';
 import type { ExplorerState } from './url-state.ts';
 import type { CaptionContext, GatherLoader } from './story.ts';
-import { loaderFacts } from '../core/samplers/loader-facts.ts';
+import { loaderFacts } from '../core/frameworks/flow-grpo/loader-facts.ts';
 import { promptColours } from './palette.ts';
 import { advantageErrorWords } from './core-text.ts';
 import { M } from './i18n/index.ts';

@@ -1,10 +1,10 @@
 // The second half of a flow_grpo preset's description: what the published script's loader does to
 // the selected settings, beside what the seed-000 document's loop expected (a new draw at every
-// step). The numbers come from the layouts themselves (loader-facts.ts), so the sentence stays
+// step). The numbers come from the layouts themselves (frameworks/flow-grpo/loader-facts.ts), so the sentence stays
 // true when the loader settings change the groups (and says nothing when they change nothing).
 import type { Layout } from '../core/layout/types.ts';
 import { buildLayout } from '../core/samplers/index.ts';
-import { loaderFacts } from '../core/samplers/loader-facts.ts';
+import { loaderFacts } from '../core/frameworks/flow-grpo/loader-facts.ts';
 import { M } from './i18n/index.ts';
 
 /** Group sizes per epoch, as "how many groups of each size", largest size first: [[8, 4]] = four groups of 8. */

@@ -30,8 +30,12 @@ function flags(c: Partial<LayoutConfig>): string[] {
   return Object.entries(c).flatMap(([key, value]) => [name[key]!, String(value)]);
 }
 
-/** The command's JSON, run in this process. */
-async function runJson(argv: string[]): Promise<any> {
+/** The command's JSON, run in this process (the fields these tests read). */
+interface CommandJson {
+  steps: { ranks: number[][]; microBatches: { completions: number[] }[] }[];
+}
+
+async function runJson(argv: string[]): Promise<CommandJson> {
   const io = memoryIo();
   const status = await main([...argv, '--json'], io);
   assert.equal(status, 0, io.stderr);
@@ -52,7 +56,7 @@ const layoutSizes: Partial<LayoutConfig>[] = [
 for (const c of layoutSizes) {
   test(`layout's estimate counts the samples layout prints: --sampler ${c.sampler}`, async () => {
     const out = await runJson(['layout', ...flags(c)]);
-    const printed = out.steps.reduce((n: number, s: { ranks: number[][] }) => n + s.ranks.flat().length, 0);
+    const printed = out.steps.reduce((n, s) => n + s.ranks.flat().length, 0);
     assert.equal(layoutSamples(config(c)), printed);
   });
 }
@@ -68,8 +72,7 @@ for (const c of stepsSizes) {
     const cfg = config(c);
     const work = plannedWork(cfg, layoutSamples(cfg));
     const out = await runJson(['steps', ...flags(c)]);
-    type Micro = { completions: number[] };
-    const micro: Micro[] = out.steps.flatMap((s: { microBatches: Micro[] }) => s.microBatches);
+    const micro = out.steps.flatMap((s) => s.microBatches);
     const rows = micro.reduce((n, m) => n + m.completions.length, 0);
     assert.ok(rows <= work.rows, `steps printed ${rows} rows, the estimate counted ${work.rows}`);
     assert.ok(rows >= work.rows / 2, `steps printed ${rows} rows, the estimate counted ${work.rows} (over 2× too many)`);

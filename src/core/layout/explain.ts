@@ -1,5 +1,6 @@
 // seed-000's explanation, in plain words, for any layout: the counts, where copies go, where they meet.
-import { loaderSentences } from '../samplers/loader-facts.ts';
+import { samplers } from '../samplers/index.ts';
+import { loaderSentences } from '../frameworks/flow-grpo/loader-facts.ts';
 import type { LayoutStats } from './stats.ts';
 import type { Layout } from './types.ts';
 
@@ -17,7 +18,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function explainLayout(layout: Layout, stats: LayoutStats): string[] {
   const { config } = layout;
   const { k, ranks } = config;
-  const stepWord = layout.sampler === 'trl' ? 'generation batch' : 'batch';
+  const stepWord = samplers[layout.sampler].stepNoun;
   const lines: string[] = [];
   const perPrompt = Number.isInteger(stats.uniquePromptsPerBatch)
     ? `${stats.uniquePromptsPerBatch} prompts`

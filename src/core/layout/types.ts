@@ -55,8 +55,8 @@ export interface LayoutConfig {
   seqlens?: number[];
   /**
    * trl (absent: TRL 1.13.0's reading): the framework whose code reads the batch settings, where it differs
-   * (src/core/samplers/trl-frameworks.ts): trl-0.18.2, unsloth-015bdef or ms-swift-3602360. flow-grpo:
-   * flow_grpo-sd3-fast-74db691, the loop of that script (src/core/samplers/flow-grpo-fast.ts).
+   * (src/core/frameworks/trl/wrappers.ts): trl-0.18.2, unsloth-015bdef or ms-swift-3602360. flow-grpo:
+   * flow_grpo-sd3-fast-74db691, the loop of that script (src/core/frameworks/flow-grpo/fast.ts).
    */
   framework?: string;
   /** trl under ms-swift only: sequence_parallel_size (its own RepeatSampler repeats each chunk that many times more); absent = 1. */

@@ -10,7 +10,7 @@ const loader = (p: { workers: number; prefetch: number; prepared: boolean }) =>
   `(num_workers=${p.workers}, prefetch_factor=${p.prefetch}, accelerator.prepare: ${yesNo(p.prepared)})`;
 
 export const NOTES_EN = {
-  // verl (src/core/samplers/verl.ts)
+  // verl (src/core/frameworks/verl/sampler.ts)
   'note.verl.step': (p: { prompts: number; k: number; samples: number; chunk: number }) =>
     `One step = data.train_batch_size=${p.prompts} prompts × rollout.n=${p.k} = ${p.samples} samples; the driver holds them all and ` +
     `hands rank r the r-th contiguous chunk of ${p.chunk}.`,
@@ -60,7 +60,7 @@ export const NOTES_EN = {
     `${p.steps} step(s)).`,
   'note.dance-grpo.dropped': (p: { dropped: number }) =>
     `Each rank drops its last ${p.dropped} prompt(s) per pass (drop_last=True), the same ones every pass.`,
-  // flow-grpo and flow-grpo-lcm (src/core/samplers/flow-grpo.ts)
+  // flow-grpo and flow-grpo-lcm (src/core/frameworks/flow-grpo/sampler.ts)
   'note.flow-grpo.reseeded': (p: { batches: number }) =>
     `Before batch i of epoch e the training loop calls set_epoch(e × ${p.batches} + i), so the generator is reseeded with seed + ` +
     `that number and every batch is an independent draw: a prompt can come up in two batches of one epoch.`,
@@ -87,11 +87,11 @@ export const NOTES_EN = {
   'note.flow-grpo-lcm.repeats-pass-0': () =>
     `With accelerator.prepare (not what the script does), DataLoaderShard calls set_epoch(0) on the sampler whenever a new ` +
     `iterator starts, so every epoch repeats pass 0.`,
-  // group-distributed (src/core/samplers/group-distributed.ts)
+  // group-distributed (src/core/frameworks/flow-factory/sampler.ts)
   'note.group-distributed.same-ids': (p: { copies: number }) =>
     `Every rank receives the same prompt ids in the same order, ${p.copies} copies each; the ranks' generators differ, so the ` +
     `completions differ. One permutation per epoch (seed + epoch).`,
-  // trl (src/core/samplers/trl.ts)
+  // trl (src/core/frameworks/trl/sampler.ts)
   'note.trl.step': (p: { samples: number; prompts: number; k: number; block: number }) =>
     `One step here is one generation batch: ${p.samples} samples = ${p.prompts} prompts × k=${p.k}; process p takes the ` +
     `p-th contiguous block of ${p.block}.`,

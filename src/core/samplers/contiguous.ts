@@ -9,6 +9,7 @@ import { flowGrpoLoopCounts } from './counts.ts';
 import { batchesFact, byNearness, divisors, type FixCheck, passingMultiples, passingValues, validKFact } from './rules.ts';
 import type { ConfigError } from '../errors.ts';
 import type { SamplerSpec } from './spec.ts';
+import { epochSeedNotes } from './seed-notes.ts';
 import { loaderSettingsIgnored } from './loader.ts';
 
 /** Full batches one epoch holds: per-rank prompts ceil(D/W), in batches of batch/k, the incomplete last one dropped. */
@@ -133,4 +134,9 @@ export const contiguous: SamplerSpec = {
     }
     return notes;
   },
+  stepNoun: 'batch',
+  ownSettings: [],
+  configFields: [],
+  buildsPerLayout: 1,
+  seedNotes: epochSeedNotes,
 };

@@ -4,7 +4,7 @@
 // gathers, regroupings, statistics, then the JSON (0.7–1.5 µs a sample on TRL's, 3.5 on verl's) or
 // the text report (~100 bytes a sample; 2.7–6.4 µs). flow_grpo's samplers cost twice that (JSON
 // 3–6 µs, text 7–12 µs): their loader facts build the layout a second time, idealised
-// (loader-facts.ts). `npm run bench -- layout-scale` reports them beside real runs; test/core/budget-estimates.test.ts holds the counts.
+// (frameworks/flow-grpo/loader-facts.ts). `npm run bench -- layout-scale` reports them beside real runs; test/core/budget-estimates.test.ts holds the counts.
 import { STARTUP, type Estimate } from '../budget.ts';
 import type { LayoutConfig } from '../layout/types.ts';
 import { samplers } from './index.ts';
@@ -13,9 +13,6 @@ const PER_SAMPLE = {
   json: { bytes: 900, ms: 0.0015 },
   text: { bytes: 2400, ms: 0.004 },
 } as const;
-
-/** flow_grpo's samplers build their layout twice (the published loader's and the idealised one). */
-const WORK_FACTOR: Partial<Record<LayoutConfig['sampler'], number>> = { 'flow-grpo': 2, 'flow-grpo-lcm': 2 };
 
 /** Samples over the whole layout of a configuration that passed validateConfig. */
 export function layoutSamples(config: LayoutConfig): number {
@@ -28,5 +25,5 @@ export function layoutSamples(config: LayoutConfig): number {
 export function layoutEstimate(config: LayoutConfig, output: 'json' | 'text'): Estimate {
   const samples = layoutSamples(config);
   const cost = PER_SAMPLE[output];
-  return { bytes: STARTUP.bytes + samples * cost.bytes, ms: STARTUP.ms + samples * cost.ms * (WORK_FACTOR[config.sampler] ?? 1) };
+  return { bytes: STARTUP.bytes + samples * cost.bytes, ms: STARTUP.ms + samples * cost.ms * samplers[config.sampler].buildsPerLayout };
 }

@@ -1,13 +1,14 @@
 // `--framework NAME` read with the layout: one name for the layout and the steps report (the framework
 // versions of src/core/steps/frameworks.ts). A name whose reading of TRL's batch settings differs
-// (src/core/samplers/trl-frameworks.ts: TRL 0.18.2, Unsloth, ms-swift) pins the trl layout to it; the
+// (src/core/frameworks/trl/wrappers.ts: TRL 0.18.2, Unsloth, ms-swift) pins the trl layout to it; the
 // others leave the layout as it is and name the loss normaliser only. A framework that trains only TRL's
 // layout chooses the trl sampler when no sampler is given.
 import type { LayoutConfig, SamplerName } from '../layout/types.ts';
 import { configError, fact } from '../messages/index.ts';
+import { samplerNames } from './index.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS } from '../steps/frameworks.ts';
-import { FLOW_GRPO_FAST } from './flow-grpo-fast.ts';
-import { TRL_FRAMEWORKS, type TrlFramework } from './trl-frameworks.ts';
+import { FLOW_GRPO_FAST } from '../frameworks/flow-grpo/fast.ts';
+import { TRL_FRAMEWORKS, type TrlFramework } from '../frameworks/trl/wrappers.ts';
 
 export interface FrameworkReading {
   name: string;
@@ -25,14 +26,14 @@ export function readFramework(text: string | undefined, config: LayoutConfig, sa
   const spec = Object.hasOwn(FRAMEWORKS, text) ? FRAMEWORKS[text]! : undefined;
   if (!spec) throw configError([fact('steps.unknown-framework', { got: text.slice(0, 40), frameworks: [...FRAMEWORK_NAMES] })]);
   const trl = Object.hasOwn(TRL_FRAMEWORKS, text) ? TRL_FRAMEWORKS[text] : undefined;
-  const sampler = !samplerGiven && !spec.accepts(config.sampler) && spec.accepts('trl') ? ('trl' as const) : undefined;
+  // A framework that trains one sampler's layout (TRL's versions and wrappers) chooses it when no sampler is given.
+  const trains = samplerNames.filter((s) => spec.accepts(s));
+  const only = trains.length === 1 ? trains[0] : undefined;
+  const sampler = !samplerGiven && !spec.accepts(config.sampler) ? only : undefined;
   const runs = sampler ?? config.sampler;
   if (!spec.accepts(runs)) {
     const fits = FRAMEWORK_NAMES.filter((n) => FRAMEWORKS[n]!.accepts(runs));
-    throw configError(
-      [fact('steps.framework-sampler', { framework: text, sampler: runs, fits })],
-      spec.accepts('trl') ? [{ sampler: 'trl' }] : [],
-    );
+    throw configError([fact('steps.framework-sampler', { framework: text, sampler: runs, fits })], only ? [{ sampler: only }] : []);
   }
   return { name: text, sampler, trl, fixed: text === FLOW_GRPO_FAST.name ? FLOW_GRPO_FAST.fixed : undefined };
 }

@@ -4,23 +4,23 @@ import { configError, fact, fixClauses } from '../messages/index.ts';
 import type { Layout, LayoutConfig, SamplerName } from '../layout/types.ts';
 import { presets } from '../presets.ts';
 import { contiguous } from './contiguous.ts';
-import { danceGrpo } from './dance-grpo.ts';
-import { flowGrpo, flowGrpoLcm } from './flow-grpo.ts';
-import { groupDistributed } from './group-distributed.ts';
+import { danceGrpo } from '../frameworks/dance-grpo/sampler.ts';
+import { flowGrpo, flowGrpoLcm } from '../frameworks/flow-grpo/sampler.ts';
+import { groupDistributed } from '../frameworks/flow-factory/sampler.ts';
 import { flagName } from '../settings.ts';
 import { checkCommon, checkSize, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
-import { trl } from './trl.ts';
-import { VERL_ONLY_FIELDS, verl } from './verl.ts';
+import { trl } from '../frameworks/trl/sampler.ts';
+import { verl } from '../frameworks/verl/sampler.ts';
 
 export type { SamplerSpec } from './spec.ts';
-export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from './trl.ts';
+export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from '../frameworks/trl/sampler.ts';
 export { TRL_VERSION, trlSays, flowGrpoSays, VERL_VERSION, verlSays } from './framework-errors.ts';
-export { verlSizes, SYNTHETIC_SEQLEN, MAX_SEQLEN, VERL_ONLY_FIELDS, TORCH_DEFAULT_SEED } from './verl.ts';
+export { verlSizes, SYNTHETIC_SEQLEN, MAX_SEQLEN, VERL_ONLY_FIELDS, TORCH_DEFAULT_SEED } from '../frameworks/verl/sampler.ts';
 export { distributedSamplerIndices } from './distributed-sampler.ts';
-export { lcmBatchesStep, lcmPromptsPerEpoch } from './flow-grpo.ts';
+export { lcmBatchesStep, lcmPromptsPerEpoch } from '../frameworks/flow-grpo/sampler.ts';
 export { lookAhead, receivedDraws, type Draw, type LoaderModel } from './loader.ts';
-import { lcmBatchesStep } from './flow-grpo.ts';
+import { lcmBatchesStep } from '../frameworks/flow-grpo/sampler.ts';
 
 /** Every sampler by name. */
 export const samplers: Record<SamplerName, SamplerSpec> = {
@@ -66,7 +66,7 @@ function findError(config: LayoutConfig, fixSize = true): ConfigError | null {
     );
   }
   const passes: FixCheck = fixSize ? (fix) => findError({ ...config, ...fix } as LayoutConfig, false) === null : noFixes;
-  const err = checkCommon(config) ?? spec.validate(config, passes);
+  const err = checkCommon(config, spec) ?? spec.validate(config, passes);
   if (err) return err;
   const eff = spec.effective(config);
   const samples = eff.epochs * eff.batchesPerEpoch * eff.ranks * spec.perRankPerStep(eff);
@@ -140,24 +140,14 @@ export const CANONICAL_FIELDS = [
   'acceleratePrepare',
 ] as const satisfies readonly (keyof LayoutConfig)[];
 
-/** trl's fields for a framework other than TRL 1.x (src/core/samplers/trl-frameworks.ts). */
-const TRL_PINNED_FIELDS = [
-  'framework',
-  'sequenceParallelSize',
-  'perDeviceBatchAsWritten',
-] as const satisfies readonly (keyof LayoutConfig)[];
-
 /** The settings in one fixed order (for stable JSON), unknown extra keys dropped. */
 function canonical(c: LayoutConfig): LayoutConfig {
   const pick = (fields: readonly (keyof LayoutConfig)[]) => Object.fromEntries(fields.map((f) => [f, c[f]]));
   return {
     ...pick(CANONICAL_FIELDS),
-    // verl's own settings only in verl's config: the other samplers' JSON stays as it was.
-    ...(c.sampler === 'verl' ? { ...pick(VERL_ONLY_FIELDS), ...(c.seqlens ? { seqlens: c.seqlens } : {}) } : {}),
-    // The framework pinned for trl and what it did, where given (a TRL 1.x layout's JSON stays as it was).
-    ...(c.sampler === 'trl' ? Object.fromEntries(TRL_PINNED_FIELDS.filter((f) => c[f] !== undefined).map((f) => [f, c[f]])) : {}),
-    ...(c.sampler === 'flow-grpo' && c.framework !== undefined ? { framework: c.framework } : {}),
-  } as LayoutConfig;
+    // A sampler's own fields only in its config, where set: the other samplers' JSON stays as it was.
+    ...pick(samplers[c.sampler].configFields.filter((f) => c[f] !== undefined)),
+  } as unknown as LayoutConfig;
 }
 
 /** The full layout (epochs × steps × ranks × slots of prompt ids) of a valid configuration; throws ConfigError otherwise. */
@@ -177,16 +167,30 @@ export function buildLayout(config: LayoutConfig): Layout {
   };
 }
 
+/** The samplers whose own setting `field` is (SamplerSpec.ownSettings); empty for a setting every sampler may read. */
+function ownersOf(field: string): SamplerName[] {
+  return samplerNames.filter((name) => samplers[name].ownSettings.includes(field));
+}
+
+/** Whether `field` is another sampler's own setting, which `sampler` neither reads nor shows. */
+export function ownedElsewhere(sampler: SamplerName, field: string): boolean {
+  const owners = ownersOf(field);
+  return owners.length > 0 && !owners.includes(sampler);
+}
+
+/** Whether `sampler` reads the layout setting `field` (it neither ignores it nor is it another sampler's own). */
+export function readsSetting(sampler: SamplerName, field: keyof LayoutConfig): boolean {
+  // A link may name a sampler the sandbox does not have: it reads nothing.
+  if (!Object.hasOwn(samplers, sampler)) return false;
+  return !(field in samplers[sampler].ignores) && !ownedElsewhere(sampler, field);
+}
+
 /**
  * Refuses settings the user gave explicitly that `sampler` does not read (e.g. --batches-per-epoch
- * for trl), instead of ignoring them silently. `given` names the LayoutConfig fields the user set;
- * `extra` adds CLI-only inputs (e.g. generation-batch-size) with the samplers that read them.
+ * for trl, or another sampler's own setting), instead of ignoring them silently. `given` names the
+ * LayoutConfig fields and the CLI-only inputs (e.g. generation-batch-size) the user set.
  */
-export function checkGivenSettings(
-  sampler: SamplerName,
-  given: Iterable<string>,
-  extra: Record<string, SamplerName[]> = {},
-): ConfigError | null {
+export function checkGivenSettings(sampler: SamplerName, given: Iterable<string>): ConfigError | null {
   const spec = samplers[sampler];
   if (!spec) return null;
   for (const field of given) {
@@ -194,8 +198,8 @@ export function checkGivenSettings(
     if (reason) {
       return configError([fact('sampler.does-not-use', { sampler, flag: flagName(field), reason })], [{ sampler }]);
     }
-    const readers = extra[field];
-    if (readers && !readers.includes(sampler)) {
+    const readers = ownersOf(field);
+    if (readers.length && !readers.includes(sampler)) {
       return configError(
         [fact('sampler.only-readers', { sampler, flag: flagName(field), readers: [...readers] })],
         [{ sampler: readers[0]! }],
@@ -214,7 +218,7 @@ export function checkGivenSettings(
 export function checkGivenValues(config: LayoutConfig, given: Iterable<string>): ConfigError | null {
   if (config.sampler !== 'flow-grpo-lcm' || ![...given].includes('batchesPerEpoch')) return null;
   // Another rule's error (validateConfig reports it) comes first.
-  if (checkCommon(config)) return null;
+  if (checkCommon(config, samplers[config.sampler])) return null;
   const effective = samplers['flow-grpo-lcm'].effective(config).batchesPerEpoch;
   if (effective === config.batchesPerEpoch) return null;
   const step = lcmBatchesStep(config);

@@ -2,6 +2,7 @@
 import type { ConfigError } from '../errors.ts';
 import { type Clause, type Fact, configError, fact } from '../messages/index.ts';
 import type { LayoutConfig } from '../layout/types.ts';
+import type { SamplerSpec } from './spec.ts';
 import { LAYOUT_SETTINGS, flagName, settingOf } from '../settings.ts';
 
 /** Hard caps that keep a layout computable in about a second and printable. */
@@ -128,7 +129,7 @@ export function listText(values: number[], all: number): string {
 }
 
 /** Checks the settings every sampler shares: whole numbers, lower bounds, the seed. Null when fine. */
-export function checkCommon(config: LayoutConfig): ConfigError | null {
+export function checkCommon(config: LayoutConfig, spec: SamplerSpec): ConfigError | null {
   for (const { field, kind, min, max } of LAYOUT_SETTINGS) {
     // The verl-only settings may be absent from configs saved before them (validateConfig fills them in).
     if (config[field] === undefined && field !== 'sampler' && settingOf(field).min === 0) continue;
@@ -153,9 +154,10 @@ export function checkCommon(config: LayoutConfig): ConfigError | null {
   }
   // One step (TRL: one generation batch) must fit in the layout limit. Checked before the
   // samplers' own rules, whose suggested fixes enumerate divisors of ranks × batch.
-  const perStep = config.ranks * config.batch * (config.sampler === 'trl' ? config.stepsPerGeneration : 1);
+  const generationBatch = !('stepsPerGeneration' in spec.ignores);
+  const perStep = config.ranks * config.batch * (generationBatch ? config.stepsPerGeneration : 1);
   if (perStep > LIMITS.maxSamples) {
-    const what = config.sampler === 'trl' ? 'ranks×batch×steps-per-generation' : 'ranks×batch';
+    const what = generationBatch ? 'ranks×batch×steps-per-generation' : 'ranks×batch';
     return configError([fact('config.step-too-big', { what, samples: perStep, max: LIMITS.maxSamples }), fact('fix.lower-ranks-or-batch')]);
   }
   return null;

@@ -18,6 +18,7 @@ import { VERL_VERSION, verlSays, withFrameworkSays } from './framework-errors.ts
 import {
   checkGivenSettings,
   checkGivenValues,
+  readsSetting,
   defaultConfig,
   samplerNames,
   samplers,
@@ -26,9 +27,8 @@ import {
 } from './index.ts';
 import { gcd } from './rules.ts';
 import { readFramework } from './framework-setting.ts';
-import { frameworkStepsPerGeneration } from './trl-batching.ts';
-import { trlFramework, unslothBatch } from './trl-frameworks.ts';
-import { VERL_ONLY_FIELDS } from './verl.ts';
+import { frameworkStepsPerGeneration } from '../frameworks/trl/batching.ts';
+import { trlFramework } from '../frameworks/trl/wrappers.ts';
 
 /**
  * Inputs read beside the table's settings (CLI flags and attributes alike): other ways to give a setting, verl's
@@ -197,7 +197,7 @@ export function layoutSettingsFrom(get: SettingGetter, source: LayoutSource = {}
   const sequenceParallelSize = readInt(input('sequence-parallel-size'), 'sequence-parallel-size', 1, 1024);
   if (sequenceParallelSize !== undefined) {
     given.push('sequenceParallelSize');
-    if (pinned?.family !== 'ms-swift') throw configError([fact('trl.sp-ms-swift-only')]);
+    if (!pinned?.sequenceParallel) throw configError([fact('trl.sp-ms-swift-only')]);
     config.sequenceParallelSize = sequenceParallelSize;
   }
   const generationBatchSize = readInt(input('generation-batch-size'), 'generation-batch-size', 1);
@@ -207,16 +207,15 @@ export function layoutSettingsFrom(get: SettingGetter, source: LayoutSource = {}
   const seqlens = source.seqlens ? input('seqlens') : undefined;
   if (seqlens !== undefined) given.push('seqlens');
   if (!link) {
-    const verlOnly = Object.fromEntries([...VERL_ONLY_FIELDS, 'trainBatchSize', 'seqlens'].map((f) => [f, ['verl' as SamplerName]]));
-    const refused = checkGivenSettings(config.sampler, given, { generationBatchSize: ['trl'], sequenceParallelSize: ['trl'], ...verlOnly });
+    const refused = checkGivenSettings(config.sampler, given);
     if (refused) throw refused;
   }
   if (trainBatchSize !== undefined) config.batch = verlBatchFromTrainBatchSize(trainBatchSize, config, given.includes('batch'));
   if (seqlens !== undefined) config.seqlens = source.seqlens!(seqlens);
-  // Unsloth rewrites per_device_train_batch_size before TRL reads it (src/core/samplers/trl-frameworks.ts).
+  // A wrapper may rewrite per_device_train_batch_size before TRL reads it (Unsloth: src/core/frameworks/unsloth/trl-reading.ts).
   const spgGiven = given.includes('stepsPerGeneration');
-  if (pinned?.family === 'unsloth' && !spgGiven && generationBatchSize === undefined) {
-    const rewritten = unslothBatch(config);
+  if (pinned?.rewritesBatch && !spgGiven && generationBatchSize === undefined) {
+    const rewritten = pinned.rewritesBatch(config);
     if (rewritten !== null) {
       config.perDeviceBatchAsWritten = config.batch;
       config.batch = rewritten;
@@ -224,7 +223,7 @@ export function layoutSettingsFrom(get: SettingGetter, source: LayoutSource = {}
   }
   // TRL derives steps_per_generation from gradient_accumulation_steps or generation_batch_size when not given.
   const batching = ['stepsPerGeneration', 'gradientAccumulationSteps', 'generationBatchSize'];
-  if (config.sampler === 'trl' && (pinned || given.some((f) => batching.includes(f)))) {
+  if (readsSetting(config.sampler, 'stepsPerGeneration') && (pinned || given.some((f) => batching.includes(f)))) {
     config.stepsPerGeneration = frameworkStepsPerGeneration(
       trlFramework(config),
       {
@@ -267,7 +266,8 @@ export function layoutArgs(config: LayoutConfig, preset?: string | null): string
     ...settings.map((s) => `--${s.flag} ${String(config[s.field])}`),
   ];
   const short = args(
-    read.filter((s) => config[s.field] !== start[s.field] || (config.sampler === 'trl' && s.field === 'stepsPerGeneration')),
+    // steps_per_generation is written out even at its default: the reader would derive it from gradient accumulation.
+    read.filter((s) => config[s.field] !== start[s.field] || s.field === 'stepsPerGeneration'),
   );
   const get = (list: string[]) => {
     const texts = new Map(list.map((a) => a.slice(2).split(' ') as [string, string]));

@@ -1,6 +1,6 @@
 // What every sampler provides, so the layout code treats them all alike.
 import type { ConfigError } from '../errors.ts';
-import type { LayoutConfig, LayoutStep, SamplerName, TrainingCounts } from '../layout/types.ts';
+import type { Layout, LayoutConfig, LayoutStep, SamplerName, TrainingCounts } from '../layout/types.ts';
 import type { Fact, IgnoreReason } from '../messages/index.ts';
 import type { FixCheck } from './rules.ts';
 
@@ -39,4 +39,17 @@ export interface SamplerSpec {
   counts(config: LayoutConfig): TrainingCounts;
   /** Plain-language remarks about the run (reseeding, padding, TRL's reused batches). */
   notes(config: LayoutConfig): Fact[];
+  /** What one layout step is in the framework's loop: TRL's is a generation batch (steps_per_generation micro-batches). */
+  stepNoun: 'batch' | 'generation batch';
+  /**
+   * Settings that exist for this sampler's framework alone (verl's trainer and actor keys, TRL's generation batch):
+   * the others refuse them when given, and the forms show them only with this sampler.
+   */
+  ownSettings: readonly string[];
+  /** Fields of its own that its layout's config keeps when they are set (the other samplers' JSON never has them). */
+  configFields: readonly (keyof LayoutConfig)[];
+  /** How many times its layout is built per sample: flow_grpo's loader facts build it a second time (for the budget). */
+  buildsPerLayout: number;
+  /** Which generator seed produced each step, in the framework's own words ('' where nothing new is seeded). */
+  seedNotes(layout: Layout): (stepIndex: number) => string;
 }

@@ -1,6 +1,7 @@
 // The training dashboard's words (MSG: its section of the en/zh catalogues in src/ui/i18n), plus
 // the two decisions that produce text: what is missing for cross-origin isolation, and which
 // notice the device choice gets. Pure, so unit tests check them without a browser.
+import { readsSetting } from '../../core/samplers/index.ts';
 import { stepsPerGenerationOf, type TrainConfig } from '../../train/config.ts';
 import type { RunNotice } from '../../train/run.ts';
 import { factText } from '../core-text.ts';
@@ -15,14 +16,11 @@ export const MSG = section('train');
  */
 export function derivedNote(flag: string, c: TrainConfig): string | null {
   if (flag === 'steps-per-generation') {
-    if (c.sampler !== 'trl') return MSG.derived.spgNotRead(c.sampler);
+    if (!readsSetting(c.sampler, 'stepsPerGeneration')) return MSG.derived.spgNotRead(c.sampler);
     return c.stepsPerGeneration === 0 ? MSG.derived.spgFromGa(c.gradientAccumulationSteps) : null;
   }
   if (flag === 'framework') {
-    const micro =
-      c.gradientAccumulationSteps *
-      c.numIterations *
-      (c.sampler === 'trl' ? Math.max(1, stepsPerGenerationOf(c) / c.gradientAccumulationSteps) : 1);
+    const micro = c.gradientAccumulationSteps * c.numIterations * Math.max(1, stepsPerGenerationOf(c) / c.gradientAccumulationSteps);
     return micro <= 1 ? MSG.derived.frameworkIdle : MSG.derived.frameworkUsed(Math.round(micro));
   }
   return null;

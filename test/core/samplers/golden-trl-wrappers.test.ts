@@ -11,7 +11,7 @@ import { say } from '../../../src/core/messages/index.ts';
 import { Mt19937 } from '../../../src/core/rng/index.ts';
 import { buildLayout, repeatSamplerPass, validateConfig } from '../../../src/core/samplers/index.ts';
 import { layoutSettingsFrom } from '../../../src/core/samplers/settings.ts';
-import { unslothNotice } from '../../../src/core/samplers/trl-frameworks.ts';
+import { unslothNotice } from '../../../src/core/frameworks/unsloth/trl-reading.ts';
 import { fixture } from '../../helpers/fixtures.ts';
 
 interface Outcome {

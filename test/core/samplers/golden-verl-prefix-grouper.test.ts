@@ -8,7 +8,7 @@ import type { LayoutConfig } from '../../../src/core/layout/types.ts';
 import { say } from '../../../src/core/messages/index.ts';
 import { buildLayout, validateConfig } from '../../../src/core/samplers/index.ts';
 import { layoutSettingsFrom } from '../../../src/core/samplers/settings.ts';
-import { TORCH_DEFAULT_SEED } from '../../../src/core/samplers/verl.ts';
+import { TORCH_DEFAULT_SEED } from '../../../src/core/frameworks/verl/sampler.ts';
 import { fixture } from '../../helpers/fixtures.ts';
 
 interface Case {

@@ -8,7 +8,7 @@ import type { LayoutConfig } from '../../../src/core/layout/types.ts';
 import { regroup } from '../../../src/core/layout/regroup.ts';
 import { gathers } from '../../../src/core/layout/gather.ts';
 import { buildLayout, defaultConfig, SYNTHETIC_SEQLEN, validateConfig, verlSays } from '../../../src/core/samplers/index.ts';
-import { balanceBatchOrder } from '../../../src/core/samplers/verl-balance.ts';
+import { balanceBatchOrder } from '../../../src/core/frameworks/verl/balance.ts';
 
 interface Case {
   datasetSize: number;

@@ -6,14 +6,14 @@
 //   train_one_step: repeat_interleave(num_generations), advantages per group on the rank.
 // Every pass over the DataLoader re-iterates the sampler with epoch 0, so every pass repeats the
 // first pass's order: the same prompts meet the same ranks in the same order, pass after pass.
-import { type Fact, fact } from '../messages/index.ts';
-import type { LayoutStep } from '../layout/types.ts';
-import { batchesInEpoch, datasetShortError, kDividesBatchError } from './contiguous.ts';
-import { danceGrpoCounts } from './counts.ts';
-import { distributedSamplerIndices } from './distributed-sampler.ts';
-import { DANCE_GRPO_VERSION } from './framework-errors.ts';
-import type { SamplerSpec } from './spec.ts';
-import { loaderSettingsIgnored } from './loader.ts';
+import { type Fact, fact } from '../../messages/index.ts';
+import type { LayoutStep } from '../../layout/types.ts';
+import { batchesInEpoch, datasetShortError, kDividesBatchError } from '../../samplers/contiguous.ts';
+import { danceGrpoCounts } from '../../samplers/counts.ts';
+import { distributedSamplerIndices } from '../../samplers/distributed-sampler.ts';
+import { DANCE_GRPO_VERSION } from '../../samplers/framework-errors.ts';
+import type { SamplerSpec } from '../../samplers/spec.ts';
+import { loaderSettingsIgnored } from '../../samplers/loader.ts';
 
 export const danceGrpo: SamplerSpec = {
   name: 'dance-grpo',
@@ -73,5 +73,14 @@ export const danceGrpo: SamplerSpec = {
     const dropped = perRank - config.batchesPerEpoch * (config.batch / config.k);
     if (dropped > 0) notes.push(fact('note.dance-grpo.dropped', { dropped }));
     return notes;
+  },
+  stepNoun: 'batch',
+  ownSettings: [],
+  configFields: [],
+  buildsPerLayout: 1,
+  // set_epoch(0) is called once; each pass over the DataLoader re-iterates the sampler seeded seed + 0.
+  seedNotes: (layout) => (stepIndex) => {
+    const step = layout.steps[stepIndex]!;
+    return step.step === 0 ? `; set_epoch(0) → manual_seed(${layout.config.seed} + 0) again for pass ${step.epoch}` : '';
   },
 };

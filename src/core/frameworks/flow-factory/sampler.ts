@@ -1,12 +1,13 @@
 // Flow-Factory's GroupDistributedSampler: every rank walks the same prompt sequence and holds
 // k/W copies of each prompt, so one step of every rank together is group-complete.
-import { configError, fact, fixClauses } from '../messages/index.ts';
-import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
-import { Mt19937, randperm } from '../rng/index.ts';
-import { flowGrpoLoopCounts } from './counts.ts';
-import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from './rules.ts';
-import type { SamplerSpec } from './spec.ts';
-import { loaderSettingsIgnored } from './loader.ts';
+import { configError, fact, fixClauses } from '../../messages/index.ts';
+import type { LayoutConfig, LayoutStep } from '../../layout/types.ts';
+import { Mt19937, randperm } from '../../rng/index.ts';
+import { flowGrpoLoopCounts } from '../../samplers/counts.ts';
+import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from '../../samplers/rules.ts';
+import type { SamplerSpec } from '../../samplers/spec.ts';
+import { epochSeedNotes } from '../../samplers/seed-notes.ts';
+import { loaderSettingsIgnored } from '../../samplers/loader.ts';
 
 /** Prompts per epoch: batchesPerEpoch × W·B / k (Flow-Factory's unique_sample_num for this many batches). */
 function promptsPerEpoch(config: LayoutConfig): number {
@@ -90,4 +91,9 @@ export const groupDistributed: SamplerSpec = {
   notes(config) {
     return [fact('note.group-distributed.same-ids', { copies: config.k / config.ranks })];
   },
+  stepNoun: 'batch',
+  ownSettings: [],
+  configFields: [],
+  buildsPerLayout: 1,
+  seedNotes: epochSeedNotes,
 };

@@ -6,7 +6,7 @@
 // every batch is the draw of its own epoch value: the loader's num_workers=1 lays out as 0 workers,
 // unprepared (src/core/samplers/loader.ts), the idealised per-batch layout. Read via the stored file
 // (yifan123/flow_grpo scripts/train_sd3_fast.py @ 74db691), not run: a diffusion run does not fit here.
-import type { LayoutConfig } from '../layout/types.ts';
+import type { LayoutConfig } from '../../layout/types.ts';
 
 export const FLOW_GRPO_FAST = {
   name: 'flow_grpo-sd3-fast-74db691',

@@ -2,10 +2,10 @@
 // document assumes (the loop reads each batch as set_epoch seeds it): which steps receive an
 // earlier step's batch, and which prompt groups PerPromptStatTracker sees with more than k
 // samples. The layout text, the seed-000 explanation and the explorer's story restate these.
-import type { Layout } from '../layout/types.ts';
-import { loaderText } from './flow-grpo.ts';
-import { buildLayout } from './index.ts';
-import { lookAhead } from './loader.ts';
+import type { Layout } from '../../layout/types.ts';
+import { loaderText } from './sampler.ts';
+import { buildLayout } from '../../samplers/index.ts';
+import { lookAhead } from '../../samplers/loader.ts';
 
 export interface BigGroup {
   epoch: number;

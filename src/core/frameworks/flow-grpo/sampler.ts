@@ -4,15 +4,16 @@
 // the m·k copies with a second randperm from the same generator and hand rank r the slice
 // [r·batch, (r+1)·batch) of each W·batch window. Every rank computes the same permutation, so no
 // communication is needed to agree on the layout.
-import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
-import { Mt19937, randperm } from '../rng/index.ts';
-import { flowGrpoLoopCounts } from './counts.ts';
-import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
-import { FLOW_GRPO_PINNED, flowGrpoSays, raises } from './framework-errors.ts';
-import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
-import { lookAhead, receivedDraws, type Draw, type LoaderModel } from './loader.ts';
-import type { SamplerSpec } from './spec.ts';
-import { FLOW_GRPO_FAST } from './flow-grpo-fast.ts';
+import type { LayoutConfig, LayoutStep } from '../../layout/types.ts';
+import { Mt19937, randperm } from '../../rng/index.ts';
+import { flowGrpoLoopCounts } from '../../samplers/counts.ts';
+import { type Fact, configError, fact, fixClauses } from '../../messages/index.ts';
+import { FLOW_GRPO_PINNED, flowGrpoSays, raises } from '../../samplers/framework-errors.ts';
+import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from '../../samplers/rules.ts';
+import { lookAhead, receivedDraws, type Draw, type LoaderModel } from '../../samplers/loader.ts';
+import type { SamplerSpec } from '../../samplers/spec.ts';
+import { epochSeedNotes, rangesText } from '../../samplers/seed-notes.ts';
+import { FLOW_GRPO_FAST } from './fast.ts';
 
 /** One reseeded pass: `g.manual_seed(seed + epochArg)`, m prompts × k copies shuffled, cut into `batches` windows of W·B. */
 function scatterPass(config: LayoutConfig, epochArg: number, m: number, batches: number): number[][][] {
@@ -77,6 +78,22 @@ function loaderDraws(config: LayoutConfig, passLength: number, loop: LoaderModel
  * rank r receives at step s, for flow_grpo's scatter sampler (its loop calls set_epoch(s) before step s,
  * and the loader may hand over a batch drawn before that call) and the lcm one (set_epoch(epoch)).
  */
+/**
+ * flow_grpo's loop calls set_epoch(t) before step t, but its loader may hand over a batch drawn before
+ * that call: the seed of the batch printed (per rank where they differ), as the loader model says.
+ */
+function scatterSeedNote(seed: number, stepIndex: number, seeds: number[]): string {
+  const plus = (n: number) => `manual_seed(${seed} + ${n})`;
+  const distinct = [...new Set(seeds)];
+  if (distinct.length === 1 && distinct[0] === stepIndex) return `; set_epoch(${stepIndex}) → ${plus(stepIndex)}`;
+  if (distinct.length === 1) {
+    const e = distinct[0]!;
+    return `; set_epoch(${stepIndex}) is called, but the loader hands over the batch set_epoch(${e}) seeded: ${plus(e)}`;
+  }
+  const ranks = distinct.map((e) => `ranks ${rangesText(seeds.flatMap((x, r) => (x === e ? [r] : [])))} set_epoch(${e})'s (${plus(e)})`);
+  return `; set_epoch(${stepIndex}) is called, but the loader hands over earlier batches: ${ranks.join(', ')}`;
+}
+
 export function flowGrpoSeeds(config: LayoutConfig, sampler: 'flow-grpo' | 'flow-grpo-lcm'): number[][] {
   const draws = sampler === 'flow-grpo' ? loaderDraws(config, 1, 'once') : loaderDraws(config, config.batchesPerEpoch, 'epoch');
   return draws.map((ranks) => ranks.map((d) => d.epoch));
@@ -164,6 +181,15 @@ export const flowGrpo: SamplerSpec = {
       : []),
     scatterLoaderNote(config),
   ],
+  stepNoun: 'batch',
+  ownSettings: [],
+  configFields: ['framework'],
+  // Its loader facts (loader-facts.ts) build the layout a second time, idealised.
+  buildsPerLayout: 2,
+  seedNotes(layout) {
+    const seeds = flowGrpoSeeds(layout.config, 'flow-grpo');
+    return (stepIndex) => scatterSeedNote(layout.config.seed, stepIndex, seeds[stepIndex]!);
+  },
 };
 
 /** Prompts per epoch of the lcm variant: the least m with m·k ≥ batchesPerEpoch·W·B, rounded up to a multiple of W·B / gcd(k, W·B). */
@@ -222,6 +248,11 @@ export const flowGrpoLcm: SamplerSpec = {
       lcmLoaderNote(config),
     ];
   },
+  stepNoun: 'batch',
+  ownSettings: [],
+  configFields: [],
+  buildsPerLayout: 2,
+  seedNotes: epochSeedNotes,
 };
 
 /** What the 'epoch' loop's loader does (the lcm script makes a new iterator after set_epoch(epoch) every epoch). */

@@ -1,14 +1,23 @@
 // TRL's GRPOTrainer data path: RepeatSampler → DataLoader(batch = per_device_batch × steps_per_generation)
 // → accelerate's BatchSamplerShard (process p takes every W-th batch, starting at p).
-import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
-import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
-import { Mt19937, randperm } from '../rng/index.ts';
-import { trlCounts } from './counts.ts';
-import { TRL_VERSION, trlSays, raises } from './framework-errors.ts';
-import { batchesFact, byNearness, divisors, type FixCheck, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
-import { notDivisibleSays, trlFramework, unslothNotice } from './trl-frameworks.ts';
-import type { SamplerSpec } from './spec.ts';
-import { loaderSettingsIgnored } from './loader.ts';
+import { type Fact, configError, fact, fixClauses } from '../../messages/index.ts';
+import type { LayoutConfig, LayoutStep } from '../../layout/types.ts';
+import { Mt19937, randperm } from '../../rng/index.ts';
+import { trlCounts } from '../../samplers/counts.ts';
+import { TRL_VERSION, trlSays, raises } from '../../samplers/framework-errors.ts';
+import {
+  batchesFact,
+  byNearness,
+  divisors,
+  type FixCheck,
+  gcd,
+  passingMultiples,
+  passingValues,
+  validKFact,
+} from '../../samplers/rules.ts';
+import { trlFramework } from './wrappers.ts';
+import type { SamplerSpec } from '../../samplers/spec.ts';
+import { loaderSettingsIgnored } from '../../samplers/loader.ts';
 
 /**
  * One pass (one epoch) of TRL's RepeatSampler over `datasetSize` items: randperm from `gen`
@@ -60,8 +69,7 @@ export const trl: SamplerSpec = {
     const { k } = config;
     const framework = trlFramework(config);
     const version = framework?.version ?? `TRL ${TRL_VERSION}`;
-    // ms-swift skips TRL's GRPOConfig.__post_init__ and checks num_generations only when it is above 1.
-    if (k < 2 && framework?.family !== 'ms-swift') {
+    if (k < 2 && (framework?.checksTwoGenerations ?? true)) {
       return configError([fact('trl.k-at-least-2', { k }), raises(version, trlSays.tooFewGenerations(k))], [{ k: 2 }]);
     }
     const sp = config.sequenceParallelSize ?? 1;
@@ -99,7 +107,7 @@ export const trl: SamplerSpec = {
                 })
               : null,
           ]),
-          raises(version, notDivisibleSays(framework, config)),
+          raises(version, framework ? framework.notDivisible(config) : trlSays.generationNotDivisibleByK(gen, k)),
         ],
         [
           ...ks.values.slice(0, 1).map((v) => ({ k: v })),
@@ -187,6 +195,13 @@ export const trl: SamplerSpec = {
     if (perProcess % config.k !== 0) notes.push(fact('note.trl.straddle', { block: perProcess, k: config.k }));
     return notes;
   },
+  // One layout step is one generation batch: steps_per_generation micro-batches per rank.
+  stepNoun: 'generation batch',
+  ownSettings: ['generationBatchSize', 'sequenceParallelSize'],
+  // The framework pinned (TRL 0.18.2, Unsloth, ms-swift) and what it did to the batch, where given.
+  configFields: ['framework', 'sequenceParallelSize', 'perDeviceBatchAsWritten'],
+  buildsPerLayout: 1,
+  seedNotes: (layout) => (stepIndex) => (stepIndex === 0 ? `; RepeatSampler seeded ${layout.config.seed} once` : ''),
 };
 
 /** The nearest steps_per_generation above the current one that makes the generation batch divide by k, if it passes every rule. */
@@ -200,34 +215,10 @@ function passingStepsPerGeneration(config: LayoutConfig, passes: FixCheck): numb
 function frameworkNotes(config: LayoutConfig): Fact[] {
   const framework = trlFramework(config);
   if (!framework) return [];
-  const notes: Fact[] = [
+  return [
     fact('note.trl.framework', { framework: framework.name, version: framework.version, pinnedTo: framework.pinnedTo }),
+    ...framework.notes(config),
   ];
-  const from = config.perDeviceBatchAsWritten;
-  if (framework.family === 'unsloth' && from !== undefined) {
-    notes.push(
-      fact('note.unsloth.rewrite', {
-        from,
-        to: config.batch,
-        ga: config.gradientAccumulationSteps,
-        ranks: config.ranks,
-        k: config.k,
-        notice: unslothNotice(from, config.k),
-      }),
-    );
-  }
-  const sp = config.sequenceParallelSize ?? 1;
-  if (framework.family === 'ms-swift' && sp > 1) {
-    notes.push(
-      fact('note.ms-swift.sequence-parallel', {
-        sp,
-        repeat: config.numIterations * config.stepsPerGeneration * sp,
-        ga: config.gradientAccumulationSteps,
-        slices: config.stepsPerGeneration * sp,
-      }),
-    );
-  }
-  return notes;
 }
 
 /** What the user set for TRL's batching; absent = not given (TRL's None). */

@@ -1,11 +1,11 @@
-import { type Fact, configError, fact, fixClauses } from '../messages/index.ts';
-import type { LayoutConfig, LayoutStep } from '../layout/types.ts';
-import { Mt19937, randint, randperm } from '../rng/index.ts';
-import type { TrainingCounts } from '../layout/types.ts';
-import { VERL_VERSION, verlSays, raises } from './framework-errors.ts';
-import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from './rules.ts';
-import type { SamplerSpec } from './spec.ts';
-import { balanceBatchOrder, keepMinibatchOrder, prefixGrouperOrder } from './verl-balance.ts';
+import { type Fact, configError, fact, fixClauses } from '../../messages/index.ts';
+import type { LayoutConfig, LayoutStep } from '../../layout/types.ts';
+import { Mt19937, randint, randperm } from '../../rng/index.ts';
+import type { TrainingCounts } from '../../layout/types.ts';
+import { VERL_VERSION, verlSays, raises } from '../../samplers/framework-errors.ts';
+import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from '../../samplers/rules.ts';
+import type { SamplerSpec } from '../../samplers/spec.ts';
+import { balanceBatchOrder, keepMinibatchOrder, prefixGrouperOrder } from './balance.ts';
 
 /** The layout settings only the verl sampler reads; every other sampler refuses them when given. */
 export const VERL_ONLY_FIELDS = [
@@ -282,5 +282,13 @@ export const verl: SamplerSpec = {
         : fact('note.verl.synthetic-seqlens', { low: SYNTHETIC_SEQLEN.low, high: SYNTHETIC_SEQLEN.high }),
     ];
     return notes;
+  },
+  stepNoun: 'batch',
+  ownSettings: [...VERL_ONLY_FIELDS, 'trainBatchSize', 'seqlens'],
+  configFields: [...VERL_ONLY_FIELDS, 'seqlens'],
+  buildsPerLayout: 1,
+  seedNotes: (layout) => (stepIndex) => {
+    const step = layout.steps[stepIndex]!;
+    return step.step === 0 ? `; randperm ${step.epoch} from the RandomSampler's generator, seeded ${layout.config.seed} once` : '';
   },
 };
