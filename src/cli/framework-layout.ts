@@ -1,7 +1,9 @@
 // `grpo-sandbox layout --sampler NAME` for a framework with a home (src/core/frameworks/): the
 // framework's own keys as flags, `--config FILE` in its own format, and each training step's
 // prompts per data-parallel rank as its loader and dispatch produce them.
+import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
+import { frameworkLayoutEstimate, plannedLayout, plannedLower, plannedText } from '../core/frameworks/budget.ts';
 import { packedSteps } from '../core/frameworks/packed.ts';
 import type { FrameworkHome, FrameworkStep, PackedStep } from '../core/frameworks/types.ts';
 import type { CliIo } from './io.ts';
@@ -95,6 +97,14 @@ export async function runFrameworkLayout(home: FrameworkHome, args: string[], io
     io.out(writeFrameworkConfig(home, home.resolve?.(reading.settings) ?? reading.settings, header));
     return 0;
   }
+  // Budget before work: the steps and samples the settings plan, refused in one line when over.
+  const plan = plannedLayout(home, reading.settings);
+  const tooMuch = overBudget(
+    `${home.title}'s layout (${values.json ? 'JSON' : 'text report'}) of ${plannedText(plan)}`,
+    frameworkLayoutEstimate(plan),
+    plannedLower(plan),
+  );
+  if (tooMuch) throw tooMuch;
   const seqlens = typeof values.seqlens === 'string' ? readSeqlensFile(values.seqlens) : undefined;
   const layout = home.layout(reading.settings, seqlens);
   if (layout.steps.length === 0)

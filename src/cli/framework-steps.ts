@@ -2,7 +2,9 @@
 // the home's keys as flags, `--config` / `--preset` as for `layout`, and per optimizer step each rank's micro-batches,
 // their normalisers as the framework's loss code computes them, and each completion's weight in the applied update.
 import { readFileSync, statSync } from 'node:fs';
+import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
+import { frameworkStepsEstimate, frameworkStepsRows, plannedLayout, plannedLower, plannedText } from '../core/frameworks/budget.ts';
 import { checkValue } from '../core/frameworks/settings.ts';
 import { FRAMEWORK_HOMES } from '../core/frameworks/index.ts';
 import {
@@ -164,6 +166,18 @@ export async function runFrameworkSteps(home: FrameworkHome, args: string[], io:
   const lossKey = home.keys.find((k) => k.flag === trainer.lossFlag);
   if (lossKey) settings[lossKey.flag] = checkValue(lossKey, loss, '--loss');
   const shown = intFlag(values.steps as string | undefined, 'steps', 1) ?? DEFAULT_STEPS;
+  // Budget before work: the whole layout (to find the shown steps) and the shown steps' rows, refused in one line when over.
+  const plan = plannedLayout(home, settings);
+  const rows = frameworkStepsRows(plan, shown);
+  const passes = plan.passes ?? 1;
+  const perStep = plan.steps ? Math.ceil(plan.samples / plan.steps) : 0;
+  const tooMuch = overBudget(
+    `${home.title}'s steps (${values.json ? 'JSON' : 'text report'}) over a layout of ${plannedText(plan)}, ` +
+      `${Math.min(shown, plan.steps)} shown × ${perStep} samples${passes > 1 ? ` × ${passes} passes` : ''} = ${rows} rows`,
+    frameworkStepsEstimate(plan, shown),
+    `${plannedLower(plan)}, or --steps`,
+  );
+  if (tooMuch) throw tooMuch;
   const seqlens = typeof values.seqlens === 'string' ? readSeqlensFile(values.seqlens) : undefined;
   const lengths = typeof values.lengths === 'string' ? readLengthsFile(values.lengths) : undefined;
   const layout = home.layout(settings, seqlens);

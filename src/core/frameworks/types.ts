@@ -131,6 +131,18 @@ export interface TokenBudget {
   rule: BudgetRule;
 }
 
+/** What a layout builds, counted before building: its training steps and their samples (prompts × k), at most. */
+export interface PlannedLayout {
+  steps: number;
+  samples: number;
+  /** The trainer's passes over each step's samples (PPO epochs; 1 where absent): `steps`' rows are samples × passes. */
+  passes?: number;
+  /** The flags that shrink the count, for the refusal (absent: --dataset-size, --epochs or --k). */
+  lower?: string;
+  /** The dataset's prompts the loader orders, once an epoch begun (budget.ts `plannedLayout` counts them). */
+  datasetItems?: number;
+}
+
 export interface PackerDef {
   /** The framework's switch and budget, in its own words. */
   about: string;
@@ -231,6 +243,12 @@ export interface FrameworkHome {
   resolve?(settings: FrameworkSettings): FrameworkSettings;
   /** The steps of a run, as the framework's loader and dispatch produce them. Throws ConfigError in the framework's words. */
   layout(settings: FrameworkSettings, seqlens?: readonly number[]): FrameworkLayout;
+  /**
+   * The training steps and samples `layout` will build, at most, counted from the (resolved) settings before building
+   * (budget.ts `plannedLayout`, the budget's estimate); absent: `generic`, epochs × ⌈dataset-size / train-batch-size⌉
+   * steps of train-batch-size prompts × k. A home whose keys cap or replace that count says how.
+   */
+  plannedLayout?(settings: FrameworkSettings, generic: PlannedLayout): PlannedLayout;
   /** The framework's shipped default first. */
   advantages: readonly AdvantageDef[];
   /** Token-budget micro-batching or sequence packing, where the framework has it. */

@@ -10,7 +10,7 @@ import { rollDispatch } from '../../../src/core/frameworks/roll/dispatch.ts';
 import { home } from '../../../src/core/frameworks/roll/index.ts';
 import { RollPromptStream } from '../../../src/core/frameworks/roll/order.ts';
 import { defaultSettings, readConfig } from '../../../src/core/frameworks/settings.ts';
-import { balanceBatchOrder } from '../../../src/core/samplers/verl-balance.ts';
+import { balanceBatchOrder } from '../../../src/core/frameworks/verl/balance.ts';
 
 type Stat = 'group' | 'batch' | null;
 interface Fixture {

@@ -2,7 +2,7 @@
 // to data-parallel ranks: dispatch.ts; micro-batches: packing.ts; advantages: advantages.ts; keys: keys.ts.
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
-import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import { boolSetting, intSetting } from '../settings.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep, PackedStep } from '../types.ts';
 import { AREAL_ADVANTAGES } from './advantages.ts';

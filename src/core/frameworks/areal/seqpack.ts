@@ -3,7 +3,7 @@
 // whole trajectories over data-parallel ranks and sequences into micro-batches. Errors are AReaL's RuntimeError /
 // ValueError texts, thrown as ConfigError.
 import { ConfigError } from '../../errors.ts';
-import { heapPop, heapPush } from './heapq.ts';
+import { karmarkarKarpSets } from '../verl/balance.ts';
 import { numpyIntArrayStr } from './numpy-str.ts';
 import { arealSays } from './version.ts';
 
@@ -64,51 +64,12 @@ export function ffdAllocate(values: readonly number[], capacity: number, minGrou
   return ffdGroups(values, capacity, minGroups);
 }
 
-/** _KKSet: a running sum and its (index, value) items in the order added. */
-interface KKSet {
-  sum: number;
-  items: [number, number][];
-}
-
-/** _KKSet.__lt__: by sum, then item count, then the (index, value) lists compared lexicographically. */
-function setLess(a: KKSet, b: KKSet): boolean {
-  if (a.sum !== b.sum) return a.sum < b.sum;
-  if (a.items.length !== b.items.length) return a.items.length < b.items.length;
-  for (let i = 0; i < a.items.length; i++) {
-    const [ai, av] = a.items[i]!;
-    const [bi, bv] = b.items[i]!;
-    if (ai !== bi) return ai < bi;
-    if (av !== bv) return av < bv;
-  }
-  return false;
-}
-
-/** sets.sort(reverse=True): descending; equal sets keep their order. */
-const sortDescending = (sets: KKSet[]) => [...sets].sort((a, b) => (setLess(b, a) ? -1 : setLess(a, b) ? 1 : 0));
-const spread = (s: KKSet[]) => s[0]!.sum - s[s.length - 1]!.sum;
-/** _KKState.__lt__: larger spread first; on a tie, the state whose largest set is larger. */
-const stateLess = (a: KKSet[], b: KKSet[]) => (spread(a) !== spread(b) ? spread(a) > spread(b) : setLess(b[0]!, a[0]!));
-
-/** _kk_partition(values, k, equal_size=False): k groups of indices, heaviest first, items in merge order. */
-function kkPartition(values: readonly number[], k: number): number[][] {
-  const sorted = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const heap: KKSet[][] = [];
-  for (const [val, idx] of sorted) {
-    const sets: KKSet[] = Array.from({ length: k }, () => ({ sum: 0, items: [] }));
-    sets[0] = { sum: val, items: [[idx, val]] };
-    heapPush(heap, sortDescending(sets), stateLess);
-  }
-  while (heap.length > 1) {
-    const a = heapPop(heap, stateLess);
-    const b = heapPop(heap, stateLess);
-    const merged = a.map((s, i) => {
-      const other = b[k - 1 - i]!;
-      return { sum: s.sum + other.sum, items: [...s.items, ...other.items] };
-    });
-    heapPush(heap, sortDescending(merged), stateLess);
-  }
-  return heap[0]!.map((s) => s.items.map(([idx]) => idx));
-}
+/**
+ * _kk_partition(values, k, equal_size=False): k groups of indices, heaviest first, items in merge order. AReaL's
+ * _KKSet, _KKState and heapq loop are verl's karmarkar_karp (the same set order: sum, item count, then the
+ * (index, value) lists; the same state order: spread, then the largest set), so the one port serves both.
+ */
+const kkPartition = (values: readonly number[], k: number): number[][] => karmarkarKarpSets(values, k, false);
 
 export interface Allocation {
   groups: number[][];

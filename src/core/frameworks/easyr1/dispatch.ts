@@ -5,7 +5,7 @@
 // small-large interleave) — and update_actor's DP_COMPUTE_PROTO hands rank r the r-th equal contiguous
 // chunk (DataProto.chunk). It always runs: EasyR1 has no switch for it.
 import { ConfigError } from '../../errors.ts';
-import { balancedPartitions } from '../../samplers/verl-balance.ts';
+import { balancedPartitions } from '../verl/balance.ts';
 
 export const EASYR1_VERSION = 'EasyR1 b44b311';
 

@@ -7,12 +7,19 @@ import { layout } from './layout.ts';
 import { packing } from './packing.ts';
 import { presets } from './presets.ts';
 import { trainer } from './trainer.ts';
+import { countSetting } from '../budget.ts';
 
 /** `--ranks` as the data-parallel size: trainer.n_gpus_per_node = ranks × ulysses_size on one node. */
 const ranked = (s: FrameworkSettings) => withRanks(s, 'n-gpus-per-node', 'nnodes', intSetting(s, 'ulysses-size'));
 
 export const home: FrameworkHome = {
   name: 'easyr1',
+  // trainer.max_steps, when set, is the run's length: the loader restarts as often as needed.
+  plannedLayout(s, generic) {
+    const plan = { ...generic, passes: countSetting(s, 'ppo-epochs') ?? 1, lower: '--dataset-size, --epochs, --k or --max-steps' };
+    const steps = countSetting(s, 'max-steps');
+    return steps === null || plan.steps === 0 ? plan : { ...plan, steps, samples: (plan.samples / plan.steps) * steps };
+  },
   title: 'EasyR1',
   pinned: {
     repo: 'hiyouga/EasyR1',

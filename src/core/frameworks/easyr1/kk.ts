@@ -1,7 +1,7 @@
 // get_seqlen_balanced_partitions(seqlen_list, k, equal_size=False) of EasyR1's verl/utils/seqlen_balancing.py
-// (b44b311): verl's Karmarkar–Karp with the unequal start (src/core/samplers/verl-balance.ts, the same
+// (b44b311): verl's Karmarkar–Karp with the unequal start (src/core/frameworks/verl/balance.ts, the same
 // algorithm and tie-breaking), with EasyR1's own checks around it.
-import { karmarkarKarp } from '../../samplers/verl-balance.ts';
+import { karmarkarKarp } from '../verl/balance.ts';
 import { easyr1Assert } from './dispatch.ts';
 
 /** get_seqlen_balanced_partitions(seqlens, k, equal_size=False): k partitions of indices, each ascending. */

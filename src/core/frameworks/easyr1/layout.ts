@@ -4,7 +4,7 @@
 // test/fixtures/golden-easyr1-layout.json.
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
-import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import { boolSetting, intSetting } from '../settings.ts';
 import type { FrameworkCount, FrameworkLayout, FrameworkSettings, FrameworkStep } from '../types.ts';
 import { type Sizes, checkLoader, checkSimulable, checkTrainer, checkWorkers, globalBatchPerDevice, tooManyTries } from './checks.ts';

@@ -2,7 +2,7 @@
 // ranks and micro-batching (dispatch.ts, packers.ts), advantages (advantages.ts), keys (keys.ts).
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
-import { MAX_SEQLEN, SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { MAX_SEQLEN, SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkStep, PackerDef } from '../types.ts';
 import { NEMO_RL_ADVANTAGES } from './advantages.ts';
 import { dispatchStep } from './dispatch.ts';
@@ -12,7 +12,7 @@ import { type NemoRun, resolveRun } from './resolve.ts';
 import { NEMO_RL_COMMIT, NEMO_RL_VERSION } from './version.ts';
 import { presets } from './presets.ts';
 import { trainer } from './trainer.ts';
-import { keyName, num } from '../budget.ts';
+import { cappedSteps, countSetting, keyName, num } from '../budget.ts';
 
 export { StalenessSampler, type StalenessPolicy } from './staleness.ts';
 
@@ -149,6 +149,9 @@ export const packing: PackerDef = {
 
 export const home: FrameworkHome = {
   name: 'nemo-rl',
+  // grpo.max_num_steps stops the run, mid-epoch if need be.
+  plannedLayout: (s, generic) =>
+    cappedSteps({ ...generic, lower: '--dataset-size, --epochs, --k or --max-num-steps' }, countSetting(s, 'max-num-steps')),
   title: 'NVIDIA NeMo RL',
   pinned: {
     repo: 'NVIDIA-NeMo/RL',

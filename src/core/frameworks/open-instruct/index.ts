@@ -5,7 +5,7 @@
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
 import { NumpyRandomState } from '../../rng/numpy-random.ts';
-import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep } from '../types.ts';
 import { advantages } from './advantages.ts';
 import { keys } from './keys.ts';
@@ -15,6 +15,7 @@ import { type RunSizes, runSizes } from './sizes.ts';
 import { COMMIT, VERSION } from './version.ts';
 import { presets } from './presets.ts';
 import { OPEN_INSTRUCT_TRAINER } from './trainer.ts';
+import { countSetting } from '../budget.ts';
 
 /** The learner's split of one rank's micro-batches (grpo_fast.py PolicyTrainerRayProcess.train). */
 function learnerSplit(micro: number, numMiniBatches: number) {
@@ -147,6 +148,15 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
 
 export const home: FrameworkHome = {
   name: 'open-instruct',
+  // Without --epochs, total_episodes samples: num_training_steps = total_episodes // (prompts a step × k).
+  plannedLayout(s, generic) {
+    const episodes = countSetting(s, 'total-episodes');
+    const perStep = (countSetting(s, 'train-batch-size') ?? 1) * (countSetting(s, 'k') ?? 1);
+    const passes = countSetting(s, 'num-epochs') ?? 1;
+    if (countSetting(s, 'epochs') !== null || episodes === null) return { ...generic, passes };
+    const steps = Math.floor(episodes / perStep);
+    return { steps, samples: steps * perStep, passes, lower: '--total-episodes (or set --epochs)' };
+  },
   title: 'AI2 open-instruct (grpo_fast)',
   pinned: {
     repo: 'allenai/open-instruct',

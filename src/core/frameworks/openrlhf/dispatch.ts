@@ -4,7 +4,8 @@
 // long/short over the effective actors; RayActorGroup.async_run_method_batch (trainer/ray/launcher.py)
 // gives actor i the contiguous chunk [i·ceil(L/E), (i+1)·ceil(L/E)) of that list, and each actor's
 // NaiveReplayBuffer.append splits its micro-batches back into samples, in order.
-import { karmarkarKarp } from '../../samplers/verl-balance.ts';
+import { karmarkarKarp } from '../verl/balance.ts';
+import { FirstFitBins } from '../first-fit.ts';
 import { openrlhfError } from './version.ts';
 
 export interface Parallel {
@@ -18,13 +19,8 @@ export interface Parallel {
 
 /** get_minimum_num_micro_batch_size: first-fit bins of `budget` tokens (× ring × TP), counted. */
 export function minimumMicroBatches(lengths: readonly number[], budget: number, p: Parallel): number {
-  const cap = budget * p.duplicate;
-  const bins: number[] = [];
-  for (const l of lengths) {
-    const i = bins.findIndex((b) => b + l <= cap);
-    if (i >= 0) bins[i]! += l;
-    else bins.push(l);
-  }
+  const bins = new FirstFitBins(budget * p.duplicate);
+  for (const l of lengths) bins.place(l);
   return bins.length;
 }
 

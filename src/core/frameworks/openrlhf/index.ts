@@ -5,7 +5,7 @@
 // rollout.batch_size × n / train.batch_size optimizer steps before the next generation.
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
-import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep } from '../types.ts';
 import { advantages } from './advantages.ts';
 import { dispatchStep } from './dispatch.ts';
@@ -16,6 +16,7 @@ import { type RunSizes, runSizes } from './sizes.ts';
 import { COMMIT } from './version.ts';
 import { presets } from './presets.ts';
 import { OPENRLHF_TRAINER } from './trainer.ts';
+import { countSetting, genericPlannedLayout } from '../budget.ts';
 
 function counts(s: RunSizes, steps: FrameworkStep[]): FrameworkCount[] {
   const first = steps[0];
@@ -182,6 +183,13 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
 
 export const home: FrameworkHome = {
   name: 'openrlhf',
+  // data.max_samples keeps the first max_samples prompts of the dataset; an epoch's last, short batch is trained on.
+  plannedLayout(s) {
+    const prompts = Math.min(countSetting(s, 'dataset-size') ?? 0, countSetting(s, 'max-samples') ?? Number.POSITIVE_INFINITY);
+    const { steps } = genericPlannedLayout(s, prompts);
+    const samples = (countSetting(s, 'epochs') ?? 1) * prompts * (countSetting(s, 'k') ?? 1);
+    return { steps, samples, passes: countSetting(s, 'max-epochs') ?? 1, lower: '--dataset-size (or --max-samples), --epochs or --k' };
+  },
   title: 'OpenRLHF',
   pinned: {
     repo: 'OpenRLHF/OpenRLHF',

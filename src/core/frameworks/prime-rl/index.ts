@@ -2,7 +2,7 @@
 // and packs for the trainer ranks, its GRPO credit and its packer.
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
-import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep, PackerDef } from '../types.ts';
 import { advantages } from './advantages.ts';
 import { type PrimeRlConfig, resolveConfig } from './config.ts';
@@ -12,7 +12,7 @@ import { prepareBatch } from './packing.ts';
 import { PRIME_RL_TRAINER } from './trainer.ts';
 import { PRIME_RL_COMMIT } from './version.ts';
 import { presets } from './presets.ts';
-import { keyBudget } from '../budget.ts';
+import { cappedSteps, countSetting, keyBudget } from '../budget.ts';
 
 /** Every dispatched sample's token count: the measured ones, else torch.randint(64, 1025) from a generator seeded with --seed (as verl's sandbox model). */
 function sampleSeqlens(c: PrimeRlConfig, count: number, seqlens?: readonly number[]): number[] {
@@ -137,6 +137,17 @@ const packing: PackerDef = {
 
 export const home: FrameworkHome = {
   name: 'prime-rl',
+  // orchestrator.batch_size counts samples (default 128 when token_batch_size is unset); token_batch_size cuts a step
+  // by tokens, at least a sample a step. max_steps stops the run early.
+  plannedLayout(s) {
+    const samples = (countSetting(s, 'epochs') ?? 1) * (countSetting(s, 'dataset-size') ?? 0) * (countSetting(s, 'k') ?? 1);
+    const batch = countSetting(s, 'train-batch-size') ?? (countSetting(s, 'token-batch-size') === null ? 128 : 1);
+    const steps = Math.ceil(samples / batch);
+    return cappedSteps(
+      { steps, samples: steps * batch, lower: '--dataset-size, --epochs, --k or --max-steps' },
+      countSetting(s, 'max-steps'),
+    );
+  },
   title: 'PrimeIntellect prime-rl',
   pinned: {
     repo: 'PrimeIntellect-ai/prime-rl',

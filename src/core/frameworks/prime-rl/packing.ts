@@ -11,6 +11,7 @@
 //    the ranks; _distribute_group gives rank r the bins of balanced_partition's r-th part (KK + swaps on
 //    each bin's cost), in bin order.
 
+import { FirstFitBins } from '../first-fit.ts';
 import { balancedPartition } from './partition.ts';
 
 /** A packed micro-batch: the samples (indices into the step's samples) in packing order; a dummy holds none. */
@@ -46,12 +47,12 @@ function splitByWorkload(bin: Bin, len: readonly number[]): [Bin, Bin] {
 function packBins(len: readonly number[], seqLen: number, ranks: number): Bin[] {
   const order = len.map((_, i) => i).sort((a, b) => len[b]! - len[a]!);
   const bins: Bin[] = [];
+  const fit = new FirstFitBins(seqLen);
   for (const i of order) {
-    const fit = bins.find((b) => b.length + len[i]! <= seqLen);
-    if (fit) {
-      fit.samples.push(i);
-      fit.length += len[i]!;
-    } else bins.push({ samples: [i], length: len[i]! });
+    const b = fit.place(len[i]!);
+    if (b === bins.length) bins.push({ samples: [], length: 0 });
+    bins[b]!.samples.push(i);
+    bins[b]!.length += len[i]!;
   }
   if (ranks > 1) {
     const target = Math.max(Math.ceil(bins.length / ranks) * ranks, ranks);

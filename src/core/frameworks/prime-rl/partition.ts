@@ -1,5 +1,5 @@
 // prime-rl's balanced_partition (src/prime_rl/trainer/batch.py @ 559b447): Karmarkar–Karp over
-// equal-count chunks of the weight-sorted items, then swap refinement. Not verl's KK (verl-balance.ts):
+// equal-count chunks of the weight-sorted items, then swap refinement. Not verl's KK (verl/balance.ts):
 // prime-rl breaks ties by comparing a set's (total, item list) and a state's (spread, largest set),
 // and refines the result by pairwise swaps, so it is restated here.
 
@@ -81,29 +81,66 @@ export function karmarkarKarp(weights: readonly number[], parts: number): number
   return states[0]!.sets.map((s) => [...s.items].sort((a, b) => a - b));
 }
 
-/** _refine_by_swapping: repeatedly makes the one swap between two parts that most lowers (max load, max − min), until none does. */
+/** The largest load of the ranks other than l and r (-Infinity when there is none), from the three largest. */
+function extremeWithout(top: readonly number[], loads: readonly number[], l: number, r: number): number {
+  for (const t of top) if (t !== l && t !== r) return loads[t]!;
+  return Number.NaN;
+}
+
+/** The ranks of the three largest (sign 1) or smallest (sign -1) loads, extreme first. */
+function threeExtremes(loads: readonly number[], sign: 1 | -1): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < loads.length; i++) {
+    let at = top.length;
+    while (at > 0 && sign * loads[i]! > sign * loads[top[at - 1]!]!) at--;
+    if (at < 3) {
+      top.splice(at, 0, i);
+      if (top.length > 3) top.pop();
+    }
+  }
+  return top;
+}
+
+/**
+ * _refine_by_swapping: repeatedly makes the one swap between two parts that most lowers (max load, max − min), until
+ * none does. prime-rl scores every swap on a copy of all the loads; here the largest and smallest load of the other
+ * parts come from the three extremes, and a pair of parts whose other loads alone already score no better than the
+ * best swap so far is skipped (its swaps cannot be strictly better), so the swap chosen is the same: the first, in
+ * prime-rl's loop order, of the lowest score. test/core/frameworks/prime-rl-partition.test.ts holds prime-rl's loop
+ * as written and checks the two agree.
+ */
 export function refineBySwapping(weights: readonly number[], partitions: readonly number[][]): number[][] {
   const parts = partitions.map((p) => [...p]);
-  let loads = parts.map((p) => p.reduce((s, i) => s + weights[i]!, 0));
+  const loads = parts.map((p) => p.reduce((s, i) => s + weights[i]!, 0));
+  const count = parts.length;
   for (;;) {
-    let best: { l: number; r: number; lp: number; rp: number; loads: number[] } | null = null;
-    let bestMax = Math.max(...loads);
-    let bestSpread = bestMax - Math.min(...loads);
-    for (let l = 0; l < parts.length; l++) {
-      for (let r = l + 1; r < parts.length; r++) {
-        for (let lp = 0; lp < parts[l]!.length; lp++) {
-          for (let rp = 0; rp < parts[r]!.length; rp++) {
-            const li = parts[l]![lp]!;
-            const ri = parts[r]![rp]!;
-            const next = [...loads];
-            next[l] = loads[l]! - weights[li]! + weights[ri]!;
-            next[r] = loads[r]! - weights[ri]! + weights[li]!;
-            const max = Math.max(...next);
-            const spread = max - Math.min(...next);
+    const top = threeExtremes(loads, 1);
+    const bottom = threeExtremes(loads, -1);
+    let bestMax = loads[top[0]!]!;
+    let bestSpread = bestMax - loads[bottom[0]!]!;
+    let best: { l: number; r: number; lp: number; rp: number; left: number; right: number } | null = null;
+    for (let l = 0; l < count; l++) {
+      for (let r = l + 1; r < count; r++) {
+        const otherMax = count > 2 ? extremeWithout(top, loads, l, r) : Number.NEGATIVE_INFINITY;
+        const otherMin = count > 2 ? extremeWithout(bottom, loads, l, r) : Number.POSITIVE_INFINITY;
+        // Every swap of this pair scores at least (otherMax, otherMax − otherMin).
+        if (otherMax > bestMax || (otherMax === bestMax && otherMax - otherMin >= bestSpread)) continue;
+        const left = parts[l]!;
+        const right = parts[r]!;
+        const leftLoad = loads[l]!;
+        const rightLoad = loads[r]!;
+        for (let lp = 0; lp < left.length; lp++) {
+          const lw = weights[left[lp]!]!;
+          for (let rp = 0; rp < right.length; rp++) {
+            const rw = weights[right[rp]!]!;
+            const newLeft = leftLoad - lw + rw;
+            const newRight = rightLoad - rw + lw;
+            const max = Math.max(otherMax, newLeft, newRight);
+            const spread = max - Math.min(otherMin, newLeft, newRight);
             if (max < bestMax || (max === bestMax && spread < bestSpread)) {
               bestMax = max;
               bestSpread = spread;
-              best = { l, r, lp, rp, loads: next };
+              best = { l, r, lp, rp, left: newLeft, right: newRight };
             }
           }
         }
@@ -113,7 +150,8 @@ export function refineBySwapping(weights: readonly number[], partitions: readonl
     const t = parts[best.l]![best.lp]!;
     parts[best.l]![best.lp] = parts[best.r]![best.rp]!;
     parts[best.r]![best.rp] = t;
-    loads = best.loads;
+    loads[best.l] = best.left;
+    loads[best.r] = best.right;
   }
 }
 

@@ -6,7 +6,7 @@
 // train_step's DP_MP_COMPUTE dispatch gives rank r the r-th of dp_size equal contiguous chunks
 // (DataProto.chunk). batch_balance's own keep_minibatch switch is never set by the RLVR pipeline.
 import { ConfigError } from '../../errors.ts';
-import { balanceBatchOrder } from '../../samplers/verl-balance.ts';
+import { balanceBatchOrder } from '../verl/balance.ts';
 import { type DynamicShards, dynamicBatchingShard } from './packing.ts';
 import { ROLL_VERSION } from './version.ts';
 

@@ -3,7 +3,7 @@
 // over actor_train's data-parallel ranks, optional dynamic batching, position-grouped reward normalisation.
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
-import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import { boolSetting, intSetting } from '../settings.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep } from '../types.ts';
 import { ROLL_ADVANTAGES } from './advantages.ts';
@@ -15,6 +15,7 @@ import { ROLL_PACKER } from './packer.ts';
 import { ROLL_COMMIT, ROLL_VERSION } from './version.ts';
 import { presets } from './presets.ts';
 import { ROLL_TRAINER } from './trainer.ts';
+import { cappedSteps, countSetting } from '../budget.ts';
 
 function dynamicOf(settings: FrameworkSettings) {
   if (!boolSetting(settings, 'use-dynamic-batching-in-train')) return null;
@@ -79,6 +80,12 @@ function layout(settings: FrameworkSettings, seqlens?: readonly number[]): Frame
 
 export const home: FrameworkHome = {
   name: 'roll',
+  // max_steps stops the pipeline early.
+  plannedLayout: (s, generic) =>
+    cappedSteps(
+      { ...generic, passes: countSetting(s, 'ppo-epochs') ?? 1, lower: '--dataset-size, --epochs, --k or --max-steps' },
+      countSetting(s, 'max-steps'),
+    ),
   title: 'Alibaba ROLL (RLVR pipeline)',
   pinned: {
     repo: 'alibaba/ROLL',

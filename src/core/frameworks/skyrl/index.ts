@@ -15,6 +15,7 @@ import { presets } from './presets.ts';
 import { ranked, sizesOf } from './sizes.ts';
 import { SKYRL_COMMIT, SKYRL_VERSION, skyrlSays } from './version.ts';
 import { trainer } from './trainer.ts';
+import { cappedSteps, countSetting } from '../budget.ts';
 
 function nonNegative(settings: FrameworkSettings, flag: string): number {
   const v = intSetting(settings, flag);
@@ -98,6 +99,16 @@ function layout(given: FrameworkSettings, seqlens?: readonly number[]): Framewor
 
 export const home: FrameworkHome = {
   name: 'skyrl',
+  // trainer.max_training_steps stops the run early.
+  plannedLayout: (s, generic) =>
+    cappedSteps(
+      {
+        ...generic,
+        passes: countSetting(s, 'update-epochs-per-batch') ?? 1,
+        lower: '--dataset-size, --epochs, --k or --max-training-steps',
+      },
+      countSetting(s, 'max-training-steps'),
+    ),
   title: 'NovaSky SkyRL',
   pinned: {
     repo: 'NovaSky-AI/SkyRL',

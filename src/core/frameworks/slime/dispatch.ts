@@ -14,7 +14,8 @@
 //    the micro-batches' estimated FLOPs hands each rank an equal number of micro-batches.
 // Each rank's samples are its micro-batches flattened in order, step after step.
 import { ConfigError } from '../../errors.ts';
-import { balancedPartitions } from '../../samplers/verl-balance.ts';
+import { balancedPartitions } from '../verl/balance.ts';
+import { FirstFitBins } from '../first-fit.ts';
 import { type DenseModel, sampleFlops } from './flops.ts';
 
 export interface ScheduleSettings {
@@ -41,16 +42,11 @@ export interface Schedule {
 /** first_fit_pack: each sample goes into the first bin it fits, else opens a bin. */
 export function firstFitPack(lengths: readonly number[], maxTokensPerBin: number): number[][] {
   const bins: number[][] = [];
-  const sums: number[] = [];
+  const fit = new FirstFitBins(maxTokensPerBin);
   lengths.forEach((length, idx) => {
-    const j = sums.findIndex((s) => s + length <= maxTokensPerBin);
-    if (j >= 0) {
-      bins[j]!.push(idx);
-      sums[j]! += length;
-    } else {
-      bins.push([idx]);
-      sums.push(length);
-    }
+    const j = fit.place(length);
+    if (j === bins.length) bins.push([]);
+    bins[j]!.push(idx);
   });
   return bins;
 }

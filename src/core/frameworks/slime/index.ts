@@ -4,7 +4,7 @@
 // it holds rollout_batch_size × n / global_batch_size optimizer steps.
 import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
-import { SYNTHETIC_SEQLEN } from '../../samplers/verl.ts';
+import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import { intSetting, ranksKey, withRanks } from '../settings.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep, PackedStep } from '../types.ts';
 import { advantages } from './advantages.ts';
@@ -14,7 +14,7 @@ import { keys } from './keys.ts';
 import { rolloutPrompts } from './order.ts';
 import { presets } from './presets.ts';
 import { slimeTrainer } from './trainer.ts';
-import { keyName, num } from '../budget.ts';
+import { countSetting, keyName, num } from '../budget.ts';
 
 /** `--ranks` as the data-parallel size: actor-num-gpus-per-node = ranks × TP × PP × CP on one node. */
 function ranked(s: FrameworkSettings): FrameworkSettings {
@@ -116,6 +116,12 @@ function pack(seqlens: readonly number[], settings: FrameworkSettings): PackedSt
 
 export const home: FrameworkHome = {
   name: 'slime',
+  // --num-rollout, when set, wins over --num-epoch.
+  plannedLayout(s, generic) {
+    const plan = { ...generic, lower: '--num-rollout, --dataset-size, --epochs or --k' };
+    const steps = countSetting(s, 'num-rollout');
+    return steps === null || plan.steps === 0 ? plan : { ...plan, steps, samples: (plan.samples / plan.steps) * steps };
+  },
   title: 'THUDM slime',
   pinned: {
     repo: 'THUDM/slime',

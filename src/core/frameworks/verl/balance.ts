@@ -9,86 +9,127 @@ export function verlWorkload(seqlen: number): number {
   return 24576 * seqlen + seqlen * seqlen;
 }
 
-type Item = [idx: number, val: number];
-
-/** karmarkar_karp's Set: a sum and its (idx, val) items in insertion order. */
+/**
+ * karmarkar_karp's Set: a sum and the indices of its (idx, val) items in insertion order. The sets compared are
+ * always disjoint (the sets of one state, or the largest sets of two states, which hold different items), so
+ * Set.__lt__'s comparison of the (idx, val) lists is decided by their first indices: the values are not kept.
+ */
 interface PartSet {
   sum: number;
-  items: Item[];
+  items: number[];
 }
 
-/** Set.__lt__: by sum, then item count, then the item lists compared lexicographically. */
+/** Set.__lt__: by sum, then item count, then the item lists compared lexicographically (for disjoint sets, the first index). */
 function setLess(a: PartSet, b: PartSet): boolean {
   if (a.sum !== b.sum) return a.sum < b.sum;
   if (a.items.length !== b.items.length) return a.items.length < b.items.length;
-  const n = Math.min(a.items.length, b.items.length);
-  for (let i = 0; i < n; i++) {
-    const [ai, av] = a.items[i]!;
-    const [bi, bv] = b.items[i]!;
-    if (ai !== bi) return ai < bi;
-    if (av !== bv) return av < bv;
-  }
-  return a.items.length < b.items.length;
+  return a.items.length > 0 && a.items[0]! < b.items[0]!;
 }
 
 /** sorted(sets, reverse=True): descending, equal sets keep their order (Python's reverse sort is stable). */
 function sortSetsDescending(sets: PartSet[]): PartSet[] {
-  return [...sets].sort((a, b) => (setLess(b, a) ? -1 : setLess(a, b) ? 1 : 0));
+  return sets.sort((a, b) => (setLess(b, a) ? -1 : setLess(a, b) ? 1 : 0));
 }
 
+/**
+ * A karmarkar_karp State of k sets, sorted descending. Only its non-empty sets are held (`sets`); the other
+ * k − sets.length are empty and come last: with non-negative values a set holding an item is never below an
+ * empty one (a larger sum, or the same sum 0 and more items), and two non-empty sets are never equal (their
+ * items differ), so the sorted order is the one Python's stable sort gives whatever the order before it.
+ */
 interface State {
   sets: PartSet[];
 }
 
-const spread = (s: State) => s.sets[0]!.sum - s.sets[s.sets.length - 1]!.sum;
+const spread = (s: State, k: number) => s.sets[0]!.sum - (s.sets.length < k ? 0 : s.sets[k - 1]!.sum);
 
-/** State.__lt__: the larger spread first; on a tie, the state whose largest set is larger. */
-function stateLess(a: State, b: State): boolean {
-  const sa = spread(a);
-  const sb = spread(b);
+/**
+ * State.__lt__: the larger spread first; on a tie, the state whose largest set is larger. A strict total order: two
+ * states' largest sets are disjoint and non-empty, so never equal. heapq therefore pops the states in this order
+ * however its list is arranged, and the pops here come from the initial states sorted once and a heap of the merged.
+ */
+function stateLess(a: State, b: State, k: number): boolean {
+  const sa = spread(a, k);
+  const sb = spread(b, k);
   if (sa !== sb) return sa > sb;
   return setLess(b.sets[0]!, a.sets[0]!);
 }
 
-/** heapq.heappush / heappop (CPython's _siftdown / _siftup), ordered by stateLess. */
-function siftDown(heap: State[], start: number, pos: number): void {
-  const item = heap[pos]!;
-  while (pos > start) {
+/** A binary heap of the merged states, least (by stateLess) on top. */
+function heapPush(heap: State[], item: State, k: number): void {
+  let pos = heap.length;
+  heap.push(item);
+  while (pos > 0) {
     const parentPos = (pos - 1) >> 1;
     const parent = heap[parentPos]!;
-    if (stateLess(item, parent)) {
-      heap[pos] = parent;
-      pos = parentPos;
-      continue;
-    }
-    break;
+    if (!stateLess(item, parent, k)) break;
+    heap[pos] = parent;
+    pos = parentPos;
   }
   heap[pos] = item;
 }
 
-function heapPush(heap: State[], item: State): void {
-  heap.push(item);
-  siftDown(heap, 0, heap.length - 1);
-}
-
-function heapPop(heap: State[]): State {
-  const last = heap.pop()!;
-  if (heap.length === 0) return last;
+function heapPop(heap: State[], k: number): State {
   const top = heap[0]!;
-  heap[0] = last;
+  const last = heap.pop()!;
   const end = heap.length;
+  if (end === 0) return top;
   let pos = 0;
-  let child = 1;
-  while (child < end) {
-    const right = child + 1;
-    if (right < end && !stateLess(heap[child]!, heap[right]!)) child = right;
+  for (;;) {
+    let child = 2 * pos + 1;
+    if (child >= end) break;
+    if (child + 1 < end && stateLess(heap[child + 1]!, heap[child]!, k)) child++;
+    if (!stateLess(heap[child]!, last, k)) break;
     heap[pos] = heap[child]!;
     pos = child;
-    child = 2 * pos + 1;
   }
   heap[pos] = last;
-  siftDown(heap, 0, pos);
   return top;
+}
+
+/**
+ * State.merge: set i of `a` takes the items of set k − 1 − i of `b`, then the sets are sorted again. Only the
+ * last b.sets.length positions of `a` change, so `a`'s untouched head stays sorted and the changed sets are
+ * sorted and merged into it (the order the full sort gives, see State).
+ */
+function mergeStates(a: State, b: State, k: number): void {
+  const mb = b.sets.length;
+  const head = Math.min(a.sets.length, k - mb);
+  const changed: PartSet[] = [];
+  for (let j = 0; j < mb; j++) {
+    const i = k - 1 - j;
+    const from = b.sets[j]!;
+    if (i < a.sets.length) {
+      const into = a.sets[i]!;
+      for (const item of from.items) into.items.push(item);
+      into.sum += from.sum;
+      changed.push(into);
+    } else changed.push(from);
+  }
+  sortSetsDescending(changed);
+  const sets = a.sets;
+  sets.length = head;
+  if (changed.length * 8 < head) {
+    // A few changed sets into a long head: each at its place by binary search.
+    for (const set of changed) {
+      let lo = 0;
+      let hi = sets.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (setLess(set, sets[mid]!)) lo = mid + 1;
+        else hi = mid;
+      }
+      sets.splice(lo, 0, set);
+    }
+    return;
+  }
+  const merged: PartSet[] = new Array(head + changed.length);
+  let h = 0;
+  let c = 0;
+  for (let o = 0; o < merged.length; o++) {
+    merged[o] = h < head && (c >= changed.length || !setLess(sets[h]!, changed[c]!)) ? sets[h++]! : changed[c++]!;
+  }
+  a.sets = merged;
 }
 
 /**
@@ -97,38 +138,48 @@ function heapPop(heap: State[]): State {
  * item). equal_size=True starts from the sorted values k at a time, so `values.length` must be a
  * multiple of k (verl asserts it); equal_size=False starts each item as a state of its own (the item
  * in one set, k − 1 empty sets), as the dynamic micro-batching of verl and its forks (EasyR1, OpenRLHF)
- * calls it.
+ * calls it. The values are token counts or workloads: non-negative (see State).
  */
 export function karmarkarKarp(values: readonly number[], k: number, equalSize: boolean): number[][] {
-  const sorted = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const heap: State[] = [];
+  return karmarkarKarpSets(values, k, equalSize).map((items) => items.sort((x, y) => x - y));
+}
+
+/** karmarkar_karp's final state: its k sets, largest first, each set's indices in the order the merges added them. */
+export function karmarkarKarpSets(values: readonly number[], k: number, equalSize: boolean): number[][] {
+  if (values.some((v) => !(v >= 0))) throw new RangeError('karmarkarKarp: the values must be non-negative numbers');
+  const sorted = Array.from(values.keys()).sort((a, b) => values[a]! - values[b]! || a - b);
+  const initial: State[] = [];
   if (equalSize) {
     for (let offset = 0; offset < sorted.length; offset += k) {
       const sets: PartSet[] = [];
       for (let i = 0; i < k; i++) {
-        const [val, idx] = sorted[offset + i]!;
-        sets.push({ sum: val, items: [[idx, val]] });
+        const idx = sorted[offset + i]!;
+        sets.push({ sum: values[idx]!, items: [idx] });
       }
-      heapPush(heap, { sets: sortSetsDescending(sets) });
+      initial.push({ sets: sortSetsDescending(sets) });
     }
   } else {
-    for (const [val, idx] of sorted) {
-      const sets: PartSet[] = Array.from({ length: k }, () => ({ sum: 0, items: [] }));
-      sets[0] = { sum: val, items: [[idx, val]] };
-      heapPush(heap, { sets: sortSetsDescending(sets) });
-    }
+    for (const idx of sorted) initial.push({ sets: [{ sum: values[idx]!, items: [idx] }] });
   }
-  while (heap.length > 1) {
-    const a = heapPop(heap);
-    const b = heapPop(heap);
-    const merged = a.sets.map((s, i) => {
-      const other = b.sets[k - 1 - i]!;
-      return { sum: s.sum + other.sum, items: [...s.items, ...other.items] };
-    });
-    a.sets = sortSetsDescending(merged);
-    heapPush(heap, a);
+  // heapq's pops: the least of the initial states not yet popped and the merged ones (see stateLess).
+  initial.sort((a, b) => (stateLess(a, b, k) ? -1 : 1));
+  const merged: State[] = [];
+  let next = 0;
+  const pop = (): State => {
+    if (next < initial.length && (merged.length === 0 || stateLess(initial[next]!, merged[0]!, k))) return initial[next++]!;
+    return heapPop(merged, k);
+  };
+  let left = initial.length;
+  if (left === 0) return Array.from({ length: k }, () => []);
+  while (left > 1) {
+    const a = pop();
+    const b = pop();
+    mergeStates(a, b, k);
+    heapPush(merged, a, k);
+    left--;
   }
-  return heap[0]!.sets.map((s) => s.items.map(([idx]) => idx).sort((x, y) => x - y));
+  const sets = pop().sets;
+  return Array.from({ length: k }, (_, i) => sets[i]?.items ?? []);
 }
 
 /** karmarkar_karp(values, k, equal_size=True): the dispatch's equal-size partitions. */
