@@ -39,6 +39,20 @@ num_generations times in train_one_step; its probe records each id repeated so (
 Probe.dance_grpo), as the sandbox's dance-grpo layout lists them. A DistributedSampler yields single
 indices, not batches: watch the DataLoader (its batch_sampler), not the DistributedSampler.
 Where ids are at hand instead, probe.record(step, ids) logs one step directly.
+
+The nine framework homes (NeMo RL, EasyR1, SkyRL, slime, AReaL, ROLL, OpenRLHF, open-instruct, prime-rl):
+one call per training step and data-parallel rank, where the framework's loop holds that rank's samples
+after its dispatch and before micro-batching (docs/cli.md, `grpo-sandbox diff`, has the file, function and
+variable for each):
+    from grpo_sandbox_probe import log_step
+    log_step("run.jsonl", step, dp_rank, prompt_ids, framework="nemo-rl", version="<commit>")
+prompt_ids: the dataset index of each sample the rank trains on, in the rank's order, a prompt's k samples
+each listed (what `layout --sampler nemo-rl --json` lists as steps[step].ranks[dp_rank]); step counts
+training steps from 0 over the whole run. A driver that dispatches (slime, OpenRLHF, SkyRL, ...) calls it once
+per rank with each rank's share. framework: the home's name (nemo-rl, easyr1, skyrl, slime, areal, roll,
+openrlhf, open-instruct, prime-rl); version: the commit of your checkout (`git rev-parse --short HEAD`);
+settings= (optional) the framework's own keys you want checked, e.g. {"grpo.num_prompts_per_step": 32}.
+Then: grpo-sandbox diff --log run.jsonl --sampler nemo-rl --config your_config.yaml
 """
 import json
 import os
@@ -322,6 +336,21 @@ class Probe:
     def watch_trl(self, dataloader, args):
         """Wraps the batch sampler of TRL's (accelerate-prepared) train dataloader."""
         return self.watch(dataloader.batch_sampler, every=args.steps_per_generation * args.num_iterations)
+
+
+_step_probes = {}
+
+
+def log_step(path, step, rank, prompt_ids, framework, version="unknown", settings=None):
+    """Logs what data-parallel rank `rank` trains on at training step `step` (0-based over the run): the prompt
+    id (dataset index) of each of its samples, in order (a list, tensor or array). The first call for a (path,
+    rank, framework) in this process writes that rank's header (framework, version, settings: the framework's
+    own keys or the sandbox's flags for them); `grpo-sandbox diff --log path --sampler FRAMEWORK` reads the file."""
+    key = (os.path.abspath(path), int(rank), framework)
+    probe = _step_probes.get(key)
+    if probe is None:
+        probe = _step_probes[key] = Probe(path, framework, version, dict(settings or {}), rank=int(rank))
+    probe.record(step, prompt_ids)
 
 
 try:

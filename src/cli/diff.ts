@@ -1,6 +1,5 @@
 // `grpo-sandbox diff --log run.jsonl`: did a real run lay out data as the sandbox predicts?
 // Exit 0 identical, 1 diverged, 2 a bad log or flags (one line on stderr naming line and field).
-import { readFileSync, statSync } from 'node:fs';
 import { overBudget } from '../core/budget.ts';
 import { diffLog, predictedConfig, type DiffResult, type Prediction } from '../core/bridge/diff.ts';
 import { parseProbeLog } from '../core/bridge/probe-log.ts';
@@ -12,8 +11,10 @@ import { validateConfig } from '../core/samplers/index.ts';
 import { readLayoutSetting } from '../core/samplers/settings.ts';
 import { LAYOUT_SETTINGS } from '../core/settings.ts';
 import type { Command } from './commands.ts';
-import { parseFlags, quote, type FlagSpec } from './flags.ts';
-import { bytesText, MAX_INPUT_BYTES } from './io.ts';
+import { parseFlags, type FlagSpec } from './flags.ts';
+import { homeDiffHelpLines, homeOfLog, runHomeDiff } from './diff-home.ts';
+import { readLog } from './diff-log-file.ts';
+import { homeNamed } from './layout.ts';
 import { helpLine, layoutConfigFromFlags, layoutFlagSpec } from './layout-flags.ts';
 
 const spec = {
@@ -40,22 +41,7 @@ ${helpLine('--log FILE', 'the JSON Lines log the probe wrote (all ranks in one f
 )}${helpLine(
   '--json',
   'one JSON object {identical, preset, config, steps, ranks, matchingSteps, first, diagnosis, settingsDiffer, framework, versionNote, notes}',
-)}`;
-
-function readLog(path: string): string {
-  let size: number;
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) throw new ConfigError(`--log ${quote(path)} is not a regular file`);
-    size = st.size;
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`--log ${quote(path)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  if (size > MAX_INPUT_BYTES)
-    throw new ConfigError(`--log ${quote(path)} is ${bytesText(size)}, above the input limit of ${bytesText(MAX_INPUT_BYTES)}`);
-  return readFileSync(path, 'utf8');
-}
+)}${homeDiffHelpLines()}`;
 
 function overridesFrom(values: Record<string, unknown>): Partial<LayoutConfig> {
   const out: Record<string, unknown> = {};
@@ -99,6 +85,9 @@ function text(r: DiffResult): string {
 const diffCommand: Command = {
   summary: "compare a real run's logged indices (probe/grpo_sandbox_probe.py) with the sandbox's layout",
   async run(args, io) {
+    // A framework home (--sampler nemo-rl, …, or a log whose framework is one): its own flags and layout.
+    const home = homeNamed(args) ?? homeOfLog(args);
+    if (home) return runHomeDiff(home, args, io);
     const values = parseFlags(args, spec);
     if (values.help) {
       io.out(help());

@@ -55,11 +55,16 @@ export interface DiffResult {
  * could not read, then the overrides; in both, enough epochs to cover every logged step.
  */
 export function predictedConfig(log: ProbeLog, prediction: Prediction = {}): LayoutConfig {
+  const logged = log.header.settings;
+  if (!logged && !prediction.config)
+    throw new ConfigError(
+      `the log is from ${log.header.framework}: diff it with --sampler ${log.header.home} (its home's layout), not a sandbox sampler`,
+    );
   // Settings the probe did not log (flow_grpo's loader, without dataloader=) are the published script's for that sampler.
   const config = prediction.config
     ? { ...prediction.config }
-    : withSamplerDefaults({ ...defaultConfig, epochs: 1, ...log.header.settings, ...prediction.overrides } as LayoutConfig, [
-        ...Object.keys(log.header.settings),
+    : withSamplerDefaults({ ...defaultConfig, epochs: 1, ...logged, ...prediction.overrides } as LayoutConfig, [
+        ...Object.keys(logged ?? {}),
         ...Object.keys(prediction.overrides ?? {}),
       ]);
   const err = validateConfig(config);
@@ -80,8 +85,43 @@ const sorted = (rows: number[][]) => rows.flat().sort((x, y) => x - y);
 
 const shape = (step: number[][]) => `${step.length} rank(s) × ${step.map((r) => r.length).join('/')} id(s)`;
 
+/** Where a step sits in the run: its epoch and its index within the epoch (epoch 0's steps are 0, 1, … in order). */
+export interface StepPlace {
+  epoch: number;
+  stepInEpoch: number;
+}
+
+/** The words a diagnosis uses for what the prediction models: a sandbox sampler's, or a framework home's. */
+export interface DiagnosisWords {
+  /** Why every later step repeats one batch. */
+  repeats: string;
+  /** Why every epoch repeats epoch 0. */
+  epochRepeats: string;
+  /** The loader settings that shift batches by a look-ahead; null where the model has no such lag (the lag is not diagnosed). */
+  loader: string | null;
+  /** Why the right prompts sit on other ranks or slots. */
+  placement: string;
+  /** Why a run that matched for a while draws other prompts. */
+  drift: string;
+}
+
+/** The sandbox samplers' words (flow_grpo, TRL, verl, DanceGRPO): a seeded sampler told its epoch by set_epoch. */
+export const SAMPLER_WORDS: DiagnosisWords = {
+  repeats: `the sampler's seed never advances (set_epoch is not called before each batch, or always with the same value)`,
+  epochRepeats: `the sampler is not told the epoch (set_epoch missing, or called with the same value each epoch)`,
+  loader: '(--num-workers, --prefetch-factor, --accelerate-prepare: the probe logs them when given dataloader=)',
+  placement: `a different sampler or sharding (rank order, per-rank slicing) than --sampler's`,
+  drift: `the framework's loop differs from the sandbox's sampler there (a different version, or a setting the probe could not read)`,
+};
+
 /** The divergence's most likely cause, from which expected steps the found ones equal. */
-function diagnose(expected: number[][][], found: number[][][], perEpoch: number, matching: number): string {
+function diagnose(
+  expected: number[][][],
+  found: number[][][],
+  places: readonly StepPlace[],
+  matching: number,
+  words: DiagnosisWords,
+): string {
   // Steps of another shape (ranks, ids per rank) cannot be compared id by id: the settings differ.
   const other = found.findIndex((f, s) => shape(f) !== shape(expected[s]!));
   if (other >= 0) {
@@ -97,18 +137,11 @@ function diagnose(expected: number[][][], found: number[][][], perEpoch: number,
     return -1;
   });
   if (earlier.every((j) => j >= 0)) {
-    if (earlier.every((j) => j === earlier[0])) {
-      return (
-        `every step from ${divergent[0]} on repeats step ${earlier[0]}'s batch: the sampler's seed never advances ` +
-        `(set_epoch is not called before each batch, or always with the same value)`
-      );
-    }
-    if (divergent.every((s, i) => earlier[i]! === s % perEpoch && s >= perEpoch)) {
-      return (
-        `every epoch repeats epoch 0's batches: the sampler is not told the epoch ` +
-        `(set_epoch missing, or called with the same value each epoch)`
-      );
-    }
+    if (earlier.every((j) => j === earlier[0]))
+      return `every step from ${divergent[0]} on repeats step ${earlier[0]}'s batch: ${words.repeats}`;
+    // Epoch 0's steps are the run's first ones, so the step at the same place in epoch 0 is step stepInEpoch.
+    if (divergent.every((s, i) => earlier[i]! === places[s]!.stepInEpoch && places[s]!.epoch > 0))
+      return `every epoch repeats epoch 0's batches: ${words.epochRepeats}`;
   }
   // A constant lag for most steps: the run's loader drew index batches further ahead of set_epoch than the
   // prediction's (found step s holds expected step s − lag), or less far (a later expected step).
@@ -129,12 +162,12 @@ function diagnose(expected: number[][][], found: number[][][], perEpoch: number,
     return n;
   };
   const leadShift = lead(found) - lead(expected);
-  if (leadShift !== 0 && lagOf.some((d) => d !== 0)) {
+  if (words.loader !== null && leadShift !== 0 && lagOf.some((d) => d !== 0)) {
     const lags = new Map<number, number>();
     for (const d of lagOf) if (d !== 0) lags.set(d, (lags.get(d) ?? 0) + 1);
     const [lag, count] = [...lags].sort((a, b) => b[1] - a[1])[0]!;
     if (lag === leadShift && count * 2 >= lagOf.filter((d) => d !== 0).length) {
-      const loader = '(--num-workers, --prefetch-factor, --accelerate-prepare: the probe logs them when given dataloader=)';
+      const loader = words.loader;
       return lag > 0
         ? `found step s holds expected step s−${lag} (shifted by ${lag} batch(es), the first steps repeated): the run's loader drew ` +
             `${lag} more index batch(es) ahead of set_epoch than the prediction's ${loader}; a DataLoader that prefetches ` +
@@ -143,12 +176,8 @@ function diagnose(expected: number[][][], found: number[][][], perEpoch: number,
             `the prediction's ${loader}`;
     }
   }
-  if (divergent.every((s) => same(sorted(expected[s]!), sorted(found[s]!)))) {
-    return (
-      `every step has the expected prompts, placed differently across ranks or slots: a different sampler or sharding ` +
-      `(rank order, per-rank slicing) than --sampler's`
-    );
-  }
+  if (divergent.every((s) => same(sorted(expected[s]!), sorted(found[s]!))))
+    return `every step has the expected prompts, placed differently across ranks or slots: ${words.placement}`;
   const sameOverall = same(sorted(expected.flat()), sorted(found.flat()));
   if (matching === 0) {
     return sameOverall
@@ -156,25 +185,11 @@ function diagnose(expected: number[][][], found: number[][][], perEpoch: number,
       : `no step matches: a different seed (or a different dataset order or size) than the settings say`;
   }
   if (sameOverall) return `the run draws the same prompts in a different order: a different sampler over the same data`;
-  return (
-    `the run matches until step ${divergent[0]}, then draws other prompts: the framework's loop differs from the sandbox's ` +
-    `sampler there (a different version, or a setting the probe could not read)`
-  );
+  return `the run matches until step ${divergent[0]}, then draws other prompts: ${words.drift}`;
 }
 
-/** Compares every logged (step, rank) with the prediction; throws ConfigError for a log with a rank missing at some step. */
-export function diffLog(log: ProbeLog, prediction: Prediction = {}): DiffResult {
-  const config = predictedConfig(log, prediction);
-  const layout: Layout = buildLayout(config);
-  const logged = log.header.settings as Record<string, unknown>;
-  const settingsDiffer = Object.entries(logged)
-    .filter(([k, v]) => (config as unknown as Record<string, unknown>)[k] !== v)
-    .map(([k, v]) => `${k}: the run read ${v}, the prediction uses ${(config as unknown as Record<string, unknown>)[k]}`);
-  // The run's own rank count: the one its probe read, else the highest logged rank + 1.
-  let W = log.header.settings.ranks ?? 0;
-  if (log.header.settings.ranks === undefined)
-    for (const byRank of log.records.values()) for (const r of byRank.keys()) W = Math.max(W, r + 1);
-  const expected: number[][][] = [];
+/** Every logged step 0 … lastStep as ranks 0 … W−1's ids; throws ConfigError for a rank missing at some step. */
+export function loggedSteps(log: ProbeLog, W: number): number[][][] {
   const found: number[][][] = [];
   for (let s = 0; s <= log.lastStep; s++) {
     const byRank = log.records.get(s);
@@ -186,9 +201,26 @@ export function diffLog(log: ProbeLog, prediction: Prediction = {}): DiffResult 
       rows.push(rec.ids);
     }
     found.push(rows);
-    expected.push(layout.steps[s]!.ranks);
   }
-  const perEpoch = layout.config.batchesPerEpoch;
+  return found;
+}
+
+/** The highest logged rank + 1. */
+export function loggedRanks(log: ProbeLog): number {
+  let W = 0;
+  for (const byRank of log.records.values()) for (const r of byRank.keys()) W = Math.max(W, r + 1);
+  return W;
+}
+
+/** How the logged steps compare with the expected ones: the steps that match, and the first divergence with its likely cause. */
+export interface Comparison {
+  matchingSteps: number;
+  first?: Divergence;
+  diagnosis?: string;
+}
+
+/** Compares found[s][r] with expected[s][r] for every logged step (expected has at least as many steps). */
+export function compareSteps(expected: number[][][], found: number[][][], places: readonly StepPlace[], words: DiagnosisWords): Comparison {
   let matchingSteps = 0;
   let first: Divergence | undefined;
   for (let s = 0; s < found.length; s++) {
@@ -199,32 +231,47 @@ export function diffLog(log: ProbeLog, prediction: Prediction = {}): DiffResult 
       const n = Math.max(found[s]!.length, expected[s]!.length);
       let rank = 0;
       while (rank < n - 1 && same(row(found[s]!, rank), row(expected[s]!, rank))) rank++;
-      first = {
-        step: s,
-        epoch: Math.floor(s / perEpoch),
-        stepInEpoch: s % perEpoch,
-        rank,
-        expected: row(expected[s]!, rank),
-        found: row(found[s]!, rank),
-      };
+      first = { step: s, ...places[s]!, rank, expected: row(expected[s]!, rank), found: row(found[s]!, rank) };
     }
   }
+  return first ? { matchingSteps, first, diagnosis: diagnose(expected, found, places, matchingSteps, words) } : { matchingSteps };
+}
+
+/** Compares every logged (step, rank) with the prediction; throws ConfigError for a log with a rank missing at some step. */
+export function diffLog(log: ProbeLog, prediction: Prediction = {}): DiffResult {
+  if (!log.header.settings)
+    throw new ConfigError(
+      `the log is from ${log.header.framework}: diff it with --sampler ${log.header.home} (its home's layout), not a sandbox sampler`,
+    );
+  const config = predictedConfig(log, prediction);
+  const layout: Layout = buildLayout(config);
+  const logged = log.header.settings as Record<string, unknown>;
+  const settingsDiffer = Object.entries(logged)
+    .filter(([k, v]) => (config as unknown as Record<string, unknown>)[k] !== v)
+    .map(([k, v]) => `${k}: the run read ${v}, the prediction uses ${(config as unknown as Record<string, unknown>)[k]}`);
+  // The run's own rank count: the one its probe read, else the highest logged rank + 1.
+  const W = log.header.settings.ranks ?? loggedRanks(log);
+  const found = loggedSteps(log, W);
+  const expected = found.map((_, s) => layout.steps[s]!.ranks);
+  const perEpoch = layout.config.batchesPerEpoch;
+  const places = found.map((_, s) => ({ epoch: Math.floor(s / perEpoch), stepInEpoch: s % perEpoch }));
+  const compared = compareSteps(expected, found, places, SAMPLER_WORDS);
   const { name, version, modelled, note } = versionNote(log.header.framework, log.header.frameworkVersion);
   const result: DiffResult = {
-    identical: !first,
+    identical: !compared.first,
     preset: prediction.preset ?? null,
     config: layout.config,
     steps: found.length,
     ranks: W,
-    matchingSteps,
+    matchingSteps: compared.matchingSteps,
     settingsDiffer,
     framework: { name, version, modelled },
     notes: [...settingsDiffer, ...(note ? [note] : [])],
   };
   if (note) result.versionNote = note;
-  if (first) {
-    result.first = first;
-    result.diagnosis = diagnose(expected, found, perEpoch, matchingSteps);
+  if (compared.first) {
+    result.first = compared.first;
+    result.diagnosis = compared.diagnosis;
   }
   return result;
 }

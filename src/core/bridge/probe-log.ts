@@ -2,6 +2,9 @@
 // per rank (framework, version, the settings it read) and one record per (step, rank). Pure: the
 // CLI reads the file, this checks every line and names the line and field of the first problem.
 import { ConfigError } from '../errors.ts';
+import { FRAMEWORK_HOMES } from '../frameworks/index.ts';
+import { checkValue } from '../frameworks/settings.ts';
+import type { FrameworkHome, FrameworkSettings } from '../frameworks/types.ts';
 import type { LayoutConfig, SamplerName } from '../layout/types.ts';
 import { LAYOUT_SETTINGS } from '../settings.ts';
 
@@ -11,8 +14,15 @@ export const PROBE_VERSION = 1;
 export interface ProbeHeader {
   framework: string;
   frameworkVersion: string;
-  /** The settings the probe read, in the sandbox's names; fields the framework has not are absent. */
-  settings: Partial<LayoutConfig> & { sampler: SamplerName };
+  /**
+   * The settings the probe read, in the sandbox's names; fields the framework has not are absent. Null in a log
+   * of a framework with a home (`home`), whose settings are the home's own (`homeSettings`).
+   */
+  settings: (Partial<LayoutConfig> & { sampler: SamplerName }) | null;
+  /** The framework home (src/core/frameworks/) the log's `framework` names, if any: its `name`. */
+  home?: string;
+  /** A home log's logged settings, by the home's flag (FrameworkKey.flag); only those it logged. */
+  homeSettings?: Partial<FrameworkSettings>;
   line: number;
 }
 
@@ -66,12 +76,51 @@ function readHeader(obj: Record<string, unknown>, line: number): ProbeHeader {
   for (const f of ['framework', 'framework_version']) {
     if (typeof obj[f] !== 'string') throw bad(line, `field '${f}' must be a string`);
   }
-  return {
-    framework: obj.framework as string,
-    frameworkVersion: obj.framework_version as string,
-    settings: readSettings(obj.settings, line),
-    line,
-  };
+  const framework = obj.framework as string;
+  const home = homeOfFramework(framework);
+  if (home) {
+    return {
+      framework,
+      frameworkVersion: obj.framework_version as string,
+      settings: null,
+      home: home.name,
+      homeSettings: obj.settings === undefined ? {} : readHomeSettings(home, obj.settings, line),
+      line,
+    };
+  }
+  return { framework, frameworkVersion: obj.framework_version as string, settings: readSettings(obj.settings, line), line };
+}
+
+/**
+ * The home a logged framework name names: its CLI name as the probe's log_step writes it ('nemo-rl'), or the same
+ * in other case or with '_' ('NeMo-RL', 'prime_rl', 'AReaL').
+ */
+export function homeOfFramework(framework: string): FrameworkHome | undefined {
+  const name = framework.trim().toLowerCase().replaceAll('_', '-');
+  return FRAMEWORK_HOMES.find((h) => h.name === name);
+}
+
+/** A home log's settings: each key the home's flag or its own key ('grpo.num_prompts_per_step'), its value checked as --config's. */
+function readHomeSettings(home: FrameworkHome, raw: unknown, line: number): Partial<FrameworkSettings> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad(line, `field 'settings' must be an object`);
+  const out: Partial<FrameworkSettings> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const k = home.keys.find((x) => x.flag === name) ?? home.keys.find((x) => x.key === name);
+    if (!k)
+      throw bad(
+        line,
+        `field 'settings.${name}' is not one of ${home.title}'s keys the sandbox reads (\`layout --sampler ${home.name} --help\` lists them)`,
+      );
+    if (value !== null && typeof value === 'object')
+      throw bad(line, `field 'settings.${name}' = ${shown(value)} must be a number, boolean or string`);
+    try {
+      out[k.flag] = checkValue(k, value, `field 'settings.${name}'`);
+    } catch (err) {
+      if (err instanceof ConfigError) throw bad(line, err.message);
+      throw err;
+    }
+  }
+  return out;
 }
 
 function readRecord(obj: Record<string, unknown>, line: number): ProbeRecord {
@@ -91,9 +140,11 @@ function headerDifference(first: ProbeHeader, other: ProbeHeader): string | unde
     ['framework', other.framework, first.framework],
     ['framework_version', other.frameworkVersion, first.frameworkVersion],
   ];
-  const a = first.settings as Record<string, unknown>;
-  const b = other.settings as Record<string, unknown>;
-  for (const s of LAYOUT_SETTINGS) pairs.push([`settings.${s.field}`, b[s.field], a[s.field]]);
+  const a = (first.settings ?? first.homeSettings ?? {}) as Record<string, unknown>;
+  const b = (other.settings ?? other.homeSettings ?? {}) as Record<string, unknown>;
+  const fields =
+    first.settings || other.settings ? LAYOUT_SETTINGS.map((s) => s.field) : [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  for (const f of fields) pairs.push([`settings.${f}`, b[f], a[f]]);
   const at = pairs.find(([, here, there]) => here !== there);
   if (!at) return undefined;
   const [field, here, there] = at;
@@ -256,7 +307,7 @@ export function parseProbeLog(text: string): ProbeLog {
     throw new ConfigError(`the log has no header line (a {"probe":"grpo-sandbox",…} line); was it written by probe/grpo_sandbox_probe.py?`);
   if (lastStep < 0)
     throw new ConfigError(`the log has a header but no step records: the run logged nothing (is probe.record called in the loop?)`);
-  const ranks = header.settings.ranks;
+  const ranks = header.settings?.ranks;
   for (const byRank of records.values()) {
     for (const r of byRank.values()) {
       if (ranks !== undefined && r.rank >= ranks) throw bad(r.line, `field 'rank' = ${r.rank} but the header's settings.ranks = ${ranks}`);
