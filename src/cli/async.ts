@@ -8,6 +8,8 @@ import { asyncWorkloadFrom } from '../core/async/workload-settings.ts';
 import { LENGTH_DISTRIBUTIONS, type AsyncWorkload, type LengthSource } from '../core/async/types.ts';
 import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
+import { readInt } from '../core/setting.ts';
+import { DEFAULT_STEPS_FRAMEWORK, FOLLOW_FRAMEWORKS, follow, followText } from './async-follow.ts';
 import { renderCompare, renderRun } from './async-text.ts';
 import type { Command } from './commands.ts';
 import { parseFlags, quote, type FlagSpec } from './flags.ts';
@@ -29,6 +31,10 @@ const spec = {
   'length-distribution': { type: 'string' },
   seed: { type: 'string' },
   json: { type: 'boolean' },
+  follow: { type: 'string' },
+  ranks: { type: 'string' },
+  'steps-framework': { type: 'string' },
+  loss: { type: 'string' },
   ...(Object.fromEntries(RULE_FLAGS.map((f) => [f, { type: 'string' }])) as FlagSpec),
 } as const satisfies FlagSpec;
 
@@ -68,6 +74,14 @@ ${RULES.map(
                               start, end, trainerIdle, generatorIdle, byVersion, samples[]: prompt, group, index, length,
                               version or versions, lag, wait), dropped[] (prompt, group, atVersion, why, detail), summary;
                               with --compare: {workload, runs: [...]}
+Follow one prompt into the update (with --framework):
+  --follow P                  prompt P's completions: the worker and lane that decoded each, its version(s), wait and
+                              lag, then the step that trains it as \`grpo-sandbox steps\` models it: its rank, micro-batch,
+                              position and the weight of each of its tokens in the applied update (--json: that as JSON)
+  --ranks W                   ranks the trained step is spread over, an equal block each in the rule's order (default 1)
+  --steps-framework NAME      the steps model of the update (default ${DEFAULT_STEPS_FRAMEWORK}): one of
+                              ${FOLLOW_FRAMEWORKS.join(', ')}
+  --loss L                    its loss type (default: the framework's default)
 The same seed gives the same bytes on Node and Deno. Zero staleness (areal, skyrl, nemo-rl's gated policies, roll,
 verl with one sync per step) reproduces the synchronous loop exactly.
 `;
@@ -139,6 +153,9 @@ const command: Command = {
         );
       }
     }
+    const followOnly = ['ranks', 'steps-framework', 'loss'].filter((f) => flags[f] !== undefined);
+    if (flags.follow === undefined && followOnly.length > 0) throw new ConfigError(`--${followOnly[0]} goes with --follow PROMPT`);
+    if (flags.follow !== undefined && compare) throw new ConfigError('--follow follows a prompt under one --framework, not --compare');
     const w = workloadOf(flags);
     const over = overBudget(
       'this simulation',
@@ -147,6 +164,19 @@ const command: Command = {
       ASYNC_BUDGET,
     );
     if (over) throw over;
+    if (flags.follow !== undefined) {
+      const def = ruleDef(names[0]!)!;
+      const values = readRuleValues(def, (flag) => flags[flag] as string | undefined);
+      const o = {
+        prompt: readInt(flags.follow as string, 'follow', 0, 1 << 30)!,
+        ranks: readInt(flags.ranks as string | undefined, 'ranks', 1, 4096) ?? 1,
+        stepsFramework: (flags['steps-framework'] as string | undefined) ?? DEFAULT_STEPS_FRAMEWORK,
+        ...(flags.loss !== undefined && { loss: flags.loss as string }),
+      };
+      const f = follow(w, def, values, o);
+      io.out(flags.json ? `${JSON.stringify(f)}\n` : followText(f, o.ranks));
+      return 0;
+    }
     const runs = names.map((name) => {
       const def = ruleDef(name)!;
       const values = readRuleValues(def, (flag) => flags[flag] as string | undefined);

@@ -35,6 +35,8 @@ import { type FlagSpec, intFlag, parseFlags } from './flags.ts';
 import { parseJsonText } from './json-input.ts';
 import { helpLine } from './layout-flags.ts';
 import { settingFlagSpec, settingsHelp } from './setting-help.ts';
+import { asyncIntro, type Comparison, compareRuns, comparisonLines, lagPart } from './train-async.ts';
+import { asyncRunOf } from '../train/async-plan.ts';
 
 const spec = {
   preset: { type: 'string' },
@@ -317,6 +319,7 @@ const command: Command = {
                   `num_iterations ${config.numIterations}, normalised as ${config.framework}`
                 : ''),
           );
+          if (config.async !== null) info(asyncIntro(config, asyncRunOf(config)));
           if (lossNearZeroByConstruction(config))
             info(
               'the loss reads ~0 by construction: on-policy the ratio is 1, so it is minus the mean advantage, and advantages ' +
@@ -340,6 +343,7 @@ const command: Command = {
           else if (m.step % every === 0 || m.step === config.steps)
             info(
               `step ${m.step}/${config.steps}  ${progressParts(m).join('  ')}  ${rate} steps/s` +
+                (m.async ? `  ${lagPart(m)}` : '') +
                 (m.dynamic ? `  ${dynamicLine(m.dynamic)}` : '') +
                 (m.micro ? `  normaliser ${m.micro.normaliser.join(' · ')}` : ''),
             );
@@ -386,6 +390,19 @@ const command: Command = {
       writeAtomic(join(outDir, 'report.html'), html);
     }
     info(summary);
+    // train --async: the same run at zero staleness (the synchronous loop) beside it, what staleness cost in reward.
+    let comparison: Comparison | null = null;
+    if (result.async && !result.stopped && !stopRequested) {
+      info('the same run at zero staleness (the synchronous loop), for comparison …');
+      const sync = await train({
+        config: { ...config, async: null, maxStaleness: null },
+        threads: intFlag(flags.threads, 'threads', 1, config.ranks),
+        helpers: intFlag(flags.helpers, 'helpers', 0, 64),
+        shouldStop: () => stopRequested,
+      });
+      comparison = compareRuns(result.metrics, sync.metrics, (run) => reachedAt(run, 0.95));
+      for (const line of comparisonLines(result.async, comparison)) info(line);
+    }
     if (outDir !== undefined)
       info(`wrote ${['metrics.jsonl', 'config.json', 'checkpoint.json', 'report.html'].map((f) => join(outDir, f)).join(', ')}`);
     if (flags.json) {
@@ -412,6 +429,8 @@ const command: Command = {
             : null,
           last: all.at(-1) ?? null,
           transfers: result.transfers ?? null,
+          // train --async: the rule, the lag over the run, and the run beside the synchronous one.
+          async: result.async ? { ...result.async, comparison } : null,
         })}\n`,
       );
     }

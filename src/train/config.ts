@@ -5,15 +5,15 @@ import { BANK_SIZE, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
 import { BUDGET, overBudgetAmounts, trainStepEstimate } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { configError, fact, type FusedGap, say } from '../core/messages/index.ts';
-import { ADVANTAGE_SCHEMES, type AdvantageScheme } from '../core/grpo/schemes.ts';
-import { schemeRule } from '../core/grpo/scheme-groups.ts';
+import { centresEachGroup, isSandboxScheme, TRAIN_SCHEMES, type TrainScheme } from '../core/grpo/schemes.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
-import { samplerNames, validateConfig } from '../core/samplers/index.ts';
+import { readsSetting, samplerNames, validateConfig } from '../core/samplers/index.ts';
 import { LOSS_KINDS, type LossKind } from '../core/grpo/loss.ts';
 import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { buildLayout } from '../core/samplers/index.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS } from '../core/steps/index.ts';
+import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS, readRuleValues, ruleDef } from '../core/async/index.ts';
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'cpu'];
@@ -28,7 +28,7 @@ export interface TrainConfig {
   k: number;
   /** Which framework's sampler gives each rank its prompt ids. */
   sampler: SamplerName;
-  advantage: AdvantageScheme;
+  advantage: TrainScheme;
   loss: LossKind;
   epsilonLow: number;
   epsilonHigh: number;
@@ -60,6 +60,10 @@ export interface TrainConfig {
   stepsPerGeneration: number;
   /** The framework version (src/core/steps) whose micro-batching and loss normaliser the micro-steps apply. */
   framework: string;
+  /** `train --async`: the framework whose staleness rule (src/core/async) decides which version generated each row; null: synchronous. */
+  async: string | null;
+  /** The rule's bound (the async command's --max-staleness); null: the framework's shipped default. */
+  maxStaleness: number | null;
 }
 
 export const FILTER_METRICS: readonly FilterMetric[] = ['reward', 'accuracy'];
@@ -91,6 +95,8 @@ export const DEFAULT_TRAIN: TrainConfig = {
   numIterations: 1,
   stepsPerGeneration: 0,
   framework: 'trl-1.13.0',
+  async: null,
+  maxStaleness: null,
 };
 
 export interface TrainPreset {
@@ -122,7 +128,7 @@ export const TRAIN_PRESETS: Record<string, TrainPreset> = {
 
 /** TRL's steps_per_generation for a run: the given value, else gradient_accumulation_steps (TRL's default); 1 for the other samplers. */
 export function stepsPerGenerationOf(c: TrainConfig): number {
-  if (c.sampler !== 'trl') return 1;
+  if (!readsSetting(c.sampler, 'stepsPerGeneration')) return 1;
   return c.stepsPerGeneration || c.gradientAccumulationSteps;
 }
 
@@ -185,6 +191,9 @@ function jsonKind(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
+/** The fields whose default is null, and what they hold otherwise. */
+const NULLABLE: Record<string, 'string' | 'number'> = { dynamicSampling: 'string', async: 'string', maxStaleness: 'number' };
+
 const whole = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 
 /**
@@ -201,9 +210,9 @@ export function trainConfigFromJson(json: unknown): TrainConfig {
         `'${key.length > 40 ? `${key.slice(0, 40)}…` : key}' is not a setting this grpo-sandbox knows (a run of another version?)`,
       );
     const want = DEFAULT_TRAIN[key as keyof TrainConfig];
-    const ok = key === 'dynamicSampling' ? value === null || typeof value === 'string' : typeof value === typeof want && value !== null;
-    if (!ok)
-      throw new ConfigError(`'${key}' must be ${key === 'dynamicSampling' ? 'a string or null' : jsonKind(want)}, got ${jsonKind(value)}`);
+    const nullable = NULLABLE[key];
+    const ok = nullable ? value === null || typeof value === nullable : typeof value === typeof want && value !== null;
+    if (!ok) throw new ConfigError(`'${key}' must be ${nullable ? `a ${nullable} or null` : jsonKind(want)}, got ${jsonKind(value)}`);
   }
   if (o.dims !== undefined) {
     const d = o.dims as Record<string, unknown>;
@@ -230,8 +239,13 @@ export function checkTrainConfig(c: TrainConfig): void {
     throw configError([fact('train.one-of', { key: 'backend', choices: [...BACKENDS], got: String(c.backend) })]);
   if (!LOSS_KINDS.includes(c.loss))
     throw configError([fact('train.one-of', { key: 'loss', choices: [...LOSS_KINDS], got: String(c.loss) })]);
-  if (!ADVANTAGE_SCHEMES.includes(c.advantage))
-    throw configError([fact('train.one-of', { key: 'advantage', choices: [...ADVANTAGE_SCHEMES], got: String(c.advantage) })]);
+  if (!TRAIN_SCHEMES.includes(c.advantage))
+    throw configError([fact('train.one-of', { key: 'advantage', choices: [...TRAIN_SCHEMES], got: String(c.advantage) })]);
+  // One rank on the device computes the advantages in its kernel, from the sandbox's schemes' group rules.
+  if (c.backend === 'webgpu' && c.ranks === 1 && !isSandboxScheme(c.advantage))
+    throw new ConfigError(
+      `--advantage ${c.advantage} is a framework home's scheme, which the device's kernel cannot compute: use --backend cpu or --ranks 2 or more`,
+    );
   if (!samplerNames.includes(c.sampler))
     throw configError([fact('train.one-of', { key: 'sampler', choices: [...samplerNames], got: String(c.sampler) })]);
   if (c.k < 2) throw configError([fact('train.k-at-least-2', { k: c.k })]);
@@ -243,6 +257,7 @@ export function checkTrainConfig(c: TrainConfig): void {
   if (c.advantage === 'dance' && c.batch % c.k !== 0) throw configError([fact('train.dance-batch', { batch: c.batch, k: c.k })]);
   checkDynamicSampling(c);
   checkMicroSteps(c);
+  checkAsync(c);
   const err = validateConfig(layoutConfigOf(c));
   // The page says the layout's clauses; the CLI's English adds which of its flags set the layout.
   if (err) throw new ConfigError(`${err.message} (flags --ranks --batch --k --sampler)`, [], err.clauses);
@@ -279,7 +294,7 @@ export function offPolicyPossible(c: TrainConfig): boolean {
  * verl's schemes: a prompt alone in its group keeps its reward as its advantage, which nothing centres.
  */
 export function lossNearZeroByConstruction(c: TrainConfig): boolean {
-  return c.loss !== 'pairwise' && c.beta === 0 && !offPolicyPossible(c) && !schemeRule(c.advantage).loneKeepsReward;
+  return c.loss !== 'pairwise' && c.beta === 0 && !offPolicyPossible(c) && centresEachGroup(c.advantage);
 }
 
 /** The settings of the micro-step model, and what it cannot train. */
@@ -293,12 +308,34 @@ function checkMicroSteps(c: TrainConfig): void {
   }
   if (!MICRO_FRAMEWORKS.includes(c.framework))
     throw configError([fact('train.framework', { frameworks: [...MICRO_FRAMEWORKS], got: String(c.framework) })]);
-  if (c.stepsPerGeneration > 0 && c.sampler !== 'trl') throw configError([fact('train.steps-per-generation-trl', { sampler: c.sampler })]);
+  if (c.stepsPerGeneration > 0 && !readsSetting(c.sampler, 'stepsPerGeneration'))
+    throw configError([fact('train.steps-per-generation-trl', { sampler: c.sampler })]);
   if (!usesMicroSteps(c)) return;
   const key =
     c.gradientAccumulationSteps > 1 ? 'gradient-accumulation-steps' : c.numIterations > 1 ? 'num-iterations' : 'steps-per-generation';
   if (c.loss === 'pairwise') throw configError([fact('train.micro-pairwise', { key })]);
   if (c.dynamicSampling !== null) throw configError([fact('train.micro-dynamic', { key })]);
+}
+
+/** What `train --async` models: plain steps on the CPU, whole groups per step; the bound read as the async command reads it. */
+function checkAsync(c: TrainConfig): void {
+  if (c.async === null) {
+    if (c.maxStaleness !== null) throw configError([fact('train.async-bound-alone')]);
+    return;
+  }
+  const framework = c.async;
+  const def = ruleDef(framework);
+  if (!def) throw configError([fact('train.one-of', { key: 'async', choices: [...ASYNC_FRAMEWORKS, 'off'], got: framework.slice(0, 40) })]);
+  const refuse = (why: 'backend' | 'micro-steps' | 'dynamic-sampling' | 'no-bound') =>
+    configError([fact('train.async-not-modelled', { framework, why })]);
+  if (c.backend !== 'cpu') throw refuse('backend');
+  if (usesMicroSteps(c)) throw refuse('micro-steps');
+  if (c.dynamicSampling !== null) throw refuse('dynamic-sampling');
+  if ((c.ranks * c.batch) % c.k !== 0) throw configError([fact('train.async-groups', { framework, samples: c.ranks * c.batch, k: c.k })]);
+  if (c.maxStaleness !== null) {
+    if (!def.keys.some((k) => k.flag === 'max-staleness')) throw refuse('no-bound');
+    readRuleValues(def, (flag) => (flag === 'max-staleness' ? String(c.maxStaleness) : undefined));
+  }
 }
 
 /** The combinations dynamic sampling cannot train, each named with what to change. */

@@ -7,6 +7,8 @@ import { makeTask, type Task } from '../core/env/task.ts';
 import { cpuBackend, fastBackend, type OpsBackend } from '../ops/backend.ts';
 import type { Rank } from '../ranks/rank.ts';
 import type { Layout } from '../core/layout/types.ts';
+import { type AsyncPlan, stepLag } from './async-plan.ts';
+import { asyncTrainStep, Snapshots } from './async-step.ts';
 import { layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { dynamicTrainStep, type DynamicStepMetrics } from './dynamic.ts';
 import { type MicroRun, microPlanCovering, microRun, microTrainStep } from './micro-steps.ts';
@@ -53,6 +55,8 @@ export interface InitArgs {
   divergeRank?: number;
   /** Testing seed-004 inside training: false leaves resampled rows on their origin devices. */
   deviceFix?: boolean;
+  /** `train --async`: the version that generated each row of each step (async-plan.ts), built once by the caller. */
+  asyncPlan?: AsyncPlan;
 }
 
 interface Run {
@@ -72,6 +76,8 @@ interface Run {
   micro: MicroRun | null;
   /** The CPU step's arrays (plain, micro-steps), reused from step to step. */
   ws: Workspace;
+  /** `train --async`: the plan and the parameters of the versions it still needs. */
+  async: { plan: AsyncPlan; snapshots: Snapshots } | null;
 }
 
 // Each rank's run, by rank: a worker thread may host several ranks (logical ranks), each with its own replica.
@@ -127,6 +133,7 @@ export async function trainInit(rank: Rank, args: InitArgs): Promise<{ device: s
     layout: args.layout ?? null,
     micro: usesMicroSteps(config) ? microRun(config, args.layout ?? microPlanCovering(config, config.steps).layout) : null,
     ws: new Workspace(),
+    async: args.asyncPlan ? { plan: args.asyncPlan, snapshots: new Snapshots(args.asyncPlan.maxLag) } : null,
   });
   return { device: args.device === 'webgpu' ? (rank.gpuInfo ?? 'webgpu') : 'cpu' };
 }
@@ -140,8 +147,16 @@ function idsAt(r: Run, at: number, rank: number): readonly number[] {
   return r.layout.steps[at]!.ranks[rank]!;
 }
 
-/** A step's metrics as rank 0 returns them; `transfers`: the fused WebGPU step's submissions and readbacks so far (rank 0's). */
-export type StepResult = StepMetrics & { checksum?: number; dynamic?: DynamicStepMetrics; transfers?: TransferCounts };
+/**
+ * A step's metrics as rank 0 returns them; `transfers`: the fused WebGPU step's submissions and readbacks so far (rank 0's);
+ * `async` (train --async): the mean and largest lag of the step's rows, in versions (the step − the version that generated each).
+ */
+export type StepResult = StepMetrics & {
+  checksum?: number;
+  dynamic?: DynamicStepMetrics;
+  transfers?: TransferCounts;
+  async?: { meanLag: number; maxLag: number };
+};
 
 /**
  * `count` training steps in a row, without the main thread between them. `layoutStep` is the
@@ -158,7 +173,13 @@ export async function trainSteps(rank: Rank, args: { layoutStep: number; count: 
   // Only rank 0's metrics leave the worker: the others skip the gathered batch's statistics.
   for (let i = 0; i < args.count; i++) {
     let metrics: StepResult;
-    if (r.micro) {
+    if (r.async) {
+      const step = r.state.step;
+      const rows = r.async.plan.steps[step]!;
+      metrics = await asyncTrainStep(rank, r.ops, r.task, r.config, r.state, rows, r.async.snapshots, r.ws, rank.rank === 0);
+      const lag = stepLag(rows, step);
+      metrics.async = { meanLag: lag.mean, maxLag: lag.max };
+    } else if (r.micro) {
       metrics = await microTrainStep(rank, r.ops, r.task, r.config, r.state, r.micro, r.ws, rank.rank === 0);
     } else if (r.config.dynamicSampling) {
       const first = at;

@@ -2,6 +2,7 @@
 // the sampler's layout for the bank, and drive the rank program (program.ts) one step at a time,
 // reporting each step's metrics. Runtime-neutral (Node, Deno, a page): files and the terminal
 // belong to the CLI (src/cli/train.ts).
+import { ConfigError } from '../core/errors.ts';
 import { configError, type Fact, fact } from '../core/messages/index.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { HEADS, initControllerParams } from '../core/env/controller.ts';
@@ -9,6 +10,7 @@ import { makeTask } from '../core/env/task.ts';
 import { DEFAULT_MAX_HELPERS, helpersRunHere, TEAM_MIN_MADDS } from '../ops/fast/kernel-team.ts';
 import { coreCount } from '../ranks/spawn.ts';
 import { World } from '../ranks/world.ts';
+import { type AsyncPlan, asyncPlanOf, asyncRunOf } from './async-plan.ts';
 import { fusedStepGap, layoutCovering, type TrainConfig, usesMicroSteps } from './config.ts';
 import { microPlanCovering } from './micro-steps.ts';
 import type { InitArgs, ReplicaState, StepResult } from './program.ts';
@@ -70,6 +72,19 @@ export interface TrainResult {
   transfers?: TransferCounts & { steps: number; submissionsPerStep: number; readbacksPerStep: number };
   /** Helper threads each rank thread had for the fast matmul's large products (0: none). */
   helpers: number;
+  /** `train --async`: the staleness rule simulated and what the steps trained (their lag: step − generating version). */
+  async?: AsyncSummary;
+}
+
+export interface AsyncSummary {
+  framework: string;
+  settings: Record<string, number | boolean | string>;
+  /** The framework's own definition of lag (the simulation's `lag`); the run's lag below is step − generating version. */
+  lagDefinition: string;
+  meanLag: number;
+  maxLag: number;
+  /** Groups the rule dropped over the simulated steps. */
+  dropped: number;
 }
 
 /** The sampler's layout with enough epochs for `steps` steps (one training step per layout step, or the micro-steps' windows). */
@@ -122,6 +137,11 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
   const c = o.config;
   // Built here once for every rank (a layout the validator refuses is a ConfigError before any worker starts).
   const layout = trainingLayout(c);
+  // train --async: the simulation says which version generated each row of each step, before any worker starts.
+  if (c.async !== null && o.resume)
+    throw new ConfigError('--async runs from step 0: a checkpoint does not keep the older versions its steps sample with');
+  const sim = c.async === null ? null : asyncRunOf(c);
+  const asyncPlan = sim ? asyncPlanOf(c, sim) : undefined;
   const { world, device, helpers } = await startWorld(c, o, o.onNotice ?? (() => {}));
   // WebGPU runs the fused step; the few settings it does not run take each op through its own submission.
   const unsupported = device === 'webgpu' ? fusedStepGap(c, layout) : null;
@@ -141,6 +161,7 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
       divergeRank: o.divergeRank,
       cpuOps: o.cpuOps,
       deviceFix: o.deviceFix,
+      asyncPlan,
     };
     const devices = await world.run<{ device: string }>(program('trainInit'), init);
     o.onStart?.(devices[0]!.device, helpers);
@@ -175,7 +196,16 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
     }
     const [final] = await world.run<ReplicaState | null>(program('trainCheckpoint'));
     await world.run(program('trainEnd'));
-    return { metrics, final: { ...final!, layoutStep }, device: devices[0]!.device, stopped, helpers, ...transfersOf(metrics) };
+    const async = sim && asyncPlan ? asyncSummary(sim.dropped.length, asyncPlan, metrics) : undefined;
+    return {
+      metrics,
+      final: { ...final!, layoutStep },
+      device: devices[0]!.device,
+      stopped,
+      helpers,
+      ...transfersOf(metrics),
+      ...(async && { async }),
+    };
   } finally {
     await world.stop();
   }
@@ -190,6 +220,19 @@ export async function train(o: TrainOptions): Promise<TrainResult> {
 function toReplicaCheck(step: number, count: number, checksumEvery: number): number {
   if (checksumEvery > MAX_STEPS_PER_CALL) return count;
   return Math.ceil((step + count) / checksumEvery) * checksumEvery - step;
+}
+
+/** What the async run's steps trained: the plan's rule, the lag over the steps that ran. */
+function asyncSummary(dropped: number, plan: AsyncPlan, metrics: StepRecord[]): AsyncSummary {
+  const lags = metrics.map((m) => m.async?.meanLag ?? 0);
+  return {
+    framework: plan.framework,
+    settings: plan.settings,
+    lagDefinition: plan.lagDefinition,
+    meanLag: lags.length ? lags.reduce((a, b) => a + b, 0) / lags.length : 0,
+    maxLag: metrics.reduce((m, r) => Math.max(m, r.async?.maxLag ?? 0), 0),
+    dropped,
+  };
 }
 
 /** The fused step's counts over the run (from the last step's cumulative counts), or nothing on the CPU. */

@@ -2,10 +2,11 @@
 // (src/cli/train.ts), the <grpo-train> dashboard's attributes and form, and the URL keys of its
 // link all come from TRAIN_SETTINGS, and both read them through trainConfigFrom. Adding a
 // setting is one row here plus its field in TrainConfig (src/train/config.ts).
+import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS } from '../core/async/index.ts';
 import { POLICIES, type Policy } from '../core/dynamic/types.ts';
 import { REWARD_MODES } from '../core/env/task.ts';
 import { configError, fact } from '../core/messages/index.ts';
-import { ADVANTAGE_SCHEMES } from '../core/grpo/schemes.ts';
+import { ADVANTAGE_SCHEMES, TRAIN_SCHEMES } from '../core/grpo/schemes.ts';
 import { samplerNames } from '../core/samplers/index.ts';
 import { quote, readSettings, type Setting, type SettingGetter } from '../core/setting.ts';
 import {
@@ -24,7 +25,7 @@ import {
 export const OFF = 'off';
 
 /** A TrainConfig as the settings read it: dynamic sampling by its word (off for none). */
-type TrainValues = Omit<TrainConfig, 'dynamicSampling'> & { dynamicSampling: Policy | typeof OFF };
+type TrainValues = Omit<TrainConfig, 'dynamicSampling' | 'async'> & { dynamicSampling: Policy | typeof OFF; async: string };
 
 const d = DEFAULT_TRAIN;
 
@@ -62,8 +63,8 @@ export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
     key: 'advantage',
     metavar: 'A',
     kind: 'choice',
-    choices: ADVANTAGE_SCHEMES,
-    hint: `${ADVANTAGE_SCHEMES.join('|')} (default ${d.advantage})`,
+    choices: TRAIN_SCHEMES,
+    hint: `${ADVANTAGE_SCHEMES.join('|')}, or a framework home's scheme (grpo-sandbox advantages --help) (default ${d.advantage})`,
   },
   { field: 'loss', key: 'loss', metavar: 'L', kind: 'choice', choices: LOSS_KINDS, hint: `${LOSS_KINDS.join('|')} (default ${d.loss})` },
   { field: 'epsilonLow', key: 'epsilon-low', metavar: 'E', kind: 'number', hint: `clip range below 1 (default ${d.epsilonLow})` },
@@ -172,10 +173,33 @@ export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
       `the framework version whose loss normaliser the micro-steps apply (as \`grpo-sandbox steps\` models it): ${MICRO_FRAMEWORKS.join('|')} ` +
       `(default ${d.framework})`,
   },
+  {
+    field: 'async',
+    key: 'async',
+    metavar: 'F',
+    kind: 'choice',
+    choices: [...ASYNC_FRAMEWORKS, OFF],
+    hint:
+      'train under F’s staleness rule: `grpo-sandbox async --framework F` (its default workload) says which policy version generated ' +
+      'each row a step trains on; each row is sampled with that version’s parameters, and the run ends with the same run at zero ' +
+      `staleness beside it; ${ASYNC_FRAMEWORKS.join('|')} or ${OFF} (default ${OFF})`,
+  },
+  {
+    field: 'maxStaleness',
+    key: 'max-staleness',
+    metavar: 'S',
+    kind: 'number',
+    min: 0,
+    max: 1_000_000,
+    hint: 'with --async: the rule’s bound, as `grpo-sandbox async --max-staleness` sets it (default: the framework’s shipped value)',
+  },
 ];
 
 /** The settings that mean something only with dynamic sampling on. */
 const DYNAMIC_ONLY = ['max-resample-times', 'filter-metric'];
+
+/** The setting that means something only with --async (and is written out only when given). */
+const ASYNC_ONLY = 'max-staleness';
 
 /**
  * The run's configuration: defaults ← preset ← settings, then the cross-field rules, the checks of
@@ -192,9 +216,10 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
     c = { ...c, ...TRAIN_PRESETS[preset]!.config };
   }
   const v = readSettings(TRAIN_SETTINGS, get);
-  const { dynamicSampling, ...rest } = v;
+  const { dynamicSampling, async, ...rest } = v;
   Object.assign(c, rest);
   if (dynamicSampling !== undefined) c.dynamicSampling = dynamicSampling === OFF ? null : dynamicSampling;
+  if (async !== undefined) c.async = async === OFF ? null : async;
   // --epsilon-high defaults to --epsilon-low.
   if (v.epsilonLow !== undefined && v.epsilonHigh === undefined) c.epsilonHigh = v.epsilonLow;
   if (c.dynamicSampling === null) {
@@ -225,6 +250,7 @@ export function trainSettingTexts(c: TrainConfig, preset?: string): [string, str
   if (preset && Object.hasOwn(TRAIN_PRESETS, preset)) out.push(['preset', preset]);
   for (const s of TRAIN_SETTINGS) {
     if (c.dynamicSampling === null && DYNAMIC_ONLY.includes(s.key)) continue;
+    if (s.key === ASYNC_ONLY && c.maxStaleness === null) continue;
     out.push([s.key, settingText(c, s.key)]);
   }
   return out;

@@ -98,6 +98,22 @@ export const SETTINGS_EN = {
     `${w.flag('framework')} must be one of ${p.frameworks.join(', ')} (their loss types are train's), got '${p.got}'`,
   'train.steps-per-generation-trl': (p: { sampler: string }, w: Words = CLI_WORDS) =>
     `${w.flag('steps-per-generation')} is TRL's: the ${p.sampler} sampler generates one batch per layout step; use ${w.flag('sampler')} trl, or leave it out`,
+  'train.async-bound-alone': (_: Record<string, never>, w: Words = CLI_WORDS) =>
+    `${w.flag('max-staleness')} goes with ${w.flag('async')} FRAMEWORK (the staleness rule it bounds)`,
+  'train.async-not-modelled': (
+    p: { framework: string; why: 'backend' | 'micro-steps' | 'dynamic-sampling' | 'no-bound' },
+    w: Words = CLI_WORDS,
+  ) =>
+    `${w.flag('async')} ${p.framework}: ` +
+    {
+      backend: `trains on ${w.flag('backend')} cpu only (the fused WebGPU step keeps no older versions to sample with)`,
+      'micro-steps': `not modelled with micro-steps (${w.flag('gradient-accumulation-steps')}, ${w.flag('num-iterations')}, ${w.flag('steps-per-generation')})`,
+      'dynamic-sampling': `not modelled with ${w.flag('dynamic-sampling')} (its resamples are not in the simulation)`,
+      'no-bound': `has no staleness bound to set (no version control), so ${w.flag('max-staleness')} does not apply`,
+    }[p.why],
+  'train.async-groups': (p: { framework: string; samples: number; k: number }, w: Words = CLI_WORDS) =>
+    `${w.flag('async')} ${p.framework}: each step must hold whole groups: ${w.flag('ranks')} × ${w.flag('batch')} (${p.samples}) ` +
+    `is not a multiple of ${w.flag('k')} ${p.k}`,
   'train.micro-pairwise': (p: { key: string }, w: Words = CLI_WORDS) =>
     `${w.flag(p.key)} needs a per-token GRPO loss: ${w.flag('loss')} pairwise ranks whole groups; use ${w.flag('loss')} dapo (or grpo, bnpo, dr_grpo)`,
   'train.micro-dynamic': (p: { key: string }, w: Words = CLI_WORDS) =>

@@ -242,6 +242,16 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'train.framework': (p) => `framework 必须是 ${p.frameworks.join('、')} 之一（它们的 loss 类型就是训练所用的），得到的是 '${p.got}'`,
   'train.steps-per-generation-trl': (p) =>
     `steps-per-generation 是 TRL 的设置：${p.sampler} sampler 每个 layout step 只生成一个 batch；请改用 sampler trl，或不设置它`,
+  'train.async-bound-alone': () => 'max-staleness 要和 async FRAMEWORK 一起用（它限定的是那个 staleness 规则）',
+  'train.async-not-modelled': (p) =>
+    `async ${p.framework}：` +
+    {
+      backend: '只在 backend cpu 上训练（融合的 WebGPU step 不保留旧版本来采样）',
+      'micro-steps': '未对 micro-step 建模（gradient-accumulation-steps、num-iterations、steps-per-generation）',
+      'dynamic-sampling': '未对 dynamic-sampling 建模（模拟里没有它的重采样）',
+      'no-bound': '没有可设置的 staleness 上限（没有版本控制），所以 max-staleness 不适用',
+    }[p.why],
+  'train.async-groups': (p) => `async ${p.framework}：每个 step 必须包含完整的组：ranks × batch（${p.samples}）不是 k ${p.k} 的倍数`,
   'train.micro-pairwise': (p) =>
     `${label(p.key)} 需要逐词元的 GRPO loss：loss pairwise 对整组排序；请改用 loss dapo（或 grpo、bnpo、dr_grpo）`,
   'train.micro-dynamic': (p) =>
