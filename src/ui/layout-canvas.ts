@@ -7,7 +7,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { Gather, RegroupMethod, RegroupRow } from '../core/layout/types.ts';
 import { buildScene, LABELLED_GROUPS_MAX, type Scene } from './scene.ts';
-import { tweenPositions } from './layout-tween.ts';
+import { ease, type Positions, tweenPositions } from './layout-tween.ts';
 import {
   advantageShade,
   colouredByAdvantage,
@@ -109,6 +109,8 @@ export class LayoutCanvas extends LitElement {
     css`
     :host { display: block; position: relative; }
     .scroll { overflow-x: auto; overflow-y: hidden; }
+    /* Shows as much of the drawing as the phase on screen fills (draw() sets its height each frame). */
+    .clip { width: max-content; overflow: hidden; }
     /* Its own compositor layer: a frame repaints the canvas only, not the page around it. */
     canvas { display: block; cursor: pointer; will-change: transform; }
     canvas:focus-visible { outline: 2px solid #4e79a7; outline-offset: 2px; }
@@ -141,9 +143,9 @@ export class LayoutCanvas extends LitElement {
   }
 
   override render() {
-    return html`<div class="scroll"><canvas role="img" tabindex="0" aria-label=${this.ariaText()} aria-describedby="cursor"
+    return html`<div class="scroll"><div class="clip"><canvas role="img" tabindex="0" aria-label=${this.ariaText()} aria-describedby="cursor"
         @mousemove=${this.onMove} @mouseleave=${this.onLeave} @click=${this.onClick} @keydown=${this.onKeyDown}
-        @pointerdown=${this.onPointer} @pointermove=${this.onPointer} @blur=${this.onBlur}></canvas></div>
+        @pointerdown=${this.onPointer} @pointermove=${this.onPointer} @blur=${this.onBlur}></canvas></div></div>
       <div class="keys">${this.colourKey()}${this.advantageKey()}</div>
       <div class="tip" hidden></div><div class="sr" id="cursor" aria-live="polite"></div>`;
   }
@@ -364,9 +366,12 @@ export class LayoutCanvas extends LitElement {
     const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     if (!scene) {
+      this.showHeight(cssH);
       ctx.clearRect(0, 0, cssW, cssH);
       return;
     }
+    const positions = tweenPositions(scene, this.phase, this.progress);
+    this.showHeight(this.grid.heightOf(this.shownRows(scene, positions)));
     paintFrame(
       ctx,
       {
@@ -374,7 +379,7 @@ export class LayoutCanvas extends LitElement {
         grid: this.grid,
         phase: this.phase,
         progress: this.progress,
-        positions: tweenPositions(scene, this.phase, this.progress),
+        positions,
         colours: this.colours,
         byPrompt: this.byPrompt,
         byAdvantage: this.byAdvantage,
@@ -387,6 +392,28 @@ export class LayoutCanvas extends LitElement {
     );
     if (this.drawTimes.length === 0) performance.mark('grpo-first-draw');
     if (this.drawTimes.length < 100_000) this.drawTimes.push(performance.now() - t0);
+  }
+
+  /**
+   * How many rows of the drawing are shown: at rest, the phase's own (no blank under a short phase's
+   * picture); while the tiles move, enough for the lowest tile and for an eased blend of the two phases'
+   * extents, so the height follows the tiles frame by frame and what is under the picture glides with them
+   * instead of jumping. The drawing itself stays as tall as the tallest phase (never reallocated mid-story).
+   */
+  private shownRows(scene: Scene, positions: Positions): number {
+    const to = scene.phaseRows[phaseIds[this.phase]!];
+    if (this.progress >= 1 || this.phase === 0) return to;
+    const from = scene.phaseRows[phaseIds[this.phase - 1]!];
+    let lowest = 0;
+    for (const y of positions.y) lowest = Math.max(lowest, y + 1);
+    return Math.max(lowest, from + (to - from) * ease(this.progress));
+  }
+
+  /** Sets the shown height of the drawing (CSS px), only when it changes (a change lays the page out again). */
+  private showHeight(px: number): void {
+    const clip = this.renderRoot.querySelector<HTMLElement>('.clip');
+    const h = `${Math.ceil(px)}px`;
+    if (clip && clip.style.height !== h) clip.style.height = h;
   }
 
   /** The gathered index of the tile under a pointer position, or null. */

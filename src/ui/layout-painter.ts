@@ -50,9 +50,14 @@ export class Grid {
     return (px - this.left) / this.cell;
   }
 
-  /** CSS height of a scene's drawing. */
+  /** CSS height of a scene's drawing (its tallest phase). */
   height(scene: Scene | null): number {
-    return scene ? Math.ceil(this.py(scene.rows + 0.4)) + 4 : 40;
+    return scene ? this.heightOf(scene.rows) : 40;
+  }
+
+  /** CSS height of `rows` rows of a drawing (the header line included), with the air under the last one. */
+  heightOf(rows: number): number {
+    return Math.ceil(this.py(rows + 0.4)) + 4;
   }
 }
 

@@ -43,9 +43,11 @@ export interface Scene {
   /** Samples in gathered order (tile i = gatheredIndex i). */
   samples: Gather['samples'];
   phases: Record<PhaseId, PhaseGeometry>;
-  /** Extent in tile units over all phases (so the canvas never changes size mid-story). */
+  /** Extent in tile units over all phases (the canvas's drawing size: it is never reallocated mid-story). */
   cols: number;
   rows: number;
+  /** Each phase's own extent in rows (tiles, group boxes and labels): what is shown of the drawing at rest in that phase. */
+  phaseRows: Record<PhaseId, number>;
   /** Which regrouped row each sample belongs to. */
   rowOf: Int32Array;
 }
@@ -219,12 +221,18 @@ export function buildScene(gather: Gather, rows: readonly RegroupRow[], ranks: n
 
   let cols = 1,
     rowsUsed = 1;
+  const phaseRows = {} as Record<PhaseId, number>;
   for (const id of phaseIds) {
     const ph = phases[id];
+    let own = 1;
     for (let i = 0; i < n; i++) {
       cols = Math.max(cols, ph.x[i]! + 1);
-      rowsUsed = Math.max(rowsUsed, ph.y[i]! + 1);
+      own = Math.max(own, ph.y[i]! + 1);
     }
+    for (const b of ph.boxes) own = Math.max(own, b.y + b.h);
+    for (const l of ph.labels) own = Math.max(own, l.y + 0.5);
+    phaseRows[id] = own;
+    rowsUsed = Math.max(rowsUsed, own);
   }
-  return { samples, phases, cols, rows: rowsUsed, rowOf };
+  return { samples, phases, cols, rows: rowsUsed, phaseRows, rowOf };
 }

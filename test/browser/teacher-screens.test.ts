@@ -5,7 +5,9 @@
 //   in the advantages phase a key gives the colours' values;
 // - figures fit their column: the dynamic-sampling figure, in `?view=dynamic` and in the article
 //   (public/embed.html), at 390, 768 and 1280 px, with "[48:62] 14 of 16" (rank 3's slice, the
-//   point of the figure) inside the window and the figure not wider than its box;
+//   point of the figure) inside the window and the figure not wider than its box; the async timeline
+//   and the framework view's layout and packing figures at 390 and 768 px, every step, rank and
+//   budget line inside the window, and the page never scrolling sideways;
 // - projector mode (`zoom=2`) scales every view: at 1280 × 800 no text of the explorer or any view
 //   of views.ts renders under 20 px (at zoom 1 some is 11–12 px, so the check tells the two apart);
 // - forms in the user's words: the dynamic view's policy buttons have a visible label, the
@@ -176,6 +178,69 @@ test('the dynamic-sampling figure fits its column at 390, 768 and 1280 px, in ?v
       },
       { viewport: size },
     );
+  }
+});
+
+/**
+ * The figures of `?view=async` and `?view=framework` at `width`: the document does not scroll sideways, no figure is
+ * wider than its box, and every part of the figure its point rests on (`point`: the trainer's steps, every rank's tiles
+ * and micro-batches, the budget line) lies inside the window.
+ */
+async function figuresFit(page: Page, tag: string, point: string, where: string, width: number): Promise<void> {
+  await page.locator(`${tag} .figure svg`).first().waitFor({ timeout: 60_000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const fit = await page.locator(tag).evaluate((host, sel) => {
+    const root = host.shadowRoot!;
+    const figures = [...root.querySelectorAll<HTMLElement>('.figure')].map((f) => ({
+      over: f.scrollWidth - f.clientWidth,
+      svgRight: f.querySelector('svg')!.getBoundingClientRect().right,
+      boxRight: f.getBoundingClientRect().right,
+    }));
+    const parts = [...root.querySelectorAll(sel)].map((el) => el.getBoundingClientRect());
+    return {
+      page: document.documentElement.scrollWidth - innerWidth,
+      figures,
+      parts: parts.length,
+      outside: parts.filter((r) => r.left < 0 || r.right > innerWidth).length,
+    };
+  }, point);
+  assert.equal(fit.page, 0, `${where} at ${width}: the page scrolls ${fit.page} px sideways`);
+  assert.ok(fit.figures.length > 0, `${where}: a figure`);
+  for (const f of fit.figures) {
+    assert.ok(f.over <= 1, `${where} at ${width}: a figure is ${f.over} px wider than its box`);
+    assert.ok(f.svgRight <= f.boxRight + 1, `${where} at ${width}: a figure ends at ${f.svgRight}, its box at ${f.boxRight}`);
+  }
+  assert.ok(fit.parts > 0, `${where}: ${point} drawn`);
+  assert.equal(fit.outside, 0, `${where} at ${width}: ${fit.outside} of ${fit.parts} of ${point} outside the window`);
+}
+
+test('the async and framework views draw their figures for their column at 390 and 768 px: no sideways scroll, every step and rank in view', async () => {
+  const views = [
+    { url: '/?view=async&framework=nemo-rl', tag: 'grpo-async', point: 'g.step, g.idle, text.update-label, g.completion' },
+    { url: '/?view=async&lang=zh-CN', tag: 'grpo-async', point: 'g.step, g.idle, g.completion' },
+    {
+      url: '/?view=framework&framework=nemo-rl&ranks=2&train-batch-size=4&k=4',
+      tag: 'grpo-framework',
+      point: 'g.tile, g.rank-head, g.mb, line.budget',
+    },
+    {
+      url: '/?view=framework&framework=prime-rl&ranks=8&train-batch-size=4&k=4',
+      tag: 'grpo-framework',
+      point: 'g.tile, g.rank-head, g.mb, g.pad-mb',
+    },
+  ];
+  for (const width of [390, 768]) {
+    for (const { url, tag, point } of views) {
+      await withPage(
+        url,
+        async (page) => {
+          await figuresFit(page, tag, point, url, width);
+          if (url === views[0]!.url || url === views[2]!.url)
+            await screenshot(page, `teacher-${tag.slice(5)}-${width}`, { fullPage: false });
+        },
+        { viewport: { width, height: width === 390 ? 844 : 1024 } },
+      );
+    }
   }
 });
 

@@ -73,7 +73,40 @@ const frameworkTiles = (page: Page, rank: number) =>
     .locator(`grpo-framework .figure.layout g.tile[data-step="0"][data-rank="${rank}"]`)
     .evaluateAll((gs) => gs.map((g) => g.getAttribute('data-prompt')));
 
+/** The advantage written in <grpo-advantages>' cell of `scheme` and completion `i`, once drawn ('−1.15'). */
+async function advantageCell(page: Page, scheme: string, i: number): Promise<string> {
+  const cell = page.locator(`grpo-advantages .figure g.cell[data-scheme="${scheme}"][data-i="${i}"] text.value`);
+  await cell.waitFor(WORKERS);
+  return (await cell.textContent()) ?? '';
+}
+
+/** The cells of completion `i` under each scheme, as the figure writes them. */
+const cellsOf = (page: Page, schemes: string[], i: number) => Promise.all(schemes.map((s) => advantageCell(page, s, i)));
+
 const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
+  // The values each caption states, as the figure writes them (the core's schemes are checked against the frameworks' own code in test/core/grpo/).
+  advantages: {
+    1: async (page) => assert.deepEqual(await cellsOf(page, ['verl'], 9), ['−1.15']),
+    2: async (page) => {
+      assert.deepEqual(await cellsOf(page, ['verl', 'trl-group', 'flow-grpo'], 9), ['−1.15', '−0.87', '−1.35']);
+      assert.deepEqual(await cellsOf(page, ['verl', 'trl-group'], 11), ['0', '−0.87']);
+      assert.match((await page.locator('grpo-advantages ul.flagged li[data-scheme="trl-group"]').textContent()) ?? '', /8–11|8-11|2,2,2,3/);
+    },
+    3: async (page) => {
+      assert.deepEqual(await cellsOf(page, ['verl', 'verl-no-std', 'trl-async'], 9), ['−1.15', '−0.67', '−1.41']);
+      assert.deepEqual(await cellsOf(page, ['verl', 'verl-no-std', 'trl-async'], 0), ['0', '0', '0']);
+    },
+    4: async (page) => assert.deepEqual(await cellsOf(page, ['trl-async', 'flow-grpo-prompt-std'], 9), ['−1.41', '−1.17']),
+    5: async (page) => {
+      assert.deepEqual(await cellsOf(page, ['nemo-rl-no-loo', 'nemo-rl', 'skyrl-rloo'], 9), ['−1.15', '−1.00', '−1.00']);
+      assert.deepEqual(await cellsOf(page, ['nemo-rl-no-loo', 'nemo-rl'], 4), ['1.50', '1.00']);
+    },
+    6: async (page) => {
+      assert.deepEqual(await cellsOf(page, ['verl', 'slime'], 9), ['−1.15', '−1.13']);
+      assert.deepEqual(await cellsOf(page, ['verl', 'slime'], 0), ['0', '0.81']);
+      assert.match((await page.locator('grpo-advantages ul.flagged li[data-scheme="slime"]').textContent()) ?? '', /one group/);
+    },
+  },
   packing: {
     1: async (page) => {
       await page.locator('grpo-framework .figure.packing svg').waitFor();

@@ -156,6 +156,24 @@ test('the figure: one bar per started completion, the dropped ones outlined and 
   assert.ok([...svg.matchAll(/<g class="idle"/g)].length > 0, "the trainer's waits are drawn");
 });
 
+test('the figure drawn for a 358 px column: the time axis scaled to fit, every bar, step and tick inside, labels apart', () => {
+  const t = run({ framework: 'trl-async', 'max-staleness': '1' });
+  const wide = asyncFigure(t, en.async.figure);
+  const svg = asyncFigure(t, en.async.figure, 358);
+  assert.equal(/<svg[^>]* width="(\d+)"/.exec(svg)![1], '358');
+  const rights = [...svg.matchAll(/<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g)].map((m) => Number(m[1]) + Number(m[2]));
+  assert.ok(rights.length > 0 && Math.max(...rights) <= 358, `drawn to ${Math.max(...rights)}`);
+  // The same bars and steps as at full width.
+  for (const re of [/<g class="completion /g, /<g class="step"/g, /<g class="idle"/g])
+    assert.equal([...svg.matchAll(re)].length, [...wide.matchAll(re)].length, re.source);
+  // The axis's tick labels at least 40 px apart (fewer ticks on a short axis).
+  const ticks = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle" fill="#333">[\d.]+<\/text>/g)].map((m) =>
+    Number(m[1]),
+  );
+  assert.ok(ticks.length >= 2, `${ticks.length} ticks`);
+  for (let i = 1; i < ticks.length; i++) assert.ok(ticks[i]! - ticks[i - 1]! >= 40, `ticks at ${ticks.join(', ')}`);
+});
+
 test('the async tour states the numbers the view shows at each step, in English and in Chinese', () => {
   const tour = TOURS['async-grpo']!;
   const at = (i: number) => run(stepState(tour, i).set);

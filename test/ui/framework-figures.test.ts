@@ -123,6 +123,46 @@ test('prime-rl on 8 ranks: the ranks that run an empty micro-batch are marked an
   assert.match(W.synced(packed.microBatchesPerRank, padded), /step on padding\.$/);
 });
 
+test('drawn for a column: at 358 and 736 px the figures are no wider, every tile, bar and budget line inside, every tile and rank drawn', () => {
+  const widthOf = (svg: string) => Number(/<svg[^>]* width="([\d.]+)"/.exec(svg)![1]);
+  /** The right edges of every rect and line (x + width, x2). */
+  const rights = (svg: string) => [
+    ...[...svg.matchAll(/<rect x="([\d.-]+)" y="[\d.-]+" width="([\d.]+)"/g)].map((m) => Number(m[1]) + Number(m[2])),
+    ...[...svg.matchAll(/<line[^>]* x2="([\d.]+)"/g)].map((m) => Number(m[1])),
+  ];
+  for (const [framework, ranks] of [
+    ['nemo-rl', '2'],
+    ['prime-rl', '8'],
+  ] as const) {
+    const picture = frameworkPicture(
+      frameworkRequest(
+        { framework, ranks, 'train-batch-size': '4', k: '4', ...(framework === 'nemo-rl' ? { 'sequence-packing': 'true' } : {}) },
+        null,
+      ),
+      0,
+    );
+    const step = picture.steps[0]!;
+    const wide = layoutFigure(picture.steps, picture.first, layoutWords);
+    const widePacking = packingFigure(step, picture.packed!, picture.budget, promptOfSample(step), packingWords);
+    for (const column of [358, 736]) {
+      const layout = layoutFigure(picture.steps, picture.first, layoutWords, column);
+      const packing = packingFigure(step, picture.packed!, picture.budget, promptOfSample(step), packingWords, column);
+      for (const [what, svg, all] of [
+        ['layout', layout, wide],
+        ['packing', packing, widePacking],
+      ] as const) {
+        const where = `${framework} ${what} at ${column} px`;
+        assert.ok(widthOf(svg) <= column, `${where}: ${widthOf(svg)} px wide`);
+        assert.ok(rights(svg).length > 0, `${where}: rects drawn`);
+        assert.ok(Math.max(...rights(svg)) <= widthOf(svg), `${where}: drawn to ${Math.max(...rights(svg))} in ${widthOf(svg)}`);
+        // The same tiles, bars and ranks as the unwrapped figure, only placed otherwise.
+        for (const re of [/class="tile" data-prompt="(\d+)"/g, /data-sample="(\d+)"/g, /class="rank-head[^"]*" data-rank="(\d+)"/g])
+          assert.deepEqual(attrsOf(svg, re), attrsOf(all, re), `${where}: ${re.source}`);
+      }
+    }
+  }
+});
+
 test('the budget each framework packs under, named by its own keys', () => {
   const easyr1 = frameworkHome('easyr1')!;
   const s = frameworkRequest({ framework: 'easyr1', preset: 'easyr1-example-config' }, null).reading.settings;

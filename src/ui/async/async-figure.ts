@@ -26,7 +26,15 @@ export interface TimelineWords {
 /** Lanes drawn at most (the rest are said in words). */
 export const MAX_LANES = 64;
 const LEFT = 84;
-const PLOT = 880;
+/** The time axis's length at most, and at least (a 390 px phone's column is about 340 px: the axis scales to fit it). */
+const PLOT_MAX = 880;
+const PLOT_MIN = 200;
+/** Room right of the axis (its last tick's label). */
+const RIGHT = 24;
+/** The widest the figure is drawn: its column's width when that is narrower. */
+export const ASYNC_FIGURE_WIDTH_MAX = LEFT + PLOT_MAX + RIGHT;
+/** Pixels a tick's label needs on the axis ("12.5"), so labels never overlap on a narrow axis. */
+const TICK_PX = 44;
 const LANE = 12;
 const GAP = 2;
 const TOP = 20;
@@ -65,22 +73,26 @@ const secs = (t: number) => (Math.round(t * 10) / 10).toFixed(1);
 /** A label's width at 11 px, generously (CJK as one em). */
 const labelWidth = (text: string) => [...text].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 11 : 6.6), 0);
 
-/** A tick spacing of 1, 2 or 5 × 10ⁿ seconds giving at most about 10 ticks. */
-function tickStep(end: number): number {
-  const raw = end / 10;
+/** A tick spacing of 1, 2 or 5 × 10ⁿ seconds giving at most about `most` ticks. */
+function tickStep(end: number, most: number): number {
+  const raw = end / Math.max(1, most);
   const p = 10 ** Math.floor(Math.log10(raw || 1));
   return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? 10 * p;
 }
 
-/** The timeline's SVG. */
-export function asyncFigure(trace: AsyncTrace, words: TimelineWords): string {
+/**
+ * The timeline's SVG, `width` CSS px wide at most (its column): the time axis is scaled to fit, text keeps its size, so
+ * the whole run (every step, its idle time and every lane) is in view without scrolling.
+ */
+export function asyncFigure(trace: AsyncTrace, words: TimelineWords, width = ASYNC_FIGURE_WIDTH_MAX): string {
   const { result, groups, fates } = trace;
   const end = Math.max(trace.end, 1e-9);
   const lanes = Math.min(trace.slots, MAX_LANES);
+  const PLOT = Math.max(PLOT_MIN, Math.min(PLOT_MAX, Math.floor(width) - LEFT - RIGHT));
   const x = (t: number) => LEFT + (t / end) * PLOT;
   const laneY = (slot: number) => TOP + TRAINER + 12 + slot * (LANE + GAP);
   const axisY = laneY(lanes) + 4;
-  const width = LEFT + PLOT + 24;
+  width = LEFT + PLOT + RIGHT;
   const height = axisY + 30 + (lanes < trace.slots ? 16 : 0);
   const newest = newestVersion(trace);
   const parts: string[] = [
@@ -178,7 +190,7 @@ export function asyncFigure(trace: AsyncTrace, words: TimelineWords): string {
     }
   }
   // The time axis.
-  const tick = tickStep(end);
+  const tick = tickStep(end, Math.min(10, Math.floor(PLOT / TICK_PX)));
   parts.push(`<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${axisY}" y2="${axisY}" stroke="#555"/>`);
   for (let t = 0; t <= end + 1e-9; t += tick) {
     const tx = x(t);

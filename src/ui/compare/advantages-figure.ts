@@ -104,7 +104,8 @@ export function advantagesFigure(input: CompareInput, result: Comparison, words:
         const a = col.advantages[i]!;
         const x = label + (i - first) * CELL;
         parts.push(
-          `<g translate="no"><title>${esc(`${col.scheme} · #${i}: ${a === null ? 'NaN' : a}`)}</title>` +
+          `<g class="cell" data-scheme="${esc(col.scheme)}" data-i="${i}" translate="no">` +
+            `<title>${esc(`${col.scheme} · #${i}: ${a === null ? 'NaN' : a}`)}</title>` +
             `<rect x="${x + 0.5}" y="${y + 0.5}" width="${CELL - 1}" height="${ROW - 1}" fill="${cellFill(a)}"/>` +
             `<text class="value" x="${x + CELL / 2}" y="${y + ROW / 2 + 4}" text-anchor="middle" font-size="10" fill="${ink(a)}">${cellText(a)}</text></g>`,
         );

@@ -148,15 +148,17 @@ export class GrpoAdvantagesView extends LitElement {
   private flagged(r: Comparison, k: number) {
     const items = r.columns.flatMap((c) => [
       ...(c.refused
-        ? [html`<li><span class="scheme" translate="no">${c.scheme}</span> ${MSG.refuses}${coreOriginal(c.refused)}</li>`]
+        ? [
+            html`<li data-scheme=${c.scheme}><span class="scheme" translate="no">${c.scheme}</span> ${MSG.refuses}${coreOriginal(c.refused)}</li>`,
+          ]
         : []),
       ...c.warnings.map((w) =>
         w.kind === 'mixed'
-          ? html`<li><span class="scheme" translate="no">${c.scheme}</span>: ${MSG.mixed(
+          ? html`<li data-scheme=${c.scheme}><span class="scheme" translate="no">${c.scheme}</span>: ${MSG.mixed(
               k,
               w.groups.map((g) => MSG.run(g.group, g.positions[0], g.positions[1], g.promptIds.join(','))).join('; '),
             )}</li>`
-          : html`<li><span class="scheme" translate="no">${c.scheme}</span>: ${coreOriginal(w.text)}</li>`,
+          : html`<li data-scheme=${c.scheme}><span class="scheme" translate="no">${c.scheme}</span>: ${coreOriginal(w.text)}</li>`,
       ),
     ]);
     return html`<h3>${MSG.flagged}</h3>${items.length ? html`<ul class="flagged">${items}</ul>` : html`<p class="meta">${MSG.nothingFlagged}</p>`}`;

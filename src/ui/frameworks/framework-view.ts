@@ -47,7 +47,15 @@ export class GrpoFrameworkView extends LitElement {
     request: { state: true },
     picture: { state: true },
     error: { state: true },
+    figureWidth: { state: true },
   };
+
+  /** The width the figures are drawn at: the element's content box (they fit their column, never scroll). */
+  declare figureWidth: number;
+  private readonly sized = new ResizeObserver((entries) => {
+    const w = Math.floor(entries[0]!.contentRect.width);
+    if (w > 0 && w !== this.figureWidth) this.figureWidth = w;
+  });
 
   /** The config text last read from the paste box, with its parsers (null: none). */
   declare pasted: { text: string; parsers: ConfigParsers } | null;
@@ -106,6 +114,17 @@ export class GrpoFrameworkView extends LitElement {
     this.request = null;
     this.picture = null;
     this.error = null;
+    this.figureWidth = Number.POSITIVE_INFINITY;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.sized.observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.sized.disconnect();
   }
 
   private attr(name: string): string | null {
@@ -121,7 +140,7 @@ export class GrpoFrameworkView extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    const own = new Set(['hoverPrompt', 'request', 'picture', 'error', 'draft']);
+    const own = new Set(['hoverPrompt', 'request', 'picture', 'error', 'draft', 'figureWidth']);
     if (!this.hasUpdated || [...changed.keys()].some((k) => !own.has(String(k)) && k !== prop('prompt'))) this.compute();
   }
 
@@ -321,13 +340,18 @@ export class GrpoFrameworkView extends LitElement {
     const last = p.first + p.steps.length - 1;
     const to = (first: number) => this.set('step', String(Math.max(0, Math.min(total - 1, first))));
     const prompt = this.shownPrompt();
-    const svg = layoutFigure(p.steps, p.first, {
-      rank: MSG.rank,
-      step: MSG.stepLabel,
-      more: MSG.more,
-      moreRanks: MSG.moreRanks,
-      tile: MSG.tile,
-    });
+    const svg = layoutFigure(
+      p.steps,
+      p.first,
+      {
+        rank: MSG.rank,
+        step: MSG.stepLabel,
+        more: MSG.more,
+        moreRanks: MSG.moreRanks,
+        tile: MSG.tile,
+      },
+      this.figureWidth,
+    );
     return html`<h3>${MSG.layoutHeading}</h3>
       <p class="legend">${MSG.layoutLegend}</p>
       <div class="bar">
@@ -358,17 +382,24 @@ export class GrpoFrameworkView extends LitElement {
     const packed = p.packed;
     const step = p.steps[0]!;
     const padded = packed.ranks.flatMap((mbs, r) => (mbs.filter((mb) => mb.length > 0).length < packed.microBatchesPerRank ? [r] : []));
-    const svg = packingFigure(step, packed, p.budget, promptOfSample(step), {
-      rank: MSG.rank,
-      microBatches: MSG.microBatches,
-      padding: MSG.padding,
-      paddingStrip: MSG.paddingStrip,
-      micro: MSG.micro,
-      bar: MSG.bar,
-      budget: MSG.budgetLine,
-      more: MSG.moreMicro,
-      moreRanks: MSG.moreRanksPacked,
-    });
+    const svg = packingFigure(
+      step,
+      packed,
+      p.budget,
+      promptOfSample(step),
+      {
+        rank: MSG.rank,
+        microBatches: MSG.microBatches,
+        padding: MSG.padding,
+        paddingStrip: MSG.paddingStrip,
+        micro: MSG.micro,
+        bar: MSG.bar,
+        budget: MSG.budgetLine,
+        more: MSG.moreMicro,
+        moreRanks: MSG.moreRanksPacked,
+      },
+      this.figureWidth,
+    );
     return html`${head}
       <p class="legend">${MSG.packingLegend}</p>
       <p class="budget-text">${p.budget ? this.budgetText(p.budget) : MSG.noBudget}</p>

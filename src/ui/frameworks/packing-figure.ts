@@ -29,7 +29,11 @@ export interface PackingFigureWords {
 export const SHOWN_MICRO = 16;
 /** Ranks drawn. */
 export const SHOWN_PACK_RANKS = 8;
+/** A rank's column's width at most, and at least (a narrow column gets narrower bars before ranks go on a new line). */
 const COL_W = 190;
+const COL_W_MIN = 150;
+/** Room between two lines of ranks (a narrow column puts the ranks under one another). */
+const LINE_GAP = 12;
 const LABEL_W = 34;
 const STRIP_H = 16;
 const STRIP_GAP = 4;
@@ -41,13 +45,17 @@ function samplesOf(packed: PackedStep, r: number, m: number): number[] | null {
   return mb && mb.length > 0 ? mb : null;
 }
 
-/** The SVG of one step's packing. */
+/**
+ * The SVG of one step's packing, `width` CSS px wide at most (its column): as many ranks side by side as fit, the
+ * rest on lines under them, so every rank's micro-batches and the budget line are in view without scrolling.
+ */
 export function packingFigure(
   step: FrameworkStep,
   packed: PackedStep,
   budget: TokenBudget | null,
   promptOf: ReadonlyMap<number, number>,
   words: PackingFigureWords,
+  width = Number.POSITIVE_INFINITY,
 ): string {
   const seqlens = step.seqlens ?? [];
   const W = packed.ranks.length;
@@ -57,28 +65,33 @@ export function packingFigure(
   const tokens = (mb: readonly number[]) => mb.reduce((a, i) => a + (seqlens[i] ?? 0), 0);
   let most = budget?.tokens ?? 0;
   for (const rank of packed.ranks) for (const mb of rank.slice(0, SHOWN_MICRO)) most = Math.max(most, tokens(mb));
-  const barW = COL_W - LABEL_W - 8;
+  const perLine = Math.max(1, Math.min(shownRanks, Math.floor((width - 4) / COL_W_MIN)));
+  const colW = Math.max(COL_W_MIN, Math.min(COL_W, Math.floor((width - 4) / perLine)));
+  const barW = colW - LABEL_W - 8;
   const scale = most > 0 ? barW / most : 0;
-  const height = TOP + shownMicro * (STRIP_H + STRIP_GAP) + (perRank > shownMicro ? 16 : 0) + (W > shownRanks ? 16 : 0) + 6;
-  const width = shownRanks * COL_W + 4;
+  const lineH = TOP + shownMicro * (STRIP_H + STRIP_GAP) + (perRank > shownMicro ? 16 : 0);
+  const lines = Math.ceil(shownRanks / perLine);
+  const height = lines * lineH + (lines - 1) * LINE_GAP + (W > shownRanks ? 16 : 0) + 6;
+  const figureWidth = perLine * colW + 4;
   const parts = [
-    `<svg class="packing-figure" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
+    `<svg class="packing-figure" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${figureWidth} ${height}" width="${figureWidth}" height="${height}" ` +
       'font-family="system-ui, sans-serif" font-size="10" role="img">',
     '<defs><pattern id="pad" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
       '<rect width="2.5" height="6" fill="#b33" fill-opacity="0.45"/></pattern></defs>',
   ];
   for (let r = 0; r < shownRanks; r++) {
-    const x0 = 4 + r * COL_W;
+    const x0 = 4 + (r % perLine) * colW;
+    const top = Math.floor(r / perLine) * (lineH + LINE_GAP);
     const own = packed.ranks[r]!.filter((mb) => mb.length > 0).length;
     const pads = packed.microBatchesPerRank - own;
     parts.push(
       `<g class="rank-head${pads > 0 ? ' pads' : ''}" data-rank="${r}">` +
-        `<text x="${x0}" y="12" font-size="11" font-weight="600" fill="#222">${esc(words.rank(r))}</text>` +
-        `<text x="${x0}" y="26" fill="${pads > 0 ? '#a00' : '#555'}">` +
+        `<text x="${x0}" y="${top + 12}" font-size="11" font-weight="600" fill="#222">${esc(words.rank(r))}</text>` +
+        `<text x="${x0}" y="${top + 26}" fill="${pads > 0 ? '#a00' : '#555'}">` +
         `${esc(words.microBatches(own))}${pads > 0 ? ` ${esc(words.padding(pads))}` : ''}</text></g>`,
     );
     for (let m = 0; m < shownMicro; m++) {
-      const y = TOP + m * (STRIP_H + STRIP_GAP);
+      const y = top + TOP + m * (STRIP_H + STRIP_GAP);
       const bx = x0 + LABEL_W;
       parts.push(`<text x="${x0}" y="${y + 11.5}" fill="#555">${esc(words.micro(m))}</text>`);
       const mb = samplesOf(packed, r, m);
@@ -113,15 +126,15 @@ export function packingFigure(
     }
     if (budget && scale > 0) {
       const bx = x0 + LABEL_W + budget.tokens * scale;
-      const yEnd = TOP + shownMicro * (STRIP_H + STRIP_GAP) - STRIP_GAP;
+      const yEnd = top + TOP + shownMicro * (STRIP_H + STRIP_GAP) - STRIP_GAP;
       parts.push(
-        `<line class="budget" x1="${bx.toFixed(1)}" x2="${bx.toFixed(1)}" y1="${TOP - 4}" y2="${yEnd + 2}" ` +
+        `<line class="budget" x1="${bx.toFixed(1)}" x2="${bx.toFixed(1)}" y1="${top + TOP - 4}" y2="${yEnd + 2}" ` +
           'stroke="#c00" stroke-width="1.2" stroke-dasharray="4 3">' +
           `<title>${esc(words.budget(budget.tokens))}</title></line>`,
       );
     }
     if (perRank > shownMicro) {
-      const y = TOP + shownMicro * (STRIP_H + STRIP_GAP) + 10;
+      const y = top + TOP + shownMicro * (STRIP_H + STRIP_GAP) + 10;
       parts.push(`<text class="more" x="${x0}" y="${y}" fill="#555">${esc(words.more(perRank - shownMicro))}</text>`);
     }
   }

@@ -880,6 +880,7 @@ export const en = {
       'seed-002': 'dynamic sampling when 3 resamples are not enough',
       'seed-003': 'training the two-stage controller',
       'seed-004': 'tensors from different devices after a cross-rank pool',
+      advantages: 'what one completion’s reward becomes under each framework’s advantage',
       'trl-5619': 'TRL #5619: dapo’s update size and steps_per_generation',
       'async-grpo': 'why asynchronous training is off-policy, and what each framework does about it',
       packing: 'packing: which micro-batch a copy lands in',
@@ -1005,6 +1006,26 @@ export const en = {
           'rank 1 on 7.',
         'Both ranks still run 3 micro-batches: the count is synchronised, so rank 1’s last micro-batch holds a single ' +
           'sample. Which micro-batch a copy lands in now depends on its length and its neighbours’, not on its position.',
+      ],
+      advantages: [
+        'Twelve completions of four prompts (the rows above the cells: completion, prompt, reward). Follow completion 9: ' +
+          'prompt 2, reward 0, while its two siblings scored 1. verl’s default GRPO groups it with them by uid and ' +
+          'divides by their unbiased std: (0 − 0.67) / 0.58 = −1.15.',
+        'The group decides it. TRL’s view(-1, k) takes positions 8–11 as a group: prompt 2’s three completions and prompt ' +
+          '3’s only one (flagged under the figure), so completion 9 gets −0.87 and prompt 3’s completion 11, alone under ' +
+          'verl (0), gets −0.87 too. flow_grpo groups by prompt id but divides by the std of all 12 rewards: −1.35.',
+        'Dividing by the std or not: verl with norm_adv_by_std_in_grpo false (Dr. GRPO) keeps r − mean = −0.67. TRL’s ' +
+          'async scorer divides by numpy’s std (ddof 0, 0.47, not 0.58): −1.41. Prompt 0’s four equal rewards give 0 under ' +
+          'all three.',
+        'eps: completion 9 now scores 0.999, a thousandth under its siblings, so its group’s std is 0.00047. TRL’s async ' +
+          'scorer adds 1e-8 to it and still gives −1.41, as for a failure; flow_grpo’s tracker with a per-prompt std adds 1e-4, ' +
+          'a fifth of the std, and gives −1.17. Same rewards, same std, only eps differs.',
+        'Leave-one-out (rewards back to the first batch): NeMo RL’s default compares completion 9 with the mean of the ' +
+          'other two (1) and divides by their std only where it is above 0 (here 0): −1.00, against −1.15 without it. ' +
+          'SkyRL’s rloo gives −1.00 too. Prompt 1’s lone success (completion 4) gets 1.00 instead of 1.50.',
+        'slime normalises rows of n = 4 only when the batch holds n × rollout_batch_size = 16 completions; these 12 make it ' +
+          'treat the whole batch as one group (flagged under the figure): completion 9 gets −1.13, and prompt 0’s four equal ' +
+          'rewards, 0 under verl, get +0.81 each, a push for completions that taught nothing.',
       ],
       'trl-5619': [
         'TRL 1.9.0, loss dapo: 2 ranks × 2 completions per micro-step, gradient_accumulation_steps 2, so every ' +

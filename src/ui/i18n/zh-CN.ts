@@ -910,6 +910,7 @@ export const zhCN: Catalogue = {
       'seed-002': '重采样 3 次仍不够时的动态采样',
       'seed-003': '训练两阶段控制器',
       'seed-004': '跨 rank 汇集后来自不同设备的张量',
+      advantages: '一个 completion 的奖励在各框架的优势计算下变成什么',
       'trl-5619': 'TRL #5619：dapo 的更新大小与 steps_per_generation',
       'async-grpo': '为什么异步训练是 off-policy 的，以及各框架如何应对',
       packing: '打包：一个副本落进哪个 micro-batch',
@@ -1005,6 +1006,24 @@ export const zhCN: Catalogue = {
           'rank 0 的三个不同的 micro-batch 中，rank 0 训练 9 个样本，rank 1 训练 7 个。',
         '两个 rank 仍然都运行 3 个 micro-batch：这个数目是同步的，所以 rank 1 的最后一个 micro-batch 只有一个样本。' +
           '一个副本落进哪个 micro-batch，现在取决于它和邻居的长度，而不是它的位置。',
+      ],
+      advantages: [
+        '四个 prompt 的 12 个 completion（格子上方三行：completion、prompt、奖励）。跟着 completion 9：prompt 2，奖励 0，' +
+          '它的两个兄弟都得 1。verl 的默认 GRPO 按 uid 把它和兄弟分为一组，再除以无偏标准差：(0 − 0.67) / 0.58 = −1.15。',
+        '分组决定结果。TRL 的 view(-1, k) 把位置 8–11 当作一组：prompt 2 的三个 completion 加上 prompt 3 唯一的一个' +
+          '（图下已标出），于是 completion 9 得 −0.87，而 prompt 3 的 completion 11 在 verl 下独自成组（0），这里也得 −0.87。' +
+          'flow_grpo 按 prompt id 分组，却除以全部 12 个奖励的标准差：−1.35。',
+        '除不除以标准差：verl 设 norm_adv_by_std_in_grpo false（Dr. GRPO）只保留 r − 均值 = −0.67。TRL 的异步打分器除以 numpy ' +
+          '的标准差（ddof 0，0.47 而不是 0.58）：−1.41。prompt 0 的四个相同奖励在三者下都是 0。',
+        'eps：completion 9 现在得 0.999，只比兄弟低千分之一，所以这一组的标准差是 0.00047。TRL 的异步打分器只加 1e-8，' +
+          '仍得 −1.41，和失败一样；flow_grpo 的跟踪器用每个 prompt 的标准差、加 1e-4（标准差的五分之一），得 −1.17。' +
+          '奖励相同，标准差相同，只有 eps 不同。',
+        'Leave-one-out（奖励回到第一批）：NeMo RL 的默认做法把 completion 9 与另外两个的均值（1）比较，只在它们的标准差大于 0 时' +
+          '才除（这里是 0）：−1.00，不用 leave-one-out 则是 −1.15。SkyRL 的 rloo 也得 −1.00。prompt 1 唯一的成功' +
+          '（completion 4）得 1.00 而不是 1.50。',
+        'slime 只有在 batch 恰好有 n × rollout_batch_size = 16 个 completion 时才按每 n = 4 个一行归一化；这 12 个让它把整个 ' +
+          'batch 当成一组（图下已标出）：completion 9 得 −1.13，而 prompt 0 的四个相同奖励在 verl 下是 0，这里各得 +0.81，' +
+          '奖励了什么也没教会的 completion。',
       ],
       'trl-5619': [
         'TRL 1.9.0，loss dapo：2 个 rank × 每个 micro-step 2 个 completion，gradient_accumulation_steps 2，每个 optimizer step 训练 ' +

@@ -1,4 +1,5 @@
-// The guided tours, one per scenario of docs/scenarios.md (seed-000 … seed-004), as data: each
+// The guided tours, one per scenario of docs/scenarios.md (seed-000 … seed-004) and one per view
+// that teaches on its own (steps, async, packing, advantages), as data: each
 // step is the view it drives, what it sets there and what it points at. Its words (the tour's
 // title, each step's caption, the panel's buttons) live in the catalogues (src/ui/i18n: `tours`,
 // by tour id and step index). The engine that plays them is tour-panel.ts.
@@ -6,7 +7,7 @@
 import { type Catalogue, M } from '../i18n/index.ts';
 
 /** The views a step can drive: the explorer, or one of the views `?view=` routes to (views.ts). */
-export type TourView = 'explorer' | 'schedule' | 'dynamic' | 'train' | 'steps' | 'async' | 'framework';
+export type TourView = 'explorer' | 'schedule' | 'dynamic' | 'train' | 'steps' | 'async' | 'framework' | 'advantages';
 
 export interface TourStep {
   view: TourView;
@@ -305,6 +306,64 @@ export const TOURS: Record<string, Tour> = {
       {
         view: 'framework',
         target: '.synced',
+      },
+    ],
+  },
+  advantages: {
+    id: 'advantages',
+    steps: [
+      {
+        view: 'advantages',
+        target: '.figure',
+        set: { schemes: 'verl' },
+        cites: ['.figure g.cell[data-scheme="verl"][data-i="9"]'],
+      },
+      {
+        view: 'advantages',
+        target: '.figure',
+        set: { schemes: 'verl,trl-group,flow-grpo' },
+        cites: [
+          '.figure g.cell[data-scheme="trl-group"][data-i="9"]',
+          '.figure g.cell[data-scheme="flow-grpo"][data-i="9"]',
+          '.figure g.cell[data-scheme="trl-group"][data-i="11"]',
+          'ul.flagged li[data-scheme="trl-group"]',
+        ],
+      },
+      {
+        view: 'advantages',
+        target: '.figure',
+        set: { schemes: 'verl,verl-no-std,trl-async' },
+        cites: [
+          '.figure g.cell[data-scheme="verl-no-std"][data-i="9"]',
+          '.figure g.cell[data-scheme="trl-async"][data-i="9"]',
+          '.figure g.cell[data-scheme="verl-no-std"][data-i="0"]',
+        ],
+      },
+      {
+        view: 'advantages',
+        target: '.figure',
+        set: { rewards: '1, 1, 1, 1, 1, 0, 0, 0, 1, 0.999, 1, 0', schemes: 'trl-async,flow-grpo-prompt-std' },
+        cites: ['.figure g.cell[data-scheme="trl-async"][data-i="9"]', '.figure g.cell[data-scheme="flow-grpo-prompt-std"][data-i="9"]'],
+      },
+      {
+        view: 'advantages',
+        target: '.figure',
+        set: { rewards: '', schemes: 'nemo-rl-no-loo,nemo-rl,skyrl-rloo' },
+        cites: [
+          '.figure g.cell[data-scheme="nemo-rl"][data-i="9"]',
+          '.figure g.cell[data-scheme="skyrl-rloo"][data-i="9"]',
+          '.figure g.cell[data-scheme="nemo-rl"][data-i="4"]',
+        ],
+      },
+      {
+        view: 'advantages',
+        target: '.figure',
+        set: { schemes: 'verl,slime' },
+        cites: [
+          '.figure g.cell[data-scheme="slime"][data-i="9"]',
+          '.figure g.cell[data-scheme="slime"][data-i="0"]',
+          'ul.flagged li[data-scheme="slime"]',
+        ],
       },
     ],
   },
