@@ -4,6 +4,7 @@ import { advantagesEstimate, overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { homeAdvantageSchemes } from '../core/frameworks/index.ts';
 import { compareAdvantages, comparedSchemes } from '../core/grpo/compare.ts';
+import { WEIGHTS_ASSUMPTION, compareWeights, weightSchemes } from '../core/grpo/compare-weights.ts';
 import {
   ADVANTAGE_SCHEMES,
   SCHEME_ABOUT,
@@ -13,6 +14,7 @@ import {
   type AdvantageScheme,
 } from '../core/grpo/schemes.ts';
 import { renderComparison } from './advantages-compare-text.ts';
+import { renderWeights } from './advantages-weights-text.ts';
 import type { Command } from './commands.ts';
 import { type FlagValues, intFlag, jsonValueText, parseFlags, quote } from './flags.ts';
 import type { CliIo as Io } from './io.ts';
@@ -26,6 +28,7 @@ const spec = {
   ranks: { type: 'string' },
   compare: { type: 'boolean' },
   schemes: { type: 'string' },
+  weights: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -33,7 +36,7 @@ const spec = {
 const allSchemes = comparedSchemes;
 
 const help = () => `usage: grpo-sandbox advantages --scheme S --k K [--ranks W] [--input FILE]
-       grpo-sandbox advantages --compare --k K [--schemes A,B,…] [--json] [--input FILE]
+       grpo-sandbox advantages --compare --k K [--schemes A,B,…] [--weights] [--json] [--input FILE]
 
 Reads {"rewards": [...], "promptIds": [...]} (one entry per gathered sample, in gathered
 rank-major order) from FILE or stdin and prints {"advantages": [...]} in the same order.
@@ -56,6 +59,15 @@ version, how it groups, and what it refuses or flags (dance runs on one rank). -
 same as data: {"k", "rewards", "promptIds", "best", "worst", "columns": [{"scheme", "framework",
 "version", "grouping", "advantages" (null for NaN; null where "refused" says why), "warnings",
 "summary"}]}.
+
+With "lengths" in the input (completion tokens per completion: {"rewards", "promptIds", "lengths"}), or with
+--weights (lengths seeded as steps seeds them when the input has none), --compare also prints each framework's
+per-token weight under its shipped default loss normaliser, read from the optimizer step steps --framework builds
+for the batch, and each completion's total: advantage × weight × tokens. It assumes
+${WEIGHTS_ASSUMPTION.replace('; ', ';\n')}.
+--json then adds "weights": {"lengths", "lengthsSource", "tokens", "assumption", "columns": [{"name", "framework",
+"loss", "switched", "scheme", "via", "cli", "normaliser", "weights", "relative" (× the global token mean), "totals",
+"refused"}]}.
 `;
 
 /** At most this many mixed groups are named on stderr (all are in the JSON). */
@@ -80,7 +92,11 @@ function numbers(json: Record<string, unknown>, name: string, integers: boolean)
 }
 
 /** The input's rewards and prompt ids, checked, within the budget for `schemes` schemes over them. */
-async function readBatch(io: Io, input: string | undefined, schemes: number): Promise<{ rewards: number[]; promptIds: number[] }> {
+async function readBatch(
+  io: Io,
+  input: string | undefined,
+  schemes: number,
+): Promise<{ rewards: number[]; promptIds: number[]; lengths?: number[] }> {
   const json = await readJsonInput(io, input, 'advantages');
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw new ConfigError('the input must be a JSON object {"rewards": [...], "promptIds": [...]}');
@@ -93,7 +109,9 @@ async function readBatch(io: Io, input: string | undefined, schemes: number): Pr
     'the samples per call (split the input)',
   );
   if (tooMuch) throw tooMuch;
-  return { rewards, promptIds };
+  const lengths =
+    (json as Record<string, unknown>).lengths === undefined ? undefined : numbers(json as Record<string, unknown>, 'lengths', true);
+  return { rewards, promptIds, ...(lengths ? { lengths } : {}) };
 }
 
 /** `--compare`: every scheme (or --schemes) on one input, as a table or --json. */
@@ -112,12 +130,22 @@ async function compare(flags: FlagValues<typeof spec>, io: Io): Promise<number> 
       `--schemes: ${unknown.length ? `unknown ${unknown.map((s) => quote(s)).join(', ')}` : 'no scheme named'}; ` +
         `give names from ${known.join(', ')}, separated by commas`,
     );
-  const { rewards, promptIds } = await readBatch(io, flags.input, schemes.length);
+  const { rewards, promptIds, lengths } = await readBatch(io, flags.input, schemes.length);
   if (rewards.length !== promptIds.length)
     throw new ConfigError(`promptIds has ${promptIds.length} entries but rewards has ${rewards.length}; give one prompt id per reward`);
   const input = { rewards, promptIds, k };
   const result = compareAdvantages(input, schemes);
-  io.out(flags.json ? `${JSON.stringify({ k, rewards, promptIds, ...result })}\n` : renderComparison(input, result));
+  if (!lengths && !flags.weights) {
+    io.out(flags.json ? `${JSON.stringify({ k, rewards, promptIds, ...result })}\n` : renderComparison(input, result));
+    return 0;
+  }
+  // The totals take each framework's default advantages, whichever columns --schemes shows.
+  const weights = compareWeights({ ...input, lengths }, compareAdvantages(input, weightSchemes()));
+  io.out(
+    flags.json
+      ? `${JSON.stringify({ k, rewards, promptIds, ...result, weights: { ...weights, assumption: WEIGHTS_ASSUMPTION } })}\n`
+      : renderComparison(input, result) + renderWeights(input, weights),
+  );
   return 0;
 }
 
@@ -132,6 +160,7 @@ const command: Command = {
     if (flags.compare) return compare(flags, io);
     if (flags.schemes !== undefined || flags.json)
       throw new ConfigError('--schemes and --json go with --compare; one scheme is --scheme S');
+    if (flags.weights) throw new ConfigError('--weights goes with --compare: each framework’s weights beside its advantages');
     if (flags.scheme === undefined) throw new ConfigError(`--scheme is required: one of ${allSchemes().join(', ')}`);
     if (!allSchemes().includes(flags.scheme))
       throw new ConfigError(`--scheme must be one of ${allSchemes().join(', ')}, got ${quote(flags.scheme)}`);

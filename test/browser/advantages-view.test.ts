@@ -1,12 +1,15 @@
 // <grpo-advantages> (?view=advantages) in real Chromium: every framework's default scheme as a row
 // of the figure, each cell's written value the core's advantage for that completion (compare.ts),
 // at 390 px and 1280 px wide without sideways scrolling, in English and in Chinese (no untranslated
-// word), and an edited batch redrawn.
+// word), and an edited batch redrawn; below, the weights and totals figures write each framework's weights
+// (compare-weights.ts, seeded lengths or the `lengths` given) at 390 px without sideways scrolling.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { compareAdvantages, defaultSchemes } from '../../src/core/grpo/compare.ts';
+import { compareWeights, weightSchemes } from '../../src/core/grpo/compare-weights.ts';
 import { cellText } from '../../src/ui/compare/advantages-figure.ts';
+import { weightCell } from '../../src/ui/compare/weights-figure.ts';
 import { DEFAULT_BATCH, parseList } from '../../src/ui/compare/advantages-request.ts';
 import { untranslatedWords } from '../helpers/untranslated.ts';
 import { screenshot, withPage } from './harness.ts';
@@ -123,4 +126,66 @@ test('an edited batch is drawn again: the rewards field writes the attribute and
     const after = compareAdvantages({ rewards: [0, 1, 2, 2], promptIds: [0, 0, 1, 1], k: 2 }, ['verl', 'trl-group']).columns;
     assert.deepEqual(d.values, [...after[0]!.advantages!, ...after[1]!.advantages!].map(cellText));
   });
+});
+
+/** What the two weights figures draw: per mode, the framework labels and the cells' written values, and their widths. */
+async function weightsDrawn(page: Page) {
+  await page.locator('grpo-advantages .weights[data-mode="total"] svg').waitFor({ timeout: 60_000 });
+  await page.evaluate('window.__name ??= (f) => f');
+  return page.evaluate(() => {
+    const host = document.querySelector('grpo-advantages')!;
+    const root = host.shadowRoot!;
+    const of = (mode: string) => {
+      const svg = root.querySelector(`.weights[data-mode="${mode}"] svg`)!;
+      return {
+        frameworks: [...svg.querySelectorAll('text.framework')].map((t) => t.textContent ?? ''),
+        values: [...svg.querySelectorAll('g.wcell text.value')].map((t) => t.textContent ?? ''),
+        tokens: [...svg.querySelectorAll('text.tokens')].map((t) => Number(t.textContent)),
+        perBand: Number(svg.getAttribute('data-per-band')),
+        width: svg.getBoundingClientRect().width,
+      };
+    };
+    return {
+      weight: of('weight'),
+      total: of('total'),
+      hostWidth: host.getBoundingClientRect().width,
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    };
+  });
+}
+
+test('?view=advantages&lengths=… at 390 px: each framework’s weights and totals written in their cells, no sideways scroll', async () => {
+  const lengths = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120];
+  await withPage(
+    `/?view=advantages&lengths=${lengths.join(',')}`,
+    async (page) => {
+      const d = await weightsDrawn(page);
+      assert.ok(d.scrollWidth <= d.innerWidth, `the page scrolls sideways: ${d.scrollWidth} > ${d.innerWidth}`);
+      for (const f of [d.weight, d.total])
+        assert.ok(f.width <= d.hostWidth + 0.5, `a weights figure (${f.width}px) is wider than its element`);
+      assert.deepEqual(d.weight.tokens, lengths);
+      const w = compareWeights({ ...input, lengths }, compareAdvantages(input, weightSchemes()));
+      for (const mode of ['weight', 'total'] as const) {
+        const drawnMode = d[mode];
+        const frameworks: string[] = [];
+        const values: string[] = [];
+        for (let first = 0; first < lengths.length; first += drawnMode.perBand)
+          w.columns.forEach((c, s) => {
+            frameworks.push(c.name);
+            for (let i = first; i < Math.min(lengths.length, first + drawnMode.perBand); i++) {
+              const v = weightCell(w, s, i, mode);
+              if (v !== null) values.push(v);
+            }
+          });
+        assert.deepEqual(drawnMode.frameworks, frameworks, mode);
+        assert.deepEqual(drawnMode.values, values, mode);
+      }
+      // dapo (TRL's default): every token 1 × the token mean; grpo's per-sequence mean: 360/12/10 = 6.5 on the shortest.
+      assert.equal(weightCell(w, 0, 0, 'weight'), '1.00');
+      assert.equal(weightCell(w, 1, 0, 'weight'), '6.50');
+      await screenshot(page, 'advantages-weights-390');
+    },
+    { viewport: { width: 390, height: 900 } },
+  );
 });

@@ -14,7 +14,9 @@ import { schedulePresets, simulateSchedules } from '../../src/core/schedule/inde
 import { dynamicRequest } from '../../src/ui/dynamic/dynamic-request.ts';
 import { traceStep } from '../../src/ui/dynamic/dynamic-trace.ts';
 import { compareAdvantages } from '../../src/core/grpo/compare.ts';
+import { compareWeights, weightSchemes } from '../../src/core/grpo/compare-weights.ts';
 import { cellText } from '../../src/ui/compare/advantages-figure.ts';
+import { weightCell } from '../../src/ui/compare/weights-figure.ts';
 import { DEFAULT_BATCH, parseList } from '../../src/ui/compare/advantages-request.ts';
 import { asyncRequest } from '../../src/ui/async/async-request.ts';
 import { traceRun } from '../../src/ui/async/async-trace.ts';
@@ -87,6 +89,26 @@ async function facts(): Promise<Record<string, string>> {
     'advantages.slime-flat': adv('slime', 0),
     'advantages.trl-lone': adv('trl-group', lone),
     'advantages.verl-lone': adv('verl', lone),
+  });
+  // The weights panels of the same figure (seeded lengths): prompt 2's two successes, #8 and #10, under TRL's dapo and grpo.
+  const w = compareWeights(batch, compareAdvantages(batch, weightSchemes()));
+  const col = (name: string) => w.columns.findIndex((c) => c.name === name);
+  const [long, short] = [8, 10];
+  assert.equal(batch.rewards[long], batch.rewards[short], 'the article compares two completions of one reward');
+  assert.equal(batch.promptIds[long], batch.promptIds[short], 'of one prompt');
+  assert.equal(weightCell(w, col('trl-grpo'), long, 'total'), weightCell(w, col('trl-grpo'), short, 'total'), 'grpo: both add the same');
+  assert.equal(
+    weightCell(w, col('slime'), long, 'weight'),
+    weightCell(w, col('trl-grpo'), long, 'weight'),
+    'slime averages each completion too',
+  );
+  assert.equal(w.lengths.length, 12, 'the article’s × 12');
+  Object.assign(out, {
+    'weights.long-tokens': w.lengths[long],
+    'weights.short-tokens': w.lengths[short],
+    'weights.dapo-long': weightCell(w, col('trl'), long, 'total'),
+    'weights.dapo-short': weightCell(w, col('trl'), short, 'total'),
+    'weights.grpo-both': weightCell(w, col('trl-grpo'), long, 'total'),
   });
   // The asynchronous figure: TRL's async trainer on the view's default workload, at its shipped bound and at 1 (the figure's).
   const trl = (bound: string | null) => {

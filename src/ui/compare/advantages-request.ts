@@ -10,10 +10,12 @@ export const DEFAULT_BATCH = {
   rewards: '1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 0',
   prompts: '0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3',
   k: '4',
+  /** Completion tokens: none, so the weights use the seeded ones (and say so). */
+  lengths: '',
 } as const;
 
 /** The element's attributes (named like the URL keys of `?view=advantages`). */
-export const ADVANTAGES_ATTRIBUTES = ['rewards', 'prompts', 'k', 'schemes'] as const;
+export const ADVANTAGES_ATTRIBUTES = ['rewards', 'prompts', 'k', 'schemes', 'lengths'] as const;
 
 /** Numbers from "1, 0 0.5": each word, or the first that is not a number. */
 export function parseList(text: string): { values: number[] } | { bad: string } {

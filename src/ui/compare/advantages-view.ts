@@ -1,17 +1,21 @@
 // <grpo-advantages>: every framework's advantages for one batch of rewards, side by side
 // (src/core/grpo/compare.ts computes them; this element draws them): a row per scheme, a column per
 // completion, each cell the completion's advantage as a coloured cell with its value written in it,
-// then what each framework refuses or flags and a line per scheme. Attributes: `rewards` and
-// `prompts` (comma separated, one per completion), `k`, and `schemes` (comma separated, or `all`;
-// default: each framework's shipped default), so `?view=advantages&…` and an article set it alike.
+// then what each framework refuses or flags and a line per scheme; below, each framework's token weights under its
+// default loss normaliser and each completion's total, advantage × weight × tokens (compare-weights.ts; two
+// figures). Attributes: `rewards` and `prompts` (comma separated, one per completion), `k`, `schemes` (comma
+// separated, or `all`; default: each framework's shipped default) and `lengths` (completion tokens, one per
+// completion; empty: seeded), so `?view=advantages&…` and an article set it alike.
 // The figure wraps its completions into bands to fit the element's width (no sideways scrolling).
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { type CompareInput, type Comparison, compareAdvantages, comparedSchemes, defaultSchemes } from '../../core/grpo/compare.ts';
+import { type WeightsComparison, compareWeights, weightSchemes } from '../../core/grpo/compare-weights.ts';
 import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
 import { advantagesFigure, cellText } from './advantages-figure.ts';
 import { ADVANTAGES_ATTRIBUTES, DEFAULT_BATCH, parseList } from './advantages-request.ts';
+import { weightsFigure } from './weights-figure.ts';
 
 export const MSG = section('advantages');
 
@@ -21,6 +25,7 @@ export class GrpoAdvantagesView extends LitElement {
     prompts: { type: String, reflect: true },
     k: { type: String, reflect: true },
     schemes: { type: String, reflect: true },
+    lengths: { type: String, reflect: true },
     width: { state: true },
   };
 
@@ -28,11 +33,13 @@ export class GrpoAdvantagesView extends LitElement {
   declare prompts: string | null;
   declare k: string | null;
   declare schemes: string | null;
+  declare lengths: string | null;
   /** The room the figure has, in px (measured; 360 until the first measure). */
   declare width: number;
 
   private input: CompareInput | null = null;
   private result: Comparison | null = null;
+  private weights: WeightsComparison | null = null;
   private error: Said | string | null = null;
   private resize: ResizeObserver | null = null;
 
@@ -47,7 +54,8 @@ export class GrpoAdvantagesView extends LitElement {
     input.list { width: 22em; max-width: calc(100vw - 40px); }
     input[type='number'] { width: 5em; }
     .figure { max-width: 100%; }
-    .figure svg { display: block; max-width: none; }
+    .figure svg, .weights svg { display: block; max-width: none; }
+    .weights { max-width: 100%; margin: 6px 0; }
     .error { color: #a00; }
     .meta { font-size: 12px; color: #555; max-width: 1100px; margin: 4px 0; }
     ul { margin: 4px 0; padding-left: 18px; font-size: 13px; max-width: 1100px; }
@@ -61,6 +69,7 @@ export class GrpoAdvantagesView extends LitElement {
     this.prompts = null;
     this.k = null;
     this.schemes = null;
+    this.lengths = null;
     this.width = 360;
   }
 
@@ -85,6 +94,7 @@ export class GrpoAdvantagesView extends LitElement {
 
   private compute(): void {
     this.result = null;
+    this.weights = null;
     this.input = null;
     const rewards = parseList(this.rewards ?? DEFAULT_BATCH.rewards);
     const prompts = parseList(this.prompts ?? DEFAULT_BATCH.prompts);
@@ -95,6 +105,12 @@ export class GrpoAdvantagesView extends LitElement {
     }
     if ('bad' in prompts) {
       this.error = MSG.badNumber(MSG.prompts, prompts.bad);
+      return;
+    }
+    const lengthsText = (this.lengths ?? DEFAULT_BATCH.lengths).trim();
+    const lengths = lengthsText ? parseList(lengthsText) : null;
+    if (lengths && 'bad' in lengths) {
+      this.error = MSG.badNumber(MSG.weights.lengths, lengths.bad);
       return;
     }
     const schemes =
@@ -109,6 +125,8 @@ export class GrpoAdvantagesView extends LitElement {
     try {
       this.input = { rewards: rewards.values, promptIds: prompts.values, k };
       this.result = compareAdvantages(this.input, schemes);
+      // The totals take each framework's default advantages, whichever rows the advantages figure shows.
+      this.weights = compareWeights({ ...this.input, lengths: lengths?.values }, compareAdvantages(this.input, weightSchemes()));
       this.error = null;
     } catch (err) {
       this.input = null;
@@ -126,13 +144,14 @@ export class GrpoAdvantagesView extends LitElement {
   }
 
   private form() {
-    const text = (name: 'rewards' | 'prompts', label: string) =>
+    const text = (name: 'rewards' | 'prompts' | 'lengths', label: string) =>
       html`<label>${label}<input class="list" name=${name} .value=${this[name] ?? DEFAULT_BATCH[name]}
         @change=${(e: Event) => {
           this[name] = (e.target as HTMLInputElement).value;
         }}></label>`;
     return html`<form @submit=${(e: Event) => e.preventDefault()}>
       ${text('rewards', MSG.rewards)} ${text('prompts', MSG.prompts)}
+      ${text('lengths', MSG.weights.lengths)}
       <label>${MSG.k}<input type="number" name="k" min="1" .value=${this.k ?? DEFAULT_BATCH.k}
         @change=${(e: Event) => {
           this.k = (e.target as HTMLInputElement).value;
@@ -180,6 +199,32 @@ export class GrpoAdvantagesView extends LitElement {
       </ul>`;
   }
 
+  /** Each framework's token weights and each completion's total, under the advantages. */
+  private weightsPart(input: CompareInput, w: WeightsComparison, asFigure: boolean) {
+    const W = MSG.weights;
+    const source = w.lengthsSource;
+    return html`<h3 class="weights-title">${W.title}</h3>
+      <p class="meta">${W.assumption} ${source.kind === 'given' ? W.given : W.seeded(source.seed, source.low, source.high)}</p>
+      <p class="meta">${W.weightLegend}</p>
+      <div class="weights" data-mode="weight">${unsafeHTML(weightsFigure(input, w, W.figure, this.width, 'weight'))}</div>
+      <p class="meta">${W.totalLegend(w.lengths.length)}</p>
+      <div class="weights" data-mode="total">${unsafeHTML(weightsFigure(input, w, W.figure, this.width, 'total'))}</div>
+      ${
+        asFigure
+          ? nothing
+          : html`<ul class="per-framework">
+        ${w.columns.map(
+          (c) =>
+            html`<li data-framework=${c.name}><span class="scheme" translate="no">${c.name}</span>: <code translate="no">steps --framework ${
+              c.framework
+            }</code>, ${W.loss} <code translate="no">${c.loss}</code>${c.switched ? W.switched : nothing}${
+              c.refused ? html`; ${MSG.refuses}${coreOriginal(c.refused)}` : html`; ${W.normaliser}${coreOriginal(c.normaliser ?? '')}`
+            }</li>`,
+        )}
+          </ul>`
+      }`;
+  }
+
   override render() {
     const asFigure = this.hasAttribute('figure');
     const r = this.result;
@@ -194,7 +239,8 @@ export class GrpoAdvantagesView extends LitElement {
         r && input
           ? html`<p class="meta">${this.schemes === 'all' ? MSG.all : this.schemes ? nothing : MSG.defaults} ${MSG.legend}</p>
             <div class="figure">${unsafeHTML(advantagesFigure(input, r, MSG.figure, this.width))}</div>
-            ${this.flagged(r, input.k)} ${asFigure ? nothing : this.perScheme(r, input.rewards.length)}`
+            ${this.flagged(r, input.k)} ${asFigure ? nothing : this.perScheme(r, input.rewards.length)}
+            ${this.weights ? this.weightsPart(input, this.weights, asFigure) : nothing}`
           : nothing
       }`;
   }

@@ -805,6 +805,27 @@ export const en = {
     summary: (best: number, bestA: string, worst: number, worstA: string, zero: number, n: number) =>
       `highest reward (#${best}) ${bestA}, lowest (#${worst}) ${worstA}; ${zero} of ${n} advantages are 0`,
     figure: { completion: 'completion', prompt: 'prompt', reward: 'reward', refused: 'refuses this batch' },
+    weights: {
+      title: 'What each completion’s tokens weigh in the update',
+      lengths: 'completion tokens (empty: seeded)',
+      assumption:
+        'Each framework’s shipped default loss normaliser (trl-grpo: TRL’s loss_type grpo, which is ms-swift’s default), read from ' +
+        'the optimizer step that steps --framework builds for this batch: one rank, the whole batch one optimizer step, ' +
+        'micro-batches as each framework cuts them by default.',
+      given: 'Completion tokens as given.',
+      seeded: (seed: number, low: number, high: number) =>
+        `No completion tokens given: drawn as steps draws them, uniform in ${low}…${high} (seed ${seed}).`,
+      weightLegend:
+        'Each cell: the weight of one token of that completion × the global token mean’s (1 / every token of the batch). ' +
+        '1: every token weighs the same (a token mean); amber above 1, teal below. A per-sequence mean gives a short completion’s tokens more weight.',
+      totalLegend: (n: number) =>
+        `Each cell: what the completion adds to the update, advantage × weight × tokens × ${n}, blue above 0, red below. ` +
+        'Under a token mean a long completion adds more than a short one with the same advantage; under a per-sequence mean each adds its advantage alone.',
+      loss: 'loss',
+      switched: ' (a switch, not the default)',
+      normaliser: 'normaliser: ',
+      figure: { completion: 'completion', prompt: 'prompt', tokens: 'tokens', refused: 'refuses this batch' },
+    },
   },
   framework: frameworkEn,
   embed: {

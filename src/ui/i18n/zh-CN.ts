@@ -837,6 +837,26 @@ export const zhCN: Catalogue = {
     summary: (best: number, bestA: string, worst: number, worstA: string, zero: number, n: number) =>
       `reward 最高者（#${best}）${bestA}，最低者（#${worst}）${worstA}；${n} 个 advantage 中有 ${zero} 个为 0`,
     figure: { completion: 'completion', prompt: 'prompt', reward: 'reward', refused: '拒绝这批数据' },
+    weights: {
+      title: '每个 completion 的词元在更新中的权重',
+      lengths: 'completion 的 词元数（留空：用种子生成）',
+      assumption:
+        '各框架发布时默认的 loss 归一化方式（trl-grpo：TRL 的 loss_type=grpo，也是 ms-swift 的默认），取自 steps --framework ' +
+        '为这批数据构造的优化步：一个 rank，整批数据是一个优化步，micro-batch 按各框架的默认方式切分。',
+      given: 'completion 的 词元数按输入给定。',
+      seeded: (seed: number, low: number, high: number) =>
+        `未给出 completion 的 词元数：按 steps 的方式生成，均匀分布于 ${low}…${high}（种子 ${seed}）。`,
+      weightLegend:
+        '每个格子：该 completion 的一个词元 的权重，以全局 词元平均的权重（1 / 整批 词元数）为单位。' +
+        '1 表示每个 词元权重相同（按 词元平均）；大于 1 为琥珀色，小于 1 为青色。按序列平均时，短 completion 的 词元权重更大。',
+      totalLegend: (n: number) =>
+        `每个格子：该 completion 对更新的贡献，即 advantage × 权重 × 词元数 × ${n}；大于 0 为蓝色，小于 0 为红色。` +
+        '按 词元平均时，advantage 相同的长 completion 比短的贡献更大；按序列平均时，每个 completion 只贡献它的 advantage。',
+      loss: 'loss',
+      switched: '（可选开关，不是默认）',
+      normaliser: '归一化：',
+      figure: { completion: 'completion', prompt: 'prompt', tokens: '词元数', refused: '拒绝这批数据' },
+    },
   },
   framework: frameworkZh,
   embed: {

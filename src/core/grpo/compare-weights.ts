@@ -1,0 +1,253 @@
+// Every framework's per-completion token weight beside its advantages: for one batch (rewards, prompt ids, k and each
+// completion's tokens), the weight each framework's shipped default loss normaliser gives a token of each completion
+// in the applied update, and what the completion then contributes: advantage × weight × its tokens. The weights are
+// read from the framework's own model of one optimizer step, the one `steps --framework NAME` builds (the step specs
+// of src/core/steps through buildSteps, a framework home's TrainerDef through its layout and optimizerSteps), with
+// the settings `cli` lists, so `steps --framework NAME <cli> --lengths L --seqlens L` reports the same weights.
+// Assumption: one rank, the whole batch one optimizer step; micro-batches as each framework's defaults cut them.
+import { ConfigError } from '../errors.ts';
+import { frameworkHome } from '../frameworks/index.ts';
+import { frameworkSettingsFrom } from '../frameworks/reading.ts';
+import { buildLayout } from '../samplers/index.ts';
+import { buildSteps } from '../steps/build.ts';
+import { seededLengths } from '../steps/lengths.ts';
+import { stepsSettingsFrom } from '../steps/settings.ts';
+import type { Comparison } from './compare.ts';
+
+/** The seed of the lengths drawn when none are given (the steps' seeded default: torch.randint on MT19937). */
+export const LENGTHS_SEED = 0;
+/** The longest completion the seeded lengths draw, and the least max_completion_length the step specs get. */
+export const LENGTHS_MAX = 512;
+
+/** One framework's one-step run: how `steps` is asked for it, and whose advantage scheme goes with it. */
+interface WeightRecipe {
+  /** Column name: the framework (and the loss, where one framework shows two). */
+  name: string;
+  /** `steps --framework` value: a step spec's version or a framework home's name. */
+  framework: string;
+  /** The loss the column shows; null: the framework's shipped default. */
+  loss: string | null;
+  /** Whether `loss` is the framework's default or a documented switch shown beside it. */
+  switched: boolean;
+  /** The sandbox's scheme of the framework's default advantages; null: the home's first (its default). */
+  scheme: string | null;
+  /** The flags of `steps` (besides --framework, --lengths, --seqlens) that make the batch one optimizer step on one rank. */
+  flags(prompts: number, k: number, samples: number, longest: number): Record<string, string>;
+}
+
+const trlFlags = (prompts: number, k: number, samples: number, longest: number) => ({
+  ranks: '1',
+  batch: String(samples),
+  k: String(k),
+  'dataset-size': String(prompts),
+  epochs: '1',
+  'max-completion-length': String(Math.max(LENGTHS_MAX, longest)),
+});
+const homeFlags = (extra: Record<string, string>) => (prompts: number, k: number) => ({
+  ranks: '1',
+  'train-batch-size': String(prompts),
+  k: String(k),
+  'dataset-size': String(prompts),
+  ...extra,
+});
+
+/** The frameworks compared, in display order; each runs its shipped default loss unless `switched`. */
+const RECIPES: readonly WeightRecipe[] = [
+  { name: 'trl', framework: 'trl-1.13.0', loss: null, switched: false, scheme: 'trl-group', flags: trlFlags },
+  { name: 'trl-grpo', framework: 'trl-1.13.0', loss: 'grpo', switched: true, scheme: 'trl-group', flags: trlFlags },
+  { name: 'ms-swift', framework: 'ms-swift-3602360', loss: null, switched: false, scheme: 'ms-swift', flags: trlFlags },
+  {
+    name: 'verl',
+    framework: 'verl-b178a3c',
+    loss: null,
+    switched: false,
+    scheme: 'verl',
+    flags: (prompts, k, _samples, longest) => ({
+      sampler: 'verl',
+      ranks: '1',
+      'train-batch-size': String(prompts),
+      k: String(k),
+      'dataset-size': String(prompts),
+      epochs: '1',
+      'max-completion-length': String(Math.max(LENGTHS_MAX, longest)),
+    }),
+  },
+  { name: 'nemo-rl', framework: 'nemo-rl', loss: null, switched: false, scheme: null, flags: homeFlags({}) },
+  {
+    name: 'slime',
+    framework: 'slime',
+    loss: null,
+    switched: false,
+    scheme: null,
+    flags: (prompts, k, samples) => ({ ...homeFlags({ 'num-rollout': '1' })(prompts, k), 'global-batch-size': String(samples) }),
+  },
+  {
+    name: 'openrlhf',
+    framework: 'openrlhf',
+    loss: null,
+    switched: false,
+    scheme: null,
+    flags: (prompts, k, samples) => ({ ...homeFlags({})(prompts, k), 'train-global-batch-size': String(samples) }),
+  },
+  { name: 'areal', framework: 'areal', loss: null, switched: false, scheme: null, flags: homeFlags({ 'ppo-n-minibatches': '1' }) },
+  { name: 'skyrl', framework: 'skyrl', loss: null, switched: false, scheme: null, flags: homeFlags({}) },
+  {
+    name: 'open-instruct',
+    framework: 'open-instruct',
+    loss: null,
+    switched: false,
+    scheme: null,
+    flags: (prompts, k, samples) => ({ ...homeFlags({})(prompts, k), 'total-episodes': String(samples) }),
+  },
+  {
+    name: 'prime-rl',
+    framework: 'prime-rl',
+    loss: null,
+    switched: false,
+    scheme: null,
+    flags: (prompts, k, samples) => ({ ...homeFlags({})(prompts, k), 'train-batch-size': String(samples) }),
+  },
+];
+
+/** The batch and its completions' tokens. */
+export interface WeightsInput {
+  rewards: readonly number[];
+  promptIds: readonly number[];
+  k: number;
+  /** Completion (loss-mask) tokens per completion, in input order; absent: seeded (LENGTHS_SEED), and the result says so. */
+  lengths?: readonly number[];
+}
+
+/** One framework's weights. */
+export interface WeightColumn {
+  /** Column name ('trl', 'trl-grpo', 'nemo-rl', …). */
+  name: string;
+  /** `steps --framework` value. */
+  framework: string;
+  /** The loss normaliser's mode as the framework names it ('dapo', 'token-mean', 'false' for slime's calculate_per_token_loss). */
+  loss: string;
+  /** True where `loss` is a documented switch, not the framework's shipped default. */
+  switched: boolean;
+  /** The advantage scheme whose advantages the totals use (the framework's default). */
+  scheme: string;
+  /** Whose model: a step spec of src/core/steps ('spec') or a framework home's trainer ('home': `steps` then takes --seqlens too). */
+  via: 'spec' | 'home';
+  /** The `steps` flags that give the same optimizer step (add --lengths and, for a framework home, --seqlens with the lengths). */
+  cli: string[];
+  /** The first micro-batch's normaliser as `steps` says it. */
+  normaliser: string | null;
+  /** The weight of each token of each completion in the applied update, in input order; null where the framework refuses. */
+  weights: number[] | null;
+  /** weights × the batch's completion tokens: 1 = the global token mean's weight. */
+  relative: number[] | null;
+  /** advantage × weight × tokens per completion (null where the advantage is NaN); null where weights or advantages are. */
+  totals: (number | null)[] | null;
+  /** Why there are no weights (the framework's refusal, in English). */
+  refused: string | null;
+}
+
+export interface WeightsComparison {
+  /** The tokens used, in input order. */
+  lengths: number[];
+  /** 'given': the input's; 'seeded': drawn as `steps` draws them (torch.randint(low, high + 1) on MT19937(seed)). */
+  lengthsSource: { kind: 'given' } | { kind: 'seeded'; seed: number; low: number; high: number };
+  /** Σ lengths: the global token mean's denominator. */
+  tokens: number;
+  columns: WeightColumn[];
+}
+
+/** What the weights assume, in one sentence (the CLI and the page say it). */
+export const WEIGHTS_ASSUMPTION =
+  'one rank, the whole batch one optimizer step, micro-batches as each framework cuts them by default; ' +
+  "completion i of the batch is sample i of that step, and a framework home's seqlens are the completion tokens (no prompt tokens)";
+
+/** Every compared framework's column name, in order. */
+export const weightFrameworks = (): string[] => RECIPES.map((r) => r.name);
+
+/** A flag map as `steps` arguments. */
+const argv = (flags: Record<string, string>): string[] => Object.entries(flags).flatMap(([k, v]) => [`--${k}`, v]);
+
+/** Weights of one step spec (src/core/steps) for the batch, through buildSteps as `steps` builds them. */
+function specWeights(recipe: WeightRecipe, flags: Record<string, string>, lengths: readonly number[]) {
+  const values: Record<string, string> = { ...flags, framework: recipe.framework, lengths: JSON.stringify(lengths) };
+  if (recipe.loss) values.loss = recipe.loss;
+  const { config, options } = stepsSettingsFrom((key) => values[key]);
+  const report = buildSteps(buildLayout(config), options);
+  const applied = report.steps.filter((s) => s.applied);
+  if (applied.length !== 1) throw new ConfigError(`${recipe.framework} takes ${applied.length} optimizer steps for this batch, not one`);
+  const step = applied[0]!;
+  const weights = new Array<number>(lengths.length).fill(Number.NaN);
+  for (const row of step.rows) weights[row.completion] = row.weight;
+  return { loss: report.loss, normaliser: step.microBatches[0]?.normaliser ?? null, weights };
+}
+
+/** Weights of a framework home's trainer for the batch: its layout's first training step, as `steps --framework` runs it. */
+function homeWeights(recipe: WeightRecipe, flags: Record<string, string>, lengths: readonly number[]) {
+  const home = frameworkHome(recipe.framework);
+  const trainer = home?.trainer;
+  if (!home || !trainer) throw new Error(`compare-weights: ${recipe.framework} has no trainer`);
+  const { settings } = frameworkSettingsFrom(home, flags, () => {
+    throw new Error('compare-weights reads no config file');
+  });
+  const loss = recipe.loss ?? (trainer.lossFlag ? String(settings[trainer.lossFlag] ?? trainer.losses[0]) : trainer.losses[0]!);
+  const layout = home.layout(settings, lengths);
+  const first = layout.steps[0];
+  if (!first) throw new ConfigError(`${home.title} trains no step on this batch`);
+  const steps = trainer.optimizerSteps(first, lengths, settings, loss, 0);
+  if (steps.length !== 1) throw new ConfigError(`${home.title} takes ${steps.length} optimizer steps for this batch, not one`);
+  const weights = new Array<number>(lengths.length).fill(Number.NaN);
+  for (const mb of steps[0]!.microBatches) mb.samples.forEach((s, i) => (weights[s] = mb.weights[i]!));
+  const normaliser = steps[0]!.microBatches.find((mb) => mb.samples.length > 0)?.normaliser ?? null;
+  return { loss, normaliser, weights };
+}
+
+/**
+ * Each compared framework's token weights for the batch, and each completion's total (advantage × weight × tokens) with
+ * the advantages of `advantages` (compareAdvantages over at least the frameworks' default schemes; a scheme it lacks
+ * leaves the totals null). A framework that refuses the batch (its count, its checks) gets a column with its refusal.
+ */
+export function compareWeights(input: WeightsInput, advantages: Comparison): WeightsComparison {
+  const { rewards, k } = input;
+  const n = rewards.length;
+  if (input.lengths && input.lengths.length !== n)
+    throw new ConfigError(`lengths has ${input.lengths.length} entries but rewards has ${n}; give one completion token count per reward`);
+  const bad = input.lengths?.findIndex((x) => !Number.isInteger(x) || x < 1) ?? -1;
+  if (bad >= 0) throw new ConfigError(`lengths[${bad}] must be a whole number of completion tokens ≥ 1, got ${input.lengths![bad]}`);
+  const lengths = input.lengths ? [...input.lengths] : seededLengths(LENGTHS_SEED, n, LENGTHS_MAX);
+  const tokens = lengths.reduce((a, b) => a + b, 0);
+  const longest = Math.max(...lengths);
+  const prompts = n / k;
+  const columns = RECIPES.map((recipe): WeightColumn => {
+    const home = frameworkHome(recipe.framework);
+    const scheme = recipe.scheme ?? home?.advantages[0]?.scheme ?? '';
+    const flags = Number.isInteger(prompts) ? recipe.flags(prompts, k, n, longest) : {};
+    const via = home ? ('home' as const) : ('spec' as const);
+    const head = { name: recipe.name, framework: recipe.framework, switched: recipe.switched, scheme, via, cli: argv(flags) };
+    const none = { weights: null, relative: null, totals: null, normaliser: null };
+    if (!Number.isInteger(prompts))
+      return { ...head, ...none, loss: recipe.loss ?? '', refused: `${n} completions are not a whole number of prompts of k=${k}` };
+    try {
+      const { loss, normaliser, weights } = home ? homeWeights(recipe, flags, lengths) : specWeights(recipe, flags, lengths);
+      const missing = weights.findIndex((w) => Number.isNaN(w));
+      if (missing >= 0) throw new ConfigError(`${recipe.framework}'s optimizer step does not train completion ${missing}`);
+      const adv = advantages.columns.find((c) => c.scheme === scheme)?.advantages ?? null;
+      const totals = adv ? weights.map((w, i) => (adv[i] === null ? null : adv[i]! * w * lengths[i]!)) : null;
+      return { ...head, loss, normaliser, weights, relative: weights.map((w) => w * tokens), totals, refused: null };
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      return { ...head, ...none, loss: recipe.loss ?? '', refused: err.message };
+    }
+  });
+  const low = Math.max(1, Math.floor(LENGTHS_MAX / 8));
+  return {
+    lengths,
+    lengthsSource: input.lengths ? { kind: 'given' } : { kind: 'seeded', seed: LENGTHS_SEED, low, high: LENGTHS_MAX },
+    tokens,
+    columns,
+  };
+}
+
+/** The advantage schemes compareWeights reads: each compared framework's default. */
+export function weightSchemes(): string[] {
+  return [...new Set(RECIPES.map((r) => r.scheme ?? frameworkHome(r.framework)?.advantages[0]?.scheme ?? ''))].filter(Boolean);
+}

@@ -1,0 +1,153 @@
+// `grpo-sandbox advantages --compare` with completion tokens: each framework's weights are the weights `steps
+// --framework NAME` reports for the same batch as one optimizer step on one rank (run through the CLI with the flags
+// the column names), for TRL (dapo and grpo), ms-swift, verl, NeMo RL, slime and every other column; each total is
+// the column's advantage × weight × tokens; a token mean weighs every token alike (a long completion adds more) and a
+// per-sequence mean gives each completion the same weight × tokens; without lengths --weights seeds them and says so;
+// the text prints both tables; no lengths and no --weights leaves the output as it was.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+// Two prompts of four: prompt 0 with two successes, prompt 1 with one of each and two halves; lengths 10 … 80.
+const batch = {
+  rewards: [1, 0, 0, 1, 0.5, 0.5, 1, 0],
+  promptIds: [0, 0, 0, 0, 1, 1, 1, 1],
+  lengths: [10, 20, 30, 40, 50, 60, 70, 80],
+};
+
+interface Column {
+  name: string;
+  framework: string;
+  loss: string;
+  switched: boolean;
+  scheme: string;
+  via: 'spec' | 'home';
+  cli: string[];
+  weights: number[] | null;
+  relative: number[] | null;
+  totals: (number | null)[] | null;
+  refused: string | null;
+}
+
+async function compared(input: object, extra: string[] = []) {
+  const r = await runCli(['advantages', '--compare', '--k', '4', '--json', ...extra], JSON.stringify(input));
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+/** The weight of each completion in the first optimizer step `steps --framework` reports, by completion index. */
+async function stepsWeights(col: Column, lengthsFile: string): Promise<number[]> {
+  const home = col.via === 'home';
+  const args = ['steps', '--framework', col.framework, ...col.cli, '--lengths', lengthsFile, '--json', '--loss', col.loss];
+  const r = await runCli(home ? [...args, '--seqlens', lengthsFile, '--steps', '1'] : args);
+  assert.equal(r.status, 0, `${col.name}: ${r.stderr}`);
+  const out = JSON.parse(r.stdout);
+  const weights: number[] = [];
+  if (home) {
+    assert.equal(out.steps.length, 1, `${col.name}: one optimizer step`);
+    for (const mb of out.steps[0].microBatches) mb.completions.forEach((s: number, i: number) => (weights[s] = mb.weights[i]));
+  } else {
+    const applied = out.steps.filter((s: { applied: boolean }) => s.applied);
+    assert.equal(applied.length, 1, `${col.name}: one optimizer step`);
+    for (const c of applied[0].completions) weights[c.completion] = c.weight;
+  }
+  return weights;
+}
+
+test('advantages --compare with lengths: each framework’s weights are what steps --framework reports for the batch as one step', async () => {
+  const out = await compared(batch);
+  const w = out.weights;
+  assert.deepEqual(w.lengths, batch.lengths);
+  assert.deepEqual(w.lengthsSource, { kind: 'given' });
+  assert.equal(w.tokens, 360);
+  assert.match(w.assumption, /one rank, the whole batch one optimizer step/);
+  const names = w.columns.map((c: Column) => c.name);
+  for (const must of ['trl', 'trl-grpo', 'ms-swift', 'verl', 'nemo-rl', 'slime']) assert.ok(names.includes(must), must);
+  const file = join(tempDir('grpo-weights-'), 'lengths.json');
+  writeFileSync(file, JSON.stringify(batch.lengths));
+  for (const col of w.columns as Column[]) {
+    assert.equal(col.refused, null, `${col.name} refuses: ${col.refused}`);
+    const theirs = await stepsWeights(col, file);
+    assert.equal(theirs.length, batch.lengths.length, col.name);
+    col.weights!.forEach((x, i) =>
+      assert.ok(Math.abs(x - theirs[i]!) <= 1e-12 * Math.abs(theirs[i]!), `${col.name} #${i}: ${x} vs ${theirs[i]}`),
+    );
+    // The totals: the column's default advantages (the --compare column of its scheme) × weight × tokens.
+    const adv = out.columns.find((c: { scheme: string }) => c.scheme === col.scheme);
+    assert.ok(adv, `${col.name}: its scheme ${col.scheme} is a column`);
+    col.totals!.forEach((t, i) => {
+      const a = adv.advantages[i];
+      if (a === null) assert.equal(t, null);
+      else assert.ok(Math.abs(t! - a * col.weights![i]! * batch.lengths[i]!) <= 1e-15, `${col.name} #${i}`);
+    });
+    col.relative!.forEach((r, i) => assert.ok(Math.abs(r - col.weights![i]! * 360) < 1e-12));
+  }
+  // TRL's dapo (its default) and verl, NeMo RL: a global token mean, every token 1 / 360. TRL's grpo, ms-swift's
+  // default and slime: a per-sequence mean, so weight × tokens is the same 1/8 for every completion.
+  const col = (name: string) => w.columns.find((c: Column) => c.name === name) as Column;
+  for (const name of ['trl', 'verl', 'nemo-rl']) for (const x of col(name).weights!) assert.ok(Math.abs(x * 360 - 1) < 1e-9, name);
+  for (const name of ['trl-grpo', 'ms-swift', 'slime'])
+    col(name).weights!.forEach((x, i) => assert.ok(Math.abs(x * batch.lengths[i]! - 1 / 8) < 1e-9, `${name} #${i}`));
+  assert.equal(col('trl').loss, 'dapo');
+  assert.equal(col('trl').switched, false);
+  assert.equal(col('trl-grpo').loss, 'grpo');
+  assert.equal(col('trl-grpo').switched, true);
+  // The same advantage (#6: +, #0: +, trl-group's 1.22 and 0.87), seven times the tokens: dapo's total grows with them, grpo's does not.
+  const ratio = (c: Column) => c.totals![6]! / c.totals![0]!;
+  const trlGroup = out.columns.find((c: { scheme: string }) => c.scheme === 'trl-group').advantages;
+  assert.ok(ratio(col('trl')) > 9, `dapo: ${ratio(col('trl'))}`);
+  assert.ok(Math.abs(ratio(col('trl-grpo')) - trlGroup[6] / trlGroup[0]) < 1e-9);
+});
+
+test('advantages --compare --weights without lengths: the steps’ seeded lengths, said so, and the same cross-check', async () => {
+  const { lengths: _, ...noLengths } = batch;
+  const out = await compared(noLengths, ['--weights']);
+  const w = out.weights;
+  assert.equal(w.lengthsSource.kind, 'seeded');
+  assert.equal(w.lengths.length, 8);
+  for (const n of w.lengths) assert.ok(n >= w.lengthsSource.low && n <= w.lengthsSource.high, String(n));
+  const file = join(tempDir('grpo-weights-'), 'lengths.json');
+  writeFileSync(file, JSON.stringify(w.lengths));
+  for (const name of ['trl', 'nemo-rl', 'slime']) {
+    const col = w.columns.find((c: Column) => c.name === name) as Column;
+    const theirs = await stepsWeights(col, file);
+    col.weights!.forEach((x, i) => assert.ok(Math.abs(x - theirs[i]!) <= 1e-12 * theirs[i]!, `${name} #${i}`));
+  }
+  const text = await runCli(['advantages', '--compare', '--k', '4', '--weights', '--schemes', 'verl'], JSON.stringify(noLengths));
+  assert.match(text.stdout, /none given, so seeded as steps seeds them: torch\.randint\(64, 513\) on MT19937\(0\)/);
+});
+
+test('advantages --compare text with lengths: the advantages table, then a weights table and a totals table with a column per framework', async () => {
+  const r = await runCli(['advantages', '--compare', '--k', '4', '--schemes', 'trl-group,verl'], JSON.stringify(batch));
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  const heads = lines.filter((l) => /^#\s+prompt\s+reward\s+tokens/.test(l));
+  assert.equal(heads.length, 2, 'a weights table and a totals table');
+  const cols = heads[0]!.trim().split(/\s+/).slice(4);
+  assert.deepEqual(cols.slice(0, 4), ['trl', 'trl-grpo', 'ms-swift', 'verl']);
+  // Row 0 of the weights: dapo 1.000 (a token mean), grpo 4.500 (1/8 of the weight on 10 of 360 tokens).
+  const row0 = lines[lines.indexOf(heads[0]!) + 1]!.trim().split(/\s+/);
+  assert.deepEqual(row0.slice(0, 6), ['0', '0', '1', '10', '1.000', '4.500']);
+  assert.match(r.stdout, /Σ/);
+  assert.match(r.stdout, /steps --framework nemo-rl --ranks 1 --train-batch-size 2 --k 4 --dataset-size 2/);
+});
+
+test('advantages --compare without lengths or --weights: no weights (the output as before); bad lengths exit 2', async () => {
+  const { lengths: _, ...noLengths } = batch;
+  const out = await compared(noLengths);
+  assert.equal(out.weights, undefined);
+  const short = await runCli(['advantages', '--compare', '--k', '4'], JSON.stringify({ ...batch, lengths: [10, 20] }));
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /lengths has 2 entries but rewards has 8/);
+  const bad = await runCli(
+    ['advantages', '--compare', '--k', '4'],
+    JSON.stringify({ ...batch, lengths: [10, 20, 30, 40, 50, 60, 70, 1.5] }),
+  );
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /'lengths\[7\]' must be a whole number/);
+  const lone = await runCli(['advantages', '--scheme', 'verl', '--k', '4', '--weights'], JSON.stringify(batch));
+  assert.equal(lone.status, 2);
+});
