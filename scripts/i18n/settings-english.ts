@@ -92,6 +92,11 @@ export function settingsErrors(): { asked: string; error: Error }[] {
     { ranks: '3', batch: '1', k: '2', sampler: 'flow-grpo' },
     { ranks: '64', batch: '64', k: '64' },
     { ranks: '3', k: '4', sampler: 'group-distributed' },
+    // train --async's simulation settings: one its rule does not read, and the rule's and the workload's readers.
+    { async: 'areal', 'sampler-policy': 'in_order' },
+    { async: 'slime', 'max-inflight': '4' },
+    { async: 'nemo-rl', 'sampler-policy': 'custom' },
+    { async: 'areal', 'step-time': '3', 'train-tokens-per-second': '5' },
     // Over the step budget: plain, with micro-batches, with dynamic sampling, on WebGPU.
     { ranks: '64', batch: '256', k: '16', sampler: 'trl' },
     { preset: 'seed-003', ranks: '64', batch: '64', k: '4', sampler: 'trl' },

@@ -1,5 +1,7 @@
 // What `grpo-sandbox train --async` adds to train's output: each progress line's lag, and at the end the run beside the
 // same run at zero staleness (the synchronous loop): what staleness cost in reward.
+import type { AsyncWorkload } from '../core/async/types.ts';
+import { asyncCommandOf } from '../train/async-settings.ts';
 import type { TrainConfig } from '../train/config.ts';
 import type { AsyncSummary, StepRecord } from '../train/run.ts';
 
@@ -15,21 +17,24 @@ export function lagPart(m: StepRecord): string {
   return m.async ? `lag ${m.async.meanLag.toFixed(2)} (max ${m.async.maxLag})` : '';
 }
 
-/** The line that opens an async run: the rule and what a row's lag is here. */
+/** The lines that open an async run: the rule and its workload, what a row's lag is here, and the async command of the same simulation. */
 export function asyncIntro(
   c: TrainConfig,
-  a: { settings: Record<string, number | boolean | string>; lagDefinition: string } | null,
+  a: { settings: Record<string, number | boolean | string>; lagDefinition: string; workload: AsyncWorkload },
 ): string {
-  const settings = a
-    ? Object.entries(a.settings)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ')
-    : '';
+  const settings = Object.entries(a.settings)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+  const w = a.workload;
+  const workload =
+    `${w.genWorkers} worker${w.genWorkers === 1 ? '' : 's'} × ${w.concurrency} slots at ${w.tokensPerSecond} tokens/s, ` +
+    `${w.stepTime !== null ? `${w.stepTime} s steps` : `steps of their tokens ÷ ${w.trainTokensPerSecond} tokens/s`}, ` +
+    `${w.lengths.kind === 'distribution' ? w.lengths.name : 'given'} lengths`;
   return (
-    `async: ${c.async}'s staleness rule (${settings || 'no staleness setting'}) on \`grpo-sandbox async\`'s default workload decides ` +
+    `async: ${c.async}'s staleness rule (${settings || 'no staleness setting'}) on a simulated workload (${workload}) decides ` +
     "which policy version generated each row; a row is sampled with that version's parameters and trained under the current " +
     `ones (${c.loss === 'pairwise' ? 'the pairwise loss has no importance ratio: stale rows count as on-policy' : `the ${c.loss} loss's ratio and clip`}); ` +
-    'lag = step − that version'
+    `lag = step − that version\nthe same simulation, step by step: grpo-sandbox async ${asyncCommandOf(c).join(' ')}`
   );
 }
 

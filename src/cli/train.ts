@@ -37,6 +37,7 @@ import { helpLine } from './layout-flags.ts';
 import { settingFlagSpec, settingsHelp } from './setting-help.ts';
 import { asyncIntro, type Comparison, compareRuns, comparisonLines, lagPart } from './train-async.ts';
 import { asyncRunOf } from '../train/async-plan.ts';
+import { asyncWorkloadOf } from '../train/async-settings.ts';
 
 const spec = {
   preset: { type: 'string' },
@@ -319,7 +320,7 @@ const command: Command = {
                   `num_iterations ${config.numIterations}, normalised as ${config.framework}`
                 : ''),
           );
-          if (config.async !== null) info(asyncIntro(config, asyncRunOf(config)));
+          if (config.async !== null) info(asyncIntro(config, { ...asyncRunOf(config), workload: asyncWorkloadOf(config) }));
           if (lossNearZeroByConstruction(config))
             info(
               'the loss reads ~0 by construction: on-policy the ratio is 1, so it is minus the mean advantage, and advantages ' +

@@ -1,15 +1,15 @@
 // `train --async`: which policy version generated each row a step trains on. The asynchronous simulation
-// (src/core/async, the same workload reader and rule settings as `grpo-sandbox async`) runs with the training's
-// prompts per step, k, steps and seed, and says which prompt groups step t trains and which version generated each
-// completion. Prompt p of the simulation (its dispatch order) is the p-th group of the synchronous run's layout
-// (layout step ⌊p / B⌋, its (p mod B)-th prompt in gathered order); step t's j-th trained group (in prompt order)
-// takes the places the synchronous step t gives its j-th group. At zero staleness every step trains prompts tB … tB + B − 1 at
-// version t: the synchronous run's ids, at its version.
+// (src/core/async, with the workload and rule settings the run was given, read as `grpo-sandbox async` reads them:
+// async-settings.ts) runs with the training's prompts per step, k, steps and seed, and says which prompt groups step t
+// trains and which version generated each completion. Prompt p of the simulation (its dispatch order) is the p-th
+// group of the synchronous run's layout (layout step ⌊p / B⌋, its (p mod B)-th prompt in gathered order); step t's
+// j-th trained group (in prompt order) takes the places the synchronous step t gives its j-th group. At zero staleness
+// every step trains prompts tB … tB + B − 1 at version t: the synchronous run's ids, at its version.
 import { ConfigError } from '../core/errors.ts';
-import { readRuleValues, ruleDef, simulate } from '../core/async/index.ts';
-import { asyncWorkloadFrom } from '../core/async/workload-settings.ts';
-import type { AsyncResult, AsyncWorkload } from '../core/async/types.ts';
+import { ruleDef, simulate } from '../core/async/index.ts';
+import type { AsyncResult } from '../core/async/types.ts';
 import type { Layout } from '../core/layout/types.ts';
+import { asyncRuleValuesOf, asyncWorkloadOf, promptsPerStep } from './async-settings.ts';
 import { layoutCovering, type TrainConfig } from './config.ts';
 
 /** One step's rows as each rank trains them: prompt ids (the layout's shape) and the version that generated each row. */
@@ -29,30 +29,12 @@ export interface AsyncPlan {
   maxLag: number;
 }
 
-/** Prompts per training step: every rank's batch over k (the layout's groups). */
-export const promptsPerStep = (c: TrainConfig): number => (c.ranks * c.batch) / c.k;
-
-/**
- * The simulation's workload for a run: the async command's reader, with the run's prompts per step, k, steps and seed
- * (`get`: the other workload keys' text, e.g. the CLI's flags; the async command's defaults where absent).
- */
-export function asyncWorkloadOf(c: TrainConfig, get: (key: string) => string | undefined = () => undefined): AsyncWorkload {
-  const own: Record<string, string> = {
-    'train-batch-size': String(promptsPerStep(c)),
-    k: String(c.k),
-    steps: String(c.steps),
-    seed: String(c.seed),
-  };
-  return asyncWorkloadFrom((key) => own[key] ?? get(key));
-}
-
-/** The simulation of a run's framework and bound (the rule's other settings at their shipped defaults). */
+/** The simulation of a run's framework under its rule's settings and workload (async-settings.ts: the async command's readers). */
 export function asyncRunOf(c: TrainConfig): AsyncResult {
   const def = ruleDef(c.async ?? '');
   if (!def) throw new ConfigError(`--async ${c.async}: not a framework's staleness rule`);
-  const values = readRuleValues(def, (flag) => (flag === 'max-staleness' && c.maxStaleness !== null ? String(c.maxStaleness) : undefined));
   const w = asyncWorkloadOf(c);
-  return simulate(w, def.build(values, w.trainBatchSize, w.k, w.genWorkers));
+  return simulate(w, def.build(asyncRuleValuesOf(def, c), w.trainBatchSize, w.k, w.genWorkers));
 }
 
 /** Each layout step's groups: the gathered positions of its j-th prompt, in gathered (rank-major) order. */

@@ -13,7 +13,11 @@ import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.
 import type { Layout } from '../core/layout/types.ts';
 import { buildLayout } from '../core/samplers/index.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS } from '../core/steps/index.ts';
-import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS, readRuleValues, ruleDef } from '../core/async/index.ts';
+import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS, ruleDef } from '../core/async/index.ts';
+import { ASYNC_RULE_KEYS, ASYNC_WORKLOAD_KEYS, asyncKeyApplies, asyncRuleValuesOf, asyncWorkloadOf, ruleOwners } from './async-settings.ts';
+
+/** The simulation's keys a run may give (async-settings.ts). */
+const ASYNC_KEYS: readonly string[] = [...ASYNC_WORKLOAD_KEYS, ...ASYNC_RULE_KEYS];
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'cpu'];
@@ -64,6 +68,11 @@ export interface TrainConfig {
   async: string | null;
   /** The rule's bound (the async command's --max-staleness); null: the framework's shipped default. */
   maxStaleness: number | null;
+  /**
+   * The simulation's other settings as given, by the async command's flag (async-settings.ts): its workload keys
+   * (--gen-workers, --step-time, …) and the rule's own keys (--sampler-policy, …); absent: the async command's default.
+   */
+  asyncSettings: Record<string, string>;
 }
 
 export const FILTER_METRICS: readonly FilterMetric[] = ['reward', 'accuracy'];
@@ -97,6 +106,7 @@ export const DEFAULT_TRAIN: TrainConfig = {
   framework: 'trl-1.13.0',
   async: null,
   maxStaleness: null,
+  asyncSettings: {},
 };
 
 export interface TrainPreset {
@@ -224,6 +234,12 @@ export function trainConfigFromJson(json: unknown): TrainConfig {
     throw new ConfigError(`'steps' must be a whole number from 1 to 1000000, got ${o.steps}`);
   if (o.checksumEvery !== undefined && !whole(o.checksumEvery, 1, Number.MAX_SAFE_INTEGER))
     throw new ConfigError(`'checksumEvery' must be a whole number ≥ 1, got ${o.checksumEvery}`);
+  if (o.asyncSettings !== undefined) {
+    const a = o.asyncSettings as Record<string, unknown>;
+    const bad = Object.entries(a).find(([key, v]) => !ASYNC_KEYS.includes(key) || typeof v !== 'string');
+    if (Array.isArray(a) || bad)
+      throw new ConfigError(`'asyncSettings' must map the simulation's settings (${ASYNC_KEYS.join(', ')}) to their text`);
+  }
   if (o.maxGradNorm !== undefined && !Number.isFinite(o.maxGradNorm))
     throw new ConfigError(`'maxGradNorm' must be a finite number, got ${o.maxGradNorm}`);
   return { ...DEFAULT_TRAIN, ...(o as Partial<TrainConfig>) };
@@ -317,10 +333,15 @@ function checkMicroSteps(c: TrainConfig): void {
   if (c.dynamicSampling !== null) throw configError([fact('train.micro-dynamic', { key })]);
 }
 
-/** What `train --async` models: plain steps on the CPU, whole groups per step; the bound read as the async command reads it. */
+/**
+ * What `train --async` models: plain steps on the CPU, whole groups per step; the bound, the workload and the rule's own
+ * settings read as the async command reads them, each refused where the framework does not read it.
+ */
 function checkAsync(c: TrainConfig): void {
+  const given = Object.keys(c.asyncSettings);
   if (c.async === null) {
     if (c.maxStaleness !== null) throw configError([fact('train.async-bound-alone')]);
+    if (given.length > 0) throw configError([fact('train.async-setting-alone', { key: given[0]! })]);
     return;
   }
   const framework = c.async;
@@ -332,10 +353,20 @@ function checkAsync(c: TrainConfig): void {
   if (usesMicroSteps(c)) throw refuse('micro-steps');
   if (c.dynamicSampling !== null) throw refuse('dynamic-sampling');
   if ((c.ranks * c.batch) % c.k !== 0) throw configError([fact('train.async-groups', { framework, samples: c.ranks * c.batch, k: c.k })]);
-  if (c.maxStaleness !== null) {
-    if (!def.keys.some((k) => k.flag === 'max-staleness')) throw refuse('no-bound');
-    readRuleValues(def, (flag) => (flag === 'max-staleness' ? String(c.maxStaleness) : undefined));
-  }
+  if (c.maxStaleness !== null && !def.keys.some((k) => k.flag === 'max-staleness')) throw refuse('no-bound');
+  const other = given.find((key) => !asyncKeyApplies(framework, key));
+  if (other !== undefined)
+    throw configError([
+      fact('train.async-not-its-setting', {
+        framework,
+        key: other,
+        owners: ruleOwners(other),
+        reads: def.keys.map((k) => k.flag),
+      }),
+    ]);
+  const w = asyncWorkloadOf(c);
+  // Building the rule refuses what its settings cannot run (NeMo RL's custom sampler: outside code).
+  def.build(asyncRuleValuesOf(def, c), w.trainBatchSize, w.k, w.genWorkers);
 }
 
 /** The combinations dynamic sampling cannot train, each named with what to change. */

@@ -1,8 +1,11 @@
 // The training run's settings, each described once: `grpo-sandbox train`'s flags and `--help`
 // (src/cli/train.ts), the <grpo-train> dashboard's attributes and form, and the URL keys of its
 // link all come from TRAIN_SETTINGS, and both read them through trainConfigFrom. Adding a
-// setting is one row here plus its field in TrainConfig (src/train/config.ts).
-import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS } from '../core/async/index.ts';
+// setting is one row here plus its field in TrainConfig (src/train/config.ts); the rows of
+// `--async`'s simulation are generated from the async command's tables (a workload key or a rule
+// key added there is a train setting too), and read by its readers (async-settings.ts).
+import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS, RULES } from '../core/async/index.ts';
+import { WORKLOAD_DEFAULTS, WORKLOAD_KEY_SPECS } from '../core/async/workload-settings.ts';
 import { POLICIES, type Policy } from '../core/dynamic/types.ts';
 import { REWARD_MODES } from '../core/env/task.ts';
 import { configError, fact } from '../core/messages/index.ts';
@@ -20,6 +23,7 @@ import {
   trainBudgetError,
   type TrainConfig,
 } from './config.ts';
+import { ASYNC_RULE_KEYS, ASYNC_WORKLOAD_KEYS, ruleOwners } from './async-settings.ts';
 
 /** The word for "no dynamic sampling" (the field's null). */
 export const OFF = 'off';
@@ -28,6 +32,42 @@ export const OFF = 'off';
 type TrainValues = Omit<TrainConfig, 'dynamicSampling' | 'async'> & { dynamicSampling: Policy | typeof OFF; async: string };
 
 const d = DEFAULT_TRAIN;
+
+/** The async command's workload defaults by key (the train-tokens-per-second rate has none: --step-time is the default). */
+const WORKLOAD_DEFAULT_TEXT: Record<string, string> = {
+  'gen-workers': String(WORKLOAD_DEFAULTS.genWorkers),
+  concurrency: String(WORKLOAD_DEFAULTS.concurrency),
+  'tokens-per-second': String(WORKLOAD_DEFAULTS.tokensPerSecond),
+  'step-time': String(WORKLOAD_DEFAULTS.stepTime),
+  'length-distribution': WORKLOAD_DEFAULTS.lengthDistribution,
+};
+
+/**
+ * The simulation's rows (async-settings.ts), generated from the async command's tables: its workload keys, then every
+ * framework's own rule keys. Their text is kept as given (TrainConfig.asyncSettings) and read by the async command's
+ * readers in checkAsync; the kind and range here are what --help, the form and the parity test know of them.
+ */
+const ASYNC_ROWS: readonly Setting<TrainValues>[] = [
+  ...ASYNC_WORKLOAD_KEYS.map((key): Setting<TrainValues> => {
+    const spec = WORKLOAD_KEY_SPECS[key as keyof typeof WORKLOAD_KEY_SPECS];
+    const about = `with --async: the async command's --${key}, ${spec.about} (default ${WORKLOAD_DEFAULT_TEXT[key] ?? 'none: --step-time'})`;
+    if (spec.kind === 'name') return { field: 'asyncSettings', key, metavar: 'NAME', kind: 'choice', choices: spec.choices, hint: about };
+    if (spec.kind === 'int') return { field: 'asyncSettings', key, metavar: 'N', kind: 'int', min: spec.min, max: spec.max, hint: about };
+    return { field: 'asyncSettings', key, metavar: 'X', kind: 'number', min: Number.MIN_VALUE, max: spec.max, hint: about };
+  }),
+  ...ASYNC_RULE_KEYS.map((flag): Setting<TrainValues> => {
+    const owners = ruleOwners(flag);
+    const k = RULES.find((r) => r.framework === owners[0])!.keys.find((x) => x.flag === flag)!;
+    const hint = `with --async ${owners.join('|')}: ${k.key} (default ${k.default ?? 'derived'}), ${k.about}`;
+    const row = { field: 'asyncSettings', key: flag, hint } as const;
+    if (k.kind === 'bool') return { ...row, metavar: 'B', kind: 'choice', choices: ['true', 'false'] };
+    if (k.kind === 'choice') return { ...row, metavar: 'NAME', kind: 'choice', choices: k.choices! };
+    return { ...row, metavar: k.kind === 'int' ? 'N' : 'X', kind: k.kind === 'int' ? 'int' : 'number', min: k.min, max: 1_000_000 };
+  }),
+];
+
+/** Whether a row is one of the simulation's (its text kept as given, read by the async command's readers). */
+export const isAsyncRow = (key: string): boolean => ASYNC_ROWS.some((s) => s.key === key);
 
 /** Every setting of a run, in the order the CLI's `--help` lists them and the form shows them. */
 export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
@@ -180,8 +220,9 @@ export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
     kind: 'choice',
     choices: [...ASYNC_FRAMEWORKS, OFF],
     hint:
-      'train under F’s staleness rule: `grpo-sandbox async --framework F` (its default workload) says which policy version generated ' +
-      'each row a step trains on; each row is sampled with that version’s parameters, and the run ends with the same run at zero ' +
+      'train under F’s staleness rule: `grpo-sandbox async --framework F` (with the workload and rule settings below, the async ' +
+      'command’s own) says which policy version generated each row a step trains on; each row is sampled with that version’s ' +
+      'parameters, and the run ends with the same run at zero ' +
       `staleness beside it; ${ASYNC_FRAMEWORKS.join('|')} or ${OFF} (default ${OFF})`,
   },
   {
@@ -193,12 +234,16 @@ export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
     max: 1_000_000,
     hint: 'with --async: the rule’s bound, as `grpo-sandbox async --max-staleness` sets it (default: the framework’s shipped value)',
   },
+  ...ASYNC_ROWS,
 ];
+
+/** The rows read by the settings' own readers (the simulation's are read as text, then by the async command's). */
+const OWN_ROWS = TRAIN_SETTINGS.filter((s) => s.field !== 'asyncSettings');
 
 /** The settings that mean something only with dynamic sampling on. */
 const DYNAMIC_ONLY = ['max-resample-times', 'filter-metric'];
 
-/** The setting that means something only with --async (and is written out only when given). */
+/** The setting that means something only with --async (and is written out only when given, as the simulation's rows are). */
 const ASYNC_ONLY = 'max-staleness';
 
 /**
@@ -215,9 +260,14 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
       throw configError([fact('train.unknown-preset', { got: quote(preset), presets: Object.keys(TRAIN_PRESETS) })]);
     c = { ...c, ...TRAIN_PRESETS[preset]!.config };
   }
-  const v = readSettings(TRAIN_SETTINGS, get);
+  const v = readSettings(OWN_ROWS, get);
   const { dynamicSampling, async, ...rest } = v;
   Object.assign(c, rest);
+  c.asyncSettings = {};
+  for (const s of ASYNC_ROWS) {
+    const text = get(s.key);
+    if (text !== null && text !== undefined) c.asyncSettings[s.key] = text;
+  }
   if (dynamicSampling !== undefined) c.dynamicSampling = dynamicSampling === OFF ? null : dynamicSampling;
   if (async !== undefined) c.async = async === OFF ? null : async;
   // --epsilon-high defaults to --epsilon-low.
@@ -232,10 +282,17 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
   return c;
 }
 
-/** A setting's value in `c` as text (what the form shows and the link carries). */
+/** A setting's value in `c` as text (what the form shows and the link carries); a simulation's row not given: its default. */
 export function settingText(c: TrainConfig, key: string): string {
   const s = TRAIN_SETTINGS.find((x) => x.key === key);
   if (!s) return '';
+  const own = RULES.find((r) => r.framework === c.async)?.keys.find((x) => x.flag === key);
+  if (s.field === 'asyncSettings') {
+    if (Object.hasOwn(c.asyncSettings, key)) return c.asyncSettings[key]!;
+    return own ? String(own.default ?? '') : (WORKLOAD_DEFAULT_TEXT[key] ?? '');
+  }
+  // The bound not given: the rule's shipped value where --async names one.
+  if (key === ASYNC_ONLY && c.maxStaleness === null && own) return String(own.default ?? '');
   const v = c[s.field as keyof TrainConfig];
   return v === null ? OFF : String(v);
 }
@@ -243,7 +300,8 @@ export function settingText(c: TrainConfig, key: string): string {
 /**
  * The settings of `c` as key → text, every one written out (not only those that differ from
  * today's defaults, so a link still means the same run if a default changes), the preset first
- * (it carries seed-003's model size); dynamic sampling's own settings only when it is on.
+ * (it carries seed-003's model size); dynamic sampling's own settings only when it is on; the
+ * asynchronous simulation's bound and settings only when given.
  */
 export function trainSettingTexts(c: TrainConfig, preset?: string): [string, string][] {
   const out: [string, string][] = [];
@@ -251,6 +309,7 @@ export function trainSettingTexts(c: TrainConfig, preset?: string): [string, str
   for (const s of TRAIN_SETTINGS) {
     if (c.dynamicSampling === null && DYNAMIC_ONLY.includes(s.key)) continue;
     if (s.key === ASYNC_ONLY && c.maxStaleness === null) continue;
+    if (s.field === 'asyncSettings' && !Object.hasOwn(c.asyncSettings, s.key)) continue;
     out.push([s.key, settingText(c, s.key)]);
   }
   return out;

@@ -12,7 +12,8 @@ import { dynamicRequestFromArgs } from '../../src/cli/dynamic.ts';
 import { requestFromFlags as scheduleFromArgs } from '../../src/cli/schedule.ts';
 import { trainConfigFromArgs } from '../../src/cli/train.ts';
 import { MAX_WORLD } from '../../src/ranks/arena.ts';
-import { TRAIN_SETTINGS } from '../../src/train/settings.ts';
+import { ruleOwners } from '../../src/train/async-settings.ts';
+import { isAsyncRow, TRAIN_SETTINGS } from '../../src/train/settings.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DYNAMIC_ATTRIBUTES, dynamicRequest } from '../../src/ui/dynamic/dynamic-request.ts';
 import { SCHEDULE_ATTRIBUTES, scheduleRequest } from '../../src/ui/schedule/schedule-request.ts';
@@ -86,6 +87,8 @@ interface Feature {
   outputFlags: string[];
   /** Settings every case carries on both sides (a world small enough for every budget). */
   base: Record<string, string>;
+  /** More settings a row's cases carry (a setting that means something only beside another: train --async's). */
+  context?: (key: string) => Record<string, string>;
   cli: (args: string[]) => unknown;
   element: (attrs: Record<string, string>) => unknown;
 }
@@ -99,6 +102,8 @@ const FEATURES: Feature[] = [
     // like dynamic's collective-backend flags.
     outputFlags: ['out', 'resume', 'overwrite', 'json', 'threads', 'helpers'],
     base: {},
+    // The asynchronous simulation's bound and settings, under a rule that reads them (off, every value is refused alike).
+    context: (key): Record<string, string> => (key === 'max-staleness' || isAsyncRow(key) ? { async: ruleOwners(key)[0] ?? 'areal' } : {}),
     cli: trainConfigFromArgs,
     element: trainRequest,
   },
@@ -135,7 +140,7 @@ for (const f of FEATURES) {
     let compared = 0;
     for (const s of f.table) {
       for (const value of samples(s)) {
-        const given = { ...f.base, [s.key]: value };
+        const given = { ...f.base, ...f.context?.(s.key), [s.key]: value };
         const args = Object.entries(given).flatMap(([k, v]) => [`--${k}=${v}`]);
         const url = new URLSearchParams(Object.entries(given));
         const cli = await outcome(() => f.cli(args));

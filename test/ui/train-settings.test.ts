@@ -11,7 +11,7 @@ import { DEFAULT_TRAIN, fusedStepGap, fusedStepUnsupported, TRAIN_PRESETS, type 
 import { fact, say } from '../../src/core/messages/index.ts';
 import { trainingLayout } from '../../src/train/run.ts';
 import { loadCatalogue, setLang } from '../../src/ui/i18n/index.ts';
-import { TRAIN_SETTINGS } from '../../src/train/settings.ts';
+import { isAsyncRow, TRAIN_SETTINGS } from '../../src/train/settings.ts';
 import { clausesText, type SaidFact } from '../../src/ui/core-text.ts';
 import { runSearch, trainRequest } from '../../src/ui/train/train-request.ts';
 
@@ -96,9 +96,9 @@ test('the link carries every setting and the seed, and reads back as the same co
   const search = runSearch(c);
   const p = new URLSearchParams(search);
   assert.equal(p.get('view'), 'train');
-  // Every setting but dynamic sampling's own (off here, where the CLI refuses them) and --async's bound (async is off).
+  // Every setting but dynamic sampling's own (off here, where the CLI refuses them) and --async's bound and simulation (async is off).
   for (const f of TRAIN_FLAGS)
-    assert.equal(p.has(f.flag), !['max-resample-times', 'filter-metric', 'max-staleness'].includes(f.flag), f.flag);
+    assert.equal(p.has(f.flag), !['max-resample-times', 'filter-metric', 'max-staleness'].includes(f.flag) && !isAsyncRow(f.flag), f.flag);
   assert.deepEqual(
     configFromFlags((f) => p.get(f)),
     c,

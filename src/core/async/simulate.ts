@@ -4,6 +4,7 @@
 // rate) and ends in a weight update; the generators take the new weights as the rule's WeightSync says.
 // Ties in time are broken by the order events were scheduled, so a run is a pure function of its inputs.
 import { ConfigError } from '../errors.ts';
+import { configError, fact } from '../messages/index.ts';
 import { PromptLengths } from './lengths.ts';
 import type { RuleDrop, RuleState, StalenessRule } from './rule.ts';
 import { summarize } from './summary.ts';
@@ -112,13 +113,8 @@ export const MAX_SLOTS = 1 << 20;
 
 export function checkWorkload(w: AsyncWorkload): void {
   if (w.genWorkers * w.concurrency > MAX_SLOTS)
-    throw new ConfigError(
-      `--gen-workers × --concurrency is ${w.genWorkers * w.concurrency} slots; at most ${MAX_SLOTS}: lower one of them`,
-    );
-  if ((w.stepTime === null) === (w.trainTokensPerSecond === null))
-    throw new ConfigError(
-      'give exactly one of --step-time (seconds per step) and --train-tokens-per-second (a step lasts its tokens ÷ this rate)',
-    );
+    throw configError([fact('async.slots', { slots: w.genWorkers * w.concurrency, max: MAX_SLOTS })]);
+  if ((w.stepTime === null) === (w.trainTokensPerSecond === null)) throw configError([fact('async.step-time-or-rate')]);
 }
 
 /** Runs the workload under one framework's rule. */

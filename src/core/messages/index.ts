@@ -6,11 +6,12 @@
 // its Chinese template in src/ui/i18n/core-zh.ts (the type there refuses a missing id).
 import { ConfigError } from '../errors.ts';
 import { CLI_WORDS, ERRORS_EN, type Words } from './errors.ts';
+import { ASYNC_EN } from './async.ts';
 import { NOTES_EN } from './notes.ts';
 import { SETTINGS_EN } from './settings.ts';
 import { STEPS_EN } from './steps.ts';
 
-export const EN = { ...NOTES_EN, ...ERRORS_EN, ...SETTINGS_EN, ...STEPS_EN };
+export const EN = { ...NOTES_EN, ...ERRORS_EN, ...SETTINGS_EN, ...STEPS_EN, ...ASYNC_EN };
 
 /** Every message the core can say. */
 export type MessageId = keyof typeof EN;

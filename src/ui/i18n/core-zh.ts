@@ -243,6 +243,21 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'train.steps-per-generation-trl': (p) =>
     `steps-per-generation 是 TRL 的设置：${p.sampler} sampler 每个 layout step 只生成一个 batch；请改用 sampler trl，或不设置它`,
   'train.async-bound-alone': () => 'max-staleness 要和 async FRAMEWORK 一起用（它限定的是那个 staleness 规则）',
+  'async.rule-bool': (p) => `${p.flag}（${p.framework} 的 ${p.key}）取 true 或 false，得到的是 '${p.got}'`,
+  'async.rule-choice': (p) => `${p.flag}（${p.framework} 的 ${p.key}）取 ${p.choices.join('、')} 之一，得到的是 '${p.got}'`,
+  'async.rule-number': (p) => `${p.flag}（${p.framework} 的 ${p.key}）取${p.whole ? '整数' : '数值'}，得到的是 '${p.got}'`,
+  'async.rule-at-least': (p) => `${p.flag}（${p.framework} 的 ${p.key}）至少为 ${p.min}，${got(p.got)}`,
+  'async.rule-at-most': (p) => `${p.flag}（${p.framework} 的 ${p.key}）至多为 ${p.max}，${got(p.got)}`,
+  'async.positive': (p) => `${p.key} 取正数，${got(p.got)}`,
+  'async.length-distribution': (p) => `未知的 length-distribution ${p.got}；请从 ${p.choices.join('、')} 中选择`,
+  'async.slots': (p) => `gen-workers × concurrency 为 ${p.slots} 个槽位，至多 ${p.max}：请调低其中之一`,
+  'async.step-time-or-rate': () => 'step-time（每步秒数）与 train-tokens-per-second（每步时长 = 其词元数 ÷ 该速率）须且只须给出一个',
+  'async.nemo-custom': () =>
+    "sampler-policy custom 从 async_rl.sampler.target（'module:ClassName'）加载 PromptGroupSampler：那是沙盒无法运行的外部代码；" +
+    '请选择 windowed、ready_first、weight_fifo 或 in_order',
+  'train.async-setting-alone': (p) => `${p.key} 是异步模拟的设置，要和 async FRAMEWORK 一起用`,
+  'train.async-not-its-setting': (p) =>
+    `${p.key} 不是 ${p.framework} 的设置（它属于 ${p.owners.join('、')}）；${p.framework} 读取 ${[...p.reads, '工作负载的设置'].join('、')}`,
   'train.async-not-modelled': (p) =>
     `async ${p.framework}：` +
     {

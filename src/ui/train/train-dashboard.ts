@@ -9,14 +9,14 @@ import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_TRAIN, TRAIN_PRESETS, type TrainConfig } from '../../train/config.ts';
 import type { BudgetBand } from '../../train/evaluate.ts';
 import type { StepRecord } from '../../train/run.ts';
-import { settingText, TRAIN_SETTINGS } from '../../train/settings.ts';
+import { OFF, settingText, TRAIN_SETTINGS } from '../../train/settings.ts';
 import { download } from '../figure-export.ts';
 import { ChartsController } from './chart-controller.ts';
 import { CHARTS } from './charts.ts';
 import { derivedNote, isolationProblem, MSG } from './messages.ts';
 import { metricsCsv, metricsJsonl } from './metrics-export.ts';
 import { RunController } from './run-controller.ts';
-import { runSearch, TRAIN_ATTRIBUTES, trainRequest } from './train-request.ts';
+import { formFields, runSearch, TRAIN_ATTRIBUTES, trainRequest } from './train-request.ts';
 import { uplotStyles } from './uplot-style.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
@@ -290,11 +290,17 @@ export class TrainDashboard extends LitElement {
     }
   }
 
-  /** What a field shows: its typed or attribute text, else the default (with the chosen preset) it stands for. */
+  /** What a field shows: its typed or attribute text, else the default (with the chosen preset and --async rule) it stands for. */
   private shown(flag: TrainFlag, base: TrainConfig): string {
     const given = this.values[flag];
     if (given !== undefined) return given;
-    return settingText(base, flag);
+    return settingText(flag === 'async' ? base : { ...base, async: this.asyncShown(base) }, flag);
+  }
+
+  /** The framework whose staleness rule the form's async field names; null: off. */
+  private asyncShown(base: TrainConfig): string | null {
+    const fw = this.shown('async', base);
+    return fw === OFF ? null : fw;
   }
 
   private field(flag: TrainFlag, base: TrainConfig): unknown {
@@ -392,7 +398,7 @@ export class TrainDashboard extends LitElement {
       <h1>${MSG.title}</h1>
       <p class="intro">${MSG.intro}</p>
       ${this.isolation ? html`<div class="isolation" role="alert"><strong>${MSG.isolation.title}.</strong> ${this.isolation}</div>` : nothing}
-      <form @submit=${(e: Event) => e.preventDefault()}>${FLAG_NAMES.map((f) => this.field(f, base))}</form>
+      <form @submit=${(e: Event) => e.preventDefault()}>${formFields(this.values, this.asyncShown(base)).map((f) => this.field(f, base))}</form>
       <div class="buttons">
         <button id="start" ?disabled=${busy || this.isolation !== null} @click=${() => this.startRun()}>${MSG.start}</button>
         <button id="stop" ?disabled=${!busy} @click=${() => this.stopRun()}>${MSG.stop}</button>

@@ -8,7 +8,7 @@
 // updates weights during pending requests). Lag ("age"): trainer version − the rollout's start weight.
 // The four built-in policies are the home's StalenessSampler (src/core/frameworks/nemo-rl/staleness.ts);
 // custom loads a PromptGroupSampler from async_rl.sampler.target ("module:ClassName"), outside code the sandbox cannot run.
-import { ConfigError } from '../../errors.ts';
+import { configError, fact } from '../../messages/index.ts';
 import { StalenessSampler } from '../../frameworks/nemo-rl/staleness.ts';
 import { type RuleDef, type RuleDrop, type RuleKey, type StalenessRule, settingsOf } from '../rule.ts';
 import type { Group } from '../types.ts';
@@ -81,10 +81,7 @@ export function makeSampler(name: string, staleness: number, lookahead: number, 
   if (name === 'ready_first') return new StalenessSampler({ name, maxStalenessVersions: staleness });
   if (name === 'weight_fifo') return new StalenessSampler({ name, maxStalenessVersions: staleness });
   if (name === 'in_order') return new StalenessSampler({ name, maxStalenessVersions: lookahead });
-  throw new ConfigError(
-    "--sampler-policy custom loads a PromptGroupSampler from async_rl.sampler.target ('module:ClassName'): outside code the sandbox cannot run; " +
-      'choose windowed, ready_first, weight_fifo or in_order',
-  );
+  throw configError([fact('async.nemo-custom')]);
 }
 
 export const nemoRlRule: RuleDef = {
