@@ -100,6 +100,11 @@ export const SETTINGS_EN = {
     `${w.flag('steps-per-generation')} is TRL's: the ${p.sampler} sampler generates one batch per layout step; use ${w.flag('sampler')} trl, or leave it out`,
   'train.async-bound-alone': (_: Record<string, never>, w: Words = CLI_WORDS) =>
     `${w.flag('max-staleness')} goes with ${w.flag('async')} FRAMEWORK (the staleness rule it bounds)`,
+  'train.async-setting-alone': (p: { key: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} is a setting of the asynchronous simulation: it goes with ${w.flag('async')} FRAMEWORK`,
+  'train.async-not-its-setting': (p: { framework: string; key: string; owners: string[]; reads: string[] }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} is not ${p.framework}'s setting (it is ${p.owners.join(', ')}'s); ${p.framework} reads ` +
+    `${p.reads.map((f) => `${w.flag(f)}, `).join('')}and the workload's settings`,
   'train.async-not-modelled': (
     p: { framework: string; why: 'backend' | 'micro-steps' | 'dynamic-sampling' | 'no-bound' },
     w: Words = CLI_WORDS,
