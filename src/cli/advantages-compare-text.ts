@@ -4,7 +4,8 @@
 import type { CompareInput, Comparison, CompareWarning, Grouping } from '../core/grpo/compare.ts';
 import { ZERO } from '../core/grpo/compare.ts';
 
-const GROUPING: Record<Grouping, string> = {
+/** How a scheme puts completions into groups, in the words `advantages --compare` and `layout --sampler HOME` print. */
+export const GROUPING: Record<Grouping, string> = {
   position: 'groups by position (runs of k)',
   uid: 'groups by uid (one per draw of a prompt)',
   'prompt-content': 'groups by prompt content',

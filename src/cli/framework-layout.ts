@@ -6,6 +6,7 @@ import { ConfigError } from '../core/errors.ts';
 import { frameworkLayoutEstimate, plannedLayout, plannedLower, plannedText } from '../core/frameworks/budget.ts';
 import { packedSteps } from '../core/frameworks/packed.ts';
 import type { FrameworkHome, FrameworkStep, PackedStep } from '../core/frameworks/types.ts';
+import { GROUPING } from './advantages-compare-text.ts';
 import type { CliIo } from './io.ts';
 import { writeFrameworkConfig } from './config-file.ts';
 import { parseFlags, quote } from './flags.ts';
@@ -37,7 +38,7 @@ per data-parallel rank, as the framework's loader and dispatch produce them.
 ${home.presets.map((p) => `  --preset ${p.name.padEnd(24)} ${p.about} (${p.source})`).join('\n')}
   --seqlens FILE                    token counts per sample (prompt + completion) in generation order, step after step
   --emit ${home.name.padEnd(26)} instead of the layout, these settings as ${home.title}'s own config (${home.configFormat}), which --config reads back
-  --json                            {framework, settings, steps[i].ranks[r], counts, notes, warnings}
+  --json                            {framework, settings, steps[i].ranks[r], counts, groups, notes, warnings}
 The framework's keys (flag, its own key, its shipped default):
 ${keys}
 `;
@@ -122,6 +123,7 @@ export async function runFrameworkLayout(home: FrameworkHome, args: string[], io
         ...(reading.config ? { config: { path: reading.config.path, read: reading.config.read, ignored: reading.config.ignored } } : {}),
         steps,
         counts: layout.counts,
+        groups: { scheme: home.advantages[0]!.scheme, groupBy: home.advantages[0]!.groupBy },
         notes: layout.notes,
         warnings: layout.warnings,
       })}\n`,
@@ -134,6 +136,7 @@ export async function runFrameworkLayout(home: FrameworkHome, args: string[], io
     ...layout.warnings.map((w) => `WARNING (printed by ${home.title}): ${w}`),
     'counts:',
     ...layout.counts.map((c) => `  ${c.name} = ${c.value}: ${c.how}`),
+    `groups: its default advantage scheme (${home.advantages[0]!.scheme}) ${GROUPING[home.advantages[0]!.groupBy]}`,
     ...layout.steps.slice(0, TEXT_STEPS).map((s, i) => stepText(s, packed[i] ?? null)),
     ...(layout.steps.length > TEXT_STEPS ? [`… ${layout.steps.length - TEXT_STEPS} more steps (--json has them all)`] : []),
     ...layout.notes.map((n) => `note: ${n}`),

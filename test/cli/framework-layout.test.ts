@@ -20,6 +20,14 @@ for (const home of FRAMEWORK_HOMES) {
     for (const k of home.keys) assert.ok(res.stdout.includes(`--${k.flag}`) && res.stdout.includes(k.key), k.key);
   });
 
+  test(`${home.name}: the layout says how its default advantage scheme groups the completions`, async () => {
+    const res = await runCli(['layout', '--sampler', home.name, '--preset', home.presets[0]!.name, '--json']);
+    assert.equal(res.status, 0, res.stderr);
+    const { groups } = JSON.parse(res.stdout);
+    const own = home.advantages[0]!;
+    assert.deepEqual(groups, { scheme: own.scheme, groupBy: own.groupBy });
+  });
+
   const example = configs.find((f) => f.startsWith(`${home.name}-`));
   if (!example) continue;
   test(`${home.name}: --config ${example} gives the layout of the flags it reads`, async () => {
