@@ -50,10 +50,16 @@ export function renderSteps(report: StepsReport, show: number): string {
   out.push(`steps: --sampler ${c.sampler} trained by ${report.framework.name}, loss ${report.loss}`);
   out.push(
     wrap(
-      `W=${c.ranks} ranks, ${report.microBatch} completion(s) per rank per micro-step, ` +
-        (report.gradientAccumulationFrom === 'ppo-mini-batch'
-          ? `gradient accumulation ${report.gradientAccumulation} (ppo_mini_batch_size // ppo_micro_batch_size_per_gpu), `
-          : `gradient_accumulation_steps ${report.gradientAccumulation}, `) +
+      `W=${c.ranks} ranks, ` +
+        (c.useDynamicBsz
+          ? `micro-batches cut by tokens (use_dynamic_bsz: at most ppo_max_token_len_per_gpu ${c.ppoMaxTokenLenPerGpu} tokens each, ` +
+            'the ranks’ largest count), '
+          : `${report.microBatch} completion(s) per rank per micro-step, `) +
+        (c.useDynamicBsz
+          ? ''
+          : report.gradientAccumulationFrom === 'ppo-mini-batch'
+            ? `gradient accumulation ${report.gradientAccumulation} (ppo_mini_batch_size // ppo_micro_batch_size_per_gpu), `
+            : `gradient_accumulation_steps ${report.gradientAccumulation}, `) +
         (FRAMEWORKS[report.framework.name]!.schedule.readsStepsPerGeneration ? `steps_per_generation ${c.stepsPerGeneration}, ` : '') +
         `passes per generation (num_iterations / inner epochs / ppo_epochs) ${c.numIterations}: ${micro} micro-steps, ${applied} optimizer step(s).`,
     ),

@@ -27,6 +27,8 @@ const base = {
   dataloaderNumWorkers: 8,
   usePrefixGrouper: false,
   keepMinibatch: false,
+  useDynamicBsz: false,
+  ppoMaxTokenLenPerGpu: 16384,
 } as const;
 
 export const presets: Record<string, Preset> = {

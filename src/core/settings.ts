@@ -37,7 +37,9 @@ export type LayoutParam =
   | 'micro'
   | 'dlworkers'
   | 'prefix'
-  | 'keepmini';
+  | 'keepmini'
+  | 'dynbsz'
+  | 'maxtok';
 
 /** How a setting's value is read: one of the sampler names, a whole number in [min, max], or true/false. */
 export type SettingKind = 'sampler' | 'int' | 'bool';
@@ -227,6 +229,26 @@ const ENTRIES: Entry[] = [
     kind: 'bool',
     min: 0,
     max: 1,
+  },
+  {
+    field: 'useDynamicBsz',
+    metavar: 'BOOL',
+    param: 'dynbsz',
+    label: 'dynamic batch size',
+    hint:
+      'verl actor.use_dynamic_bsz: each rank’s mini-batch is cut by tokens (rearrange_micro_batches, Karmarkar–Karp) instead of ' +
+      'ppo_micro_batch_size_per_gpu samples (true|false, verl’s default false)',
+    kind: 'bool',
+    min: 0,
+    max: 1,
+  },
+  {
+    field: 'ppoMaxTokenLenPerGpu',
+    metavar: 'T',
+    param: 'maxtok',
+    label: 'PPO max tokens per GPU',
+    hint: 'verl actor.ppo_max_token_len_per_gpu: the token budget of one micro-batch under use_dynamic_bsz (verl’s default 16384)',
+    max: 1 << 30,
   },
 ];
 

@@ -173,3 +173,12 @@ test('--json is written a step at a time, with the bytes of one JSON.stringify o
     if (c.sampler === 'trl') assert.ok(writes.length > 1, `${writes.length} write(s)`);
   }
 });
+
+test('steps --sampler verl --use-dynamic-bsz true: the header says the micro-batches are cut by tokens, not a fixed count', async () => {
+  const io = memoryIo();
+  const argv = ['steps', '--sampler', 'verl', '--ranks', '2', '--batch', '4', '--k', '2', '--dataset-size', '16'];
+  assert.equal(await main([...argv, '--use-dynamic-bsz', 'true', '--ppo-max-token-len-per-gpu', '2048'], io), 0, io.stderr);
+  const header = io.stdout.split('\n').slice(1, 4).join(' ');
+  assert.match(header, /micro-batches cut by tokens \(use_dynamic_bsz: at most ppo_max_token_len_per_gpu 2048/);
+  assert.doesNotMatch(header, /completion\(s\) per rank per micro-step|gradient accumulation/);
+});

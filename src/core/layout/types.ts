@@ -48,6 +48,10 @@ export interface LayoutConfig {
   usePrefixGrouper?: boolean;
   /** verl only: _balance_batch(keep_minibatch=True), Karmarkar–Karp per ppo_mini_batch_size slice (RayPPOTrainer.fit never passes it). */
   keepMinibatch?: boolean;
+  /** verl only (absent = false): actor.use_dynamic_bsz, token-budget micro-batches (rearrange_micro_batches) in update_policy. */
+  useDynamicBsz?: boolean;
+  /** verl only (absent = 16384, actor.yaml's): actor.ppo_max_token_len_per_gpu, the micro-batch token budget under use_dynamic_bsz. */
+  ppoMaxTokenLenPerGpu?: number;
   /**
    * verl only: measured token counts (prompt + response, the attention mask's sum), one per sample in
    * generation order (after repeat, before balancing), step after step; absent = the seeded synthetic ones.

@@ -94,16 +94,30 @@ export type NormaliserTerms =
   | { kind: 'generation'; generationTokens: number; ranks: number }
   | { kind: 'window-twice'; windowTokens: number; ranks: number; ga: number }
   | { kind: 'window'; windowTokens: number; ranks: number }
-  | { kind: 'verl-tokens'; tokens: number; ga: number }
-  | { kind: 'verl-sequences'; B: number; ga: number }
-  | { kind: 'verl-sequence-mean'; B: number; ga: number }
-  | { kind: 'verl-length'; maxLength: number; ga: number }
+  | ({ kind: 'verl-tokens'; tokens: number } & VerlScale)
+  | ({ kind: 'verl-sequences'; B: number } & VerlScale)
+  | ({ kind: 'verl-sequence-mean'; B: number } & VerlScale)
+  | ({ kind: 'verl-length'; maxLength: number } & VerlScale)
   | { kind: 'engine-tokens'; tokens: number; dp: number }
   | { kind: 'engine-sequences'; sequences: number; dp: number }
   | { kind: 'engine-sequence-mean'; sequences: number; dp: number }
   | { kind: 'engine-length'; maxLength: number }
   | { kind: 'sample-mean'; B: number; ga: number }
   | { kind: 'dance-sample-mean'; B: number; ga: number };
+
+/**
+ * verl's loss_scale_factor in dp_actor.update_policy: 1 / gradient_accumulation, or with use_dynamic_bsz the micro-batch's
+ * samples / the normalised ppo_mini_batch_size (`dynamic`).
+ */
+export interface VerlScale {
+  ga: number;
+  dynamic?: { samples: number; mini: number };
+}
+
+/** verl's loss_scale_factor in words: "1/GA 2" or "samples 3 / ppo_mini_batch_size 8". */
+export function verlScaleText(n: VerlScale): string {
+  return n.dynamic ? `samples ${n.dynamic.samples} / ppo_mini_batch_size ${n.dynamic.mini}` : `1/GA ${n.ga}`;
+}
 
 /** A normaliser in English, as the CLI's table and `train`'s micro-step lines print it. */
 export function normaliserText(n: NormaliserTerms): string {
@@ -123,13 +137,13 @@ export function normaliserText(n: NormaliserTerms): string {
     case 'window':
       return `Σ tokens / (N_window ${n.windowTokens} / W ${n.ranks})`;
     case 'verl-tokens':
-      return `Σ tokens / micro-batch tokens ${n.tokens} × 1/GA ${n.ga}`;
+      return `Σ tokens / micro-batch tokens ${n.tokens} × ${verlScaleText(n)}`;
     case 'verl-sequences':
-      return `Σ tokens / micro-batch sequences ${n.B} × 1/GA ${n.ga}`;
+      return `Σ tokens / micro-batch sequences ${n.B} × ${verlScaleText(n)}`;
     case 'verl-sequence-mean':
-      return `each sequence's token mean / sequences ${n.B} × 1/GA ${n.ga}`;
+      return `each sequence's token mean / sequences ${n.B} × ${verlScaleText(n)}`;
     case 'verl-length':
-      return `Σ tokens / response length ${n.maxLength} × 1/GA ${n.ga}`;
+      return `Σ tokens / response length ${n.maxLength} × ${verlScaleText(n)}`;
     case 'engine-tokens':
       return `Σ tokens / batch_num_tokens ${n.tokens} × dp ${n.dp}`;
     case 'engine-sequences':

@@ -51,6 +51,9 @@ export const VERL_VERSION = 'verl b178a3c';
 
 /** verl's own messages, word for word (VERL_VERSION); where each is raised is named. */
 export const verlSays = {
+  /** verl/utils/seqlen_balancing.py rearrange_micro_batches (actor.use_dynamic_bsz), max_seq_len the attention mask's width. */
+  maxTokenLenBelowWidth: (maxTokenLen: number, maxSeqLen: number) =>
+    `AssertionError: max_token_len must be greater than the sequence length. Got max_token_len=${maxTokenLen} and max_seq_len=${maxSeqLen}`,
   /** verl/utils/config.py validate_config, at startup: the step's samples must split over the GPUs. */
   notDivisibleByGpus: (realTrainBatchSize: number, minimalBsz: number) =>
     `AssertionError: real_train_batch_size (${realTrainBatchSize}) must be divisible by minimal possible batch size (${minimalBsz})`,

@@ -94,6 +94,8 @@ const ADDED_SETTINGS: Partial<LayoutConfig> = {
   dataloaderNumWorkers: 8,
   usePrefixGrouper: false,
   keepMinibatch: false,
+  useDynamicBsz: false,
+  ppoMaxTokenLenPerGpu: 16384,
 };
 
 /**

@@ -155,6 +155,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
           windowTokens,
           windowSequences,
           maxLength,
+          dynamicMini: batching.dynamicMini,
         });
         const first = rows.length;
         const rowIds: number[] = new Array(completions.length);
@@ -183,6 +184,7 @@ export function buildSteps(layout: Layout, options: StepsOptions = {}): StepsRep
           policyVersion,
           trainVersion,
           rows: rowIds,
+          ...(m.packedTokens ? { packedTokens: m.packedTokens[rank]! } : {}),
           normaliser: norm.text,
           normaliserTerms: norm.terms,
         });

@@ -38,6 +38,8 @@ export interface MicroBatch {
   trainVersion: number;
   /** Rows of this micro-batch, in order (indices into OptimizerStep.rows). */
   rows: number[];
+  /** verl use_dynamic_bsz: this micro-batch's seqlens summed (prompt + response, what ppo_max_token_len_per_gpu budgets); absent otherwise. */
+  packedTokens?: number;
   /** The normaliser in words with its numbers, e.g. "Σ tokens / (N_gen 812 / W 2 × GA 2 / spg 4)". */
   normaliser: string;
   /** The same normaliser as a formula's kind and numbers, for the page's languages (left out of --json, which has `normaliser`). */
@@ -123,6 +125,8 @@ export interface NormaliserContext {
   windowSequences: number;
   /** max_completion_length (TRL dr_grpo) / the padded response length (verl's loss_mask.shape[-1]). */
   maxLength: number;
+  /** verl use_dynamic_bsz: the normalised ppo_mini_batch_size, loss_scale_factor's divisor (rows / it replaces 1 / ga); absent otherwise. */
+  dynamicMini?: number;
 }
 
 export interface Normaliser {
@@ -151,6 +155,8 @@ export interface MicroStepPlan {
   pass: number;
   /** perRank[r] = completion indices of rank r's micro-batch, in order. */
   perRank: number[][];
+  /** Where the schedule packs by tokens (verl use_dynamic_bsz): each rank's micro-batch's seqlens summed. */
+  packedTokens?: number[];
   /** Index of its optimizer step (window) in `windows`. */
   window: number;
 }
@@ -182,6 +188,8 @@ export interface Batching {
   ga: number;
   /** The setting `ga` comes from. */
   gaFrom: GradientAccumulationFrom;
+  /** verl use_dynamic_bsz: the normalised ppo_mini_batch_size the loss scale divides a micro-batch's samples by. */
+  dynamicMini?: number;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type NormaliserTerms,
   type OffPolicyParams,
   type STEPS_EN,
+  type VerlScale,
   stepNumber,
 } from '../../core/messages/steps.ts';
 
@@ -149,6 +150,11 @@ function lengthsZh(l: LengthsSource): string {
 }
 
 /** A normaliser's formula in Chinese: words in Chinese, the frameworks' names for their numbers kept as code. */
+/** verl 的 loss_scale_factor：1/GA，或 use_dynamic_bsz 下 micro-batch 的样本数 / ppo_mini_batch_size。 */
+function verlScaleZh(t: VerlScale): string {
+  return t.dynamic ? `样本数 ${t.dynamic.samples} / ppo_mini_batch_size ${t.dynamic.mini}` : `1/GA ${t.ga}`;
+}
+
 function normaliserZh(t: NormaliserTerms): string {
   switch (t.kind) {
     case 'completion-mean':
@@ -166,13 +172,13 @@ function normaliserZh(t: NormaliserTerms): string {
     case 'window':
       return `Σ 词元 / (N_window ${t.windowTokens} / W ${t.ranks})`;
     case 'verl-tokens':
-      return `Σ 词元 / micro-batch 词元数 ${t.tokens} × 1/GA ${t.ga}`;
+      return `Σ 词元 / micro-batch 词元数 ${t.tokens} × ${verlScaleZh(t)}`;
     case 'verl-sequences':
-      return `Σ 词元 / micro-batch 序列数 ${t.B} × 1/GA ${t.ga}`;
+      return `Σ 词元 / micro-batch 序列数 ${t.B} × ${verlScaleZh(t)}`;
     case 'verl-sequence-mean':
-      return `每个序列的词元均值 / 序列数 ${t.B} × 1/GA ${t.ga}`;
+      return `每个序列的词元均值 / 序列数 ${t.B} × ${verlScaleZh(t)}`;
     case 'verl-length':
-      return `Σ 词元 / 响应长度 ${t.maxLength} × 1/GA ${t.ga}`;
+      return `Σ 词元 / 响应长度 ${t.maxLength} × ${verlScaleZh(t)}`;
     case 'engine-tokens':
       return `Σ 词元 / batch_num_tokens ${t.tokens} × dp ${t.dp}`;
     case 'engine-sequences':

@@ -284,6 +284,16 @@ export const zhCN: Catalogue = {
         label: '保留 mini-batch',
         hint: 'verl _balance_batch(keep_minibatch=True)：每段 ppo_mini_batch_size 个样本各自平衡（开或关；b178a3c 的 RayPPOTrainer.fit 从不传它，所以 verl 实际运行的是关）',
       },
+      dynbsz: {
+        label: '动态 batch 大小',
+        hint:
+          'verl actor.use_dynamic_bsz：每个 rank 的 mini-batch 按词元数切分（rearrange_micro_batches，差分划分），' +
+          '而不是按 ppo_micro_batch_size_per_gpu 个样本（开或关，verl 默认关）',
+      },
+      maxtok: {
+        label: '每 GPU 的 PPO 最大词元数',
+        hint: 'verl actor.ppo_max_token_len_per_gpu：use_dynamic_bsz 下一个 micro-batch 的词元预算（verl 默认 16384）',
+      },
     },
     presets: {
       'seed-000':

@@ -12,6 +12,7 @@ import { boolSetting, intSetting } from '../settings.ts';
 import type { FrameworkSettings, PackedStep, PackerDef } from '../types.ts';
 import { EASYR1_VERSION, easyr1Assert } from './dispatch.ts';
 import { unequalPartitions } from './kk.ts';
+import { byWorkloadDescending, ownMicroBatchCount } from '../verl/rearrange.ts';
 import { keyName, num } from '../budget.ts';
 import { keys } from './keys.ts';
 
@@ -26,13 +27,8 @@ export function worldSize(settings: FrameworkSettings): number {
 
 /** rearrange_micro_batches' partitions of one rank's mini-batch into `count` micro-batches, in run order. */
 function tokenBudgetMicroBatches(seqlens: readonly number[], count: number): number[][] {
-  const parts = unequalPartitions(seqlens, count);
-  const workload = (p: number[]) => p.reduce((s, i) => s + seqlens[i]! * seqlens[i]!, 0);
-  // sort(key=(Σ seqlen², min index), reverse=True); the min index makes every key distinct.
-  return parts
-    .map((p) => ({ p, w: workload(p), first: Math.min(...p) }))
-    .sort((a, b) => b.w - a.w || b.first - a.first)
-    .map((x) => x.p);
+  // sort(key=(Σ seqlen², min index), reverse=True), verl's sort with EasyR1's workload.
+  return byWorkloadDescending(unequalPartitions(seqlens, count), (i) => seqlens[i]! * seqlens[i]!);
 }
 
 function pack(seqlens: readonly number[], settings: FrameworkSettings): PackedStep {
@@ -73,7 +69,7 @@ function pack(seqlens: readonly number[], settings: FrameworkSettings): PackedSt
       'seqlen_balancing.rearrange_micro_batches',
     );
   }
-  const own = chunks.map((c) => Math.min(c.length, Math.ceil(c.reduce((s, x) => s + x, 0) / budget)));
+  const own = chunks.map((c) => ownMicroBatchCount(c, budget));
   const count = Math.max(...own);
   return { ranks: chunks.map((c, r) => offset(r, tokenBudgetMicroBatches(c, count))), microBatchesPerRank: count };
 }

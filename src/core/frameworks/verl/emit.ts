@@ -5,6 +5,7 @@ import type { Emitted, Emitter } from '../../bridge/emit-types.ts';
 import type { LayoutConfig } from '../../layout/types.ts';
 import { VERL_VERSION } from '../../samplers/framework-errors.ts';
 import { TORCH_DEFAULT_SEED, verlSizes } from '../../samplers/index.ts';
+import { VERL_PPO_MAX_TOKEN_LEN_PER_GPU } from './rearrange.ts';
 
 function verl(c: LayoutConfig): Emitted {
   const samples = c.ranks * c.batch;
@@ -45,6 +46,21 @@ function verl(c: LayoutConfig): Emitted {
         `--ppo-micro-batch-size-per-gpu ${c.ppoMicroBatchSizePerGpu || `0 → the per-rank mini-batch ${normalisedMini}`} samples`,
       ),
       v('actor_rollout_ref.actor.ppo_epochs', c.numIterations, `--num-iterations ${c.numIterations}`),
+      // Only when set: the emitted config of a run without them stays as it was.
+      ...(c.useDynamicBsz
+        ? [
+            v(
+              'actor_rollout_ref.actor.use_dynamic_bsz',
+              true,
+              '--use-dynamic-bsz true: token-budget micro-batches (rearrange_micro_batches)',
+            ),
+            v(
+              'actor_rollout_ref.actor.ppo_max_token_len_per_gpu',
+              c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU,
+              `--ppo-max-token-len-per-gpu ${c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU}: tokens per micro-batch`,
+            ),
+          ]
+        : []),
       v('actor_rollout_ref.actor.use_kl_loss', true, "GRPO's KL term in the loss (verl's GRPO examples)"),
       v('actor_rollout_ref.actor.kl_loss_coef', 0.001, "verl's default coefficient"),
       v('actor_rollout_ref.actor.kl_loss_type', 'low_var_kl', "verl's default (k3 estimator)"),

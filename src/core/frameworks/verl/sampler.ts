@@ -6,6 +6,7 @@ import { VERL_VERSION, verlSays, raises } from '../../samplers/framework-errors.
 import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from '../../samplers/rules.ts';
 import type { SamplerSpec } from '../../samplers/spec.ts';
 import { balanceBatchOrder, keepMinibatchOrder, prefixGrouperOrder } from './balance.ts';
+import { VERL_PPO_MAX_TOKEN_LEN_PER_GPU, ownMicroBatchCount } from './rearrange.ts';
 
 /** The layout settings only the verl sampler reads; every other sampler refuses them when given. */
 export const VERL_ONLY_FIELDS = [
@@ -15,6 +16,8 @@ export const VERL_ONLY_FIELDS = [
   'dataloaderNumWorkers',
   'usePrefixGrouper',
   'keepMinibatch',
+  'useDynamicBsz',
+  'ppoMaxTokenLenPerGpu',
 ] as const;
 
 /** torch.Generator()'s seed when nothing seeds it: what verl's data.seed null leaves the RandomSampler with. */
@@ -62,21 +65,55 @@ function microBatchesFactor(miniSizes: number[], normalisedMini: number, micro: 
   );
 }
 
+/**
+ * actor.use_dynamic_bsz: each training step's micro-batches per pass, read from its seqlens as update_policy cuts them
+ * (per mini-batch, the ranks' maximum of min(samples, ceil(tokens / ppo_max_token_len_per_gpu))).
+ */
+function dynamicMicroPerPass(c: LayoutConfig): number[] {
+  const { normalisedMini } = verlSizes(c);
+  const budget = c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+  return verlSteps(c).map((step) => {
+    const perRank = c.batch;
+    const rankSeqlens = (r: number) => step.order!.slice(r * perRank, (r + 1) * perRank).map((i) => step.seqlens![i]!);
+    const ranks = Array.from({ length: c.ranks }, (_, r) => rankSeqlens(r));
+    let total = 0;
+    for (let start = 0; start < perRank; start += normalisedMini) {
+      total += Math.max(...ranks.map((s) => ownMicroBatchCount(s.slice(start, start + normalisedMini), budget)));
+    }
+    return total;
+  });
+}
+
+/** The micro-batch count under use_dynamic_bsz, in words: the rule, and the counts the steps' seqlens give. */
+function dynamicFactor(c: LayoutConfig, perStep: number[], minis: number): string {
+  const budget = c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+  const least = Math.min(...perStep);
+  const most = Math.max(...perStep);
+  const range = least === most ? `${least}` : `${least} to ${most}`;
+  return (
+    `use_dynamic_bsz: each mini-batch goes through rearrange_micro_batches(max_token_len = ppo_max_token_len_per_gpu ${budget}), ` +
+    `min(samples, ceil(tokens / ${budget})) micro-batches, the ranks' maximum; the steps' seqlens give ${range} micro-batches per pass ` +
+    `over the step's ${minis} mini-batch${minis === 1 ? '' : 'es'}.`
+  );
+}
+
 function verlCounts(c: LayoutConfig): TrainingCounts {
   const { trainBatchSize, mini, normalisedMini, micro, stepsPerEpoch } = verlSizes(c);
   const perRank = c.batch;
   // dp_actor.update_policy: data.split(mini) (a short last one is kept), each split into micro-batches.
   const miniSizes: number[] = [];
   for (let left = perRank; left > 0; left -= normalisedMini) miniSizes.push(Math.min(left, normalisedMini));
+  const dynamic = c.useDynamicBsz ? dynamicMicroPerPass(c) : null;
   const microPerPass = miniSizes.reduce((sum, m) => sum + Math.ceil(m / micro), 0);
+  const firstEpoch = dynamic ? dynamic.slice(0, stepsPerEpoch).reduce((a, b) => a + b, 0) : stepsPerEpoch * microPerPass;
   const perEpoch = {
     generationBatches: stepsPerEpoch,
-    microSteps: stepsPerEpoch * c.numIterations * microPerPass,
+    microSteps: c.numIterations * firstEpoch,
     optimizerSteps: stepsPerEpoch * c.numIterations * miniSizes.length,
   };
   const times = (n: number) => ({
     generationBatches: perEpoch.generationBatches * n,
-    microSteps: perEpoch.microSteps * n,
+    microSteps: dynamic ? c.numIterations * dynamic.reduce((a, b) => a + b, 0) : perEpoch.microSteps * n,
     optimizerSteps: perEpoch.optimizerSteps * n,
   });
   return {
@@ -88,11 +125,36 @@ function verlCounts(c: LayoutConfig): TrainingCounts {
       `each step: ${trainBatchSize} prompts × rollout.n ${c.k} = ${c.ranks * c.batch} samples, ${perRank} per rank (dp size ${c.ranks}).`,
       `ppo_mini_batch_size ${mini} prompts → normalised per rank: ${mini} × n ${c.k} // dp ${c.ranks} = ${normalisedMini} samples; ` +
         `mini-batches per step = ${miniSizes.length} (${miniSizes.join(' + ')} samples), one optimizer step each.`,
-      microBatchesFactor(miniSizes, normalisedMini, micro),
+      dynamic ? dynamicFactor(c, dynamic, miniSizes.length) : microBatchesFactor(miniSizes, normalisedMini, micro),
       `× ppo_epochs ${c.numIterations}: ${perEpoch.optimizerSteps / stepsPerEpoch || 0} optimizer steps and ` +
-        `${perEpoch.microSteps / stepsPerEpoch || 0} micro-steps per training step.`,
+        `${perEpoch.microSteps / stepsPerEpoch || 0} micro-steps per training step${dynamic ? ' (the first epoch’s mean)' : ''}.`,
     ],
   };
+}
+
+/** The steps of a config: each epoch's randperm, train_batch_size prompts per step repeated n times, dispatched by _balance_batch. */
+function verlSteps(c: LayoutConfig): LayoutStep[] {
+  const { trainBatchSize, samples } = verlSizes(c);
+  const perRank = samples / c.ranks;
+  // create_rl_sampler: torch.Generator().manual_seed(data.seed), once; each epoch's iterator draws one randperm from it.
+  const gen = new Mt19937(c.seed);
+  const lengths = new Mt19937(c.seed);
+  const steps: LayoutStep[] = [];
+  for (let epoch = 0; epoch < c.epochs; epoch++) {
+    // With workers, StatefulDataLoader's multiprocessing iterator makes the sampler iterator twice
+    // (measured with torchdata 0.11): the first permutation is drawn and thrown away.
+    if ((c.dataloaderNumWorkers ?? 8) > 0) randperm(c.datasetSize, gen);
+    const perm = randperm(c.datasetSize, gen);
+    for (let step = 0; step < c.batchesPerEpoch; step++) {
+      const prompts = perm.subarray(step * trainBatchSize, (step + 1) * trainBatchSize);
+      const generated = Array.from(prompts).flatMap((id) => Array<number>(c.k).fill(id));
+      const seqlens = stepSeqlens(c, steps.length, samples, lengths);
+      const order = dispatchOrder(c, seqlens);
+      const ranks = Array.from({ length: c.ranks }, (_, r) => order.slice(r * perRank, (r + 1) * perRank).map((i) => generated[i]!));
+      steps.push({ epoch, step, ranks, seqlens, order });
+    }
+  }
+  return steps;
 }
 
 /** What _balance_batch does to a step, by its branch. */
@@ -216,6 +278,12 @@ export const verl: SamplerSpec = {
       }
       if (samples % mini !== 0) return configError([fact('verl.keep-minibatch-partial', { samples, slice: mini })]);
     }
+    if (c.useDynamicBsz) {
+      // rearrange_micro_batches asserts max_token_len >= the attention mask's width, at least the longest sample here.
+      const budget = c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+      const longest = c.seqlens ? c.seqlens.reduce((a, b) => Math.max(a, b), 0) : SYNTHETIC_SEQLEN.high - 1;
+      if (budget < longest) return configError([raises(VERL_VERSION, verlSays.maxTokenLenBelowWidth(budget, longest))]);
+    }
     if (c.seqlens) {
       const need = c.epochs * stepsPerEpoch * samples;
       const bad = c.seqlens.findIndex((s) => !Number.isSafeInteger(s) || s < 1 || s > MAX_SEQLEN);
@@ -241,29 +309,7 @@ export const verl: SamplerSpec = {
   perRankPerStep: (c) => c.batch,
   // One randperm per epoch, plus one synthetic length per sample.
   draws: (c) => c.epochs * (2 * c.datasetSize + c.batchesPerEpoch * c.ranks * c.batch),
-  steps(c) {
-    const { trainBatchSize, samples } = verlSizes(c);
-    const perRank = samples / c.ranks;
-    // create_rl_sampler: torch.Generator().manual_seed(data.seed), once; each epoch's iterator draws one randperm from it.
-    const gen = new Mt19937(c.seed);
-    const lengths = new Mt19937(c.seed);
-    const steps: LayoutStep[] = [];
-    for (let epoch = 0; epoch < c.epochs; epoch++) {
-      // With workers, StatefulDataLoader's multiprocessing iterator makes the sampler iterator twice
-      // (measured with torchdata 0.11): the first permutation is drawn and thrown away.
-      if ((c.dataloaderNumWorkers ?? 8) > 0) randperm(c.datasetSize, gen);
-      const perm = randperm(c.datasetSize, gen);
-      for (let step = 0; step < c.batchesPerEpoch; step++) {
-        const prompts = perm.subarray(step * trainBatchSize, (step + 1) * trainBatchSize);
-        const generated = Array.from(prompts).flatMap((id) => Array<number>(c.k).fill(id));
-        const seqlens = stepSeqlens(c, steps.length, samples, lengths);
-        const order = dispatchOrder(c, seqlens);
-        const ranks = Array.from({ length: c.ranks }, (_, r) => order.slice(r * perRank, (r + 1) * perRank).map((i) => generated[i]!));
-        steps.push({ epoch, step, ranks, seqlens, order });
-      }
-    }
-    return steps;
-  },
+  steps: verlSteps,
   notes(c) {
     const { trainBatchSize, samples, stepsPerEpoch } = verlSizes(c);
     const workers = c.dataloaderNumWorkers ?? 8;

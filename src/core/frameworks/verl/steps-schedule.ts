@@ -3,8 +3,31 @@
 import type { LayoutConfig } from '../../layout/types.ts';
 import { configError, fact } from '../../messages/index.ts';
 import { verlSizes } from './sampler.ts';
-import { chunks, layoutBlocks, ordered } from '../../steps/plan.ts';
+import { VERL_PPO_MAX_TOKEN_LEN_PER_GPU, dynamicMicroBatches } from './rearrange.ts';
+import { chunks, completionOffsets, layoutBlocks, ordered } from '../../steps/plan.ts';
+import type { Layout } from '../../layout/types.ts';
 import type { MicroStepPlan, StepSchedule, WindowPlan } from '../../steps/types.ts';
+
+/**
+ * The seqlen (prompt + response, the attention mask's sum) of every completion, in completion order, where the
+ * layout has them (the verl sampler's steps, in dispatch order); null otherwise.
+ */
+function completionSeqlens(layout: Layout): number[] | null {
+  const offsets = completionOffsets(layout);
+  const out: number[] = [];
+  for (let s = 0; s < layout.steps.length; s++) {
+    const step = layout.steps[s]!;
+    if (!step.seqlens || !step.order) return null;
+    const count = step.ranks.reduce((n, slots) => n + slots.length, 0);
+    for (let i = 0; i < count; i++) out[offsets[s]! + i] = step.seqlens[step.order[i]!]!;
+  }
+  return out;
+}
+
+/** Whether verl's update_policy packs this layout's mini-batches by tokens (actor.use_dynamic_bsz on the verl sampler). */
+function packsByTokens(layout: Layout): boolean {
+  return layout.sampler === 'verl' && Boolean(layout.config.useDynamicBsz);
+}
 
 /**
  * Each rank's block of a layout step is split into mini-batches of `miniBatch` samples (one
@@ -19,6 +42,8 @@ export const verlSchedule: StepSchedule = {
     const microSteps: MicroStepPlan[] = [];
     const windows: WindowPlan[] = [];
     const W = c.ranks;
+    // actor.use_dynamic_bsz: each mini-batch through rearrange_micro_batches on the samples' seqlens.
+    const seqlens = packsByTokens(layout) ? completionSeqlens(layout) : null;
     // Mini-batches of `miniBatch` samples per rank, each one optimizer step, cut into micro-batches.
     for (let s = 0; s < layout.steps.length; s++) {
       const epoch = layout.steps[s]!.epoch;
@@ -28,14 +53,22 @@ export const verlSchedule: StepSchedule = {
       });
       for (let pass = 0; pass < c.numIterations; pass++) {
         for (let mini = 0; mini < perRank[0]!.length; mini++) {
-          const micro = perRank.map((minis) => chunks(minis[mini]!, microBatch));
+          const micro = seqlens
+            ? // prepare_dynamic_batch(mini_batch, max_token_len=ppo_max_token_len_per_gpu × ulysses_sp 1): the same cut every ppo_epoch.
+              dynamicMicroBatches(
+                perRank.map((minis) => minis[mini]!.map((id) => seqlens[id]!)),
+                c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU,
+              ).map((parts, r) => parts.map((p) => p.map((i) => perRank[r]![mini]![i]!)))
+            : perRank.map((minis) => chunks(minis[mini]!, microBatch));
           for (let chunk = 0; chunk < micro[0]!.length; chunk++) {
+            const group = micro.map((p) => p[chunk]!);
             microSteps.push({
               epoch,
               generation: s,
               generationSteps: [s],
               pass,
-              perRank: micro.map((p) => p[chunk]!),
+              perRank: group,
+              ...(seqlens ? { packedTokens: group.map((ids) => ids.reduce((t, id) => t + seqlens[id]!, 0)) } : {}),
               window: windows.length,
             });
           }
@@ -60,7 +93,14 @@ export const verlSchedule: StepSchedule = {
       if (given !== undefined && given !== micro) {
         throw configError([fact('steps.micro-conflict', { given, micro, leftOut: !c.ppoMicroBatchSizePerGpu })]);
       }
-      return { microBatch: micro, miniBatch: normalisedMini, ga: Math.floor(normalisedMini / micro), gaFrom: 'ppo-mini-batch' };
+      const batching = {
+        microBatch: micro,
+        miniBatch: normalisedMini,
+        ga: Math.floor(normalisedMini / micro),
+        gaFrom: 'ppo-mini-batch',
+      } as const;
+      // use_dynamic_bsz: loss_scale_factor = response_mask.shape[0] / ppo_mini_batch_size (the normalised one).
+      return packsByTokens(layout) ? { ...batching, dynamicMini: normalisedMini } : batching;
     }
     const ga = c.gradientAccumulationSteps;
     const m = given ?? block / ga;

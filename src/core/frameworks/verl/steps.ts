@@ -31,13 +31,18 @@ const verlLegacy: FrameworkSpec = {
     const B = Math.max(1, c.rows.filter((n) => n > 0).length);
     const T = sum(c.rows);
     const ga = c.ga;
-    if (loss === 'token-mean') return constant(1 / (Math.max(1, T) * ga), { kind: 'verl-tokens', tokens: T, ga });
-    if (loss === 'seq-mean-token-sum') return constant(1 / (B * ga), { kind: 'verl-sequences', B, ga });
+    // loss_scale_factor: 1 / gradient_accumulation, or with use_dynamic_bsz response_mask.shape[0] / ppo_mini_batch_size.
+    const dynamic = c.dynamicMini ? { samples: c.rows.length, mini: c.dynamicMini } : undefined;
+    // 1 / (x × GA) as before; with use_dynamic_bsz samples / (mini × x).
+    const over = (x: number) => (dynamic ? dynamic.samples / (dynamic.mini * x) : 1 / (x * ga));
+    const s = { ga, ...(dynamic ? { dynamic } : {}) };
+    if (loss === 'token-mean') return constant(over(Math.max(1, T)), { kind: 'verl-tokens', tokens: T, ...s });
+    if (loss === 'seq-mean-token-sum') return constant(over(B), { kind: 'verl-sequences', B, ...s });
     if (loss === 'seq-mean-token-mean') {
-      return perRow((i) => 1 / ((c.rows[i]! + VERL_EPS) * B * ga), { kind: 'verl-sequence-mean', B, ga });
+      return perRow((i) => over((c.rows[i]! + VERL_EPS) * B), { kind: 'verl-sequence-mean', B, ...s });
     }
     if (loss === 'seq-mean-token-sum-norm') {
-      return constant(1 / (c.maxLength * ga), { kind: 'verl-length', maxLength: c.maxLength, ga });
+      return constant(over(c.maxLength), { kind: 'verl-length', maxLength: c.maxLength, ...s });
     }
     unknownLoss(this.name, loss);
   },
