@@ -6,7 +6,7 @@
 // several steps per call to the main thread. The demo's settings (flow_grpo's sampler and
 // advantages, DAPO), in worker threads as the CLI runs them, at three sizes: the demo (32 prompts
 // × 8, dModel 32), 256 × 8 (dModel 32) and 256 × 8 at the seed's dModel 2048 (hidden 256). Rows:
-// the CPU at 1 and 8 ranks (the same global batch; 8 ranks on the default min(ranks, cores) threads,
+// the CPU at 1 and 8 ranks (the same global batch; 8 ranks on min(ranks, cores) threads, train's default where products are large,
 // and at the two smaller sizes also on 8 threads, one per rank, and on one thread), --backend webgpu on 1 rank (whatever
 // adapter Dawn finds: SwiftShader on a machine without a GPU; BENCH_NO_WEBGPU=1 leaves it out), and
 // PyTorch eager (bench/torch/controller_step.py, the same controller step) at 1 and 2 threads, as

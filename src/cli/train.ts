@@ -56,7 +56,7 @@ const OUTPUT_HELP = [
   ['--resume DIR', 'continue the run saved in DIR (its config.json; --steps and --backend may change)'],
   ['--overwrite', 'let --out replace a run already saved there (without it, that is refused: nothing is lost)'],
   ['--json', 'print the final summary as JSON on stdout (progress goes to stderr)'],
-  ['--threads N', 'worker threads for the ranks (default min(ranks, cores)); the same results for any N'],
+  ['--threads N', 'worker threads for the ranks (default 1 for small products, else min(ranks, cores)); the same results for any N'],
   [
     '--helpers N',
     'helper threads per rank thread for the large matmuls (default: the cores the ranks leave idle, at most 3, ' +
@@ -68,7 +68,7 @@ const OUTPUT_HELP = [
 
 const help = `usage: grpo-sandbox train [--preset seed-000|seed-003] [flags]
 
-Trains the seed-003 controller with GRPO on simulated ranks (sharing min(ranks, cores) threads): every step the
+Trains the seed-003 controller with GRPO on simulated ranks (sharing worker threads): every step the
 sampler gives each rank its prompt ids, each rank samples and scores its configurations, rewards
 and prompt ids are all-gathered, advantages computed, gradients all-reduced, Adam applied.
 ${helpLine('--preset NAME', Object.keys(TRAIN_PRESETS).join(', '))}${settingsHelp(TRAIN_SETTINGS)}${OUTPUT_HELP}presets: ${Object.entries(

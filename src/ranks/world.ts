@@ -20,7 +20,7 @@ export interface WorldOptions {
    * contiguous block of ranks; results and collectives are the same for any count. Faults name the same root,
    * but a rank sharing a thread with the failing one may be released by its abort before its own timer fires
    * (RankFailedError instead of its own watchdog error), so the fault demos keep one thread per rank and
-   * `train` asks for min(ranks, cores).
+   * `train` asks for one, or min(ranks, cores) where a rank's products are large.
    */
   threads?: number;
   /** A collective with no progress for this many milliseconds is diagnosed as a hang (default 10 000). */

@@ -75,8 +75,98 @@ const allDistinctRows = (x: TrunkInput, d: DistinctRows, rows: number): Float32A
   'rows' in x && d.count === rows ? x.rows : null;
 
 /**
+ * A trunk's outputs (z and y rows) by input id, kept for the other ranks of a thread that hold the same
+ * replica (src/train/replicas.ts's sharedTrunks says when they may use it): the rows of one input under one
+ * set of weights have the same bits whichever rank, batch or position computes them (a dense layer computes
+ * each row alone), so each distinct input of the thread's ranks is computed once. Only the forward is
+ * shared: each rank's weight gradient stays its own sum over its own rows. The ranks of a thread take
+ * turns at every op they await, so an input another rank is computing is awaited, not computed again.
+ */
+export class TrunkCache {
+  private width = 0;
+  private z = new Float32Array(0);
+  private y = new Float32Array(0);
+  /** Whether input id i's rows are held. */
+  private held = new Uint8Array(0);
+  /** The inputs a rank is computing now, with what to await for them. */
+  private readonly computing = new Map<number, Promise<void>>();
+  /** Clears so far: rows computed before the last clear are not kept. */
+  private clears = 0;
+
+  /** Forgets every row (the weights changed). */
+  clear(): void {
+    this.held.fill(0);
+    this.computing.clear();
+    this.clears++;
+  }
+
+  /** Room for ids below `ids` of `width` floats each (what is held is kept while the width is the same). */
+  private fit(ids: number, width: number): void {
+    if (width !== this.width) [this.width, this.held] = [width, new Uint8Array(0)];
+    if (ids <= this.held.length) return;
+    const size = Math.max(ids, 2 * this.held.length);
+    const keep = this.held.length * width;
+    const [z, y, held] = [new Float32Array(size * width), new Float32Array(size * width), new Uint8Array(size)];
+    z.set(this.z.subarray(0, keep));
+    y.set(this.y.subarray(0, keep));
+    held.set(this.held);
+    [this.z, this.y, this.held] = [z, y, held];
+  }
+
+  /**
+   * The trunk over the distinct inputs `d` of rows `ids` into `out` (rows × width each), computing only
+   * the inputs no rank has computed or is computing (`compute`: the first row of each, their count → z and
+   * y rows in that order; `missing` holds those rows until it has settled).
+   */
+  async rows(
+    ids: Uint32Array,
+    d: DistinctRows,
+    width: number,
+    missing: Uint32Array,
+    compute: (missing: Uint32Array, count: number) => Promise<DenseOut>,
+    out: DenseOut,
+  ): Promise<DenseOut> {
+    let top = 0;
+    for (let u = 0; u < d.count; u++) top = Math.max(top, ids[d.first[u]!]! + 1);
+    this.fit(top, width);
+    const waits = new Set<Promise<void>>();
+    let m = 0;
+    for (let u = 0; u < d.count; u++) {
+      const id = ids[d.first[u]!]!;
+      if (this.held[id]) continue;
+      const other = this.computing.get(id);
+      if (other) waits.add(other);
+      else missing[m++] = d.first[u]!;
+    }
+    if (m > 0) {
+      const clears = this.clears;
+      const mine = compute(missing, m).then((h) => {
+        if (clears !== this.clears) throw new Error('a trunk cache was cleared while a rank computed its rows');
+        for (let j = 0; j < m; j++) {
+          const id = ids[missing[j]!]!;
+          copyFloats(h.z, j * width, this.z, id * width, width);
+          copyFloats(h.y, j * width, this.y, id * width, width);
+          this.held[id] = 1;
+          this.computing.delete(id);
+        }
+      });
+      for (let j = 0; j < m; j++) this.computing.set(ids[missing[j]!]!, mine);
+      waits.add(mine);
+    }
+    await Promise.all(waits);
+    for (let r = 0; r < ids.length; r++) {
+      copyFloats(this.z, ids[r]! * width, out.z, r * width, width);
+      copyFloats(this.y, ids[r]! * width, out.y, r * width, width);
+    }
+    return out;
+  }
+}
+
+/**
  * A trunk (dense with its activation) over every row of `x`, computed once per distinct input
- * (`ids`) and copied to the rows that share it; into `out` (rows × outDim each).
+ * (`ids`) and copied to the rows that share it; into `out` (rows × outDim each). With `shared` (the
+ * trunk's rows the other ranks of this thread computed under the same weights), only the inputs it
+ * lacks are computed, and added to it.
  */
 export async function trunkForward(
   ops: OpsBackend,
@@ -88,8 +178,18 @@ export async function trunkForward(
   ws: Workspace,
   name: string,
   out: DenseOut,
+  shared: TrunkCache | null = null,
 ): Promise<DenseOut> {
   const d = distinctRows(ids, ws, name);
+  if (shared) {
+    const n = shape.outDim;
+    const compute = (missing: Uint32Array, count: number) => {
+      const xd = gatherInputs(x, shape.inDim, ids, { count, of: d.of, first: missing }, ws.f32Grown(`${name}.x`, count * shape.inDim));
+      const z = ws.f32Grown(`${name}.z`, count * n);
+      return ops.dense(xd, w, b, { ...shape, rows: count }, { z, y: ws.f32Grown(`${name}.y`, count * n) });
+    };
+    return shared.rows(ids, d, n, ws.u32(`${name}.missing`, shape.rows), compute, out);
+  }
   const every = allDistinctRows(x, d, shape.rows);
   if (every) return ops.dense(every, w, b, shape, out);
   const n = shape.outDim;

@@ -23,7 +23,7 @@ import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts
 import type { OpsBackend } from '../ops/backend.ts';
 import type { DenseShape } from '../ops/cpu/dense.ts';
 import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
-import { type TrunkInput, trunkForward, trunkWeightGrad } from './distinct-rows.ts';
+import { type TrunkCache, type TrunkInput, trunkForward, trunkWeightGrad } from './distinct-rows.ts';
 import { Workspace } from './workspace.ts';
 
 interface Sampled {
@@ -89,7 +89,9 @@ export function stageShapes(dims: ControllerDims, rows: number, stage: 1 | 2) {
 
 /**
  * Runs both stages for `promptIds` (one row each) and samples every head. Its arrays are `ws`'s
- * (a rank's workspace, reused by its next step; by default a fresh one).
+ * (a rank's workspace, reused by its next step; by default a fresh one). `shared`: each trunk's rows
+ * that the other ranks of this thread computed under these same parameters (replicas.ts's sharedTrunks),
+ * used and added to; the same bits as without.
  */
 export async function rollout(
   ops: OpsBackend,
@@ -100,6 +102,7 @@ export async function rollout(
   /** Evaluation only: stage 2 runs after these insertions instead of the sampled ones. */
   forcedInsertion?: Uint32Array,
   ws = new Workspace(),
+  shared: readonly [TrunkCache, TrunkCache] | null = null,
 ): Promise<Rollout> {
   const dims = task.dims;
   const rows = promptIds.length;
@@ -140,6 +143,7 @@ export async function rollout(
       ws,
       `trunk${stage}`,
       hidden,
+      shared?.[stage - 1] ?? null,
     );
     const m = rows * head.outDim;
     const headOut = { z: ws.f32(`logits${stage}`, m), y: ws.f32(`logitsCopy${stage}`, m) };

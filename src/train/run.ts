@@ -43,7 +43,8 @@ export interface TrainOptions {
   /** Notices as facts (the auto backend's fallback, a setting the fused WebGPU step does not run): the CLI prints `say(notice)`. */
   onNotice?(notice: RunNotice): void;
   /**
-   * Worker threads for the ranks (default: min(ranks, cores)); the ranks of one thread take turns on it.
+   * Worker threads for the ranks (default: one where a rank's products are too small to share, else min(ranks,
+   * cores)); the ranks of one thread take turns on it.
    * The results are the same for any count (src/ranks/world.ts).
    */
   threads?: number;
@@ -107,10 +108,11 @@ async function startWorld(
   onNotice: (notice: RunNotice) => void,
 ): Promise<{ world: World; device: 'cpu' | 'webgpu'; helpers: number }> {
   const { threads } = o;
-  // Logical ranks on the CPU: min(ranks, cores) threads unless asked (each GPU rank keeps its own thread),
-  // and the cores they leave idle as helper threads of the fast matmul.
+  // Logical ranks on the CPU unless asked (each GPU rank keeps its own thread): one thread where a rank's products
+  // are too small to share (the wake-ups across threads at each collective cost more than a second core gives:
+  // bench/README.md's train section), else min(ranks, cores), with the cores they leave idle as helper threads.
   const cores = await coreCount();
-  const cpuThreads = threads ?? Math.min(c.ranks, cores);
+  const cpuThreads = threads ?? (sharesProducts(c) ? Math.min(c.ranks, cores) : 1);
   const helpers =
     o.helpers ??
     (o.cpuOps === 'reference' || !sharesProducts(c) || !helpersRunHere()

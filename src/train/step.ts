@@ -39,7 +39,7 @@ import {
   stageTrunk,
   type Rollout,
 } from './policy.ts';
-import { checksumOnce, updateOnce } from './replicas.ts';
+import { checksumOnce, sharedTrunks, updateOnce } from './replicas.ts';
 import { Workspace } from './workspace.ts';
 
 /** What every rank holds between steps. */
@@ -102,7 +102,9 @@ export async function generateLocal(
   ws = new Workspace(),
 ): Promise<LocalBatch> {
   const keyStep = state.step + attempt * 0x10000000;
-  const ro = await rollout(ops, task, state.params, promptIds, { seed: c.seed, step: keyStep, rowOffset }, undefined, ws);
+  // The trunks' rows this thread's other ranks computed under the same replica (replicas.ts), used and added to.
+  const key = { seed: c.seed, step: keyStep, rowOffset };
+  const ro = await rollout(ops, task, state.params, promptIds, key, undefined, ws, sharedTrunks(state, task));
   const rewards = ws.f32('rewards', ro.rows);
   const expected = ws.f32('expected', ro.rows);
   const accuracy = ws.f32('accuracy', ro.rows);

@@ -19,6 +19,27 @@ test('4 ranks on 4 threads, 2 threads and 1 thread train to the same bits', asyn
   }
 });
 
+test("flow_grpo's scattered copies: ranks sharing a thread share trunk rows and train to the same bits", async () => {
+  // flow_grpo's sampler spreads a prompt's copies over the ranks, so the ranks of a thread hold the same inputs
+  // and compute each once (replicas.ts's sharedTrunks); with a diverged rank its rows must stay its own.
+  const flow = { ...config, sampler: 'flow-grpo', advantage: 'flow-grpo' } as const;
+  const separate = await runTrain(flow, { threads: 4 });
+  const shared = await runTrain(flow, { threads: 1 });
+  assert.deepEqual(shared.plain, separate.plain);
+  assert.deepEqual(Array.from(shared.final.params), Array.from(separate.final.params));
+  const diverged = async (threads: number) => {
+    try {
+      await runTrain({ ...flow, checksumEvery: 3, steps: 3 }, { threads, divergeRank: 3 });
+    } catch (err) {
+      return /parameters diverged across ranks after step \d+ \(checksums [^)]*\)/.exec(String(err))?.[0];
+    }
+    assert.fail('the diverged replica was not caught');
+  };
+  const onFour = await diverged(4);
+  assert.match(onFour ?? '', /rank 3: [0-9a-f]{8}\)/);
+  assert.equal(await diverged(1), onFour);
+});
+
 test('dynamic sampling on shared threads resamples and trains as on one thread per rank', async () => {
   const dyn = { ...config, reward: 'sparse', steps: 6, dynamicSampling: 'fallback' } as const;
   const separate = await runTrain(dyn, { threads: 4 });
