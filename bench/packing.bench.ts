@@ -4,39 +4,10 @@
 // process's CPU time while it packs (process.cpuUsage), with the wall time beside it.
 // Each runs in its own process (bench/packing-one.ts) under a time limit, GRPO_BENCH_PACK_LIMIT_S
 // seconds (default 60): a packer that grows quadratically takes minutes at 10^5 samples.
-import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { FRAMEWORK_HOMES } from '../src/core/frameworks/index.ts';
+import { type PackRun, RANKS, SIZES, packOnce } from './packing-one.ts';
 import { printTable } from './timing.ts';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const RANKS = 64;
-const SIZES = [10_240, 102_400];
-
-interface PackRun {
-  ms?: number;
-  cpuMs?: number;
-  microBatchesPerRank?: number;
-  error?: string;
-  timedOut?: boolean;
-}
-
-function packOnce(home: string, samples: number, limitS: number): PackRun {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'bench/packing-one.ts', home, String(samples), String(RANKS)], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: limitS * 1000,
-    maxBuffer: 1 << 20,
-  });
-  if (res.error || res.signal) return { timedOut: true };
-  const line = (res.stdout ?? '').trim().split('\n').at(-1) ?? '';
-  try {
-    return JSON.parse(line) as PackRun;
-  } catch {
-    return { error: `exit ${res.status}: ${(res.stderr ?? '').trim().split('\n').at(-1)?.slice(0, 200) ?? ''}` };
-  }
-}
 
 export default function bench(): void {
   const limitS = Number(process.env.GRPO_BENCH_PACK_LIMIT_S ?? 60);
@@ -73,7 +44,6 @@ export default function bench(): void {
   );
   console.log(`load average after: ${load()}`);
   console.log(
-    "The frameworks' own Python packers are not timed in this run: each is driven through its golden script " +
-      '(scripts/golden/*_packing.py, *_layout.py) with fixture-sized inputs; timing them at 10^5 samples is left to a later run.',
+    "The frameworks' own Python packers on the same input: bench/packing-python.bench.ts (`npm run bench -- packing` runs both).",
   );
 }
