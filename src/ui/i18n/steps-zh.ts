@@ -94,7 +94,7 @@ const FRAMEWORK_ZH: Record<FrameworkName, { pinnedTo: string; checkedBy: string 
   'verl-b178a3c': {
     pinnedTo:
       'verl 在 b178a3c，默认 worker（`use_legacy_worker_impl: auto`）：workers/actor/dp_actor.py 的 update_policy 在每个 micro-batch 上调用 ' +
-      'core_algos.agg_loss，不带 global_batch_info，再乘以 1 / gradient_accumulation',
+      'core_algos.agg_loss，不带 global_batch_info，再乘以 1 / gradient_accumulation（开启 use_dynamic_bsz 时乘以该 micro-batch 的样本数 / ppo_mini_batch_size）',
     checkedBy: VERL_CHECKED,
   },
   'verl-b178a3c-engine': {

@@ -18,7 +18,8 @@ const verlLegacy: FrameworkSpec = {
   name: 'verl-b178a3c',
   pinnedTo:
     'verl at b178a3c, the default worker (use_legacy_worker_impl: auto): workers/actor/dp_actor.py update_policy calls ' +
-    'core_algos.agg_loss on each micro-batch without global_batch_info and scales by 1 / gradient_accumulation',
+    'core_algos.agg_loss on each micro-batch without global_batch_info and scales by 1 / gradient_accumulation (with ' +
+    'use_dynamic_bsz, by the micro-batch’s samples / ppo_mini_batch_size)',
   checkedBy: 'agg_loss exec’d from the checkout (test/fixtures/golden-steps-verl.json); update_policy’s scaling: transcription',
   schedule: verlSchedule,
   losses: VERL_LOSSES,
