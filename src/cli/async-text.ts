@@ -1,6 +1,6 @@
 // What `grpo-sandbox async` prints without --json: one run's steps, drops and length bias, or the side-by-side table.
 import type { RuleDef } from '../core/async/rule.ts';
-import type { AsyncResult, AsyncWorkload, TrainedStep } from '../core/async/types.ts';
+import type { AsyncResult, AsyncWorkload, StepPacking, TrainedStep } from '../core/async/types.ts';
 
 /** Steps printed in full; --json has all of them. */
 export const SHOWN_STEPS = 40;
@@ -35,6 +35,13 @@ function groupsText(step: TrainedStep): string {
   return [...groups.values()].map((g) => `P${g.prompt} v${g.lo}${g.hi > g.lo ? `→${g.hi}` : ''} lag ${g.lag}`).join(', ');
 }
 
+/** "rows 412|398, 300|290": each micro-batch's rows in tokens, rank 0 first; then the samples the packer dropped. */
+function packingText(p: StepPacking): string {
+  const rows = p.rows.length === 0 ? 'none' : p.rows.map((ranks) => ranks.join('|')).join(', ');
+  const dropped = p.dropped.map((d) => `P${d.prompt}#${d.index} ${d.length} tokens`).join(', ');
+  return `rows (tokens per rank): ${rows}${dropped === '' ? '' : `; dropped ${dropped} (${p.dropped[0]!.why})`}`;
+}
+
 export function renderRun(r: AsyncResult, def: RuleDef, w: AsyncWorkload): string {
   const lines = [
     `${r.framework} (${def.pinned}): ${settingsText(r)}`,
@@ -52,6 +59,7 @@ export function renderRun(r: AsyncResult, def: RuleDef, w: AsyncWorkload): strin
         `${fixed(s.trainerIdle).padStart(12)}  ${fixed(s.generatorIdle).padStart(14)}  ${byVersion}`,
     );
     lines.push(`      ${groupsText(s)}`);
+    if (s.packing) lines.push(`      ${packingText(s.packing)}`);
   }
   if (r.steps.length > SHOWN_STEPS) lines.push(`… ${r.steps.length - SHOWN_STEPS} more steps (--json has every step and sample)`);
   const sum = r.summary;
@@ -62,11 +70,13 @@ export function renderRun(r: AsyncResult, def: RuleDef, w: AsyncWorkload): strin
   );
   const why = new Map<string, number>();
   for (const d of r.dropped) why.set(d.why, (why.get(d.why) ?? 0) + 1);
+  const packed = r.steps.flatMap((s) => s.packing?.dropped ?? []);
   lines.push(
-    r.dropped.length === 0
+    (r.dropped.length === 0
       ? 'dropped: none'
       : `dropped: ${r.dropped.length} groups (${[...why].map(([k, n]) => `${k} ${n}`).join(', ')}); first: ${r.dropped[0]!.detail} ` +
-          `(P${r.dropped[0]!.prompt} at v${r.dropped[0]!.atVersion}); none requeued`,
+        `(P${r.dropped[0]!.prompt} at v${r.dropped[0]!.atVersion}); none requeued`) +
+      (packed.length === 0 ? '' : `; and ${packed.length} samples longer than token_budget, dropped by the trainer's packer`),
   );
   const b = sum.lengthBias;
   lines.push(`length bias: trained mean ${fixed(b.trainedMean, 1)} tokens vs generated ${fixed(b.generatedMean, 1)} (${pct(b.bias)})`);

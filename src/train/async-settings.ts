@@ -14,8 +14,13 @@ const RUN_WORKLOAD_KEYS: readonly string[] = ['train-batch-size', 'k', 'steps', 
 /** The async command's workload keys that `train --async` takes as they are. */
 export const ASYNC_WORKLOAD_KEYS: readonly string[] = WORKLOAD_KEYS.filter((key) => !RUN_WORKLOAD_KEYS.includes(key));
 
-/** Every framework's own rule keys but the bound (train's --max-staleness row, which every bounded rule reads). */
-export const ASYNC_RULE_KEYS: readonly string[] = ruleFlags(RULES).filter((flag) => flag !== 'max-staleness');
+/** The rule keys of a trainer's packer, which drops samples the run would train (RuleKey.packer): not train's settings. */
+const PACKER_KEYS: readonly string[] = RULES.flatMap((d) => d.keys.filter((k) => k.packer).map((k) => k.flag));
+
+/** Every framework's own rule keys but the bound (train's --max-staleness row, which every bounded rule reads) and the packers'. */
+export const ASYNC_RULE_KEYS: readonly string[] = ruleFlags(RULES).filter(
+  (flag) => flag !== 'max-staleness' && !PACKER_KEYS.includes(flag),
+);
 
 /** The frameworks whose rule reads `flag`. */
 export const ruleOwners = (flag: string): string[] => RULES.filter((d) => d.keys.some((k) => k.flag === flag)).map((d) => d.framework);

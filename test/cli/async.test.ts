@@ -66,7 +66,10 @@ test('one run in words: each step’s batch by version and each group’s lag, d
     '6',
   ]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^trl-async \(huggingface\/trl 1\.13\.0 \(wheel\)\): max_staleness=1, max_inflight_tasks=16\n/);
+  assert.match(
+    r.stdout,
+    /^trl-async \(huggingface\/trl 1\.13\.0 \(wheel\)\): max_staleness=1, max_inflight_tasks=16, token_budget=max_model_len, num_processes=1\n/,
+  );
   assert.match(r.stdout, /step +version +start +end +trainer idle +generator idle +batch by version/);
   assert.match(r.stdout, /P\d+ v\d+(→\d+)? lag \d/);
   assert.match(r.stdout, /dropped: \d+ groups \(stale-at-consumption \d+\)/);

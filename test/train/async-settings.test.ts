@@ -169,3 +169,12 @@ test('a simulation setting the chosen rule does not read is refused in one line,
     }
   }
 });
+
+test("a trainer packer's settings (TRL async's token_budget) are the async command's only: train --async trains every admitted sample", async () => {
+  const io = memoryIo();
+  const status = await main(['train', '--preset', 'seed-000', '--steps', '2', '--async', 'trl-async', '--token-budget', '300'], io);
+  assert.equal(status, 2);
+  assert.match(io.stderr, /unknown flag '--token-budget'/);
+  const viaAsync = memoryIo();
+  assert.equal(await main(['async', '--framework', 'trl-async', '--token-budget', '300', '--steps', '2'], viaAsync), 0, viaAsync.stderr);
+});

@@ -60,6 +60,12 @@ export interface RuleKey {
   default: number | boolean | string | null;
   min?: number;
   about: string;
+  /**
+   * A setting of the trainer's packer, applied after the rule admits a step's samples (TRL async's token_budget): the
+   * async command shows its rows and the samples it drops; train --async, which trains every admitted sample, does not
+   * take it.
+   */
+  packer?: true;
 }
 
 export interface StalenessRule {
@@ -85,6 +91,17 @@ export interface StalenessRule {
   afterUpdate(state: RuleState): RuleDrop[];
   /** The group's lag by the framework's definition when trained at `trainer`. */
   lag(group: Group, trainer: number): number;
+  /** How the trainer packs a step's samples (lengths in pull order) into micro-batches of per-rank rows (TRL async only). */
+  pack?(lengths: readonly number[]): RulePacking;
+}
+
+export interface RulePacking {
+  /** Per micro-batch, per rank: indices into the lengths. */
+  microBatches: number[][][];
+  /** Indices of samples the packer drops (not trained). */
+  dropped: number[];
+  /** The framework's words for a drop. */
+  why: string;
 }
 
 /** The first `batch` ready groups in the order they finished (AReaL, SkyRL, prime-rl, OpenRLHF…): a FIFO queue. */

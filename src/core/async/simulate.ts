@@ -6,7 +6,7 @@
 import { ConfigError } from '../errors.ts';
 import { configError, fact } from '../messages/index.ts';
 import { PromptLengths } from './lengths.ts';
-import type { RuleDrop, RuleState, StalenessRule } from './rule.ts';
+import type { RuleDrop, RulePacking, RuleState, StalenessRule } from './rule.ts';
 import { summarize } from './summary.ts';
 import type { AsyncResult, AsyncWorkload, Dropped, Group, Sample, TrainedStep } from './types.ts';
 
@@ -246,8 +246,6 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
     rule.synced?.(state());
   };
 
-  const stepTokens = (take: Group[]) => take.reduce((t, g) => t + g.samples.reduce((u, s) => u + s.length, 0), 0);
-
   const tryTrain = () => {
     if (trainerBusy || syncPending || steps.length >= stepsWanted) return;
     for (;;) {
@@ -256,12 +254,11 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
       for (const d of sel.dropped) drop(d);
       if (sel.take.length === 0) continue;
       const version = trainer;
-      const duration = workload.stepTime ?? stepTokens(sel.take) / workload.trainTokensPerSecond!;
       const step: TrainedStep = {
         step: steps.length,
         version,
         start: round6(now),
-        end: round6(now + duration),
+        end: 0,
         trainerIdle: round6(now - trainerFreeSince),
         generatorIdle: 0,
         byVersion: {},
@@ -286,6 +283,9 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
           });
         }
       }
+      if (rule.pack) packStep(step, rule.pack(step.samples.map((s) => s.length)));
+      const duration = workload.stepTime ?? step.samples.reduce((t, s) => t + s.length, 0) / workload.trainTokensPerSecond!;
+      step.end = round6(now + duration);
       steps.push(step);
       trainerBusy = true;
       events.push({ time: now + duration, kind: 'step' });
@@ -371,6 +371,25 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
     dropped,
     summary: summarize(steps, dropped, generated, groups, now),
   };
+}
+
+/** Records the rule's packing of the step's samples; a sample the packer drops leaves the trained ones (and byVersion). */
+function packStep(step: TrainedStep, packing: RulePacking): void {
+  const samples = step.samples;
+  const gone = new Set(packing.dropped);
+  step.packing = {
+    rows: packing.microBatches.map((ranks) => ranks.map((row) => row.reduce((t, i) => t + samples[i]!.length, 0))),
+    dropped: packing.dropped.map((i) => {
+      const s = samples[i]!;
+      return { prompt: s.prompt, group: s.group, index: s.index, length: s.length, why: packing.why };
+    }),
+  };
+  step.samples = samples.filter((_, i) => !gone.has(i));
+  step.byVersion = {};
+  for (const s of step.samples) {
+    const v = s.versions?.[0] ?? s.version!;
+    step.byVersion[v] = (step.byVersion[v] ?? 0) + 1;
+  }
 }
 
 /** Slot-seconds without a completion decoding, per step interval (previous step's end → this step's end). */

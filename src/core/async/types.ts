@@ -111,6 +111,15 @@ export interface TrainedStep {
   /** Completions per generating version (the oldest version for one generated across updates). */
   byVersion: Record<string, number>;
   samples: TrainedSample[];
+  /** How the trainer packed the step's samples into rows (TRL async with token_budget set). */
+  packing?: StepPacking;
+}
+
+export interface StepPacking {
+  /** Per micro-batch, each rank's row in tokens. */
+  rows: number[][];
+  /** Samples pulled but not trained: the packer dropped them. */
+  dropped: { prompt: number; group: number; index: number; length: number; why: string }[];
 }
 
 export interface LengthBias {

@@ -5,7 +5,9 @@
 // `version − sample.model_version > max_staleness`; a group's samples share model_version, so they go together.
 // A weight sync pauses vLLM and resumes it (weight_transfer pause/resume): running completions continue under the
 // new weights. Lag ("staleness"): the trainer's model_version − the sample's model_version.
+// The trainer then packs the samples it pulls into micro-batches of num_processes rows (trl-async-packing.ts).
 import { type RuleDef, type RuleKey, type StalenessRule, fifo, settingsOf } from '../rule.ts';
+import { balanceBySquaredLength, packByTokenBudget } from './trl-async-packing.ts';
 
 const KEYS: readonly RuleKey[] = [
   {
@@ -24,6 +26,25 @@ const KEYS: readonly RuleKey[] = [
     min: 1,
     about: 'completions generating at once; −1 (null here) = max(max_staleness, 1) × samples_per_step (prompts × k per step)',
   },
+  {
+    key: 'token_budget',
+    flag: 'token-budget',
+    kind: 'int',
+    default: null,
+    packer: true,
+    about:
+      'tokens per row (one rank’s forward): > 0 packs each step’s samples with TokenBudgetBatcher and drops a sample longer than it; ' +
+      '≤ 0 balances them as one fixed-count micro-batch; None (null here) = the vLLM server’s max_model_len, which no sample exceeds (rows not reported)',
+  },
+  {
+    key: 'num_processes',
+    flag: 'num-processes',
+    kind: 'int',
+    default: 1,
+    packer: true,
+    min: 1,
+    about: 'DP ranks (accelerate’s num_processes): the rows of each micro-batch',
+  },
 ];
 
 /** RolloutQueueDataset.__iter__'s drop predicate. */
@@ -40,9 +61,11 @@ export const trlAsyncRule: RuleDef = {
   build(values, batch, k): StalenessRule {
     const maxStaleness = values.max_staleness as number;
     const maxInflight = (values.max_inflight_tasks as number | null) ?? Math.max(maxStaleness, 1) * batch * k;
+    const budget = values.token_budget as number | null;
+    const ranks = values.num_processes as number;
     return {
       framework: 'trl-async',
-      settings: settingsOf(KEYS, values, { max_inflight_tasks: maxInflight }),
+      settings: { ...settingsOf(KEYS, values, { max_inflight_tasks: maxInflight }), token_budget: budget ?? 'max_model_len' },
       weightSync: 'in-flight',
       syncEvery: 1,
       lagDefinition: 'the trainer’s model_version − the model_version when the group’s first completion started',
@@ -62,6 +85,14 @@ export const trlAsyncRule: RuleDef = {
         ),
       afterUpdate: () => [],
       lag: (group, trainer) => trainer - group.dispatchVersion,
+      ...(budget === null
+        ? {}
+        : {
+            pack: (lengths: readonly number[]) =>
+              budget > 0
+                ? { ...packByTokenBudget(lengths, ranks, budget), why: `longer than token_budget=${budget}` }
+                : { microBatches: [balanceBySquaredLength(lengths, ranks)], dropped: [], why: '' },
+          }),
     };
   },
 };
