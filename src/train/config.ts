@@ -4,6 +4,8 @@ import { DEFAULT_DIMS, SEED_DIMS, type ControllerDims } from '../core/env/contro
 import { BANK_SIZE, REWARD_MODES, type RewardMode } from '../core/env/task.ts';
 import { BUDGET, overBudgetAmounts, trainStepEstimate } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
+import { schemes as flowGrpoSchemes } from '../core/frameworks/flow-grpo/advantages.ts';
+import { flowGrpo } from '../core/frameworks/flow-grpo/sampler.ts';
 import { configError, fact, type FusedGap, say } from '../core/messages/index.ts';
 import { centresEachGroup, isSandboxScheme, TRAIN_SCHEMES, type TrainScheme } from '../core/grpo/schemes.ts';
 import type { LayoutConfig, SamplerName } from '../core/layout/types.ts';
@@ -77,13 +79,15 @@ export interface TrainConfig {
 
 export const FILTER_METRICS: readonly FilterMetric[] = ['reward', 'accuracy'];
 
+/** flow_grpo's sampler and its shipped advantages (its home's): the demo's and seed-000's. */
+const FLOW_GRPO = { sampler: flowGrpo.name, advantage: flowGrpoSchemes.find((s) => s.shippedDefault)!.scheme };
+
 /** The demo `npm run train` runs: 8 ranks, flow_grpo's sampler and advantages, TRL's DAPO loss. */
 export const DEFAULT_TRAIN: TrainConfig = {
   ranks: 8,
   batch: 32,
   k: 8,
-  sampler: 'flow-grpo',
-  advantage: 'flow-grpo',
+  ...FLOW_GRPO,
   loss: 'dapo',
   epsilonLow: 0.2,
   epsilonHigh: 0.2,
@@ -118,7 +122,7 @@ export interface TrainPreset {
 export const TRAIN_PRESETS: Record<string, TrainPreset> = {
   'seed-000': {
     description: "flow_grpo's layout: 8 ranks × 2 samples, k=4 (4 prompts per step), flow_grpo's per-prompt advantages",
-    config: { ranks: 8, batch: 2, k: 4, sampler: 'flow-grpo', advantage: 'flow-grpo', steps: 300, lr: 0.01 },
+    config: { ranks: 8, batch: 2, k: 4, ...FLOW_GRPO, steps: 300, lr: 0.01 },
   },
   'seed-003': {
     description: 'the seed controller: dModel 2048, hidden 256, one input × 5 configurations per step on one rank, pairwise loss',

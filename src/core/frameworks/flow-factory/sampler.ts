@@ -3,6 +3,7 @@
 import { configError, fact, fixClauses } from '../../messages/index.ts';
 import type { LayoutConfig, LayoutStep } from '../../layout/types.ts';
 import { Mt19937, randperm } from '../../rng/index.ts';
+import { flowGrpo } from '../flow-grpo/sampler.ts';
 import { flowGrpoLoopCounts } from '../../samplers/counts.ts';
 import { batchesFact, byNearness, divisors, passingMultiples, passingValues, validKFact } from '../../samplers/rules.ts';
 import type { SamplerSpec } from '../../samplers/spec.ts';
@@ -29,16 +30,16 @@ export const groupDistributed: SamplerSpec = {
       const ks = passingValues(byNearness(multiples, k), 'k', passes, 6);
       const rs = divisors(k);
       const rsOk = passingValues(byNearness(rs, ranks), 'ranks', passes);
-      const flowOk = passes({ sampler: 'flow-grpo' });
+      const flowOk = passes({ sampler: flowGrpo.name });
       return configError(
         [
           fact('group-distributed.k-multiple', { k, ranks }),
-          ...fixClauses([validKFact(ks), validKFact(rsOk, 'ranks'), flowOk ? fact('fix.sampler', { sampler: 'flow-grpo' }) : null]),
+          ...fixClauses([validKFact(ks), validKFact(rsOk, 'ranks'), flowOk ? fact('fix.sampler', { sampler: flowGrpo.name }) : null]),
         ],
         [
           ...ks.values.slice(0, 1).map((v) => ({ k: v })),
           ...rsOk.values.slice(0, 1).map((v) => ({ ranks: v })),
-          ...(flowOk ? [{ sampler: 'flow-grpo' }] : []),
+          ...(flowOk ? [{ sampler: flowGrpo.name }] : []),
         ],
       );
     }
