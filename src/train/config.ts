@@ -14,7 +14,7 @@ import { LOSS_KINDS, type LossKind } from '../core/grpo/loss.ts';
 import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { buildLayout } from '../core/samplers/index.ts';
-import { FRAMEWORK_NAMES, FRAMEWORKS } from '../core/steps/index.ts';
+import { FRAMEWORK_NAMES, FRAMEWORKS, type FrameworkName } from '../core/steps/index.ts';
 import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS, ruleDef } from '../core/async/index.ts';
 import { ASYNC_RULE_KEYS, ASYNC_WORKLOAD_KEYS, asyncKeyApplies, asyncRuleValuesOf, asyncWorkloadOf, ruleOwners } from './async-settings.ts';
 
@@ -35,7 +35,8 @@ export interface TrainConfig {
   /** Which framework's sampler gives each rank its prompt ids. */
   sampler: SamplerName;
   advantage: TrainScheme;
-  loss: LossKind;
+  /** The loss: one of the loss op's (LOSS_KINDS), or a normaliser of the framework version (its `losses`, e.g. verl's token-mean). */
+  loss: string;
   epsilonLow: number;
   epsilonHigh: number;
   /** KL coefficient against the initial policy (TRL's beta; 0 = no reference model). */
@@ -257,8 +258,8 @@ export function checkTrainConfig(c: TrainConfig): void {
     throw configError([fact('train.either', { key: 'reward', choices: [...REWARD_MODES], got: String(c.reward) })]);
   if (!BACKENDS.includes(c.backend))
     throw configError([fact('train.one-of', { key: 'backend', choices: [...BACKENDS], got: String(c.backend) })]);
-  if (!LOSS_KINDS.includes(c.loss))
-    throw configError([fact('train.one-of', { key: 'loss', choices: [...LOSS_KINDS], got: String(c.loss) })]);
+  if (!TRAIN_LOSSES.includes(c.loss))
+    throw configError([fact('train.one-of', { key: 'loss', choices: [...TRAIN_LOSSES], got: String(c.loss) })]);
   if (!TRAIN_SCHEMES.includes(c.advantage))
     throw configError([fact('train.one-of', { key: 'advantage', choices: [...TRAIN_SCHEMES], got: String(c.advantage) })]);
   // One rank on the device computes the advantages in its kernel, from the sandbox's schemes' group rules.
@@ -283,10 +284,33 @@ export function checkTrainConfig(c: TrainConfig): void {
   if (err) throw new ConfigError(`${err.message} (flags --ranks --batch --k --sampler)`, [], err.clauses);
 }
 
-/** The framework versions whose loss types are the trainer's GRPO losses (grpo, bnpo, dr_grpo, dapo): TRL's and ms-swift's. */
-export const MICRO_FRAMEWORKS: readonly string[] = FRAMEWORK_NAMES.filter((n) =>
+/**
+ * The framework versions train can apply: every step spec whose normaliser weighs completion tokens (the diffusion
+ * trainers' weigh whole samples over timesteps, which the controller does not have).
+ */
+export const MICRO_FRAMEWORKS: readonly string[] = FRAMEWORK_NAMES.filter((n) => FRAMEWORKS[n]!.unit === 'token');
+
+/**
+ * The versions whose loss types are the loss op's own (grpo, bnpo, dr_grpo, dapo, TRL 1.x's and ms-swift's): a plain
+ * step with one micro-batch per rank is their optimizer step. The others' normalisers always run through the micro-steps.
+ */
+const OP_FRAMEWORKS: readonly string[] = MICRO_FRAMEWORKS.filter((n) =>
   LOSS_KINDS.every((l) => l === 'pairwise' || FRAMEWORKS[n]!.losses.includes(l)),
 );
+
+/** Every value `--loss` takes: the loss op's kinds and each applicable framework version's normalisers. */
+export const TRAIN_LOSSES: readonly string[] = [...new Set([...LOSS_KINDS, ...MICRO_FRAMEWORKS.flatMap((n) => FRAMEWORKS[n]!.losses)])];
+
+/**
+ * The loss op's type for a run: its loss where the op has it; a framework's own normaliser (verl's token-mean, …) runs
+ * the op's dapo, whose per-token weight the micro-steps then replace with the framework's (step.ts's rescaleToNormaliser).
+ */
+export function lossOpType(c: TrainConfig): LossKind {
+  return (LOSS_KINDS as readonly string[]).includes(c.loss) ? (c.loss as LossKind) : 'dapo';
+}
+
+/** Whether the framework version's own normaliser decides the update (not the loss op's): then every step is a micro-step plan. */
+const framedByNormaliser = (c: TrainConfig): boolean => c.loss !== 'pairwise' && !OP_FRAMEWORKS.includes(c.framework);
 
 /**
  * True when a run trains through the micro-step model (src/train/micro-steps.ts): gradients
@@ -295,7 +319,7 @@ export const MICRO_FRAMEWORKS: readonly string[] = FRAMEWORK_NAMES.filter((n) =>
  * model says is the same thing.
  */
 export function usesMicroSteps(c: TrainConfig): boolean {
-  return c.gradientAccumulationSteps > 1 || c.numIterations > 1 || stepsPerGenerationOf(c) > 1;
+  return c.gradientAccumulationSteps > 1 || c.numIterations > 1 || stepsPerGenerationOf(c) > 1 || framedByNormaliser(c);
 }
 
 /**
@@ -328,11 +352,20 @@ function checkMicroSteps(c: TrainConfig): void {
   }
   if (!MICRO_FRAMEWORKS.includes(c.framework))
     throw configError([fact('train.framework', { frameworks: [...MICRO_FRAMEWORKS], got: String(c.framework) })]);
+  const losses = FRAMEWORKS[c.framework as FrameworkName]!.losses;
+  if (c.loss !== 'pairwise' && !losses.includes(c.loss))
+    throw configError([fact('train.framework-loss', { framework: c.framework, losses: [...losses], got: c.loss })]);
   if (c.stepsPerGeneration > 0 && !readsSetting(c.sampler, 'stepsPerGeneration'))
     throw configError([fact('train.steps-per-generation-trl', { sampler: c.sampler })]);
   if (!usesMicroSteps(c)) return;
   const key =
-    c.gradientAccumulationSteps > 1 ? 'gradient-accumulation-steps' : c.numIterations > 1 ? 'num-iterations' : 'steps-per-generation';
+    c.gradientAccumulationSteps > 1
+      ? 'gradient-accumulation-steps'
+      : c.numIterations > 1
+        ? 'num-iterations'
+        : stepsPerGenerationOf(c) > 1
+          ? 'steps-per-generation'
+          : 'framework';
   if (c.loss === 'pairwise') throw configError([fact('train.micro-pairwise', { key })]);
   if (c.dynamicSampling !== null) throw configError([fact('train.micro-dynamic', { key })]);
 }

@@ -14,10 +14,11 @@ import type { Task } from '../core/env/task.ts';
 import type { Layout } from '../core/layout/types.ts';
 import { completionOffsets, FRAMEWORKS, type FrameworkSpec, planMicroSteps } from '../core/steps/index.ts';
 import type { Plan } from '../core/steps/schedule.ts';
+import type { Batching } from '../core/steps/types.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import { computeLoss } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
-import { layoutCovering, stepsPerGenerationOf, type TrainConfig } from './config.ts';
+import { layoutCovering, lossOpType, stepsPerGenerationOf, type TrainConfig } from './config.ts';
 import type { StepMetrics } from './metrics.ts';
 import {
   type Generation,
@@ -38,6 +39,8 @@ export interface MicroPlan {
   layout: Layout;
   plan: Plan;
   spec: FrameworkSpec;
+  /** The framework's micro-batch, mini-batch and GA for this layout (its StepSchedule.batching, as `steps` reads them). */
+  batching: Batching;
   /** First completion index of each layout step. */
   offsets: number[];
   /** Micro-step indices of each window (optimizer step). */
@@ -54,13 +57,16 @@ export function microPlanOf(c: TrainConfig, layout: Layout): MicroPlan {
   // that dataloader; the other samplers' batches reach the trainer one after another (train builds
   // their layouts one batch per epoch), so their epochs do not cut the windows.
   const stream = spec.accepts(layout.sampler) ? layout : { ...layout, steps: layout.steps.map((step) => ({ ...step, epoch: 0 })) };
-  const plan = planMicroSteps(stream, spec.schedule, c.batch);
+  // The micro-batch, mini-batch and GA as `steps` takes them from the layout (verl's sampler: its ppo_* sizes).
+  const batching = spec.schedule.batching(stream, spec.name, undefined);
+  const plan = planMicroSteps(stream, spec.schedule, batching.microBatch, undefined, batching.miniBatch);
   const windows: number[][] = plan.windows.map(() => []);
   plan.microSteps.forEach((m, i) => windows[m.window]!.push(i));
   return {
     layout,
     plan,
     spec,
+    batching,
     offsets: completionOffsets(layout),
     windows,
     generationSize: layout.steps.map((s) => s.ranks.reduce((n, r) => n + r.length, 0)),
@@ -92,7 +98,7 @@ export function normaliserOf(mp: MicroPlan, c: TrainConfig, window: number, id: 
     // Every completion of the controller is its four actions.
     rows: m.perRank[rank]!.map(() => T),
     window: mp.plan.windows[window]!.size,
-    ga: c.gradientAccumulationSteps,
+    ga: mp.batching.ga,
     stepsPerGeneration: mp.layout.config.stepsPerGeneration,
     generationTokens: T * m.generationSteps.reduce((n, s) => n + mp.generationSize[s]!, 0),
     windowTokens: T * windowSequences,
@@ -126,7 +132,7 @@ export async function microBatchLoss(
     mask: new Float32Array(rows * T).fill(1),
     advantages,
     rewards: null,
-    settings: { ...grpoSettings(c), lossType: c.loss, groupSize: c.k },
+    settings: { ...grpoSettings(c), lossType: lossOpType(c), groupSize: c.k },
   });
   return rescaleToNormaliser(c, perToken, rows, { loss: out.loss, gradLogp: Float32Array.from(out.gradLogp) });
 }

@@ -11,6 +11,7 @@ import { REWARD_MODES } from '../core/env/task.ts';
 import { configError, fact } from '../core/messages/index.ts';
 import { ADVANTAGE_SCHEMES, TRAIN_SCHEMES } from '../core/grpo/schemes.ts';
 import { samplerNames } from '../core/samplers/index.ts';
+import { FRAMEWORKS, type FrameworkName } from '../core/steps/index.ts';
 import { quote, readSettings, type Setting, type SettingGetter } from '../core/setting.ts';
 import {
   BACKENDS,
@@ -19,6 +20,7 @@ import {
   FILTER_METRICS,
   LOSS_KINDS,
   MICRO_FRAMEWORKS,
+  TRAIN_LOSSES,
   TRAIN_PRESETS,
   trainBudgetError,
   type TrainConfig,
@@ -106,7 +108,17 @@ export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
     choices: TRAIN_SCHEMES,
     hint: `${ADVANTAGE_SCHEMES.join('|')}, or a framework home's scheme (grpo-sandbox advantages --help) (default ${d.advantage})`,
   },
-  { field: 'loss', key: 'loss', metavar: 'L', kind: 'choice', choices: LOSS_KINDS, hint: `${LOSS_KINDS.join('|')} (default ${d.loss})` },
+  {
+    field: 'loss',
+    key: 'loss',
+    metavar: 'L',
+    kind: 'choice',
+    choices: TRAIN_LOSSES,
+    hint:
+      `${LOSS_KINDS.join('|')}, or a normaliser the --framework version trains ` +
+      `(${TRAIN_LOSSES.filter((l) => !(LOSS_KINDS as readonly string[]).includes(l)).join('|')}) ` +
+      `(default: the framework's own, ${d.loss} for ${d.framework})`,
+  },
   { field: 'epsilonLow', key: 'epsilon-low', metavar: 'E', kind: 'number', hint: `clip range below 1 (default ${d.epsilonLow})` },
   { field: 'epsilonHigh', key: 'epsilon-high', metavar: 'E', kind: 'number', hint: 'clip range above 1 (default: --epsilon-low)' },
   {
@@ -270,6 +282,9 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
   }
   if (dynamicSampling !== undefined) c.dynamicSampling = dynamicSampling === OFF ? null : dynamicSampling;
   if (async !== undefined) c.async = async === OFF ? null : async;
+  // --loss not given: the framework version's own default (TRL 1.13.0's dapo, ms-swift's grpo, verl's token-mean).
+  const lossSet = v.loss !== undefined || (preset !== null && preset !== undefined && TRAIN_PRESETS[preset]!.config.loss !== undefined);
+  if (!lossSet && MICRO_FRAMEWORKS.includes(c.framework)) c.loss = FRAMEWORKS[c.framework as FrameworkName]!.defaultLoss;
   // --epsilon-high defaults to --epsilon-low.
   if (v.epsilonLow !== undefined && v.epsilonHigh === undefined) c.epsilonHigh = v.epsilonLow;
   if (c.dynamicSampling === null) {

@@ -17,7 +17,7 @@ import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { tokenWeight } from '../ops/cpu/grpoLoss.ts';
 import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
-import type { TrainConfig } from './config.ts';
+import { lossOpType, type TrainConfig } from './config.ts';
 import {
   entropySums,
   type GatheredKey,
@@ -334,7 +334,7 @@ export function rescaleToNormaliser(
 /** The GRPO loss settings of a run (the loss op's; the pairwise loss reads groupSize instead). */
 export function grpoSettings(c: TrainConfig): GrpoLossSettings {
   return {
-    lossType: c.loss as GrpoLossSettings['lossType'],
+    lossType: lossOpType(c) as GrpoLossSettings['lossType'],
     epsilonLow: c.epsilonLow,
     epsilonHigh: c.epsilonHigh,
     beta: c.beta,
@@ -441,7 +441,7 @@ export async function optimizerStep(
       rewards: local
         ? Float32Array.from(local, (r) => gen.gathered.rewards[gen.rowOffset + r]!)
         : gen.gathered.rewards.subarray(gen.rowOffset, gen.rowOffset + rows),
-      settings: { ...grpoSettings(c), lossType: c.loss, groupSize: c.k },
+      settings: { ...grpoSettings(c), lossType: lossOpType(c), groupSize: c.k },
     });
     const { loss, gradLogp } = perToken ? rescaleToNormaliser(c, perToken, rows, out) : out;
     // The first micro-step's gradients go straight into the payload; later ones are added to them.

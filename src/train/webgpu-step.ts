@@ -33,7 +33,7 @@ import { DEVICE_SUMS, FusedStep, type DeviceStepMetrics, type StepRows, type Tra
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { gradNorm } from '../ops/cpu/gradNorm.ts';
 import type { Rank } from '../ranks/rank.ts';
-import { contiguousGroups, fusedStepUnsupported, type TrainConfig } from './config.ts';
+import { contiguousGroups, fusedStepUnsupported, lossOpType, type TrainConfig } from './config.ts';
 import { type MetricSums, type SumKey, stepMetrics, SUM_FLOATS, writeSums, zeroSums } from './metrics.ts';
 import { gatherSamples, rewardStats, std, type Gathered, type StepMetrics, type TrainState } from './step.ts';
 
@@ -88,7 +88,7 @@ export class WebGpuTrainer {
         rows: c.batch,
         seed: c.seed,
         loss: {
-          lossType: c.loss,
+          lossType: lossOpType(c),
           epsilonLow: c.epsilonLow,
           epsilonHigh: c.epsilonHigh,
           beta: c.beta,

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ACTIONS_PER_CONFIG } from '../../src/core/env/controller.ts';
 import { ConfigError } from '../../src/core/errors.ts';
-import { buildSteps } from '../../src/core/steps/index.ts';
+import { buildSteps, FRAMEWORKS, type FrameworkName } from '../../src/core/steps/index.ts';
 import { cpuBackend } from '../../src/ops/backend.ts';
-import { DEFAULT_TRAIN, MICRO_FRAMEWORKS, type TrainConfig } from '../../src/train/config.ts';
+import { DEFAULT_TRAIN, MICRO_FRAMEWORKS, type TrainConfig, usesMicroSteps } from '../../src/train/config.ts';
 import { microBatchLoss, microPlanCovering, normaliserOf } from '../../src/train/micro-steps.ts';
 import { trainConfigFrom } from '../../src/train/settings.ts';
 import { testGpu } from '../helpers/gpu.ts';
@@ -75,15 +75,22 @@ test('a generation longer than the window (steps_per_generation 4, GA 2): the se
 // The trainer's loss, measured: with ratio 1 and β = 0 each token's d loss / d logp is −A × its
 // weight, so −gradLogp / A ÷ W (DDP's mean) is the weight the update applies. It must equal the
 // `weight` of buildSteps (the model `grpo-sandbox steps` prints) for the same layout and settings.
-test('the weight the trainer applies to each completion equals the steps model’s, for every TRL-family version and loss', async () => {
+test('the weight the trainer applies to each completion equals the steps model’s, for every version train takes and every loss', async () => {
   const T = ACTIONS_PER_CONFIG;
   for (const framework of MICRO_FRAMEWORKS) {
-    for (const loss of ['grpo', 'bnpo', 'dr_grpo', 'dapo'] as const) {
-      for (const over of [
-        { gradientAccumulationSteps: 3, numIterations: 2 },
-        { gradientAccumulationSteps: 2, stepsPerGeneration: 3 },
-      ]) {
-        const c: TrainConfig = { ...DEFAULT_TRAIN, ...small, ...over, framework, loss };
+    const spec = FRAMEWORKS[framework as FrameworkName]!;
+    // Each version on a sampler whose layout it trains (TRL's on the trl sampler, verl's on verl's and flow_grpo's).
+    const samplers = (['trl', 'verl', 'flow-grpo'] as const).filter((s) => spec.accepts(s));
+    assert.ok(samplers.length > 0, framework);
+    for (const [sampler, loss] of samplers.flatMap((s) => spec.losses.map((l) => [s, l] as const))) {
+      // verl cuts each rank's 8 samples of a step into GA micro-batches, so its GA divides 8.
+      const overs =
+        sampler === 'trl'
+          ? [{ gradientAccumulationSteps: 3, numIterations: 2 }, { gradientAccumulationSteps: 2, stepsPerGeneration: 3 }, {}]
+          : [{}, { gradientAccumulationSteps: 2, numIterations: 2 }, { gradientAccumulationSteps: 4 }];
+      for (const over of overs) {
+        const c: TrainConfig = { ...DEFAULT_TRAIN, ...small, sampler, ...over, framework, loss };
+        if (!usesMicroSteps(c)) continue;
         const mp = microPlanCovering(c, 5);
         const report = buildSteps(mp.layout, { framework, loss, lengths: [T], maxCompletionLength: T });
         let checked = 0;
@@ -156,7 +163,13 @@ test('settings the micro-steps cannot train are one-line errors naming the flag'
   );
   assert.throws(() => trainConfigFrom(get({ 'steps-per-generation': '2' })), /--steps-per-generation is TRL's/);
   assert.throws(() => trainConfigFrom(get({ 'gradient-accumulation-steps': '2', 'dynamic-sampling': 'naive' })), /do not combine/);
-  assert.throws(() => trainConfigFrom(get({ framework: 'verl-b178a3c' })), /--framework must be one of trl-1\.13\.0/);
+  // The diffusion trainers weigh samples over timesteps: not the controller's tokens.
+  assert.throws(() => trainConfigFrom(get({ framework: 'flow_grpo-ac4c86e' })), /--framework must be one of trl-1\.13\.0/);
+  assert.throws(() => trainConfigFrom(get({ framework: 'verl-b178a3c', loss: 'dapo' })), /--loss dapo is not verl-b178a3c's: it trains token-mean/);
+  // --loss left out: the version's own default.
+  assert.equal(trainConfigFrom(get({ framework: 'verl-b178a3c', sampler: 'verl' })).loss, 'token-mean');
+  assert.equal(trainConfigFrom(get({ framework: 'ms-swift-efd0a54' })).loss, 'grpo');
+  assert.equal(trainConfigFrom(get({})).loss, 'dapo');
   const c = trainConfigFrom(get({ 'gradient-accumulation-steps': '4', 'num-iterations': '2', framework: 'ms-swift-efd0a54' }));
   assert.equal(c.gradientAccumulationSteps, 4);
   assert.equal(c.numIterations, 2);

@@ -96,6 +96,9 @@ export const SETTINGS_EN = {
     `${w.flag(p.key)} must be a whole number ≥ ${p.min}, got ${p.got}`,
   'train.framework': (p: { frameworks: string[]; got: string }, w: Words = CLI_WORDS) =>
     `${w.flag('framework')} must be one of ${p.frameworks.join(', ')} (their loss types are train's), got '${p.got}'`,
+  'train.framework-loss': (p: { framework: string; losses: string[]; got: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('loss')} ${p.got} is not ${p.framework}'s: it trains ${p.losses.join(', ')} (or pairwise, which has no normaliser); ` +
+    `give one of them, or leave ${w.flag('loss')} out for its default`,
   'train.steps-per-generation-trl': (p: { sampler: string }, w: Words = CLI_WORDS) =>
     `${w.flag('steps-per-generation')} is TRL's: the ${p.sampler} sampler generates one batch per layout step; use ${w.flag('sampler')} trl, or leave it out`,
   'train.async-bound-alone': (_: Record<string, never>, w: Words = CLI_WORDS) =>

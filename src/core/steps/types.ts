@@ -232,6 +232,12 @@ export interface FrameworkSpec extends FrameworkVersion {
   schedule: StepSchedule;
   losses: readonly string[];
   defaultLoss: string;
+  /**
+   * What one of NormaliserContext.rows' tokens is: a completion token (the language-model trainers), or a whole sample
+   * (the diffusion trainers, whose timesteps cancel). `train` applies only token normalisers: the controller's four
+   * actions are tokens, not timesteps.
+   */
+  unit: 'token' | 'sample';
   /** The samplers whose layouts this framework trains on. */
   accepts(sampler: SamplerName): boolean;
   /** The samplers it trains when `--framework` is not given (at most one framework per sampler). */

@@ -267,6 +267,8 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
       'no-bound': '没有可设置的 staleness 上限（没有版本控制），所以 max-staleness 不适用',
     }[p.why],
   'train.async-groups': (p) => `async ${p.framework}：每个 step 必须包含完整的组：ranks × batch（${p.samples}）不是 k ${p.k} 的倍数`,
+  'train.framework-loss': (p) =>
+    `loss ${p.got} 不是 ${p.framework} 的：它训练 ${p.losses.join('、')}（或 pairwise，它没有归一化）；请给出其中之一，或不写 loss，用它的默认值`,
   'train.micro-pairwise': (p) =>
     `${label(p.key)} 需要逐词元的 GRPO loss：loss pairwise 对整组排序；请改用 loss dapo（或 grpo、bnpo、dr_grpo）`,
   'train.micro-dynamic': (p) =>

@@ -16,6 +16,7 @@ const danceGrpo: FrameworkSpec = {
   schedule: danceGrpoSchedule,
   losses: ['sample-mean'],
   defaultLoss: 'sample-mean',
+  unit: 'sample',
   accepts: (s) => s === 'dance-grpo',
   defaultFor: ['dance-grpo'],
   updateCauses: {},

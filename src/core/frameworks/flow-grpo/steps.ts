@@ -21,6 +21,7 @@ const flowGrpo: FrameworkSpec = {
   schedule: flowGrpoSchedule,
   losses: ['sample-mean'],
   defaultLoss: 'sample-mean',
+  unit: 'sample',
   accepts: trainsFlowGrpoLayouts,
   defaultFor: FLOW_GRPO_LAYOUTS,
   updateCauses: {},

@@ -19,6 +19,7 @@ const msSwiftBefore: FrameworkSpec = {
   schedule: trlSchedule,
   losses: MS_SWIFT_LOSSES,
   defaultLoss: 'grpo',
+  unit: 'token',
   accepts: trainsTrlLayouts,
   defaultFor: [],
   updateCauses: { dapo: 'ms-swift-dapo' },

@@ -14,6 +14,7 @@ const unsloth: FrameworkSpec = {
     'replaces the loss with unsloth_zoo’s grpo_accumulated_loss, which was not read)',
   losses: PRE_DAPO_LOSSES,
   defaultLoss: 'bnpo',
+  unit: 'token',
   defaultFor: [],
   updateCauses: {},
   normaliser: preDapo,

@@ -24,6 +24,7 @@ const verlLegacy: FrameworkSpec = {
   schedule: verlSchedule,
   losses: VERL_LOSSES,
   defaultLoss: 'token-mean',
+  unit: 'token',
   accepts: trainsVerlLayouts,
   defaultFor: ['verl'],
   updateCauses: {},
