@@ -1,13 +1,19 @@
 // The weights table of `grpo-sandbox advantages --compare` with lengths: one row per completion (its prompt, reward
 // and tokens), one column per framework with the weight of each of its tokens against the global token mean, then
 // the same columns with the completion's total (advantage × weight × tokens, × n to read like an advantage), a row summing them, and a line per
-// framework saying its loss, its normaliser and the `steps` flags that give the same step. Draws what
-// core/grpo/compare-weights.ts computed.
+// framework saying its loss, its normaliser and the `steps` flags that give the same step. A diffusion trainer's column
+// (unit 'sample': no tokens) is marked * and weighs the whole sample. Draws what core/grpo/compare-weights.ts computed.
 import { WEIGHTS_ASSUMPTION, type WeightColumn, type WeightsComparison } from '../core/grpo/compare-weights.ts';
 import type { CompareInput } from '../core/grpo/compare.ts';
 
 /** A relative weight to 3 decimals. */
 const rel = (x: number) => x.toFixed(3);
+/** The mark on a column whose weight is per sample, not per token, and what it means. */
+const PER_SAMPLE = '*';
+const perSampleNote = (n: number) =>
+  `${PER_SAMPLE} per sample, not per token: a diffusion trainer's loss has no tokens (steps takes no lengths for it), so its cell is ` +
+  `the weight of the whole sample × n (${n}; 1 = the per-sample mean's) and its total advantage × weight × n`;
+
 /** A total × n to 3 decimals, its sign kept, without −0. */
 const total = (x: number | null) => (x === null ? 'NaN' : (Math.abs(x) < 5e-4 ? 0 : x).toFixed(3));
 
@@ -32,12 +38,14 @@ function lengthsLine(w: WeightsComparison): string {
 function columnLine(c: WeightColumn, name: number): string {
   const head = `${c.name.padEnd(name)}  ${c.framework}, loss ${c.loss}${c.switched ? ' (a switch, not the default)' : ' (its default)'}`;
   if (c.refused) return `${head}: refuses this batch: ${c.refused}`;
-  return `${head}, advantages of ${c.scheme}; normaliser ${c.normaliser ?? '—'}; steps --framework ${c.framework} ${c.cli.join(' ')}`;
+  const lengths = c.unit === 'sample' ? ' (one unit per sample, no --lengths)' : '';
+  return `${head}, advantages of ${c.scheme}; normaliser ${c.normaliser ?? '—'}; steps --framework ${c.framework} ${c.cli.join(' ')}${lengths}`;
 }
 
 export function renderWeights(input: CompareInput, w: WeightsComparison): string {
   const names = w.columns.map((c) => c.name);
-  const heads = ['#', 'prompt', 'reward', 'tokens', ...names];
+  const heads = ['#', 'prompt', 'reward', 'tokens', ...w.columns.map((c) => (c.unit === 'sample' ? `${c.name}${PER_SAMPLE}` : c.name))];
+  const perSample = w.columns.some((c) => c.unit === 'sample') ? [perSampleNote(w.lengths.length)] : [];
   const lead = (i: number) => [
     String(i),
     String(input.promptIds[i]),
@@ -57,6 +65,7 @@ export function renderWeights(input: CompareInput, w: WeightsComparison): string
     `assumes ${WEIGHTS_ASSUMPTION}; ${lengthsLine(w)}`,
     '',
     ...table(heads, weightRows, null),
+    ...perSample,
     '',
     `totals: advantage × weight × tokens × n (n = ${n}), what each completion adds to the update (the framework's default advantages; ` +
       'with a token mean and equal tokens, the advantage itself; Σ: the batch in all)',

@@ -63,11 +63,12 @@ same as data: {"k", "rewards", "promptIds", "best", "worst", "columns": [{"schem
 With "lengths" in the input (completion tokens per completion: {"rewards", "promptIds", "lengths"}), or with
 --weights (lengths seeded as steps seeds them when the input has none), --compare also prints each framework's
 per-token weight under its shipped default loss normaliser, read from the optimizer step steps --framework builds
-for the batch, and each completion's total: advantage × weight × tokens. It assumes
+for the batch, and each completion's total: advantage × weight × tokens. The diffusion trainers (flow_grpo,
+DanceGRPO: no tokens) weigh the whole sample: their columns are marked *. It assumes
 ${WEIGHTS_ASSUMPTION.replace('; ', ';\n')}.
 --json then adds "weights": {"lengths", "lengthsSource", "tokens", "assumption", "columns": [{"name", "framework",
-"loss", "switched", "scheme", "via", "cli", "normaliser", "weights", "relative" (× the global token mean), "totals",
-"refused"}]}.
+"loss", "switched", "scheme", "via", "unit" ("token" or "sample"), "cli", "normaliser", "weights", "relative" (× the
+global token mean; per sample: × n), "totals", "refused"}]}.
 `;
 
 /** At most this many mixed groups are named on stderr (all are in the JSON). */

@@ -2,7 +2,8 @@
 // of the figure, each cell's written value the core's advantage for that completion (compare.ts),
 // at 390 px and 1280 px wide without sideways scrolling, in English and in Chinese (no untranslated
 // word), and an edited batch redrawn; below, the weights and totals figures write each framework's weights
-// (compare-weights.ts, seeded lengths or the `lengths` given) at 390 px without sideways scrolling.
+// (compare-weights.ts, seeded lengths or the `lengths` given) at 390 px without sideways scrolling, the diffusion
+// trainers' rows labelled per sample.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -172,7 +173,7 @@ test('?view=advantages&lengths=… at 390 px: each framework’s weights and tot
         const values: string[] = [];
         for (let first = 0; first < lengths.length; first += drawnMode.perBand)
           w.columns.forEach((c, s) => {
-            frameworks.push(c.name);
+            frameworks.push(c.unit === 'sample' ? `${c.name} · per sample` : c.name);
             for (let i = first; i < Math.min(lengths.length, first + drawnMode.perBand); i++) {
               const v = weightCell(w, s, i, mode);
               if (v !== null) values.push(v);
@@ -184,6 +185,12 @@ test('?view=advantages&lengths=… at 390 px: each framework’s weights and tot
       // dapo (TRL's default): every token 1 × the token mean; grpo's per-sequence mean: 360/12/10 = 6.5 on the shortest.
       assert.equal(weightCell(w, 0, 0, 'weight'), '1.00');
       assert.equal(weightCell(w, 1, 0, 'weight'), '6.50');
+      // flow_grpo and DanceGRPO weigh each sample alike (1 × the per-sample mean), whatever its tokens; their rows say so.
+      for (const name of ['flow_grpo', 'dance-grpo']) {
+        assert.ok(d.weight.frameworks.includes(`${name} · per sample`), name);
+        const s = w.columns.findIndex((c) => c.name === name);
+        for (let i = 0; i < lengths.length; i++) assert.equal(weightCell(w, s, i, 'weight'), '1.00', `${name} #${i}`);
+      }
       await screenshot(page, 'advantages-weights-390');
     },
     { viewport: { width: 390, height: 900 } },

@@ -5,11 +5,15 @@
 // of src/core/steps through buildSteps, a framework home's TrainerDef through its layout and optimizerSteps), with
 // the settings `cli` lists, so `steps --framework NAME <cli> --lengths L --seqlens L` reports the same weights.
 // Assumption: one rank, the whole batch one optimizer step; micro-batches as each framework's defaults cut them.
+// The diffusion trainers (flow_grpo, DanceGRPO) take no token lengths: each sample is one "token" of their steps, so
+// their columns weigh a whole sample (their step spec's unit 'sample'), and `steps` runs them without --lengths.
 import { ConfigError } from '../errors.ts';
+import { gcd } from '../samplers/rules.ts';
 import { frameworkHome } from '../frameworks/index.ts';
 import { frameworkSettingsFrom } from '../frameworks/reading.ts';
 import { buildLayout } from '../samplers/index.ts';
 import { buildSteps } from '../steps/build.ts';
+import { FRAMEWORKS } from '../steps/frameworks.ts';
 import { seededLengths } from '../steps/lengths.ts';
 import { stepsSettingsFrom } from '../steps/settings.ts';
 import type { Comparison } from './compare.ts';
@@ -51,11 +55,62 @@ const homeFlags = (extra: Record<string, string>) => (prompts: number, k: number
   ...extra,
 });
 
+/**
+ * TRL's flags with Unsloth's own default gradient_accumulation_steps 2, the batch two micro-batches of half the samples
+ * (an odd number of samples: GA 1, one micro-batch). Unsloth's rewrite of the batch size never fires: GA × batch is the samples.
+ */
+const unslothFlags = (prompts: number, k: number, samples: number, longest: number) => {
+  const ga = samples % 2 === 0 ? 2 : 1;
+  return { ...trlFlags(prompts, k, samples, longest), batch: String(samples / ga), 'gradient-accumulation-steps': String(ga) };
+};
+/**
+ * EasyR1 (b44b311) on one GPU: rollout.tensor_parallel_size 1 (its default 2 refuses one GPU), one epoch; the micro-batch sizes its
+ * default 16 (experience) and 4 (update) where they divide the samples, else their greatest common divisor (EasyR1 refuses a size
+ * that does not divide them); the padded response width at least the longest completion (its packer refuses a longer one).
+ * global_batch_size unset: the flag form's one optimizer step per training step.
+ */
+const easyr1Flags = (prompts: number, k: number, samples: number, longest: number) => ({
+  ...homeFlags({})(prompts, k),
+  epochs: '1',
+  'tensor-parallel-size': '1',
+  'micro-batch-size-per-device-for-experience': String(gcd(samples, 16)),
+  'micro-batch-size-per-device-for-update': String(gcd(samples, 4)),
+  'max-response-length': String(Math.max(LENGTHS_MAX, longest)),
+});
+/**
+ * ROLL (8eb27cc): one pipeline step (max_steps 1) of a dataset one prompt larger than the step (RLVRPipeline asserts
+ * rollout_batch_size < the dataset's size); one backward batch of all the samples, per_device_train_batch_size its default 8
+ * where it divides them (else their greatest common divisor) × gradient_accumulation_steps the rest.
+ */
+const rollFlags = (prompts: number, k: number, samples: number) => {
+  const micro = gcd(samples, 8);
+  return {
+    ...homeFlags({})(prompts, k),
+    'dataset-size': String(prompts + 1),
+    'max-steps': '1',
+    'per-device-train-batch-size': String(micro),
+    'gradient-accumulation-steps': String(samples / micro),
+  };
+};
+/** A diffusion trainer's sampler with the batch one training batch: `batch` samples on one rank, one batch an epoch. */
+const diffusionFlags =
+  (sampler: string, extra: (samples: number) => Record<string, string>) => (prompts: number, k: number, samples: number) => ({
+    sampler,
+    ranks: '1',
+    batch: String(samples),
+    k: String(k),
+    'dataset-size': String(prompts),
+    epochs: '1',
+    ...extra(samples),
+  });
+
 /** The frameworks compared, in display order; each runs its shipped default loss unless `switched`. */
 const RECIPES: readonly WeightRecipe[] = [
   { name: 'trl', framework: 'trl-1.13.0', loss: null, switched: false, scheme: 'trl-group', flags: trlFlags },
   { name: 'trl-grpo', framework: 'trl-1.13.0', loss: 'grpo', switched: true, scheme: 'trl-group', flags: trlFlags },
   { name: 'ms-swift', framework: 'ms-swift-3602360', loss: null, switched: false, scheme: 'ms-swift', flags: trlFlags },
+  // Unsloth on TRL 0.18.2–0.24.0: TRL's group advantages (scale_rewards group), its own default loss bnpo.
+  { name: 'unsloth', framework: 'unsloth-015bdef', loss: null, switched: false, scheme: 'trl-group', flags: unslothFlags },
   {
     name: 'verl',
     framework: 'verl-b178a3c',
@@ -72,6 +127,7 @@ const RECIPES: readonly WeightRecipe[] = [
       'max-completion-length': String(Math.max(LENGTHS_MAX, longest)),
     }),
   },
+  { name: 'easyr1', framework: 'easyr1', loss: null, switched: false, scheme: null, flags: easyr1Flags },
   { name: 'nemo-rl', framework: 'nemo-rl', loss: null, switched: false, scheme: null, flags: homeFlags({}) },
   {
     name: 'slime',
@@ -91,6 +147,8 @@ const RECIPES: readonly WeightRecipe[] = [
   },
   { name: 'areal', framework: 'areal', loss: null, switched: false, scheme: null, flags: homeFlags({ 'ppo-n-minibatches': '1' }) },
   { name: 'skyrl', framework: 'skyrl', loss: null, switched: false, scheme: null, flags: homeFlags({}) },
+  // ROLL's default adv_estimator is gae (a critic); its scheme 'roll' is adv_estimator grpo's, the home's first.
+  { name: 'roll', framework: 'roll', loss: null, switched: false, scheme: null, flags: rollFlags },
   {
     name: 'open-instruct',
     framework: 'open-instruct',
@@ -106,6 +164,24 @@ const RECIPES: readonly WeightRecipe[] = [
     switched: false,
     scheme: null,
     flags: (prompts, k, samples) => ({ ...homeFlags({})(prompts, k), 'train-batch-size': String(samples) }),
+  },
+  // The diffusion trainers: one weight per sample. flow_grpo: the batch one training batch (one batch an epoch, GA 1).
+  {
+    name: 'flow_grpo',
+    framework: 'flow_grpo-ac4c86e',
+    loss: null,
+    switched: false,
+    scheme: 'flow-grpo',
+    flags: diffusionFlags('flow-grpo', () => ({ 'batches-per-epoch': '1' })),
+  },
+  // DanceGRPO steps the optimizer every gradient_accumulation_steps samples: all of them, one step.
+  {
+    name: 'dance-grpo',
+    framework: 'dance-grpo-22b85ef',
+    loss: null,
+    switched: false,
+    scheme: 'dance',
+    flags: diffusionFlags('dance-grpo', (samples) => ({ 'gradient-accumulation-steps': String(samples) })),
   },
 ];
 
@@ -132,15 +208,20 @@ export interface WeightColumn {
   scheme: string;
   /** Whose model: a step spec of src/core/steps ('spec') or a framework home's trainer ('home': `steps` then takes --seqlens too). */
   via: 'spec' | 'home';
-  /** The `steps` flags that give the same optimizer step (add --lengths and, for a framework home, --seqlens with the lengths). */
+  /** What a weight weighs: one token of the completion, or the whole sample (a diffusion trainer, whose steps take no lengths). */
+  unit: 'token' | 'sample';
+  /**
+   * The `steps` flags that give the same optimizer step (add --lengths with the lengths, and for a framework home --seqlens;
+   * a 'sample' column takes neither).
+   */
   cli: string[];
   /** The first micro-batch's normaliser as `steps` says it. */
   normaliser: string | null;
-  /** The weight of each token of each completion in the applied update, in input order; null where the framework refuses. */
+  /** The weight of each token (a 'sample' column: each sample) of each completion in the applied update, in input order; null where the framework refuses. */
   weights: number[] | null;
-  /** weights × the batch's completion tokens: 1 = the global token mean's weight. */
+  /** weights × the batch's completion tokens: 1 = the global token mean's weight ('sample': × the samples, 1 = the per-sample mean's). */
   relative: number[] | null;
-  /** advantage × weight × tokens per completion (null where the advantage is NaN); null where weights or advantages are. */
+  /** advantage × weight × tokens ('sample': × 1) per completion (null where the advantage is NaN); null where weights or advantages are. */
   totals: (number | null)[] | null;
   /** Why there are no weights (the framework's refusal, in English). */
   refused: string | null;
@@ -167,9 +248,15 @@ export const weightFrameworks = (): string[] => RECIPES.map((r) => r.name);
 /** A flag map as `steps` arguments. */
 const argv = (flags: Record<string, string>): string[] => Object.entries(flags).flatMap(([k, v]) => [`--${k}`, v]);
 
+/** What a recipe's weight weighs: its step spec's unit (a diffusion trainer's: the whole sample, no --lengths); a home's: a token. */
+const unitOf = (recipe: WeightRecipe): WeightColumn['unit'] =>
+  Object.hasOwn(FRAMEWORKS, recipe.framework) ? FRAMEWORKS[recipe.framework]!.unit : 'token';
+
 /** Weights of one step spec (src/core/steps) for the batch, through buildSteps as `steps` builds them. */
+
 function specWeights(recipe: WeightRecipe, flags: Record<string, string>, lengths: readonly number[]) {
-  const values: Record<string, string> = { ...flags, framework: recipe.framework, lengths: JSON.stringify(lengths) };
+  const values: Record<string, string> = { ...flags, framework: recipe.framework };
+  if (unitOf(recipe) === 'token') values.lengths = JSON.stringify(lengths);
   if (recipe.loss) values.loss = recipe.loss;
   const { config, options } = stepsSettingsFrom((key) => values[key]);
   const report = buildSteps(buildLayout(config), options);
@@ -222,7 +309,8 @@ export function compareWeights(input: WeightsInput, advantages: Comparison): Wei
     const scheme = recipe.scheme ?? home?.advantages[0]?.scheme ?? '';
     const flags = Number.isInteger(prompts) ? recipe.flags(prompts, k, n, longest) : {};
     const via = home ? ('home' as const) : ('spec' as const);
-    const head = { name: recipe.name, framework: recipe.framework, switched: recipe.switched, scheme, via, cli: argv(flags) };
+    const unit = unitOf(recipe);
+    const head = { name: recipe.name, framework: recipe.framework, switched: recipe.switched, scheme, via, unit, cli: argv(flags) };
     const none = { weights: null, relative: null, totals: null, normaliser: null };
     if (!Number.isInteger(prompts))
       return { ...head, ...none, loss: recipe.loss ?? '', refused: `${n} completions are not a whole number of prompts of k=${k}` };
@@ -231,8 +319,11 @@ export function compareWeights(input: WeightsInput, advantages: Comparison): Wei
       const missing = weights.findIndex((w) => Number.isNaN(w));
       if (missing >= 0) throw new ConfigError(`${recipe.framework}'s optimizer step does not train completion ${missing}`);
       const adv = advantages.columns.find((c) => c.scheme === scheme)?.advantages ?? null;
-      const totals = adv ? weights.map((w, i) => (adv[i] === null ? null : adv[i]! * w * lengths[i]!)) : null;
-      return { ...head, loss, normaliser, weights, relative: weights.map((w) => w * tokens), totals, refused: null };
+      // A 'sample' column's sample is its one "token": the lengths do not enter its totals, and 1 is the per-sample mean.
+      const units = (i: number) => (unit === 'sample' ? 1 : lengths[i]!);
+      const totals = adv ? weights.map((w, i) => (adv[i] === null ? null : adv[i]! * w * units(i))) : null;
+      const relative = weights.map((w) => w * (unit === 'sample' ? n : tokens));
+      return { ...head, loss, normaliser, weights, relative, totals, refused: null };
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       return { ...head, ...none, loss: recipe.loss ?? '', refused: err.message };

@@ -3,6 +3,7 @@
 // completion's tokens × the global token mean's (1: every token the same; darker above 1, lighter below);
 // 'total': what the completion adds to the update, advantage × weight × tokens × n (n completions: with equal
 // lengths and a token mean it is the advantage), blue above 0 and red below as the advantages figure colours them.
+// A diffusion trainer's row (unit 'sample': no tokens) weighs the whole sample, × n, and its label says per sample.
 // Completions wrap into bands (completion-grid.ts) so the figure is never wider than `width`. Pure: draws what
 // core/grpo/compare-weights.ts computed.
 import type { WeightsComparison } from '../../core/grpo/compare-weights.ts';
@@ -16,11 +17,18 @@ export interface WeightsFigureWords {
   tokens: string;
   /** Written across the row of a framework that refuses the batch. */
   refused: string;
+  /** After the label of a row whose weight is the whole sample's (a diffusion trainer), and in its cells' tooltips. */
+  perSample: string;
+  /** In the tooltips of a row whose weight is one token's. */
+  perToken: string;
 }
 
 export type WeightsMode = 'weight' | 'total';
 
-/** A cell's value as written: the weight × the global token mean's, or the total × n, as the advantages' cells write numbers. */
+/**
+ * A cell's value as written: the weight × the global token mean's (a per-sample row: × n), or the total × n, as the
+ * advantages' cells write numbers.
+ */
 export function weightCell(w: WeightsComparison, column: number, i: number, mode: WeightsMode): string | null {
   const c = w.columns[column]!;
   if (mode === 'weight') return c.relative ? cellText(c.relative[i]!) : null;
@@ -53,17 +61,18 @@ export function weightsFigure(
     words,
     head: { label: words.tokens, cls: 'tokens', value: (i) => String(w.lengths[i]) },
     rows: w.columns.map((col, s) => ({
-      label: col.name,
+      label: col.unit === 'sample' ? `${col.name} · ${words.perSample}` : col.name,
       labelClass: 'framework',
       cell:
         weightCell(w, s, 0, mode) === null
           ? null
           : (i: number) => {
               const t = col.totals?.[i] ?? null;
+              const unit = col.unit === 'sample' ? words.perSample : words.perToken;
               const dark = mode === 'total' && t !== null && Math.abs(t * n) > 1.1;
               return {
                 attrs: `class="wcell" data-framework="${esc(col.name)}" data-i="${i}"`,
-                title: `${col.name} · #${i}: ${mode === 'weight' ? `${col.weights![i]} per token` : String(t)}`,
+                title: `${col.name} · #${i}: ${mode === 'weight' ? `${col.weights![i]} ${unit}` : String(t)}`,
                 fill: mode === 'weight' ? weightFill(col.relative![i]!) : cellFill(t === null ? null : t * n),
                 ink: dark ? '#fff' : '#1a1a1a',
                 text: weightCell(w, s, i, mode)!,

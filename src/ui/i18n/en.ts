@@ -817,14 +817,24 @@ export const en = {
         `No completion tokens given: drawn as steps draws them, uniform in ${low}…${high} (seed ${seed}).`,
       weightLegend:
         'Each cell: the weight of one token of that completion × the global token mean’s (1 / every token of the batch). ' +
-        '1: every token weighs the same (a token mean); amber above 1, teal below. A per-sequence mean gives a short completion’s tokens more weight.',
+        '1: every token weighs the same (a token mean); amber above 1, teal below. A per-sequence mean gives a short completion’s tokens more weight. ' +
+        'Rows marked per sample (flow_grpo, DanceGRPO: diffusion trainers, whose loss has no tokens): the weight of the whole sample × the number of ' +
+        'samples (1: the per-sample mean).',
       totalLegend: (n: number) =>
         `Each cell: what the completion adds to the update, advantage × weight × tokens × ${n}, blue above 0, red below. ` +
-        'Under a token mean a long completion adds more than a short one with the same advantage; under a per-sequence mean each adds its advantage alone.',
+        'Under a token mean a long completion adds more than a short one with the same advantage; under a per-sequence mean each adds its advantage alone. ' +
+        `Rows marked per sample: advantage × weight × ${n}.`,
       loss: 'loss',
       switched: ' (a switch, not the default)',
       normaliser: 'normaliser: ',
-      figure: { completion: 'completion', prompt: 'prompt', tokens: 'tokens', refused: 'refuses this batch' },
+      figure: {
+        completion: 'completion',
+        prompt: 'prompt',
+        tokens: 'tokens',
+        refused: 'refuses this batch',
+        perSample: 'per sample',
+        perToken: 'per token',
+      },
     },
   },
   framework: frameworkEn,

@@ -858,14 +858,23 @@ export const zhCN: Catalogue = {
         `未给出 completion 的 词元数：按 steps 的方式生成，均匀分布于 ${low}…${high}（种子 ${seed}）。`,
       weightLegend:
         '每个格子：该 completion 的一个词元 的权重，以全局 词元平均的权重（1 / 整批 词元数）为单位。' +
-        '1 表示每个 词元权重相同（按 词元平均）；大于 1 为琥珀色，小于 1 为青色。按序列平均时，短 completion 的 词元权重更大。',
+        '1 表示每个 词元权重相同（按 词元平均）；大于 1 为琥珀色，小于 1 为青色。按序列平均时，短 completion 的 词元权重更大。' +
+        '标注“每样本”的行（flow_grpo、DanceGRPO：扩散模型训练器，其 loss 没有词元）：整个样本的权重 × 样本数（1 表示按样本平均）。',
       totalLegend: (n: number) =>
         `每个格子：该 completion 对更新的贡献，即 advantage × 权重 × 词元数 × ${n}；大于 0 为蓝色，小于 0 为红色。` +
-        '按 词元平均时，advantage 相同的长 completion 比短的贡献更大；按序列平均时，每个 completion 只贡献它的 advantage。',
+        '按 词元平均时，advantage 相同的长 completion 比短的贡献更大；按序列平均时，每个 completion 只贡献它的 advantage。' +
+        `标注“每样本”的行：advantage × 权重 × ${n}。`,
       loss: 'loss',
       switched: '（可选开关，不是默认）',
       normaliser: '归一化：',
-      figure: { completion: 'completion', prompt: 'prompt', tokens: '词元数', refused: '拒绝这批数据' },
+      figure: {
+        completion: 'completion',
+        prompt: 'prompt',
+        tokens: '词元数',
+        refused: '拒绝这批数据',
+        perSample: '每样本',
+        perToken: '每词元',
+      },
     },
   },
   framework: frameworkZh,
