@@ -9,7 +9,16 @@ import type { Rank } from '../ranks/rank.ts';
 import type { AsyncStepRows } from './async-plan.ts';
 import type { TrainConfig } from './config.ts';
 import type { Rollout } from './policy.ts';
-import { gatherSamples, generateLocal, generationOf, type LocalBatch, optimizerStep, type StepMetrics, type TrainState } from './step.ts';
+import {
+  gatherSamples,
+  generateLocal,
+  generationOf,
+  type LocalBatch,
+  optimizerStep,
+  plainPerToken,
+  type StepMetrics,
+  type TrainState,
+} from './step.ts';
 import { Workspace } from './workspace.ts';
 
 /** Parameters of past versions, by version: what a rank keeps for the rows an older policy generated. */
@@ -142,7 +151,7 @@ export async function asyncTrainStep(
     task,
     c,
     state,
-    [{ generation, rows: null, rowsAllRanks: gathered.rewards.length, perToken: null }],
+    [{ generation, rows: null, rowsAllRanks: gathered.rewards.length, perToken: plainPerToken(c, gathered.rewards.length) }],
     ws,
     report,
   );

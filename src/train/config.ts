@@ -15,6 +15,8 @@ import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.
 import type { Layout } from '../core/layout/types.ts';
 import { buildLayout } from '../core/samplers/index.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, type FrameworkName } from '../core/steps/index.ts';
+import { FRAMEWORK_HOMES, type FrameworkHome } from '../core/frameworks/index.ts';
+import { homeTokenWeight, trainableHome } from './home-normaliser.ts';
 import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS, ruleDef } from '../core/async/index.ts';
 import { ASYNC_RULE_KEYS, ASYNC_WORKLOAD_KEYS, asyncKeyApplies, asyncRuleValuesOf, asyncWorkloadOf, ruleOwners } from './async-settings.ts';
 
@@ -298,8 +300,31 @@ const OP_FRAMEWORKS: readonly string[] = MICRO_FRAMEWORKS.filter((n) =>
   LOSS_KINDS.every((l) => l === 'pairwise' || FRAMEWORKS[n]!.losses.includes(l)),
 );
 
-/** Every value `--loss` takes: the loss op's kinds and each applicable framework version's normalisers. */
-export const TRAIN_LOSSES: readonly string[] = [...new Set([...LOSS_KINDS, ...MICRO_FRAMEWORKS.flatMap((n) => FRAMEWORKS[n]!.losses)])];
+/** The framework homes train applies (those with a trainer model): their normaliser in plain steps (home-normaliser.ts). */
+export const HOME_FRAMEWORKS: readonly string[] = FRAMEWORK_HOMES.filter((h) => h.trainer).map((h) => h.name);
+
+/** Every `--framework` value: the step specs' token-weighing versions, then the framework homes. */
+export const TRAIN_FRAMEWORKS: readonly string[] = [...MICRO_FRAMEWORKS, ...HOME_FRAMEWORKS];
+
+/** The loss modes `framework` trains in train (a home's per-sequence-ratio modes left out: the loss op's ratio is per token). */
+export function frameworkLosses(framework: string): readonly string[] {
+  if (MICRO_FRAMEWORKS.includes(framework)) return FRAMEWORKS[framework as FrameworkName]!.losses;
+  const trainer = trainableHome(framework)?.trainer;
+  return trainer ? trainer.losses.filter((l) => !trainer.sequenceRatio.includes(l)) : [];
+}
+
+/** The loss `--loss` left out means under `framework`: its shipped default (a step spec's defaultLoss, a home trainer's first). */
+export function frameworkDefaultLoss(framework: string): string | undefined {
+  return MICRO_FRAMEWORKS.includes(framework) ? FRAMEWORKS[framework as FrameworkName]!.defaultLoss : frameworkLosses(framework)[0];
+}
+
+/** Every value `--loss` takes: the loss op's kinds and each applicable framework's normalisers. */
+export const TRAIN_LOSSES: readonly string[] = [
+  ...new Set([
+    ...LOSS_KINDS,
+    ...TRAIN_FRAMEWORKS.flatMap((f) => [...frameworkLosses(f), ...(trainableHome(f)?.trainer?.sequenceRatio ?? [])]),
+  ]),
+];
 
 /**
  * The loss op's type for a run: its loss where the op has it; a framework's own normaliser (verl's token-mean, …) runs
@@ -309,8 +334,12 @@ export function lossOpType(c: TrainConfig): LossKind {
   return (LOSS_KINDS as readonly string[]).includes(c.loss) ? (c.loss as LossKind) : 'dapo';
 }
 
-/** Whether the framework version's own normaliser decides the update (not the loss op's): then every step is a micro-step plan. */
-const framedByNormaliser = (c: TrainConfig): boolean => c.loss !== 'pairwise' && !OP_FRAMEWORKS.includes(c.framework);
+/**
+ * Whether a step spec's own normaliser decides the update (not the loss op's): then every step is a micro-step plan. A
+ * framework home's normaliser applies to plain steps (one weight per token: home-normaliser.ts).
+ */
+const framedByNormaliser = (c: TrainConfig): boolean =>
+  c.loss !== 'pairwise' && MICRO_FRAMEWORKS.includes(c.framework) && !OP_FRAMEWORKS.includes(c.framework);
 
 /**
  * True when a run trains through the micro-step model (src/train/micro-steps.ts): gradients
@@ -350,11 +379,15 @@ function checkMicroSteps(c: TrainConfig): void {
   ] as const) {
     if (!Number.isSafeInteger(v) || v < min) throw configError([fact('train.whole-at-least', { key, min, got: v })]);
   }
-  if (!MICRO_FRAMEWORKS.includes(c.framework))
-    throw configError([fact('train.framework', { frameworks: [...MICRO_FRAMEWORKS], got: String(c.framework) })]);
-  const losses = FRAMEWORKS[c.framework as FrameworkName]!.losses;
+  if (!TRAIN_FRAMEWORKS.includes(c.framework))
+    throw configError([fact('train.framework', { frameworks: [...TRAIN_FRAMEWORKS], got: String(c.framework) })]);
+  const losses = frameworkLosses(c.framework);
+  if (trainableHome(c.framework)?.trainer?.sequenceRatio.includes(c.loss))
+    throw configError([fact('train.sequence-ratio', { framework: c.framework, loss: c.loss, losses: [...losses] })]);
   if (c.loss !== 'pairwise' && !losses.includes(c.loss))
     throw configError([fact('train.framework-loss', { framework: c.framework, losses: [...losses], got: c.loss })]);
+  const home = trainableHome(c.framework);
+  if (home) checkHome(c, home);
   if (c.stepsPerGeneration > 0 && !readsSetting(c.sampler, 'stepsPerGeneration'))
     throw configError([fact('train.steps-per-generation-trl', { sampler: c.sampler })]);
   if (!usesMicroSteps(c)) return;
@@ -368,6 +401,23 @@ function checkMicroSteps(c: TrainConfig): void {
           : 'framework';
   if (c.loss === 'pairwise') throw configError([fact('train.micro-pairwise', { key })]);
   if (c.dynamicSampling !== null) throw configError([fact('train.micro-dynamic', { key })]);
+}
+
+/**
+ * A framework home's normaliser applies to plain steps (its own settings cut its optimizer steps, which train's
+ * accumulation flags would contradict), and the home must take the run's global batch as one optimizer step.
+ */
+function checkHome(c: TrainConfig, home: FrameworkHome): void {
+  const key = c.gradientAccumulationSteps > 1 ? 'gradient-accumulation-steps' : c.numIterations > 1 ? 'num-iterations' : null;
+  const spg = c.stepsPerGeneration > 1 ? 'steps-per-generation' : null;
+  if (key ?? spg) throw configError([fact('train.home-plain', { framework: home.name, key: (key ?? spg)! })]);
+  if (c.loss === 'pairwise') return;
+  try {
+    homeTokenWeight(home, c.loss, c.ranks * c.batch, c.k);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    throw configError([fact('train.home-refuses', { framework: home.name, samples: c.ranks * c.batch, k: c.k, why: err.message })]);
+  }
 }
 
 /**
@@ -469,6 +519,7 @@ export function fusedStepUnsupported(c: TrainConfig, layout?: Layout): string | 
 export function fusedStepGap(c: TrainConfig, layout?: Layout): FusedGap | null {
   if (c.dynamicSampling) return { id: 'fused.dynamic', params: {} };
   if (usesMicroSteps(c)) return { id: 'fused.micro-steps', params: {} };
+  if (c.loss !== 'pairwise' && trainableHome(c.framework)) return { id: 'fused.home-normaliser', params: { framework: c.framework } };
   if (c.loss !== 'pairwise') return null;
   if (c.ranks > 1) return { id: 'fused.pairwise-ranks', params: {} };
   const bad = layout?.steps.findIndex((s) => !contiguousGroups(s.ranks[0]!, c.k)) ?? -1;

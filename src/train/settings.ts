@@ -11,7 +11,6 @@ import { REWARD_MODES } from '../core/env/task.ts';
 import { configError, fact } from '../core/messages/index.ts';
 import { ADVANTAGE_SCHEMES, TRAIN_SCHEMES } from '../core/grpo/schemes.ts';
 import { samplerNames } from '../core/samplers/index.ts';
-import { FRAMEWORKS, type FrameworkName } from '../core/steps/index.ts';
 import { quote, readSettings, type Setting, type SettingGetter } from '../core/setting.ts';
 import {
   BACKENDS,
@@ -19,7 +18,8 @@ import {
   DEFAULT_TRAIN,
   FILTER_METRICS,
   LOSS_KINDS,
-  MICRO_FRAMEWORKS,
+  frameworkDefaultLoss,
+  TRAIN_FRAMEWORKS,
   TRAIN_LOSSES,
   TRAIN_PRESETS,
   trainBudgetError,
@@ -220,9 +220,9 @@ export const TRAIN_SETTINGS: readonly Setting<TrainValues>[] = [
     key: 'framework',
     metavar: 'F',
     kind: 'choice',
-    choices: MICRO_FRAMEWORKS,
+    choices: TRAIN_FRAMEWORKS,
     hint:
-      `the framework version whose loss normaliser the micro-steps apply (as \`grpo-sandbox steps\` models it): ${MICRO_FRAMEWORKS.join('|')} ` +
+      `the framework whose loss normaliser the steps apply (as \`grpo-sandbox steps --framework F\` models it): ${TRAIN_FRAMEWORKS.join('|')} ` +
       `(default ${d.framework})`,
   },
   {
@@ -284,7 +284,8 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
   if (async !== undefined) c.async = async === OFF ? null : async;
   // --loss not given: the framework version's own default (TRL 1.13.0's dapo, ms-swift's grpo, verl's token-mean).
   const lossSet = v.loss !== undefined || (preset !== null && preset !== undefined && TRAIN_PRESETS[preset]!.config.loss !== undefined);
-  if (!lossSet && MICRO_FRAMEWORKS.includes(c.framework)) c.loss = FRAMEWORKS[c.framework as FrameworkName]!.defaultLoss;
+  const ownDefault = frameworkDefaultLoss(c.framework);
+  if (!lossSet && ownDefault !== undefined) c.loss = ownDefault;
   // --epsilon-high defaults to --epsilon-low.
   if (v.epsilonLow !== undefined && v.epsilonHigh === undefined) c.epsilonHigh = v.epsilonLow;
   if (c.dynamicSampling === null) {

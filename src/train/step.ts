@@ -18,6 +18,7 @@ import { tokenWeight } from '../ops/cpu/grpoLoss.ts';
 import { computeLoss, type LossOps } from '../ops/loss.ts';
 import type { Rank } from '../ranks/rank.ts';
 import { lossOpType, type TrainConfig } from './config.ts';
+import { homePerToken } from './home-normaliser.ts';
 import {
   entropySums,
   type GatheredKey,
@@ -308,6 +309,14 @@ export interface MicroStep {
 }
 
 /**
+ * A plain step's per-token weight: a framework home's normaliser for a step that gathers `samples` completions
+ * (home-normaliser.ts), or null: the loss op's own weighting (TRL's and ms-swift's loss types, and the pairwise loss).
+ */
+export function plainPerToken(c: TrainConfig, samples: number): ((row: number) => number) | null {
+  return c.loss === 'pairwise' ? null : homePerToken(c.framework, c.loss, c.ranks, samples, c.k);
+}
+
+/**
  * The loss op's result rescaled so that each token of row r weighs `perToken(r)` instead of the
  * op's own weight (tokenWeight, over this micro-batch alone), in place: the factor the framework's
  * backward applies before DDP's mean over ranks.
@@ -386,7 +395,7 @@ export async function optimiseOn(
     task,
     c,
     state,
-    [{ generation, rows: null, rowsAllRanks: gathered.rewards.length, perToken: null }],
+    [{ generation, rows: null, rowsAllRanks: gathered.rewards.length, perToken: plainPerToken(c, gathered.rewards.length) }],
     ws,
     report,
   );

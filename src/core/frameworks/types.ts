@@ -3,6 +3,7 @@
 // no npm packages): the CLI and the browser read config files and flags, the home says what they
 // mean. A field a framework does not have is `null` with the reason, never another framework's fact.
 import type { ConfigError } from '../errors.ts';
+import type { OneStepBatch } from './one-step.ts';
 
 /** How the framework's users write their settings. */
 export type ConfigFormat =
@@ -187,6 +188,17 @@ export interface TrainerStep {
   /** Optimizer step index over the run. */
   index: number;
   microBatches: TrainerMicroBatch[];
+  /** Samples the framework's planner pulled for this step and dropped untrained (indices into the training step's samples). */
+  dropped?: DroppedSample[];
+}
+
+/** A sample a planner drops instead of training it, with the framework's reason. */
+export interface DroppedSample {
+  sample: number;
+  /** Its token count (prompt + completion). */
+  tokens: number;
+  /** The framework's rule, with its numbers ("longer than token_budget=4096"). */
+  why: string;
 }
 
 /** What one optimizer step sees in this framework: micro-batches per rank and each token's weight in the update. */
@@ -195,6 +207,11 @@ export interface TrainerDef {
   losses: readonly string[];
   /** The flag (FrameworkKey.flag) that picks the loss aggregation; null where the framework has one fixed mode. */
   lossFlag: string | null;
+  /**
+   * The modes of `losses` whose importance ratio is one per sequence (GSPO's), not one per token: `train` applies only the
+   * others (its loss op's ratio is per token); `steps` shows all of them.
+   */
+  sequenceRatio: readonly string[];
   /** One line: how the framework normalises the loss, in its own terms. */
   about: string;
   /**
@@ -255,6 +272,11 @@ export interface FrameworkHome {
   packing: PackerDef | Absent;
   /** The loss normaliser and micro-batches of each optimizer step (`steps --framework NAME`); optional until every home has one. */
   trainer?: TrainerDef;
+  /**
+   * The flags of its own keys that make one batch (prompts × k completions) one optimizer step on one rank, from
+   * oneStepBase (one-step.ts): the weights figure's column and `train --framework NAME`'s normaliser run it.
+   */
+  oneStep(batch: OneStepBatch): Record<string, string>;
   /** The framework's shipped example configs (none: an empty list). */
   presets: readonly FrameworkPreset[];
   /** How each fixture was made: 'exec' (its own code run) or 'transcribed' (with what and why). */
@@ -262,3 +284,4 @@ export interface FrameworkHome {
 }
 
 export type { ConfigError };
+export type { OneStepBatch } from './one-step.ts';

@@ -8,9 +8,8 @@
 // The diffusion trainers (flow_grpo, DanceGRPO) take no token lengths: each sample is one "token" of their steps, so
 // their columns weigh a whole sample (their step spec's unit 'sample'), and `steps` runs them without --lengths.
 import { ConfigError } from '../errors.ts';
-import { gcd } from '../samplers/rules.ts';
-import { frameworkHome } from '../frameworks/index.ts';
-import { frameworkSettingsFrom } from '../frameworks/reading.ts';
+import { FRAMEWORK_HOMES, frameworkHome } from '../frameworks/index.ts';
+import { homeStepWeights } from '../frameworks/one-step.ts';
 import { buildLayout } from '../samplers/index.ts';
 import { buildSteps } from '../steps/build.ts';
 import { FRAMEWORKS } from '../steps/frameworks.ts';
@@ -47,14 +46,6 @@ const trlFlags = (prompts: number, k: number, samples: number, longest: number) 
   epochs: '1',
   'max-completion-length': String(Math.max(LENGTHS_MAX, longest)),
 });
-const homeFlags = (extra: Record<string, string>) => (prompts: number, k: number) => ({
-  ranks: '1',
-  'train-batch-size': String(prompts),
-  k: String(k),
-  'dataset-size': String(prompts),
-  ...extra,
-});
-
 /**
  * TRL's flags with Unsloth's own default gradient_accumulation_steps 2, the batch two micro-batches of half the samples
  * (an odd number of samples: GA 1, one micro-batch). Unsloth's rewrite of the batch size never fires: GA × batch is the samples.
@@ -62,35 +53,6 @@ const homeFlags = (extra: Record<string, string>) => (prompts: number, k: number
 const unslothFlags = (prompts: number, k: number, samples: number, longest: number) => {
   const ga = samples % 2 === 0 ? 2 : 1;
   return { ...trlFlags(prompts, k, samples, longest), batch: String(samples / ga), 'gradient-accumulation-steps': String(ga) };
-};
-/**
- * EasyR1 (b44b311) on one GPU: rollout.tensor_parallel_size 1 (its default 2 refuses one GPU), one epoch; the micro-batch sizes its
- * default 16 (experience) and 4 (update) where they divide the samples, else their greatest common divisor (EasyR1 refuses a size
- * that does not divide them); the padded response width at least the longest completion (its packer refuses a longer one).
- * global_batch_size unset: the flag form's one optimizer step per training step.
- */
-const easyr1Flags = (prompts: number, k: number, samples: number, longest: number) => ({
-  ...homeFlags({})(prompts, k),
-  epochs: '1',
-  'tensor-parallel-size': '1',
-  'micro-batch-size-per-device-for-experience': String(gcd(samples, 16)),
-  'micro-batch-size-per-device-for-update': String(gcd(samples, 4)),
-  'max-response-length': String(Math.max(LENGTHS_MAX, longest)),
-});
-/**
- * ROLL (8eb27cc): one pipeline step (max_steps 1) of a dataset one prompt larger than the step (RLVRPipeline asserts
- * rollout_batch_size < the dataset's size); one backward batch of all the samples, per_device_train_batch_size its default 8
- * where it divides them (else their greatest common divisor) × gradient_accumulation_steps the rest.
- */
-const rollFlags = (prompts: number, k: number, samples: number) => {
-  const micro = gcd(samples, 8);
-  return {
-    ...homeFlags({})(prompts, k),
-    'dataset-size': String(prompts + 1),
-    'max-steps': '1',
-    'per-device-train-batch-size': String(micro),
-    'gradient-accumulation-steps': String(samples / micro),
-  };
 };
 /** A diffusion trainer's sampler with the batch one training batch: `batch` samples on one rank, one batch an epoch. */
 const diffusionFlags =
@@ -127,44 +89,17 @@ const RECIPES: readonly WeightRecipe[] = [
       'max-completion-length': String(Math.max(LENGTHS_MAX, longest)),
     }),
   },
-  { name: 'easyr1', framework: 'easyr1', loss: null, switched: false, scheme: null, flags: easyr1Flags },
-  { name: 'nemo-rl', framework: 'nemo-rl', loss: null, switched: false, scheme: null, flags: homeFlags({}) },
-  {
-    name: 'slime',
-    framework: 'slime',
-    loss: null,
-    switched: false,
-    scheme: null,
-    flags: (prompts, k, samples) => ({ ...homeFlags({ 'num-rollout': '1' })(prompts, k), 'global-batch-size': String(samples) }),
-  },
-  {
-    name: 'openrlhf',
-    framework: 'openrlhf',
-    loss: null,
-    switched: false,
-    scheme: null,
-    flags: (prompts, k, samples) => ({ ...homeFlags({})(prompts, k), 'train-global-batch-size': String(samples) }),
-  },
-  { name: 'areal', framework: 'areal', loss: null, switched: false, scheme: null, flags: homeFlags({ 'ppo-n-minibatches': '1' }) },
-  { name: 'skyrl', framework: 'skyrl', loss: null, switched: false, scheme: null, flags: homeFlags({}) },
-  // ROLL's default adv_estimator is gae (a critic); its scheme 'roll' is adv_estimator grpo's, the home's first.
-  { name: 'roll', framework: 'roll', loss: null, switched: false, scheme: null, flags: rollFlags },
-  {
-    name: 'open-instruct',
-    framework: 'open-instruct',
-    loss: null,
-    switched: false,
-    scheme: null,
-    flags: (prompts, k, samples) => ({ ...homeFlags({})(prompts, k), 'total-episodes': String(samples) }),
-  },
-  {
-    name: 'prime-rl',
-    framework: 'prime-rl',
-    loss: null,
-    switched: false,
-    scheme: null,
-    flags: (prompts, k, samples) => ({ ...homeFlags({})(prompts, k), 'train-batch-size': String(samples) }),
-  },
+  // Every framework home, in its registry's order, with its own one-step flags.
+  ...FRAMEWORK_HOMES.map(
+    (home): WeightRecipe => ({
+      name: home.name,
+      framework: home.name,
+      loss: null,
+      switched: false,
+      scheme: null,
+      flags: (prompts, k, samples, longest) => home.oneStep({ prompts, k, samples, maxLength: Math.max(LENGTHS_MAX, longest) }),
+    }),
+  ),
   // The diffusion trainers: one weight per sample. flow_grpo: the batch one training batch (one batch an epoch, GA 1).
   {
     name: 'flow_grpo',
@@ -268,26 +203,6 @@ function specWeights(recipe: WeightRecipe, flags: Record<string, string>, length
   return { loss: report.loss, normaliser: step.microBatches[0]?.normaliser ?? null, weights };
 }
 
-/** Weights of a framework home's trainer for the batch: its layout's first training step, as `steps --framework` runs it. */
-function homeWeights(recipe: WeightRecipe, flags: Record<string, string>, lengths: readonly number[]) {
-  const home = frameworkHome(recipe.framework);
-  const trainer = home?.trainer;
-  if (!home || !trainer) throw new Error(`compare-weights: ${recipe.framework} has no trainer`);
-  const { settings } = frameworkSettingsFrom(home, flags, () => {
-    throw new Error('compare-weights reads no config file');
-  });
-  const loss = recipe.loss ?? (trainer.lossFlag ? String(settings[trainer.lossFlag] ?? trainer.losses[0]) : trainer.losses[0]!);
-  const layout = home.layout(settings, lengths);
-  const first = layout.steps[0];
-  if (!first) throw new ConfigError(`${home.title} trains no step on this batch`);
-  const steps = trainer.optimizerSteps(first, lengths, settings, loss, 0);
-  if (steps.length !== 1) throw new ConfigError(`${home.title} takes ${steps.length} optimizer steps for this batch, not one`);
-  const weights = new Array<number>(lengths.length).fill(Number.NaN);
-  for (const mb of steps[0]!.microBatches) mb.samples.forEach((s, i) => (weights[s] = mb.weights[i]!));
-  const normaliser = steps[0]!.microBatches.find((mb) => mb.samples.length > 0)?.normaliser ?? null;
-  return { loss, normaliser, weights };
-}
-
 /**
  * Each compared framework's token weights for the batch, and each completion's total (advantage × weight × tokens) with
  * the advantages of `advantages` (compareAdvantages over at least the frameworks' default schemes; a scheme it lacks
@@ -315,7 +230,9 @@ export function compareWeights(input: WeightsInput, advantages: Comparison): Wei
     if (!Number.isInteger(prompts))
       return { ...head, ...none, loss: recipe.loss ?? '', refused: `${n} completions are not a whole number of prompts of k=${k}` };
     try {
-      const { loss, normaliser, weights } = home ? homeWeights(recipe, flags, lengths) : specWeights(recipe, flags, lengths);
+      const { loss, normaliser, weights } = home
+        ? homeStepWeights(home, lengths, k, recipe.loss, Math.max(LENGTHS_MAX, longest))
+        : specWeights(recipe, flags, lengths);
       const missing = weights.findIndex((w) => Number.isNaN(w));
       if (missing >= 0) throw new ConfigError(`${recipe.framework}'s optimizer step does not train completion ${missing}`);
       const adv = advantages.columns.find((c) => c.scheme === scheme)?.advantages ?? null;

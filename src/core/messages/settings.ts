@@ -32,6 +32,8 @@ export const FUSED_GAPS_EN = {
     `${w.flag('dynamic-sampling')} (its resampling loop runs on the CPU)`,
   'fused.micro-steps': (_: Record<string, never>, w: Words = CLI_WORDS) =>
     `micro-steps (${w.flag('gradient-accumulation-steps')}, ${w.flag('num-iterations')}, ${w.flag('steps-per-generation')})`,
+  'fused.home-normaliser': (p: { framework: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('framework')} ${p.framework}'s normaliser (the fused step's loss weighs its tokens as its own loss type does)`,
   'fused.pairwise-ranks': (_: Record<string, never>, w: Words = CLI_WORDS) =>
     `${w.flag('loss')} pairwise on more than one rank (its groups are gathered across ranks inside the loss)`,
   'fused.pairwise-sampler': (p: { sampler: string; step: number; k: number }, w: Words = CLI_WORDS) =>
@@ -99,6 +101,14 @@ export const SETTINGS_EN = {
   'train.framework-loss': (p: { framework: string; losses: string[]; got: string }, w: Words = CLI_WORDS) =>
     `${w.flag('loss')} ${p.got} is not ${p.framework}'s: it trains ${p.losses.join(', ')} (or pairwise, which has no normaliser); ` +
     `give one of them, or leave ${w.flag('loss')} out for its default`,
+  'train.sequence-ratio': (p: { framework: string; loss: string; losses: string[] }, w: Words = CLI_WORDS) =>
+    `${w.flag('loss')} ${p.loss} is ${p.framework}'s loss with one importance ratio per sequence (GSPO's); train's loss op takes one ` +
+    `per token: use ${p.losses.join(', ')} (\`grpo-sandbox steps --framework ${p.framework}\` shows ${p.loss}'s weights)`,
+  'train.home-plain': (p: { framework: string; key: string }, w: Words = CLI_WORDS) =>
+    `${w.flag(p.key)} does not go with ${w.flag('framework')} ${p.framework}: its own settings cut its optimizer steps, and train ` +
+    `applies its normaliser to one optimizer step of the whole global batch; leave ${w.flag(p.key)} out`,
+  'train.home-refuses': (p: { framework: string; samples: number; k: number; why: string }, w: Words = CLI_WORDS) =>
+    `${w.flag('framework')} ${p.framework} does not take a step of ${p.samples} completions (k=${p.k}) as one optimizer step: ${p.why}`,
   'train.steps-per-generation-trl': (p: { sampler: string }, w: Words = CLI_WORDS) =>
     `${w.flag('steps-per-generation')} is TRL's: the ${p.sampler} sampler generates one batch per layout step; use ${w.flag('sampler')} trl, or leave it out`,
   'train.async-bound-alone': (_: Record<string, never>, w: Words = CLI_WORDS) =>

@@ -267,6 +267,12 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
       'no-bound': '没有可设置的 staleness 上限（没有版本控制），所以 max-staleness 不适用',
     }[p.why],
   'train.async-groups': (p) => `async ${p.framework}：每个 step 必须包含完整的组：ranks × batch（${p.samples}）不是 k ${p.k} 的倍数`,
+  'train.sequence-ratio': (p) =>
+    `loss ${p.loss} 是 ${p.framework} 每个序列一个重要性比率的 loss（GSPO 的）；train 的 loss 算子每个词元一个：请用 ${p.losses.join('、')}` +
+    `（\`grpo-sandbox steps --framework ${p.framework}\` 显示 ${p.loss} 的权重）`,
+  'train.home-plain': (p) =>
+    `${label(p.key)} 不能与 framework ${p.framework} 同用：它自己的设置决定优化步怎么切，而 train 把它的归一化用于整个全局 batch 的一个优化步；请去掉 ${label(p.key)}`,
+  'train.home-refuses': (p) => `framework ${p.framework} 不能把 ${p.samples} 个 completion（k=${p.k}）的一步当作一个优化步：${p.why}`,
   'train.framework-loss': (p) =>
     `loss ${p.got} 不是 ${p.framework} 的：它训练 ${p.losses.join('、')}（或 pairwise，它没有归一化）；请给出其中之一，或不写 loss，用它的默认值`,
   'train.micro-pairwise': (p) =>
@@ -349,6 +355,7 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
     `lengths ${p.source}：第 ${p.index} 项是 ${p.got}；每个长度必须是 [0, ${p.max}] 之间的整数（max-completion-length ${p.max}；调高它或缩短这一项）`,
   'fused.dynamic': () => 'dynamic-sampling（它的重采样循环在 CPU 上运行）',
   'fused.micro-steps': () => 'micro-step（gradient-accumulation-steps、num-iterations、steps-per-generation）',
+  'fused.home-normaliser': (p) => `framework ${p.framework} 的归一化（融合步的 loss 按它自己的 loss 类型给词元加权）`,
   'fused.pairwise-ranks': () => '多于一个 rank 时的 loss pairwise（它的组在 loss 内部跨 rank gather）',
   'fused.pairwise-sampler': (p) =>
     `sampler ${p.sampler} 下的 loss pairwise：它的第 ${p.step} 个 step 没有把每个 prompt 的 ${p.k} 个样本排在一起（融合的 pairwise loss 按连续的组排序）`,

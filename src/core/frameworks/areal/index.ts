@@ -5,6 +5,7 @@ import { Mt19937, randint } from '../../rng/index.ts';
 import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import { boolSetting, intSetting } from '../settings.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep, PackedStep } from '../types.ts';
+import { oneStepBase } from '../one-step.ts';
 import { AREAL_ADVANTAGES } from './advantages.ts';
 import { singleControllerDispatch, spmdDispatch } from './dispatch.ts';
 import { AREAL_KEYS } from './keys.ts';
@@ -240,6 +241,8 @@ export const home: FrameworkHome = {
     pack,
   },
   trainer,
+  // One optimizer step of the whole batch: ppo_n_minibatches 1.
+  oneStep: (b) => ({ ...oneStepBase(b), 'ppo-n-minibatches': '1' }),
   presets,
   checkedBy: [
     'golden-areal-layout.json: exec — create_dataloader, cycle_dataloader, _dispatch_tensors (single controller), redistribute_trajectories ' +

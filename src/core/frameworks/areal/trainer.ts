@@ -25,6 +25,7 @@ import { AREAL_VERSION } from './version.ts';
 export const trainer: TrainerWithFindings = {
   losses: ['token-mean'],
   lossFlag: null,
+  sequenceRatio: [],
   about:
     'ppo_actor_loss_fn averages a micro-batch over its loss-mask tokens; FSDPEngine multiplies by its tokens / the minibatch’s tokens on ' +
     'all ranks (compute_total_loss_weight) × dp_size against FSDP’s mean: a global token mean per optimizer step (minibatch).',

@@ -8,6 +8,8 @@ import { packing } from './packing.ts';
 import { presets } from './presets.ts';
 import { trainer } from './trainer.ts';
 import { countSetting } from '../budget.ts';
+import { oneStepBase } from '../one-step.ts';
+import { gcd } from '../../samplers/rules.ts';
 
 /** `--ranks` as the data-parallel size: trainer.n_gpus_per_node = ranks × ulysses_size on one node. */
 const ranked = (s: FrameworkSettings) => withRanks(s, 'n-gpus-per-node', 'nnodes', intSetting(s, 'ulysses-size'));
@@ -48,6 +50,20 @@ export const home: FrameworkHome = {
     ...trainer,
     optimizerSteps: (step, tokens, settings, loss, first) => trainer.optimizerSteps(step, tokens, ranked(settings), loss, first),
   },
+  /**
+   * One GPU: rollout.tensor_parallel_size 1 (its default 2 refuses one GPU), one epoch; the micro-batch sizes its default 16
+   * (experience) and 4 (update) where they divide the samples, else their greatest common divisor (EasyR1 refuses a size that
+   * does not divide them); the padded response width at least the longest completion (its packer refuses a longer one);
+   * global_batch_size unset: the flag form's one optimizer step per training step.
+   */
+  oneStep: (b) => ({
+    ...oneStepBase(b),
+    epochs: '1',
+    'tensor-parallel-size': '1',
+    'micro-batch-size-per-device-for-experience': String(gcd(b.samples, 16)),
+    'micro-batch-size-per-device-for-update': String(gcd(b.samples, 4)),
+    'max-response-length': String(b.maxLength),
+  }),
   presets,
   checkedBy: [
     'golden-easyr1-layout.json: exec — PPOConfig defaults, create_dataloader (torch RandomSampler in torchdata StatefulDataLoader), ' +

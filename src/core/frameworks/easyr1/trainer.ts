@@ -28,6 +28,7 @@ const EPS = 1e-8;
 export const trainer: TrainerWithFindings = {
   losses: ['token', 'seq'],
   lossFlag: 'loss-avg-mode',
+  sequenceRatio: [],
   about:
     'worker.actor.loss_avg_mode averages each micro-batch (token: over its response tokens; seq: the mean of its sequence means), ' +
     "then × the micro-batch's response tokens × world_size / the mini-batch's response tokens on all ranks; FSDP averages over the ranks.",

@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
 import { MAX_SEQLEN, SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkStep, PackerDef } from '../types.ts';
+import { oneStepBase } from '../one-step.ts';
 import { NEMO_RL_ADVANTAGES } from './advantages.ts';
 import { dispatchStep } from './dispatch.ts';
 import { NEMO_RL_KEYS } from './keys.ts';
@@ -204,6 +205,7 @@ export const home: FrameworkHome = {
   advantages: NEMO_RL_ADVANTAGES,
   packing,
   trainer,
+  oneStep: oneStepBase,
   presets,
   checkedBy: [
     `test/fixtures/golden-nemo-rl-layout.json: exec — set_seed, setup's StatefulDataLoader statement (torchdata 0.11), batched_data_dict.py and ` +

@@ -31,6 +31,7 @@ const roundUp = (x: number, m: number) => Math.ceil(x / m) * m;
 export const trainer: TrainerWithFindings = {
   losses: ['true', 'false'],
   lossFlag: 'token-level-loss',
+  sequenceRatio: [],
   about:
     'loss_fn.token_level_loss true: Σ token losses / global_valid_toks, the completion tokens of the global batch on all ranks; ' +
     'false: each sequence averaged over its tokens, then Σ / global_valid_seqs; × dp_size × cp_size against FSDP’s average, so ranks sum.',

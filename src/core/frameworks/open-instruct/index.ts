@@ -7,6 +7,7 @@ import { Mt19937, randint } from '../../rng/index.ts';
 import { NumpyRandomState } from '../../rng/numpy-random.ts';
 import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep } from '../types.ts';
+import { oneStepBase } from '../one-step.ts';
 import { advantages } from './advantages.ts';
 import { keys } from './keys.ts';
 import { promptStream } from './order.ts';
@@ -170,6 +171,8 @@ export const home: FrameworkHome = {
   advantages,
   packing,
   trainer: OPEN_INSTRUCT_TRAINER,
+  // total_episodes the batch's samples: one training step.
+  oneStep: (b) => ({ ...oneStepBase(b), 'total-episodes': String(b.samples) }),
   presets,
   checkedBy: [
     "test/fixtures/golden-open-instruct.json promptOrder: exec — HFDataLoader and single_example_collator from the checkout (olmo_core's " +

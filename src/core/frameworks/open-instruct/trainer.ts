@@ -146,6 +146,7 @@ function findings(run: TrainerRun): string[] {
 export const OPEN_INSTRUCT_TRAINER: TrainerWithFindings = {
   losses: OPEN_INSTRUCT_LOSSES,
   lossFlag: 'loss-denominator',
+  sequenceRatio: [],
   about:
     'masked_mean(loss, response_mask, None, loss_denominator): "token" sums the response tokens of each accumulation group over all ranks ' +
     '(calculate_token_counts), × world size, ÷ ranks by DeepSpeed: a global token mean per optimizer step; a number divides by that constant',

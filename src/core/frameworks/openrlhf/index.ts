@@ -7,6 +7,7 @@ import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
 import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep } from '../types.ts';
+import { oneStepBase } from '../one-step.ts';
 import { advantages } from './advantages.ts';
 import { dispatchStep } from './dispatch.ts';
 import { keys } from './keys.ts';
@@ -215,6 +216,8 @@ export const home: FrameworkHome = {
   advantages,
   packing,
   trainer: OPENRLHF_TRAINER,
+  // train_batch_size the batch's samples: one optimizer step.
+  oneStep: (b) => ({ ...oneStepBase(b), 'train-global-batch-size': String(b.samples) }),
   presets,
   checkedBy: [
     'test/fixtures/golden-openrlhf.json promptOrder: exec — PPOTrainer.fit, SamplesGenerator.generate_samples/_generate_vllm and ' +

@@ -168,6 +168,8 @@ function findings(run: TrainerRun): string[] {
 export const OPENRLHF_TRAINER: TrainerWithFindings = {
   losses: OPENRLHF_LOSSES,
   lossFlag: 'policy-loss-type',
+  // gspo: GSPO's sequence-level ratio (the geometric mean of the token ratios), not PPO's per token.
+  sequenceRatio: ['gspo'],
   about:
     'aggregate_loss: masked sum / the response tokens of the whole optimizer step on all ranks (iter_grad_accum_global_norm, / gas, × dp_size), ' +
     'undone by DeepSpeed ÷ gas and the rank mean: a global token mean; gspo: per-sample means / the non-empty samples',

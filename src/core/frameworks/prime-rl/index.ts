@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors.ts';
 import { Mt19937, randint } from '../../rng/index.ts';
 import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import type { FrameworkCount, FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep, PackerDef } from '../types.ts';
+import { oneStepBase } from '../one-step.ts';
 import { advantages } from './advantages.ts';
 import { type PrimeRlConfig, resolveConfig } from './config.ts';
 import { keys } from './keys.ts';
@@ -170,6 +171,8 @@ export const home: FrameworkHome = {
   advantages,
   packing,
   trainer: PRIME_RL_TRAINER,
+  // batch_size counts samples (rollouts), not prompts: the batch's samples.
+  oneStep: (b) => ({ ...oneStepBase(b), 'train-batch-size': String(b.samples) }),
   presets,
   checkedBy: [
     'test/fixtures/golden-prime-rl-layout.json (scripts/golden/prime_rl_layout.py): exec — trainer/batch.py prepare_batch and balanced_partition, ' +

@@ -79,6 +79,7 @@ function findings(run: TrainerRun): string[] {
 export const PRIME_RL_TRAINER: TrainerWithFindings = {
   losses: PRIME_RL_LOSSES,
   lossFlag: null,
+  sequenceRatio: [],
   about:
     'one optimizer step per training step; compute_loss divides each micro-batch by rl_scale = the loss-mask tokens of every micro-batch on all ' +
     'ranks (all-reduced before the loop), and the FSDP mean is undone: a global token mean (tokens cut at seq_len do not train)',

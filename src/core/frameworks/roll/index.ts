@@ -16,6 +16,8 @@ import { ROLL_COMMIT, ROLL_VERSION } from './version.ts';
 import { presets } from './presets.ts';
 import { ROLL_TRAINER } from './trainer.ts';
 import { cappedSteps, countSetting } from '../budget.ts';
+import { oneStepBase } from '../one-step.ts';
+import { gcd } from '../../samplers/rules.ts';
 
 function dynamicOf(settings: FrameworkSettings) {
   if (!boolSetting(settings, 'use-dynamic-batching-in-train')) return null;
@@ -110,6 +112,21 @@ export const home: FrameworkHome = {
   advantages: ROLL_ADVANTAGES,
   packing: ROLL_PACKER,
   trainer: ROLL_TRAINER,
+  /**
+   * One pipeline step (max_steps 1) of a dataset one prompt larger than the step (RLVRPipeline asserts rollout_batch_size <
+   * the dataset's size); one backward batch of all the samples: per_device_train_batch_size its default 8 where it divides
+   * them (else their greatest common divisor) × gradient_accumulation_steps the rest.
+   */
+  oneStep: (b) => {
+    const micro = gcd(b.samples, 8);
+    return {
+      ...oneStepBase(b),
+      'dataset-size': String(b.prompts + 1),
+      'max-steps': '1',
+      'per-device-train-batch-size': String(micro),
+      'gradient-accumulation-steps': String(b.samples / micro),
+    };
+  },
   presets,
   checkedBy: [
     `test/fixtures/golden-roll-layout.json (exec, ROLL ${ROLL_VERSION}): get_next_dataset_item with Python's random for 49 seeds × sizes; ` +

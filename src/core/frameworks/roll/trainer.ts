@@ -226,6 +226,7 @@ function findings(run: TrainerRun): string[] {
 export const ROLL_TRAINER: TrainerWithFindings = {
   losses: ROLL_LOSSES,
   lossFlag: 'loss-agg-mode',
+  sequenceRatio: [],
   about:
     'agg_loss per micro-batch with batch_num_tokens / global_valid_samples all-reduced over the backward batch of every rank, ' +
     '× num_microbatches × dp_size, ÷ num_microbatches, averaged over ranks: one global normaliser per optimizer step',

@@ -4,6 +4,7 @@
 import { ConfigError } from '../../errors.ts';
 import { intSetting, ranksKey } from '../settings.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep } from '../types.ts';
+import { oneStepBase } from '../one-step.ts';
 import { SKYRL_ADVANTAGES } from './advantages.ts';
 import { checkSkyrl, dpSizes, trimmedBatchError } from './checks.ts';
 import { skyrlCounts } from './counts.ts';
@@ -136,6 +137,7 @@ export const home: FrameworkHome = {
   advantages: SKYRL_ADVANTAGES,
   packing: SKYRL_PACKER,
   trainer,
+  oneStep: oneStepBase,
   presets,
   checkedBy: [
     `test/fixtures/golden-skyrl-layout.json (exec, SkyRL ${SKYRL_VERSION}): build_dataloader's real StatefulDataLoader over 6 seeds × ` +

@@ -96,6 +96,7 @@ function scaling(
 export const trainer: TrainerWithFindings = {
   losses: LOSSES,
   lossFlag: 'loss-reduction',
+  sequenceRatio: [],
   about:
     'trainer.algorithm.loss_reduction rescales the advantages per mini-batch before dispatch (token_mean: ÷ the mini-batch’s ' +
     'loss-mask tokens on all ranks); workers sum the token losses × dp_size against FSDP’s mean, so the applied weight of a token is its rescaling.',

@@ -7,6 +7,7 @@ import { Mt19937, randint } from '../../rng/index.ts';
 import { SYNTHETIC_SEQLEN } from '../verl/sampler.ts';
 import { intSetting, ranksKey, withRanks } from '../settings.ts';
 import type { FrameworkHome, FrameworkLayout, FrameworkSettings, FrameworkStep, PackedStep } from '../types.ts';
+import { oneStepBase } from '../one-step.ts';
 import { advantages } from './advantages.ts';
 import { VERSION, resolveRun } from './config.ts';
 import { buildDpSchedule } from './dispatch.ts';
@@ -172,6 +173,8 @@ export const home: FrameworkHome = {
     pack,
   },
   trainer: slimeTrainer(ranked),
+  // One rollout whose samples are one global batch: one optimizer step.
+  oneStep: (b) => ({ ...oneStepBase(b), 'num-rollout': '1', 'global-batch-size': String(b.samples) }),
   presets,
   checkedBy: [
     "test/fixtures/golden-slime-layout.json: exec — slime's build_dp_schedule imported, RolloutDataSource.get_samples and Dataset.shuffle " +

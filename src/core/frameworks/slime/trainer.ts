@@ -18,6 +18,7 @@ export function slimeTrainer(ranked: (s: FrameworkSettings) => FrameworkSettings
   return {
     losses: ['false', 'true'],
     lossFlag: 'calculate-per-token-loss',
+    sequenceRatio: [],
     about:
       '--calculate-per-token-loss off (default): each sample’s token mean, summed, × num_microbatches / the step’s global batch × DP, ' +
       'then Megatron ÷ num_microbatches and DDP’s mean: a mean of sample means over the optimizer step; on: Σ tokens ÷ the step’s tokens on all ranks.',
