@@ -19,6 +19,7 @@ import {
   FILTER_METRICS,
   LOSS_KINDS,
   frameworkDefaultLoss,
+  frameworkLosses,
   TRAIN_FRAMEWORKS,
   TRAIN_LOSSES,
   TRAIN_PRESETS,
@@ -296,6 +297,15 @@ export function trainConfigFrom(get: SettingGetter): TrainConfig {
   const tooMuch = trainBudgetError(c);
   if (tooMuch) throw tooMuch;
   return c;
+}
+
+/**
+ * The values a form offers for setting `key` under run `c` (the table's choices; `--loss`: the ones `c`'s framework
+ * trains, and pairwise); undefined: a free field.
+ */
+export function settingChoices(key: string, c: TrainConfig): readonly string[] | undefined {
+  if (key === 'loss') return [...new Set([...frameworkLosses(c.framework), 'pairwise'])];
+  return TRAIN_SETTINGS.find((s) => s.key === key)?.choices;
 }
 
 /** A setting's value in `c` as text (what the form shows and the link carries); a simulation's row not given: its default. */

@@ -259,6 +259,26 @@ test('a bad setting is refused inline in the words of the CLI check, before any 
   assert.match(r.ranks ?? '', /^ranks must be between 1 and 64, got 0/);
 });
 
+test('the framework field lists every framework train applies, and the loss field the chosen one’s own modes', async () => {
+  const r = await withPage('/?view=train&ranks=2&batch=8&k=4&steps=3&backend=cpu', async (page) => {
+    await page.locator('grpo-train select[name=framework] option[value=nemo-rl]').waitFor({ state: 'attached' });
+    const frameworks = await page.locator('grpo-train select[name=framework] option').allTextContents();
+    const before = await page.locator('grpo-train select[name=loss] option').allTextContents();
+    await page.locator('grpo-train select[name=framework]').selectOption('nemo-rl');
+    const after = await page.locator('grpo-train select[name=loss] option').allTextContents();
+    const shown = await page.locator('grpo-train select[name=loss]').inputValue();
+    const error = await page.locator('grpo-train .error').count();
+    return { frameworks, before, after, shown, error };
+  });
+  for (const f of ['trl-1.13.0', 'verl-b178a3c', 'verl-b178a3c-engine', 'nemo-rl', 'slime', 'roll', 'prime-rl'])
+    assert.ok(r.frameworks.includes(f), f);
+  assert.deepEqual(r.before, ['grpo', 'bnpo', 'dr_grpo', 'dapo', 'pairwise']);
+  // NeMo RL's loss_fn.token_level_loss, its shipped true first: the loss left out follows the framework.
+  assert.deepEqual(r.after, ['true', 'false', 'pairwise']);
+  assert.equal(r.shown, 'true');
+  assert.equal(r.error, 0);
+});
+
 test('backend auto without a WebGPU adapter trains on the CPU and says so in a visible notice', async () => {
   const r = await withPage('/?view=train&ranks=2&batch=8&k=4&sampler=trl&steps=3&backend=auto', async (page) => {
     // The rank workers get no navigator.gpu (as in a browser without WebGPU); the page keeps its own.

@@ -9,7 +9,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_TRAIN, TRAIN_PRESETS, type TrainConfig } from '../../train/config.ts';
 import type { BudgetBand } from '../../train/evaluate.ts';
 import type { StepRecord } from '../../train/run.ts';
-import { OFF, settingText, TRAIN_SETTINGS } from '../../train/settings.ts';
+import { OFF, settingChoices, settingText, TRAIN_SETTINGS } from '../../train/settings.ts';
 import { download } from '../figure-export.ts';
 import { ChartsController } from './chart-controller.ts';
 import { CHARTS } from './charts.ts';
@@ -305,7 +305,8 @@ export class TrainDashboard extends LitElement {
 
   private field(flag: TrainFlag, base: TrainConfig): unknown {
     const shown = this.shown(flag, base);
-    const choices = flag === 'preset' ? ['', ...Object.keys(TRAIN_PRESETS)] : TRAIN_SETTINGS.find((s) => s.key === flag)?.choices;
+    const choices =
+      flag === 'preset' ? ['', ...Object.keys(TRAIN_PRESETS)] : settingChoices(flag, { ...base, framework: this.shown('framework', base) });
     const phase = this.run.phase;
     const disabled = phase === 'starting' || phase === 'running' || phase === 'stopping';
     // The setting's hint on hover, and what a derived value stands for in the page itself (under the field).
