@@ -134,6 +134,21 @@ const CHECKS: Record<string, Record<number, (page: Page) => Promise<void>>> = {
       await waitText(page, 'grpo-framework', '.synced', /^Every rank runs 3 micro-batches/);
       assert.equal((await frameworkStrips(page))['1/2']!.split(' ').length, 1);
     },
+    5: async (page) => {
+      await waitText(page, 'grpo-steps', '.synced', /^Every rank runs 3 micro-batches/);
+      assert.match((await page.locator('grpo-steps .own-counts').textContent()) ?? '', /rank 0 3, rank 1 3;/);
+      const strips = await page.locator('grpo-steps .figure.packing g.mb').evaluateAll((gs) =>
+        gs.map((g) => ({
+          at: `${g.getAttribute('data-rank')}/${g.getAttribute('data-micro')}`,
+          tokens: Number(g.getAttribute('data-tokens')),
+          prompts: [...g.querySelectorAll('[data-prompt]')].map((b) => b.getAttribute('data-prompt')),
+        })),
+      );
+      const rankTokens = (r: number) => strips.filter((s) => s.at.startsWith(`${r}/`)).reduce((t, s) => t + s.tokens, 0);
+      assert.deepEqual([rankTokens(0), rankTokens(1)], [4561, 4562]);
+      assert.deepEqual(strips.find((s) => s.at === '1/1')!.prompts.filter((p) => p === '15').length, 2);
+      assert.match((await page.locator('grpo-steps p.copies').textContent()) ?? '', /P15’s 4 copies .*rank 1 in micro-batch 1\./);
+    },
   },
   'seed-000': {
     3: async (page) => {

@@ -27,7 +27,7 @@ import {
 } from './framework-model.ts';
 import type { ConfigParsers } from './config-text.ts';
 import { layoutFigure } from './layout-figure.ts';
-import { packingFigure } from './packing-figure.ts';
+import { litPromptStyle, packingFigure, promptAt } from './packing-figure.ts';
 
 export const MSG = section('framework');
 
@@ -202,16 +202,14 @@ export class GrpoFrameworkView extends LitElement {
 
   /** A tile or bar under a tap or click: its prompt is selected (again: unselected). */
   private onTap(e: Event): void {
-    const el = (e.composedPath()[0] as Element | undefined)?.closest?.('[data-prompt]');
-    if (!el) return;
-    const p = el.getAttribute('data-prompt')!;
-    this.set('prompt', this.attr('prompt') === p ? null : p);
+    const p = promptAt(e);
+    if (p !== null) this.set('prompt', this.attr('prompt') === p ? null : p);
   }
 
   private onHover(e: PointerEvent): void {
     if (e.pointerType !== 'mouse') return;
-    const el = (e.composedPath()[0] as Element | undefined)?.closest?.('[data-prompt]');
-    this.hoverPrompt = el ? Number(el.getAttribute('data-prompt')) : null;
+    const p = promptAt(e);
+    this.hoverPrompt = p === null ? null : Number(p);
   }
 
   /** The prompt whose copies are lit: the one under the mouse, else the one tapped. */
@@ -432,10 +430,7 @@ export class GrpoFrameworkView extends LitElement {
   private highlight() {
     const p = this.shownPrompt();
     if (p === null) return nothing;
-    return html`<style>
-      .figure svg [data-prompt]:not([data-prompt="${p}"]) { opacity: 0.28; }
-      .figure svg [data-prompt="${p}"] rect { stroke: #000; stroke-width: 2; }
-    </style>`;
+    return html`<style>${litPromptStyle(p)}</style>`;
   }
 
   private pinned({ home }: FrameworkRequest) {

@@ -3,7 +3,8 @@
 // its length its tokens (so a strip is as long as the micro-batch's tokens), coloured by prompt
 // (`data-prompt`: the element lights up a prompt's copies). The budget the framework packs under is
 // the dashed line; a micro-batch a rank runs with no sample (the ranks run the data-parallel most) is
-// hatched, and its rank's header says so. Pure: draws the core's PackedStep.
+// hatched, and its rank's header says so. Pure: draws the core's PackedStep. <grpo-framework> draws a home's step with
+// it, <grpo-steps> an optimizer step of verl's (use_dynamic_bsz); both light a prompt's copies with the rule below.
 import type { TokenBudget } from '../../core/frameworks/budget.ts';
 import type { FrameworkStep, PackedStep } from '../../core/frameworks/types.ts';
 import { esc, promptFill, promptStroke } from './tile-colour.ts';
@@ -39,6 +40,16 @@ const STRIP_H = 16;
 const STRIP_GAP = 4;
 const TOP = 34;
 
+/** The style that lights prompt `p`'s bars (and tiles) in a view's `.figure`s: its own outlined, every other one faded. */
+export const litPromptStyle = (p: number) =>
+  `.figure svg [data-prompt]:not([data-prompt="${p}"]) { opacity: 0.28; } .figure svg [data-prompt="${p}"] rect { stroke: #000; stroke-width: 2; }`;
+
+/** The prompt of the bar or tile an event happened on (its `data-prompt`), or null. */
+export function promptAt(e: Event): string | null {
+  const el = (e.composedPath()[0] as Element | undefined)?.closest?.('[data-prompt]');
+  return el ? el.getAttribute('data-prompt') : null;
+}
+
 /** Samples of a rank's m-th micro-batch, or null for one it runs with no sample (padding). */
 function samplesOf(packed: PackedStep, r: number, m: number): number[] | null {
   const mb = packed.ranks[r]?.[m];
@@ -50,7 +61,7 @@ function samplesOf(packed: PackedStep, r: number, m: number): number[] | null {
  * rest on lines under them, so every rank's micro-batches and the budget line are in view without scrolling.
  */
 export function packingFigure(
-  step: FrameworkStep,
+  step: Pick<FrameworkStep, 'seqlens'>,
   packed: PackedStep,
   budget: TokenBudget | null,
   promptOf: ReadonlyMap<number, number>,

@@ -697,6 +697,38 @@ export const en = {
       bar: (completion: number, tokens: number, ratio: string) =>
         `completion ${completion}: ${tokens} tokens, weight × ${ratio} of the token mean's`,
     },
+    /** verl's micro-batches of one optimizer step as token bars (use_dynamic_bsz on or off); the figure's other words are the framework view's. */
+    packing: {
+      heading: (step: number) => `Token bars: each rank’s micro-batches of optimizer step ${step}`,
+      switchLabel: 'verl’s switch:',
+      legend:
+        'A column per rank, a strip per micro-batch of this optimizer step; each bar is one completion, as long as its seqlen (prompt + ' +
+        'response tokens, what ppo_max_token_len_per_gpu counts). The dashed line is the budget. Tap a bar (or hover it) to light its ' +
+        'prompt’s copies.',
+      bySamples: (micro: number) =>
+        `use_dynamic_bsz off: each rank cuts its mini-batch in order into micro-batches of ppo_micro_batch_size_per_gpu = ${plural(micro, 'completion')}, ` +
+        'whatever their tokens.',
+      ownCounts: (budget: number, counts: readonly number[]) =>
+        `Each rank’s own count, min(completions, ⌈tokens / ${budget}⌉): ${counts.map((c, r) => `rank ${r} ${c}`).join(', ')}; verl runs ` +
+        'the ranks’ largest on every rank (dist.all_reduce MAX), split by Karmarkar–Karp.',
+      pickHint: 'Tap a bar to light its prompt’s copies.',
+      copies: (prompt: number, places: readonly { rank: number; micro: readonly number[]; copies: number }[]) =>
+        places.length === 0
+          ? `P${prompt} has no copy in this optimizer step.`
+          : `P${prompt}’s ${plural(
+              places.reduce((a, p) => a + p.copies, 0),
+              'copy',
+              'copies',
+            )} in this optimizer step: ${places
+              .map((p) => `rank ${p.rank} in ${p.micro.length === 1 ? 'micro-batch' : 'micro-batches'} ${p.micro.join(', ')}`)
+              .join('; ')}.`,
+      clear: 'clear',
+      bar: (prompt: number | null, completion: number, tokens: number, micro: number, rank: number) =>
+        `${prompt === null ? '' : `prompt ${prompt}, `}completion ${completion}: ${tokens} tokens (prompt + response), micro-batch ${micro} of rank ${rank}`,
+      earlier: '← earlier step',
+      later: 'later step →',
+      stepOf: (step: number, steps: number) => `optimizer step ${step} of 0–${steps - 1}`,
+    },
   },
   async: {
     title: 'Asynchronous GRPO: which policy version made what each step trains on',
@@ -1037,6 +1069,10 @@ export const en = {
           'rank 1 on 7.',
         'Both ranks still run 3 micro-batches: the count is synchronised, so rank 1’s last micro-batch holds a single ' +
           'sample. Which micro-batch a copy lands in now depends on its length and its neighbours’, not on its position.',
+        'verl packs differently (the steps view): the verl sampler on 2 ranks, 4 prompts × 4 copies, 8 completions per rank, ' +
+          'with actor.use_dynamic_bsz on. Each rank’s 8 completions (4561 and 4562 tokens, prompt + response) are cut into ' +
+          'min(8, ⌈tokens / 2048⌉) = 3 micro-batches by Karmarkar–Karp, where the switch off gives 2 of ' +
+          'ppo_micro_batch_size_per_gpu = 4. P15’s two copies on rank 1 now share micro-batch 1; off, they sat in micro-batches 0 and 1.',
       ],
       advantages: [
         'Twelve completions of four prompts (the rows above the cells: completion, prompt, reward). Follow completion 9: ' +

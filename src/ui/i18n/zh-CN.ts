@@ -743,6 +743,32 @@ export const zhCN: Catalogue = {
       bar: (completion: number, tokens: number, ratio: string) =>
         `completion ${completion}：${tokens} 个词元，权重为词元均值的 ${ratio} 倍`,
     },
+    packing: {
+      heading: (step: number) => `词元条：优化步 ${step} 中每个 rank 的 micro-batch`,
+      switchLabel: 'verl 的开关：',
+      legend:
+        '每列一个 rank，每条是这个优化步的一个 micro-batch；每段是一个 completion，长度等于它的序列长度（prompt + 回复的词元数，' +
+        '即 ppo_max_token_len_per_gpu 所计的量）。虚线是预算。点按（或悬停）一段，可点亮它的 prompt 的各个副本。',
+      bySamples: (micro: number) =>
+        `use_dynamic_bsz 关闭：每个 rank 按顺序把自己的 mini-batch 切成每份 ppo_micro_batch_size_per_gpu = ${micro} 个 completion 的 micro-batch，` +
+        '不看它们的词元数。',
+      ownCounts: (budget: number, counts: readonly number[]) =>
+        `每个 rank 自己的份数 min(completion 数, ⌈词元数 / ${budget}⌉)：${counts.map((c, r) => `rank ${r} 为 ${c}`).join('，')}；` +
+        'verl 让每个 rank 都按各 rank 中最大的份数运行（dist.all_reduce MAX），再由 Karmarkar–Karp 切分。',
+      pickHint: '点按一段，可点亮它的 prompt 的各个副本。',
+      copies: (prompt: number, places: readonly { rank: number; micro: readonly number[]; copies: number }[]) =>
+        places.length === 0
+          ? `P${prompt} 在这个优化步中没有副本。`
+          : `P${prompt} 在这个优化步中的 ${places.reduce((a, p) => a + p.copies, 0)} 个副本：${places
+              .map((p) => `rank ${p.rank} 的 micro-batch ${p.micro.join('、')}`)
+              .join('；')}。`,
+      clear: '清除',
+      bar: (prompt: number | null, completion: number, tokens: number, micro: number, rank: number) =>
+        `${prompt === null ? '' : `prompt ${prompt}，`}completion ${completion}：${tokens} 个词元（prompt + 回复），rank ${rank} 的第 ${micro} 个 micro-batch`,
+      earlier: '← 上一个优化步',
+      later: '下一个优化步 →',
+      stepOf: (step: number, steps: number) => `优化步 ${step}（共 0–${steps - 1}）`,
+    },
   },
   async: {
     title: '异步 GRPO：每一步训练的数据由哪个策略版本生成',
@@ -1045,6 +1071,10 @@ export const zhCN: Catalogue = {
           'rank 0 的三个不同的 micro-batch 中，rank 0 训练 9 个样本，rank 1 训练 7 个。',
         '两个 rank 仍然都运行 3 个 micro-batch：这个数目是同步的，所以 rank 1 的最后一个 micro-batch 只有一个样本。' +
           '一个副本落进哪个 micro-batch，现在取决于它和邻居的长度，而不是它的位置。',
+        'verl 的打包方式不同（steps 视图）：verl sampler，2 个 rank，4 个 prompt × 4 个副本，每个 rank 8 个 completion，' +
+          '打开 actor.use_dynamic_bsz。每个 rank 的 8 个 completion（4561 和 4562 个词元，prompt + 回复）由 Karmarkar–Karp ' +
+          '切成 min(8, ⌈词元数 / 2048⌉) = 3 个 micro-batch；关闭开关时是 2 个、每个 ppo_micro_batch_size_per_gpu = 4 个。' +
+          'P15 在 rank 1 上的两个副本现在同在 micro-batch 1；关闭时它们分在 micro-batch 0 和 1。',
       ],
       advantages: [
         '四个 prompt 的 12 个 completion（格子上方三行：completion、prompt、奖励）。跟着 completion 9：prompt 2，奖励 0，' +

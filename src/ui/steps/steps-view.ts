@@ -4,11 +4,13 @@
 // tooltip, then the findings. Attributes are named like the explorer's URL keys (sampler, ranks,
 // batch, k, batches, epochs, dataset, seed, spg, iters, ga …) plus framework, loss, lengths (comma
 // separated), max-completion-length and micro-batch, read as `grpo-sandbox steps` reads its flags
-// (steps-request.ts), so `?view=steps&…`, a tour and the CLI give the same report.
+// (steps-request.ts), so `?view=steps&…`, a tour and the CLI give the same report. On the verl sampler, one
+// optimizer step's micro-batches as token bars (the framework view's packing figure) with verl's use_dynamic_bsz
+// switch; `step` picks the optimizer step and `prompt` lights a prompt's copies, as a tap does.
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import type { LayoutConfig, SamplerName } from '../../core/layout/types.ts';
-import { buildLayout, defaultConfig, samplerNames } from '../../core/samplers/index.ts';
+import type { Layout, LayoutConfig, SamplerName } from '../../core/layout/types.ts';
+import { buildLayout, defaultConfig, readsSetting, samplerNames } from '../../core/samplers/index.ts';
 import { LAYOUT_SETTINGS } from '../../core/settings.ts';
 import { STEPS_ATTRIBUTES, stepsRequest } from './steps-request.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, buildSteps, defaultFramework, type StepsReport } from '../../core/steps/index.ts';
@@ -16,9 +18,16 @@ import { factText, noteText, type Said, saidOf, settingHint, settingLabel, withC
 import { section } from '../i18n/index.ts';
 import type { NormaliserTerms } from '../../core/messages/steps.ts';
 import { stepsFigure } from './steps-figure.ts';
+import { copiesIn, type StepsPacking, stepsPacking } from './steps-packing.ts';
+import { litPromptStyle, packingFigure, promptAt } from '../frameworks/packing-figure.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 export const MSG = section('steps');
+/** The packing figure's words, the framework view's own (the same figure, the same affordance). */
+const PACKING = section('framework');
+
+/** The view's own attributes beside the steps' settings: what it shows, not what the report is (no reader, no CLI flag). */
+const VIEW_ATTRIBUTES = ['step', 'prompt'] as const;
 
 export { STEPS_ATTRIBUTES };
 
@@ -32,13 +41,19 @@ export class GrpoStepsView extends LitElement {
   /** Says when a figure or table is wider than its box. */
   readonly scrollHint = new ScrollHint(this, '.figure');
   static override properties = {
-    ...Object.fromEntries(STEPS_ATTRIBUTES.map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
+    ...Object.fromEntries([...STEPS_ATTRIBUTES, ...VIEW_ATTRIBUTES].map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
     report: { state: true },
+    layout: { state: true },
+    hoverPrompt: { state: true },
     error: { state: true },
     figureWidth: { state: true },
   };
 
   declare report: StepsReport | null;
+  /** The layout the report was built on (its seqlens are the token bars). */
+  declare layout: Layout | null;
+  /** The prompt under the mouse (a tap selects through the `prompt` attribute instead). */
+  declare hoverPrompt: number | null;
   declare error: Said | null;
   /** The element's content width: the timeline wraps its optimizer steps to fit it (no sideways scroll on a phone). */
   declare figureWidth: number;
@@ -64,12 +79,24 @@ export class GrpoStepsView extends LitElement {
     h2 { font-size: 16px; margin: 4px 0 8px; }
     form { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: end; margin-bottom: 10px; font-size: 12px; }
     label { display: flex; flex-direction: column; gap: 2px; color: #444; max-width: 14em; }
-    label small { color: #595959; font-size: 11px; line-height: 1.3; }
+    /* A hint that names a framework key (actor.ppo_max_token_len_per_gpu) breaks inside it on a phone. */
+    label small { color: #595959; font-size: 11px; line-height: 1.3; overflow-wrap: anywhere; }
     label small.derived { color: #1f3b5a; }
     input, select { font: inherit; font-size: 13px; width: 9em; }
     /* A select is as wide as its longest option (a framework name with its commit), within the window. */
     select { width: auto; min-width: 9em; max-width: 100%; }
     .figure { overflow-x: auto; }
+    .figure svg { display: block; }
+    .figure.packing svg [data-prompt] { cursor: pointer; }
+    h3 { font-size: 14px; margin: 14px 0 6px; }
+    .bar { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; margin: 6px 0; font-size: 13px; }
+    .bar label { flex-direction: row; align-items: center; gap: 6px; max-width: 100%; }
+    .bar button { font: inherit; padding: 2px 10px; border: 1px solid #888; border-radius: 12px; background: #fff; cursor: pointer; }
+    .switch { border: 1px solid #c9c9c9; border-radius: 6px; padding: 2px 8px; background: #fafafa; }
+    .switch input { width: auto; }
+    .switch code, .packing-text code { font-size: 12px; overflow-wrap: anywhere; }
+    .packing-text, .copies { font-size: 13px; margin: 4px 0; max-width: 1100px; overflow-wrap: anywhere; }
+    .copies { font-weight: 600; min-height: 1.4em; }
     .error { color: #a00; }
     .meta, .notes { font-size: 12px; color: #555; max-width: 1100px; }
     li { margin: 4px 0; max-width: 1100px; }
@@ -79,6 +106,8 @@ export class GrpoStepsView extends LitElement {
   constructor() {
     super();
     this.report = null;
+    this.layout = null;
+    this.hoverPrompt = null;
     this.error = null;
     this.figureWidth = Number.POSITIVE_INFINITY;
   }
@@ -103,22 +132,25 @@ export class GrpoStepsView extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     // The first update too: `?view=steps` with no settings shows the defaults' report, not an empty page.
-    if (!this.hasUpdated || [...changed.keys()].some((k) => k !== 'report' && k !== 'error' && k !== 'figureWidth')) this.compute();
+    const own = new Set(['report', 'layout', 'error', 'figureWidth', 'hoverPrompt', ...VIEW_ATTRIBUTES.map(prop)]);
+    if (!this.hasUpdated || [...changed.keys()].some((k) => !own.has(String(k)))) this.compute();
   }
 
   private compute(): void {
     try {
       const { config, options } = stepsRequest(this.attrs());
-      this.report = buildSteps(buildLayout(config), options);
+      this.layout = buildLayout(config);
+      this.report = buildSteps(this.layout, options);
       this.error = null;
     } catch (err) {
       this.report = null;
+      this.layout = null;
       this.error = saidOf(err);
     }
   }
 
-  private set(name: string, value: string): void {
-    (this as unknown as Record<string, string>)[prop(name)] = value;
+  private set(name: string, value: string | null): void {
+    (this as unknown as Record<string, string | null>)[prop(name)] = value;
   }
 
   /** Embedding (embed/lazy.ts): the report is computed from the attributes as they change; nothing runs in the background. */
@@ -164,9 +196,14 @@ export class GrpoStepsView extends LitElement {
     return html`<form @submit=${(e: Event) => e.preventDefault()}>
       <label title=${settingHint(samplerSetting)}>${settingLabel(samplerSetting)}<select translate="no" name="sampler"
         @change=${(e: Event) => {
-          this.set('sampler', (e.target as HTMLSelectElement).value);
+          const next = (e.target as HTMLSelectElement).value as SamplerName;
+          // A setting the next sampler does not read (verl's own) would be refused there: it goes with the sampler.
+          for (const s of LAYOUT_SETTINGS) if (s.param !== 'sampler' && !readsSetting(next, s.field)) this.set(s.param, null);
+          this.set('sampler', next);
           this.set('framework', '');
           this.set('loss', '');
+          this.set('step', null);
+          this.set('prompt', null);
         }}>
         ${samplers.map((n) => html`<option .selected=${n === sampler} value=${n}>${n}</option>`)}
       </select><small>${settingHint(samplerSetting)}</small></label>
@@ -176,12 +213,102 @@ export class GrpoStepsView extends LitElement {
       </select><small>${MSG.lossHint}</small></label>
       ${num('ranks')} ${num('batch')} ${num('k')} ${num('dataset')} ${num('seed')} ${num('epochs')}
       ${num('ga')} ${spg ? num('spg') : nothing} ${num('iters')}
+      ${readsSetting(sampler, 'useDynamicBsz') ? html`${num('mini')} ${num('micro')} ${num('maxtok')}` : nothing}
     </form>`;
+  }
+
+  /** A bar under a tap or click: its prompt is selected (again: unselected). */
+  private onTap(e: Event): void {
+    const p = promptAt(e);
+    if (p !== null) this.set('prompt', this.attr('prompt') === p ? null : p);
+  }
+
+  private onHover(e: PointerEvent): void {
+    if (e.pointerType !== 'mouse') return;
+    const p = promptAt(e);
+    this.hoverPrompt = p === null ? null : Number(p);
+  }
+
+  /** The prompt whose copies are lit: the one under the mouse, else the one tapped (the `prompt` attribute). */
+  private shownPrompt(): number | null {
+    if (this.hoverPrompt !== null) return this.hoverPrompt;
+    const p = this.attr('prompt');
+    return p !== null && p !== '' && Number.isSafeInteger(Number(p)) ? Number(p) : null;
+  }
+
+  /** verl's use_dynamic_bsz as a switch: on, the micro-batches are cut by tokens; off, by ppo_micro_batch_size_per_gpu. */
+  private dynamicSwitch(on: boolean) {
+    return html`<div class="bar switches"><span>${MSG.packing.switchLabel}</span>
+      <label class="switch"><input type="checkbox" name="switch-dynbsz" .checked=${on}
+        @change=${(e: Event) => this.set('dynbsz', String((e.target as HTMLInputElement).checked))} />
+        <code translate="no">use_dynamic_bsz</code> ${on ? PACKING.on : PACKING.off}</label></div>`;
+  }
+
+  /** One optimizer step's micro-batches as token bars, where the layout has seqlens (the verl sampler). */
+  private packingPart(r: StepsReport, packing: StepsPacking) {
+    const words = MSG.packing;
+    const prompt = this.shownPrompt();
+    const to = (at: number) => this.set('step', String(Math.max(0, Math.min(r.steps.length - 1, at))));
+    const budget = packing.budget;
+    const svg = packingFigure(
+      { seqlens: packing.seqlens },
+      packing.packed,
+      budget,
+      packing.promptOf,
+      {
+        rank: PACKING.rank,
+        microBatches: PACKING.microBatches,
+        padding: PACKING.padding,
+        paddingStrip: PACKING.paddingStrip,
+        micro: PACKING.micro,
+        bar: words.bar,
+        budget: PACKING.budgetLine,
+        more: PACKING.moreMicro,
+        moreRanks: PACKING.moreRanksPacked,
+      },
+      this.figureWidth,
+    );
+    // The budget sentence with verl's key kept as written (the framework view's words).
+    const budgetText = () => {
+      const [before, after] = PACKING.budget(budget!.tokens, '\u0000', budget!.rule).split('\u0000');
+      return html`${before}<code translate="no">${budget!.from}</code>${after}`;
+    };
+    const index = r.steps[packing.at]!.index;
+    return html`<h3>${words.heading(index)}</h3>
+      ${this.dynamicSwitch(budget !== null)}
+      <p class="legend meta">${words.legend}</p>
+      ${
+        budget
+          ? html`<p class="packing-text budget-text">${budgetText()}</p>
+            <p class="packing-text own-counts">${words.ownCounts(budget.tokens, packing.ownCounts ?? [])}</p>
+            <p class="packing-text synced">${PACKING.synced(packing.packed.microBatchesPerRank, [])}</p>`
+          : html`<p class="packing-text by-samples">${words.bySamples(packing.microBatch)}</p>`
+      }
+      <div class="bar">
+        <button type="button" class="earlier" ?disabled=${packing.at === 0} @click=${() => to(packing.at - 1)}>${words.earlier}</button>
+        <span class="meta range">${words.stepOf(index, r.steps.length)}</span>
+        <button type="button" class="later" ?disabled=${packing.at >= r.steps.length - 1} @click=${() => to(packing.at + 1)}>${words.later}</button>
+      </div>
+      <p class="copies" aria-live="polite">
+        ${prompt === null ? words.pickHint : words.copies(prompt, copiesIn(packing, prompt))}
+        ${this.attr('prompt') ? html` <button type="button" class="clear-pick" @click=${() => this.set('prompt', null)}>${words.clear}</button>` : nothing}
+      </p>
+      ${prompt === null ? nothing : html`<style>${litPromptStyle(prompt)}</style>`}
+      <div class="figure packing" @click=${this.onTap} @pointerover=${this.onHover} @pointerleave=${() => (this.hoverPrompt = null)}>
+        ${unsafeHTML(svg)}
+      </div>`;
   }
 
   /** The timeline's words in the page's language, each block's normaliser as the core says it. */
   private figureWords() {
     return { ...MSG.figure, normaliser: (params: NormaliserTerms) => factText({ id: 'steps.normaliser', params }) };
+  }
+
+  /** The token bars where the layout has seqlens and the element is not a figure (the article shows the timeline alone). */
+  private packed(r: StepsReport) {
+    if (this.hasAttribute('figure') || !this.layout) return nothing;
+    const packing = stepsPacking(this.layout, r, Number(this.attr('step') ?? 0));
+    return packing ? this.packingPart(r, packing) : nothing;
   }
 
   override render() {
@@ -202,6 +329,7 @@ export class GrpoStepsView extends LitElement {
             }
             <div class="figure">${unsafeHTML(stepsFigure(r, this.figureWords(), 6, this.figureWidth))}</div>
             ${r.steps.length > 6 ? html`<p class="meta">${MSG.more(r.steps.length - 6)}</p>` : nothing}
+            ${this.packed(r)}
             ${
               asFigure
                 ? nothing

@@ -307,6 +307,13 @@ export const TOURS: Record<string, Tour> = {
         view: 'framework',
         target: '.synced',
       },
+      {
+        // verl's use_dynamic_bsz on the steps view: the same bars, cut by tokens under ppo_max_token_len_per_gpu.
+        view: 'steps',
+        target: '.figure.packing',
+        set: { sampler: 'verl', ranks: '2', batch: '8', k: '4', dataset: '16', micro: '4', maxtok: '2048', dynbsz: 'true', prompt: '15' },
+        cites: ['.figure.packing g.rank-head[data-rank="1"]', '.figure.packing g.mb[data-rank="1"][data-micro="1"]'],
+      },
     ],
   },
   advantages: {

@@ -10,9 +10,9 @@ import type { MicroStepPlan, StepSchedule, WindowPlan } from '../../steps/types.
 
 /**
  * The seqlen (prompt + response, the attention mask's sum) of every completion, in completion order, where the
- * layout has them (the verl sampler's steps, in dispatch order); null otherwise.
+ * layout has them (the verl sampler's steps, in dispatch order); null otherwise. <grpo-steps> draws them as token bars.
  */
-function completionSeqlens(layout: Layout): number[] | null {
+export function completionSeqlens(layout: Layout): number[] | null {
   const offsets = completionOffsets(layout);
   const out: number[] = [];
   for (let s = 0; s < layout.steps.length; s++) {
