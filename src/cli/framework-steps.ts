@@ -6,7 +6,7 @@ import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { frameworkStepsEstimate, frameworkStepsRows, plannedLayout, plannedLower, plannedText } from '../core/frameworks/budget.ts';
 import { checkValue } from '../core/frameworks/settings.ts';
-import { FRAMEWORK_HOMES } from '../core/frameworks/index.ts';
+import { FRAMEWORK_HOMES, TRAINER_HOMES } from '../core/frameworks/index.ts';
 import {
   defaultCompletionNote,
   defaultCompletionTokens,
@@ -37,7 +37,17 @@ function stepsFlagSpec(home: FrameworkHome): FlagSpec {
   return { ...spec, lengths: { type: 'string' }, loss: { type: 'string' }, steps: { type: 'string' } };
 }
 
-const withTrainer = () => FRAMEWORK_HOMES.filter((h) => h.trainer).map((h) => h.name);
+const withTrainer = () => [...FRAMEWORK_HOMES, ...TRAINER_HOMES].filter((h) => h.trainer).map((h) => h.name);
+
+/** A trainer-only home (TRAINER_HOMES) named by `--framework NAME`, which `steps` runs like the nine. */
+export function trainerHomeNamed(args: readonly string[]): FrameworkHome | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--framework(?:=(.*))?$/.exec(args[i]!);
+    const home = m ? TRAINER_HOMES.find((h) => h.name === (m[1] ?? args[i + 1])) : undefined;
+    if (home) return home;
+  }
+  return undefined;
+}
 
 export function frameworkStepsHelp(home: FrameworkHome, trainer: TrainerDef): string {
   const keys = home.keys.map((k) => `  --${k.flag.padEnd(30)} ${k.key} (default ${JSON.stringify(k.default)}): ${k.about}`).join('\n');
@@ -143,6 +153,7 @@ function stepText(step: TrainerStep, training: FrameworkStep, t: number): string
     if (mine.length > TEXT_MICRO_BATCHES) lines.push(`    … ${mine.length - TEXT_MICRO_BATCHES} more micro-batches (--json has them all)`);
   }
   if (ranks.length > TEXT_RANKS) lines.push(`  … ${ranks.length - TEXT_RANKS} more ranks (--json has them all)`);
+  for (const d of step.dropped ?? []) lines.push(`  DROPPED sample ${d.sample} (${d.tokens} tokens): ${d.why}; it trains nowhere`);
   return lines.join('\n');
 }
 
@@ -223,6 +234,7 @@ export async function runFrameworkSteps(home: FrameworkHome, args: string[], io:
             trainingStep: stepOf[j],
             tokens: stepTokens(s),
             microBatches: s.microBatches.map(({ samples, ...mb }, m) => ({ ...mb, completions: samples, relativeWeights: rel[m] })),
+            ...(s.dropped ? { dropped: s.dropped } : {}),
           };
         }),
         findings,

@@ -18,7 +18,7 @@ import { flagGetter, helpLine, layoutFlagSpec, layoutFlagsHelp } from './layout-
 import { readSeqlensFile } from './seqlens-file.ts';
 import { workProgress } from './progress.ts';
 import { renderSteps } from './steps-text.ts';
-import { runFrameworkSteps } from './framework-steps.ts';
+import { runFrameworkSteps, trainerHomeNamed } from './framework-steps.ts';
 import { homeNamed } from './layout.ts';
 
 const spec = {
@@ -147,7 +147,7 @@ const stepsCommand: Command = {
   summary: 'what each optimizer step sees: micro-batches per rank, policy versions, loss normalisers, per-completion weights',
   async run(args, io) {
     // A framework home (src/core/frameworks/) named by --framework, --sampler or its --preset: its own trainer model.
-    const home = homeNamed(args);
+    const home = homeNamed(args) ?? trainerHomeNamed(args);
     if (home) return runFrameworkSteps(home, args, io);
     const v = parseFlags(args, spec);
     if (v.help === true) {

@@ -9,9 +9,13 @@ import { home as primeRl } from './prime-rl/index.ts';
 import { home as roll } from './roll/index.ts';
 import { home as skyrl } from './skyrl/index.ts';
 import { home as slime } from './slime/index.ts';
+import { home as trlAsync } from './trl-async/index.ts';
 import type { AdvantageDef, FrameworkHome } from './types.ts';
 
 export const FRAMEWORK_HOMES: readonly FrameworkHome[] = [nemoRl, easyr1, skyrl, slime, areal, roll, openrlhf, openInstruct, primeRl];
+
+/** Homes `steps --framework NAME` also reads: a trainer model without a config-file layout of their own elsewhere (explorer, diff). */
+export const TRAINER_HOMES: readonly FrameworkHome[] = [trlAsync];
 
 /** The home named `name` (its CLI name), if it has one. */
 export function frameworkHome(name: string): FrameworkHome | undefined {
