@@ -416,7 +416,8 @@ function checkHome(c: TrainConfig, home: FrameworkHome): void {
     homeTokenWeight(home, c.loss, c.ranks * c.batch, c.k);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    throw configError([fact('train.home-refuses', { framework: home.name, samples: c.ranks * c.batch, k: c.k, why: err.message })]);
+    const losses = frameworkLosses(home.name).filter((l) => l !== c.loss);
+    throw configError([fact('train.home-refuses', { framework: home.name, samples: c.ranks * c.batch, k: c.k, why: err.message, losses })]);
   }
 }
 

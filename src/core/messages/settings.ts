@@ -107,8 +107,10 @@ export const SETTINGS_EN = {
   'train.home-plain': (p: { framework: string; key: string }, w: Words = CLI_WORDS) =>
     `${w.flag(p.key)} does not go with ${w.flag('framework')} ${p.framework}: its own settings cut its optimizer steps, and train ` +
     `applies its normaliser to one optimizer step of the whole global batch; leave ${w.flag(p.key)} out`,
-  'train.home-refuses': (p: { framework: string; samples: number; k: number; why: string }, w: Words = CLI_WORDS) =>
-    `${w.flag('framework')} ${p.framework} does not take a step of ${p.samples} completions (k=${p.k}) as one optimizer step: ${p.why}`,
+  'train.home-refuses': (p: { framework: string; samples: number; k: number; why: string; losses: string[] }, w: Words = CLI_WORDS) =>
+    `${w.flag('framework')} ${p.framework} does not take a step of ${p.samples} completions (k=${p.k}) as one optimizer step: ${p.why} ` +
+    `(its settings in train are its one-step batch's: change ${w.flag('ranks')}, ${w.flag('batch')} or ${w.flag('k')}, or give another ` +
+    `${w.flag('loss')} of ${p.losses.join(', ')})`,
   'train.steps-per-generation-trl': (p: { sampler: string }, w: Words = CLI_WORDS) =>
     `${w.flag('steps-per-generation')} is TRL's: the ${p.sampler} sampler generates one batch per layout step; use ${w.flag('sampler')} trl, or leave it out`,
   'train.async-bound-alone': (_: Record<string, never>, w: Words = CLI_WORDS) =>

@@ -272,7 +272,9 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
     `（\`grpo-sandbox steps --framework ${p.framework}\` 显示 ${p.loss} 的权重）`,
   'train.home-plain': (p) =>
     `${label(p.key)} 不能与 framework ${p.framework} 同用：它自己的设置决定优化步怎么切，而 train 把它的归一化用于整个全局 batch 的一个优化步；请去掉 ${label(p.key)}`,
-  'train.home-refuses': (p) => `framework ${p.framework} 不能把 ${p.samples} 个 completion（k=${p.k}）的一步当作一个优化步：${p.why}`,
+  'train.home-refuses': (p) =>
+    `framework ${p.framework} 不能把 ${p.samples} 个 completion（k=${p.k}）的一步当作一个优化步：${p.why}` +
+    `（它在 train 中的设置就是这一步 batch 的设置：请改 ranks、batch 或 k，或换用另一个 loss：${p.losses.join('、')}）`,
   'train.framework-loss': (p) =>
     `loss ${p.got} 不是 ${p.framework} 的：它训练 ${p.losses.join('、')}（或 pairwise，它没有归一化）；请给出其中之一，或不写 loss，用它的默认值`,
   'train.micro-pairwise': (p) =>
