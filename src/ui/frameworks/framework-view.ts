@@ -27,7 +27,8 @@ import {
 } from './framework-model.ts';
 import type { ConfigParsers } from './config-text.ts';
 import { layoutFigure } from './layout-figure.ts';
-import { litPromptStyle, packingFigure, promptAt } from './packing-figure.ts';
+import { litPromptStyle, packingFigure } from './packing-figure.ts';
+import { PromptPick } from './prompt-pick.ts';
 
 export const MSG = section('framework');
 
@@ -43,7 +44,6 @@ export class GrpoFrameworkView extends LitElement {
     ...Object.fromEntries(FRAMEWORK_ATTRIBUTES.map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
     pasted: { state: true },
     draft: { state: true },
-    hoverPrompt: { state: true },
     request: { state: true },
     picture: { state: true },
     error: { state: true },
@@ -62,7 +62,6 @@ export class GrpoFrameworkView extends LitElement {
   /** What the paste box holds now. */
   declare draft: string;
   /** The prompt under the mouse (a tap selects through the `prompt` attribute instead). */
-  declare hoverPrompt: number | null;
   declare request: FrameworkRequest | null;
   declare picture: FrameworkPicture | null;
   declare error: Said | null;
@@ -106,11 +105,17 @@ export class GrpoFrameworkView extends LitElement {
     `,
   ];
 
+  /** The prompt whose copies the figure lights (hover, else the `prompt` attribute). */
+  private readonly promptPick = new PromptPick(
+    this,
+    () => this.attr('prompt'),
+    (v) => this.set('prompt', v),
+  );
+
   constructor() {
     super();
     this.pasted = null;
     this.draft = '';
-    this.hoverPrompt = null;
     this.request = null;
     this.picture = null;
     this.error = null;
@@ -140,7 +145,7 @@ export class GrpoFrameworkView extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    const own = new Set(['hoverPrompt', 'request', 'picture', 'error', 'draft', 'figureWidth']);
+    const own = new Set(['request', 'picture', 'error', 'draft', 'figureWidth']);
     if (!this.hasUpdated || [...changed.keys()].some((k) => !own.has(String(k)) && k !== prop('prompt'))) this.compute();
   }
 
@@ -198,25 +203,6 @@ export class GrpoFrameworkView extends LitElement {
     this.set('step', null);
     this.set('prompt', null);
     this.pasted = parsers ? { text, parsers } : null;
-  }
-
-  /** A tile or bar under a tap or click: its prompt is selected (again: unselected). */
-  private onTap(e: Event): void {
-    const p = promptAt(e);
-    if (p !== null) this.set('prompt', this.attr('prompt') === p ? null : p);
-  }
-
-  private onHover(e: PointerEvent): void {
-    if (e.pointerType !== 'mouse') return;
-    const p = promptAt(e);
-    this.hoverPrompt = p === null ? null : Number(p);
-  }
-
-  /** The prompt whose copies are lit: the one under the mouse, else the one tapped. */
-  private shownPrompt(): number | null {
-    if (this.hoverPrompt !== null) return this.hoverPrompt;
-    const p = this.attr('prompt');
-    return p !== null && p !== '' && Number.isSafeInteger(Number(p)) ? Number(p) : null;
   }
 
   private picker() {
@@ -337,7 +323,7 @@ export class GrpoFrameworkView extends LitElement {
     const total = p.layout.steps.length;
     const last = p.first + p.steps.length - 1;
     const to = (first: number) => this.set('step', String(Math.max(0, Math.min(total - 1, first))));
-    const prompt = this.shownPrompt();
+    const prompt = this.promptPick.shown();
     const svg = layoutFigure(
       p.steps,
       p.first,
@@ -364,7 +350,7 @@ export class GrpoFrameworkView extends LitElement {
       <label class="meta pick">${MSG.pickPrompt}
         <input name="prompt" type="number" min="0" .value=${this.attr('prompt') ?? ''}
           @change=${(e: Event) => this.set('prompt', (e.target as HTMLInputElement).value || null)} /></label>
-      <div class="figure layout" @click=${this.onTap} @pointerover=${this.onHover} @pointerleave=${() => (this.hoverPrompt = null)}>
+      <div class="figure layout" @click=${this.promptPick.onTap} @pointerover=${this.promptPick.onHover} @pointerleave=${this.promptPick.onLeave}>
         ${unsafeHTML(svg)}
       </div>`;
   }
@@ -402,7 +388,7 @@ export class GrpoFrameworkView extends LitElement {
       <p class="legend">${MSG.packingLegend}</p>
       <p class="budget-text">${p.budget ? this.budgetText(p.budget) : MSG.noBudget}</p>
       <p class="synced">${MSG.synced(packed.microBatchesPerRank, padded)}</p>
-      <div class="figure packing" @click=${this.onTap} @pointerover=${this.onHover} @pointerleave=${() => (this.hoverPrompt = null)}>
+      <div class="figure packing" @click=${this.promptPick.onTap} @pointerover=${this.promptPick.onHover} @pointerleave=${this.promptPick.onLeave}>
         ${unsafeHTML(svg)}
       </div>`;
   }
@@ -428,7 +414,7 @@ export class GrpoFrameworkView extends LitElement {
 
   /** The lit prompt's rule: its tiles and bars outlined, every other one faded. */
   private highlight() {
-    const p = this.shownPrompt();
+    const p = this.promptPick.shown();
     if (p === null) return nothing;
     return html`<style>${litPromptStyle(p)}</style>`;
   }

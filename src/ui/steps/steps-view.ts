@@ -19,7 +19,8 @@ import { section } from '../i18n/index.ts';
 import type { NormaliserTerms } from '../../core/messages/steps.ts';
 import { stepsFigure } from './steps-figure.ts';
 import { copiesIn, type StepsPacking, stepsPacking } from './steps-packing.ts';
-import { litPromptStyle, packingFigure, promptAt } from '../frameworks/packing-figure.ts';
+import { litPromptStyle, packingFigure } from '../frameworks/packing-figure.ts';
+import { PromptPick } from '../frameworks/prompt-pick.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 export const MSG = section('steps');
@@ -44,7 +45,6 @@ export class GrpoStepsView extends LitElement {
     ...Object.fromEntries([...STEPS_ATTRIBUTES, ...VIEW_ATTRIBUTES].map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
     report: { state: true },
     layout: { state: true },
-    hoverPrompt: { state: true },
     error: { state: true },
     figureWidth: { state: true },
   };
@@ -53,7 +53,6 @@ export class GrpoStepsView extends LitElement {
   /** The layout the report was built on (its seqlens are the token bars). */
   declare layout: Layout | null;
   /** The prompt under the mouse (a tap selects through the `prompt` attribute instead). */
-  declare hoverPrompt: number | null;
   declare error: Said | null;
   /** The element's content width: the timeline wraps its optimizer steps to fit it (no sideways scroll on a phone). */
   declare figureWidth: number;
@@ -103,11 +102,17 @@ export class GrpoStepsView extends LitElement {
   `,
   ];
 
+  /** The prompt whose copies the figure lights (hover, else the `prompt` attribute). */
+  private readonly promptPick = new PromptPick(
+    this,
+    () => this.attr('prompt'),
+    (v) => this.set('prompt', v),
+  );
+
   constructor() {
     super();
     this.report = null;
     this.layout = null;
-    this.hoverPrompt = null;
     this.error = null;
     this.figureWidth = Number.POSITIVE_INFINITY;
   }
@@ -132,7 +137,7 @@ export class GrpoStepsView extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     // The first update too: `?view=steps` with no settings shows the defaults' report, not an empty page.
-    const own = new Set(['report', 'layout', 'error', 'figureWidth', 'hoverPrompt', ...VIEW_ATTRIBUTES.map(prop)]);
+    const own = new Set(['report', 'layout', 'error', 'figureWidth', ...VIEW_ATTRIBUTES.map(prop)]);
     if (!this.hasUpdated || [...changed.keys()].some((k) => !own.has(String(k)))) this.compute();
   }
 
@@ -217,25 +222,6 @@ export class GrpoStepsView extends LitElement {
     </form>`;
   }
 
-  /** A bar under a tap or click: its prompt is selected (again: unselected). */
-  private onTap(e: Event): void {
-    const p = promptAt(e);
-    if (p !== null) this.set('prompt', this.attr('prompt') === p ? null : p);
-  }
-
-  private onHover(e: PointerEvent): void {
-    if (e.pointerType !== 'mouse') return;
-    const p = promptAt(e);
-    this.hoverPrompt = p === null ? null : Number(p);
-  }
-
-  /** The prompt whose copies are lit: the one under the mouse, else the one tapped (the `prompt` attribute). */
-  private shownPrompt(): number | null {
-    if (this.hoverPrompt !== null) return this.hoverPrompt;
-    const p = this.attr('prompt');
-    return p !== null && p !== '' && Number.isSafeInteger(Number(p)) ? Number(p) : null;
-  }
-
   /** verl's use_dynamic_bsz as a switch: on, the micro-batches are cut by tokens; off, by ppo_micro_batch_size_per_gpu. */
   private dynamicSwitch(on: boolean) {
     return html`<div class="bar switches"><span>${MSG.packing.switchLabel}</span>
@@ -247,7 +233,7 @@ export class GrpoStepsView extends LitElement {
   /** One optimizer step's micro-batches as token bars, where the layout has seqlens (the verl sampler). */
   private packingPart(r: StepsReport, packing: StepsPacking) {
     const words = MSG.packing;
-    const prompt = this.shownPrompt();
+    const prompt = this.promptPick.shown();
     const to = (at: number) => this.set('step', String(Math.max(0, Math.min(r.steps.length - 1, at))));
     const budget = packing.budget;
     const svg = packingFigure(
@@ -294,7 +280,7 @@ export class GrpoStepsView extends LitElement {
         ${this.attr('prompt') ? html` <button type="button" class="clear-pick" @click=${() => this.set('prompt', null)}>${words.clear}</button>` : nothing}
       </p>
       ${prompt === null ? nothing : html`<style>${litPromptStyle(prompt)}</style>`}
-      <div class="figure packing" @click=${this.onTap} @pointerover=${this.onHover} @pointerleave=${() => (this.hoverPrompt = null)}>
+      <div class="figure packing" @click=${this.promptPick.onTap} @pointerover=${this.promptPick.onHover} @pointerleave=${this.promptPick.onLeave}>
         ${unsafeHTML(svg)}
       </div>`;
   }
