@@ -6,7 +6,7 @@ import { overBudget } from '../core/budget.ts';
 import { ConfigError } from '../core/errors.ts';
 import { frameworkStepsEstimate, frameworkStepsRows, plannedLayout, plannedLower, plannedText } from '../core/frameworks/budget.ts';
 import { checkValue } from '../core/frameworks/settings.ts';
-import { FRAMEWORK_HOMES, TRAINER_HOMES } from '../core/frameworks/index.ts';
+import { TRAINED_HOMES, TRAINER_HOMES } from '../core/frameworks/index.ts';
 import {
   defaultCompletionNote,
   defaultCompletionTokens,
@@ -37,7 +37,7 @@ function stepsFlagSpec(home: FrameworkHome): FlagSpec {
   return { ...spec, lengths: { type: 'string' }, loss: { type: 'string' }, steps: { type: 'string' } };
 }
 
-const withTrainer = () => [...FRAMEWORK_HOMES, ...TRAINER_HOMES].filter((h) => h.trainer).map((h) => h.name);
+const withTrainer = () => TRAINED_HOMES.map((h) => h.name);
 
 /** A trainer-only home (TRAINER_HOMES) named by `--framework NAME`, which `steps` runs like the nine. */
 export function trainerHomeNamed(args: readonly string[]): FrameworkHome | undefined {

@@ -15,7 +15,7 @@ import { POLICIES, type FilterMetric, type Policy } from '../core/dynamic/types.
 import type { Layout } from '../core/layout/types.ts';
 import { buildLayout } from '../core/samplers/index.ts';
 import { FRAMEWORK_NAMES, FRAMEWORKS, type FrameworkName } from '../core/steps/index.ts';
-import { FRAMEWORK_HOMES, type FrameworkHome } from '../core/frameworks/index.ts';
+import { type FrameworkHome, TRAINED_HOMES } from '../core/frameworks/index.ts';
 import { homeTokenWeight, trainableHome } from './home-normaliser.ts';
 import { FRAMEWORK_NAMES as ASYNC_FRAMEWORKS, ruleDef } from '../core/async/index.ts';
 import { ASYNC_RULE_KEYS, ASYNC_WORKLOAD_KEYS, asyncKeyApplies, asyncRuleValuesOf, asyncWorkloadOf, ruleOwners } from './async-settings.ts';
@@ -301,7 +301,7 @@ const OP_FRAMEWORKS: readonly string[] = MICRO_FRAMEWORKS.filter((n) =>
 );
 
 /** The framework homes train applies (those with a trainer model): their normaliser in plain steps (home-normaliser.ts). */
-export const HOME_FRAMEWORKS: readonly string[] = FRAMEWORK_HOMES.filter((h) => h.trainer).map((h) => h.name);
+export const HOME_FRAMEWORKS: readonly string[] = TRAINED_HOMES.map((h) => h.name);
 
 /** Every `--framework` value: the step specs' token-weighing versions, then the framework homes. */
 export const TRAIN_FRAMEWORKS: readonly string[] = [...MICRO_FRAMEWORKS, ...HOME_FRAMEWORKS];

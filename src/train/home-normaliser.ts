@@ -5,7 +5,7 @@
 // plain step's loss is rescaled to it (step.ts's rescaleToNormaliser: perToken before DDP's mean over the ranks).
 import { ACTIONS_PER_CONFIG } from '../core/env/controller.ts';
 import { ConfigError } from '../core/errors.ts';
-import { frameworkHome } from '../core/frameworks/index.ts';
+import { TRAINED_HOMES } from '../core/frameworks/index.ts';
 import { homeStepWeights } from '../core/frameworks/one-step.ts';
 import type { FrameworkHome } from '../core/frameworks/types.ts';
 
@@ -13,10 +13,7 @@ import type { FrameworkHome } from '../core/frameworks/types.ts';
 const SAME = 1e-6;
 
 /** The homes train can apply: those with a trainer model. */
-export const trainableHome = (name: string): FrameworkHome | undefined => {
-  const home = frameworkHome(name);
-  return home?.trainer ? home : undefined;
-};
+export const trainableHome = (name: string): FrameworkHome | undefined => TRAINED_HOMES.find((h) => h.name === name);
 
 const cache = new Map<string, { weight: number; normaliser: string | null }>();
 

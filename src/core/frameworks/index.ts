@@ -22,6 +22,9 @@ export function frameworkHome(name: string): FrameworkHome | undefined {
   return FRAMEWORK_HOMES.find((h) => h.name === name);
 }
 
+/** Every home with a trainer model, the nine and the trainer-only ones (`steps --framework NAME`, `train --framework NAME`). */
+export const TRAINED_HOMES: readonly FrameworkHome[] = [...FRAMEWORK_HOMES, ...TRAINER_HOMES].filter((h) => h.trainer);
+
 /** Every home's advantage schemes, each with the home it belongs to. */
 export function homeAdvantageSchemes(): { home: FrameworkHome; def: AdvantageDef }[] {
   return FRAMEWORK_HOMES.flatMap((home) => home.advantages.map((def) => ({ home, def })));
