@@ -4,7 +4,9 @@ test/fixtures/golden-verl-config.json.
     python scripts/golden/verl_config_check.py /path/to/verl-checkout OUT.json CASE.json ...
 
 Each CASE.json is {"args": [the layout flags], "emitted": <layout --emit verl --json>}. Made with verl
-b178a3cd56f58b2d502255daba591e92833930a7 and omegaconf 2.3 (antlr4 4.9 from Debian's python3-antlr4).
+b178a3cd56f58b2d502255daba591e92833930a7 and omegaconf 2.3 (antlr4 4.9 from Debian's python3-antlr4); the two
+--ulysses-sequence-parallel-size cases were added with Debian's python3-omegaconf 2.2.2, which gives the first four
+cases byte for byte as before.
 What runs as verl's code (exec'd from the checkout's files): verl/utils/config.py validate_config,
 verl/workers/config/actor.py ActorConfig / FSDPActorConfig (__post_init__ and validate) over
 verl/base_config.py BaseConfig, on verl/trainer/config/_generated_ppo_trainer.yaml (every default)

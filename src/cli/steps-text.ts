@@ -2,6 +2,7 @@
 // rank's micro-batch), then the findings and notes as paragraphs. Draws what core computed.
 import { FRAMEWORKS, type OptimizerStep, type StepsReport } from '../core/steps/index.ts';
 import { say } from '../core/messages/index.ts';
+import { verlMaxTokenLen, verlMaxTokenLenText } from '../core/frameworks/verl/rearrange.ts';
 
 const ratioText = (w: number, intended: number) => (intended > 0 ? (w / intended).toFixed(2) : '—');
 
@@ -51,8 +52,12 @@ export function renderSteps(report: StepsReport, show: number): string {
   out.push(
     wrap(
       `W=${c.ranks} ranks, ` +
+        // verl's Ulysses SP: each rank is a data-parallel group of S GPUs holding the same samples.
+        ((c.ulyssesSequenceParallelSize ?? 1) > 1
+          ? `each a group of ulysses_sequence_parallel_size ${c.ulyssesSequenceParallelSize} GPUs (${c.ranks * c.ulyssesSequenceParallelSize!} in all), `
+          : '') +
         (c.useDynamicBsz
-          ? `micro-batches cut by tokens (use_dynamic_bsz: at most ppo_max_token_len_per_gpu ${c.ppoMaxTokenLenPerGpu} tokens each, ` +
+          ? `micro-batches cut by tokens (use_dynamic_bsz: at most ${verlMaxTokenLenText(verlMaxTokenLen(c))} tokens each, ` +
             'the ranks’ largest count), '
           : `${report.microBatch} completion(s) per rank per micro-step, `) +
         (c.useDynamicBsz

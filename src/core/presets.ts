@@ -29,6 +29,7 @@ const base = {
   keepMinibatch: false,
   useDynamicBsz: false,
   ppoMaxTokenLenPerGpu: 16384,
+  ulyssesSequenceParallelSize: 1,
 } as const;
 
 export const presets: Record<string, Preset> = {

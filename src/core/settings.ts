@@ -39,7 +39,8 @@ export type LayoutParam =
   | 'prefix'
   | 'keepmini'
   | 'dynbsz'
-  | 'maxtok';
+  | 'maxtok'
+  | 'ulysses';
 
 /** How a setting's value is read: one of the sampler names, a whole number in [min, max], or true/false. */
 export type SettingKind = 'sampler' | 'int' | 'bool';
@@ -249,6 +250,16 @@ const ENTRIES: Entry[] = [
     label: 'PPO max tokens per GPU',
     hint: 'verl actor.ppo_max_token_len_per_gpu: the token budget of one micro-batch under use_dynamic_bsz (verl’s default 16384)',
     max: 1 << 30,
+  },
+  {
+    field: 'ulyssesSequenceParallelSize',
+    metavar: 'S',
+    param: 'ulysses',
+    label: 'Ulysses SP size',
+    hint:
+      'verl actor.ulysses_sequence_parallel_size: GPUs that share each sequence; ranks stays the data-parallel size (ranks × S GPUs), ' +
+      'and use_dynamic_bsz cuts micro-batches at ppo_max_token_len_per_gpu × S tokens (verl’s default 1)',
+    max: 1024,
   },
 ];
 

@@ -216,3 +216,49 @@ test('zh-CN: the token bars’ words in Chinese', async () => {
     assert.match(await text(page, '.budget-text'), /^预算：2048 个词元/);
   });
 });
+
+test('verl Ulysses SP: the S field beside max tokens puts the budget line at T × S, the strips steps --json’s for the same flags', async () => {
+  const json = async (sp: number) => {
+    const flags = FLAGS.map((f) => (f.startsWith('--ppo-max-token-len-per-gpu=') ? '--ppo-max-token-len-per-gpu=1024' : f));
+    const { status, stdout, stderr } = await runCli([
+      'steps',
+      ...flags,
+      '--use-dynamic-bsz=true',
+      `--ulysses-sequence-parallel-size=${sp}`,
+      '--json',
+    ]);
+    assert.equal(status, 0, stderr);
+    return (JSON.parse(stdout) as { steps: JsonStep[] }).steps[0]!;
+  };
+  const one = await json(1);
+  const two = await json(2);
+  const perRank = (m: JsonStep) => new Set(m.microBatches.map((b) => b.microStep)).size;
+  assert.ok(perRank(two) < perRank(one), `T × 2 packs fewer micro-batches (${perRank(two)} vs ${perRank(one)})`);
+  const tokensOf = new Map(two.completions.map((c) => [c.completion, c.tokens]));
+  await withPage(url({ dynbsz: 'true', maxtok: '1024' }), async (page) => {
+    await page.locator('grpo-steps .figure.packing svg').waitFor({ timeout: 60_000 });
+    assertSameMicroBatches(await strips(page), one);
+    const field = page.locator('grpo-steps input[name="ulysses"]');
+    assert.equal(await field.inputValue(), '1');
+    await field.fill('2');
+    await field.dispatchEvent('change');
+    await page.waitForFunction(() => document.querySelector('grpo-steps')!.getAttribute('ulysses') === '2');
+    await page.waitForFunction(
+      (n) => document.querySelector('grpo-steps')!.shadowRoot!.querySelectorAll('.figure.packing g.mb').length === n,
+      two.microBatches.length,
+    );
+    const drawn = await strips(page);
+    assertSameMicroBatches(drawn, two);
+    // The budget line at ppo_max_token_len_per_gpu × S = 2048 tokens on the bars' scale.
+    const lines = await budgetX(page);
+    for (const s of drawn) {
+      const scale = (lines[s.rank]! - s.x) / 2048;
+      s.samples.forEach((c, i) => assert.ok(Math.abs(s.widths[i]! - tokensOf.get(c)! * scale) <= 0.15, `completion ${c}`));
+    }
+    assert.match(
+      await text(page, '.budget-text'),
+      /Budget: 2048 tokens \(actor_rollout_ref\.actor\.ppo_max_token_len_per_gpu 1024 × ulysses_sequence_parallel_size 2\)/,
+    );
+    assert.match(await text(page, '.own-counts'), /⌈tokens \/ 2048⌉/);
+  });
+});

@@ -65,10 +65,14 @@ test("--emit verl = the configs verl's own validate_config and FSDPActorConfig a
   };
   assert.equal(golden.source.verl, 'b178a3cd56f58b2d502255daba591e92833930a7');
   assert.ok(golden.cases.length >= 4);
+  // Ulysses SP: n_gpus_per_node = ranks × S, which validate_config's n_gpus reads.
+  assert.ok(golden.cases.filter((c) => c.args.includes('--ulysses-sequence-parallel-size')).length >= 2);
   for (const c of golden.cases) {
     assert.equal(c.result, 'ok', c.args.join(' '));
-    // Without ppo_mini_batch_size, verl's default 256 is refused: the emitted value is needed.
-    assert.match(c.withoutMiniBatch, /^ValueError: train_batch_size \(\d+\) must be >= actor\.ppo_mini_batch_size \(256\)$/);
+    // Without ppo_mini_batch_size, verl's default 256 is refused: the emitted value is needed (ActorConfig.validate checks it
+    // only without use_dynamic_bsz).
+    if (c.args.join(' ').includes('--use-dynamic-bsz true')) assert.equal(c.withoutMiniBatch, 'ok');
+    else assert.match(c.withoutMiniBatch, /^ValueError: train_batch_size \(\d+\) must be >= actor\.ppo_mini_batch_size \(256\)$/);
     const res = await emit(...c.args, '--emit', 'verl', '--json');
     assert.equal(res.status, 0, res.stderr);
     assert.deepEqual(JSON.parse(res.stdout).values, c.values, c.args.join(' '));
@@ -117,4 +121,15 @@ test('--emit with an unknown framework: exit 2, one line; --json gives the same 
     ['layout', '--emit', 'nope'],
   ])
     assert.deepEqual(runCliDeno(args), runCliNode(args));
+});
+
+test('--emit verl --ulysses-sequence-parallel-size 2: the key, n_gpus_per_node = ranks × S (ranks is the data-parallel size)', async () => {
+  const args = ['--sampler', 'verl', '--ranks', '2', '--batch', '8', '--k', '4', '--dataset-size', '16'];
+  const res = await emit(...args, '--ulysses-sequence-parallel-size', '2', '--emit', 'verl');
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stdout, /^ {4}ulysses_sequence_parallel_size: 2 {3}# /m);
+  assert.match(res.stdout, /^ {2}n_gpus_per_node: 4 {3}# --ranks 2 × --ulysses-sequence-parallel-size 2: 2 data-parallel groups/m);
+  const plain = await emit(...args, '--emit', 'verl');
+  assert.doesNotMatch(plain.stdout, /ulysses/);
+  assert.match(plain.stdout, /^ {2}n_gpus_per_node: 2 {3}# /m);
 });

@@ -182,3 +182,13 @@ test('steps --sampler verl --use-dynamic-bsz true: the header says the micro-bat
   assert.match(header, /micro-batches cut by tokens \(use_dynamic_bsz: at most ppo_max_token_len_per_gpu 2048/);
   assert.doesNotMatch(header, /completion\(s\) per rank per micro-step|gradient accumulation/);
 });
+
+test('steps --sampler verl --ulysses-sequence-parallel-size 2: the header gives the budget as ppo_max_token_len_per_gpu × S', async () => {
+  const io = memoryIo();
+  const argv = ['steps', '--sampler', 'verl', '--ranks', '2', '--batch', '4', '--k', '2', '--dataset-size', '16'];
+  const sp = ['--use-dynamic-bsz', 'true', '--ppo-max-token-len-per-gpu', '600', '--ulysses-sequence-parallel-size', '2'];
+  assert.equal(await main([...argv, ...sp], io), 0, io.stderr);
+  const header = io.stdout.split('\n').slice(1, 5).join(' ');
+  assert.match(header, /each a group of ulysses_sequence_parallel_size 2 GPUs \(4 in all\)/);
+  assert.match(header, /at most ppo_max_token_len_per_gpu 600 × ulysses_sequence_parallel_size 2 = 1200 tokens each/);
+});

@@ -53,6 +53,12 @@ export interface LayoutConfig {
   /** verl only (absent = 16384, actor.yaml's): actor.ppo_max_token_len_per_gpu, the micro-batch token budget under use_dynamic_bsz. */
   ppoMaxTokenLenPerGpu?: number;
   /**
+   * verl only (absent = 1): actor.ulysses_sequence_parallel_size, GPUs per sequence-parallel group. `ranks` stays the
+   * data-parallel size (verl dispatches one chunk per group); the run has ranks × it GPUs, and use_dynamic_bsz budgets
+   * ppo_max_token_len_per_gpu × it tokens per micro-batch.
+   */
+  ulyssesSequenceParallelSize?: number;
+  /**
    * verl only: measured token counts (prompt + response, the attention mask's sum), one per sample in
    * generation order (after repeat, before balancing), step after step; absent = the seeded synthetic ones.
    */

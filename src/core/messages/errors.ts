@@ -89,6 +89,9 @@ export const ERRORS_EN = {
     `ppo-mini-batch-size=${p.mini} prompts × n=${p.k} // ranks=${p.ranks} leaves no sample per rank`,
   'verl.micro-divide': (p: { micro: number; mini: number; k: number; ranks: number; normalised: number }) =>
     `ppo-micro-batch-size-per-gpu=${p.micro} must divide the per-rank mini-batch ${p.mini}×${p.k}//${p.ranks}=${p.normalised}`,
+  'verl.ulysses-gpus': (p: { ranks: number; batch: number; samples: number; sp: number; gpus: number }) =>
+    `ranks×batch=${p.ranks}×${p.batch}=${p.samples} samples per step must split over the ${p.gpus} GPUs of ranks=${p.ranks} ` +
+    `data-parallel groups × ulysses-sequence-parallel-size=${p.sp} (validate_config checks this without use_dynamic_bsz)`,
   'flow-grpo.fast-fixed': (p: { flag: string; given: number; fixed: number }) =>
     `${p.flag}=${p.given} is not what flow_grpo's train_sd3_fast.py runs: its loop lays out as ${p.flag}=${p.fixed} whatever its ` +
     `config says (leave ${p.flag} out, or use another --framework)`,

@@ -36,6 +36,10 @@ export const NOTES_EN = {
   'note.verl.unbalanced': (p: { k: number; perRank: number; straddle: boolean }) =>
     `balance_batch=false: samples stay in generation order, so each prompt's ${p.k} copies are consecutive` +
     (p.straddle ? `; ${p.perRank} per rank is not a multiple of k, so some groups straddle two ranks.` : ` and on one rank.`),
+  'note.verl.ulysses': (p: { ranks: number; sp: number; gpus: number; chunk: number }) =>
+    `ulysses_sequence_parallel_size=${p.sp}: each of the ${p.ranks} ranks is a data-parallel group of ${p.sp} GPUs (${p.gpus} in all, ` +
+    `mesh (dp, sp)); dispatch cuts the step into ${p.ranks} chunks and every GPU of a group gets the same ${p.chunk} samples, ` +
+    `each sequence's tokens split among them.`,
   'note.verl.measured-seqlens': (p: { count: number }) => `Token counts: the ${p.count} measured ones given, in generation order.`,
   'note.verl.synthetic-seqlens': (p: { low: number; high: number }) =>
     `Token counts are synthetic (torch.randint(${p.low}, ${p.high}) per sample from a generator seeded ` +

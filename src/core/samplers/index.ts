@@ -96,6 +96,7 @@ const ADDED_SETTINGS: Partial<LayoutConfig> = {
   keepMinibatch: false,
   useDynamicBsz: false,
   ppoMaxTokenLenPerGpu: 16384,
+  ulyssesSequenceParallelSize: 1,
 };
 
 /**

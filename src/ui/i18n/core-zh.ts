@@ -51,6 +51,9 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'note.verl.unbalanced': (p) =>
     `balance_batch=false：样本保持生成顺序，所以每个 prompt 的 ${p.k} 个副本是连续的` +
     (p.straddle ? `；每个 rank ${p.perRank} 个不是 k 的倍数，所以有些组跨两个 rank。` : '，并且在同一个 rank 上。'),
+  'note.verl.ulysses': (p) =>
+    `ulysses_sequence_parallel_size=${p.sp}：这里的 ${p.ranks} 个 rank 各是一个由 ${p.sp} 个 GPU 组成的数据并行组（共 ${p.gpus} 个，` +
+    `mesh (dp, sp)）；dispatch 把 step 切成 ${p.ranks} 块，组内每个 GPU 拿到同样的 ${p.chunk} 个样本，每条序列的词元由它们分担。`,
   'note.verl.measured-seqlens': (p) => `词元数：给定的 ${p.count} 个实测值，按生成顺序。`,
   'note.verl.synthetic-seqlens': (p) =>
     `词元数是合成的（每个样本一个 torch.randint(${p.low}, ${p.high})，生成器以 --seed 设种子）；用 --seqlens FILE 给出实测值。`,
@@ -187,6 +190,9 @@ export const CORE_ZH: { [K in MessageId]: (p: Params<K>) => string } = {
   'verl.mini-empty': (p) => `ppo-mini-batch-size=${p.mini} 个 prompt × n=${p.k} // ranks=${p.ranks} 使每个 rank 一个样本也没有`,
   'verl.micro-divide': (p) =>
     `ppo-micro-batch-size-per-gpu=${p.micro} 必须整除每个 rank 的 mini-batch ${p.mini}×${p.k}//${p.ranks}=${p.normalised}`,
+  'verl.ulysses-gpus': (p) =>
+    `每个 step 的 ranks×batch=${p.ranks}×${p.batch}=${p.samples} 个样本必须能分给 ranks=${p.ranks} 个数据并行组 × ` +
+    `ulysses-sequence-parallel-size=${p.sp} 共 ${p.gpus} 个 GPU（不开 use_dynamic_bsz 时 validate_config 检查这一点）`,
   'framework.raises': (p) => `\`${p.framework}\` 报错：\`${p.says}\``,
   'framework.pinned-raises': (p) => `${p.framework}（提交 ${p.beforeCommit} 之前的 ${p.code}）报错：\`${p.says}\``,
   'fix.valid-k': (p) => `此处可用的 k：${list(p.values, p.more)}`,

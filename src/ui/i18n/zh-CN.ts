@@ -294,6 +294,12 @@ export const zhCN: Catalogue = {
         label: '每 GPU 的 PPO 最大词元数',
         hint: 'verl actor.ppo_max_token_len_per_gpu：use_dynamic_bsz 下一个 micro-batch 的词元预算（verl 默认 16384）',
       },
+      ulysses: {
+        label: '序列并行大小（每组 GPU 数）',
+        hint:
+          'verl actor.ulysses_sequence_parallel_size：共同处理每条序列的 GPU 数；ranks 仍是数据并行大小（共 ranks × S 个 GPU），' +
+          'use_dynamic_bsz 按 ppo_max_token_len_per_gpu × S 个词元切分 micro-batch（verl 默认 1）',
+      },
     },
     presets: {
       'seed-000':

@@ -3,7 +3,7 @@
 // ppo_max_token_len_per_gpu counts), the budget under actor.use_dynamic_bsz, and where one prompt's copies sit.
 // Only where the layout carries seqlens (the verl sampler's). Pure: reads the core's layout and report.
 import type { PackedStep, TokenBudget } from '../../core/frameworks/types.ts';
-import { ownMicroBatchCount, VERL_PPO_MAX_TOKEN_LEN_PER_GPU } from '../../core/frameworks/verl/rearrange.ts';
+import { ownMicroBatchCount, verlMaxTokenLen } from '../../core/frameworks/verl/rearrange.ts';
 import { completionSeqlens } from '../../core/frameworks/verl/steps-schedule.ts';
 import type { Layout } from '../../core/layout/types.ts';
 import type { StepsReport } from '../../core/steps/types.ts';
@@ -20,7 +20,10 @@ export interface StepsPacking {
   packed: PackedStep;
   /** The prompt of each completion of the step. */
   promptOf: Map<number, number>;
-  /** use_dynamic_bsz: the budget each micro-batch is cut under (it sets the count: rule 'count'); null otherwise. */
+  /**
+   * use_dynamic_bsz: the budget each micro-batch is cut under (it sets the count: rule 'count'), ppo_max_token_len_per_gpu ×
+   * ulysses_sequence_parallel_size as update_policy passes it; null otherwise.
+   */
   budget: TokenBudget | null;
   /** use_dynamic_bsz: each rank's own count, min(samples, ⌈tokens / budget⌉), before the ranks take the largest; null otherwise. */
   ownCounts: number[] | null;
@@ -49,13 +52,17 @@ export function stepsPacking(layout: Layout, report: StepsReport, at: number): S
     for (const r of mb.rows) promptOf.set(step.rows[r]!.completion, step.rows[r]!.promptId);
   }
   const dynamic = step.microBatches.some((m) => m.packedTokens !== undefined);
-  const tokens = report.config.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+  const maxTokenLen = verlMaxTokenLen(report.config);
+  const tokens = maxTokenLen.tokens;
+  // Under Ulysses SP the line is at T × S: a rank here is a group of S GPUs sharing each sequence.
+  const from =
+    maxTokenLen.sp === 1 ? VERL_BUDGET_KEY : `${VERL_BUDGET_KEY} ${maxTokenLen.perGpu} × ulysses_sequence_parallel_size ${maxTokenLen.sp}`;
   return {
     at: i,
     seqlens,
     packed: { ranks, microBatchesPerRank: micro.length },
     promptOf,
-    budget: dynamic ? { tokens, from: VERL_BUDGET_KEY, rule: 'count' } : null,
+    budget: dynamic ? { tokens, from, rule: 'count' } : null,
     ownCounts: dynamic
       ? ranks.map((mbs) =>
           ownMicroBatchCount(

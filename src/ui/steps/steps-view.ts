@@ -218,7 +218,7 @@ export class GrpoStepsView extends LitElement {
       </select><small>${MSG.lossHint}</small></label>
       ${num('ranks')} ${num('batch')} ${num('k')} ${num('dataset')} ${num('seed')} ${num('epochs')}
       ${num('ga')} ${spg ? num('spg') : nothing} ${num('iters')}
-      ${readsSetting(sampler, 'useDynamicBsz') ? html`${num('mini')} ${num('micro')} ${num('maxtok')}` : nothing}
+      ${readsSetting(sampler, 'useDynamicBsz') ? html`${num('mini')} ${num('micro')} ${num('maxtok')} ${num('ulysses')}` : nothing}
     </form>`;
   }
 

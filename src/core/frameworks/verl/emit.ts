@@ -5,7 +5,7 @@ import type { Emitted, Emitter } from '../../bridge/emit-types.ts';
 import type { LayoutConfig } from '../../layout/types.ts';
 import { VERL_VERSION } from '../../samplers/framework-errors.ts';
 import { TORCH_DEFAULT_SEED, verlSizes } from '../../samplers/index.ts';
-import { VERL_PPO_MAX_TOKEN_LEN_PER_GPU } from './rearrange.ts';
+import { verlMaxTokenLen, verlMaxTokenLenText } from './rearrange.ts';
 
 function verl(c: LayoutConfig): Emitted {
   const samples = c.ranks * c.batch;
@@ -14,6 +14,8 @@ function verl(c: LayoutConfig): Emitted {
   const prompts = divisible ? trainBatchSize : Math.floor(samples / c.k);
   const workers = c.dataloaderNumWorkers ?? 8;
   const defaultSeed = c.seed === TORCH_DEFAULT_SEED;
+  const maxTokenLen = verlMaxTokenLen(c);
+  const sp = maxTokenLen.sp;
   return {
     target: 'verl',
     version: `${VERL_VERSION} (verl/trainer/config/ppo_trainer.yaml keys, python3 -m verl.trainer.main_ppo overrides)`,
@@ -56,8 +58,20 @@ function verl(c: LayoutConfig): Emitted {
             ),
             v(
               'actor_rollout_ref.actor.ppo_max_token_len_per_gpu',
-              c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU,
-              `--ppo-max-token-len-per-gpu ${c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU}: tokens per micro-batch`,
+              maxTokenLen.perGpu,
+              sp === 1
+                ? `--ppo-max-token-len-per-gpu ${maxTokenLen.perGpu}: tokens per micro-batch`
+                : `--ppo-max-token-len-per-gpu ${maxTokenLen.perGpu}: update_policy cuts micro-batches at ${verlMaxTokenLenText(maxTokenLen)} tokens`,
+            ),
+          ]
+        : []),
+      // Only when set, as above; the ref worker's own key defaults to the actor's (oc.select in ppo_trainer.yaml).
+      ...(sp > 1
+        ? [
+            v(
+              'actor_rollout_ref.actor.ulysses_sequence_parallel_size',
+              sp,
+              `--ulysses-sequence-parallel-size ${sp}: ${sp} GPUs share each sequence (model.use_remove_padding, true by default, is required)`,
             ),
           ]
         : []),
@@ -71,8 +85,14 @@ function verl(c: LayoutConfig): Emitted {
       ),
       v('trainer.balance_batch', c.balanceBatch ?? true, `--balance-batch ${c.balanceBatch ?? true}`),
       v('trainer.total_epochs', c.epochs, `--epochs ${c.epochs}`),
-      v('trainer.n_gpus_per_node', c.ranks, `--ranks ${c.ranks}: data-parallel size (no tensor/sequence parallelism)`),
-      v('trainer.nnodes', 1, 'one node of --ranks GPUs'),
+      sp === 1
+        ? v('trainer.n_gpus_per_node', c.ranks, `--ranks ${c.ranks}: data-parallel size (no tensor/sequence parallelism)`)
+        : v(
+            'trainer.n_gpus_per_node',
+            c.ranks * sp,
+            `--ranks ${c.ranks} × --ulysses-sequence-parallel-size ${sp}: ${c.ranks} data-parallel groups (mesh (dp, sp)) of ${sp} GPUs`,
+          ),
+      v('trainer.nnodes', 1, sp === 1 ? 'one node of --ranks GPUs' : 'one node of --ranks × S GPUs'),
     ],
     launch: 'python3 -m verl.trainer.main_ppo <each key above as key=value>',
     cannotExpress: [

@@ -4,10 +4,38 @@
 // the samples split by Karmarkar–Karp (equal_size=False) on calculate_workload, the micro-batches sorted by
 // (Σ workload, first index) descending and then interleaved (use_dynamic_bsz_balance: smaller ones at both ends).
 // EasyR1 (a verl fork) runs the older form of the same function: its home shares the sort from here.
+import type { LayoutConfig } from '../../layout/types.ts';
 import { karmarkarKarp, verlWorkload } from './balance.ts';
 
 /** actor.ppo_max_token_len_per_gpu as verl's trainer/config/actor/actor.yaml ships it (b178a3c). */
 export const VERL_PPO_MAX_TOKEN_LEN_PER_GPU = 16384;
+
+/** The max_token_len update_policy hands rearrange_micro_batches, with the two settings it is the product of. */
+export interface VerlMaxTokenLen {
+  /** actor.ppo_max_token_len_per_gpu. */
+  perGpu: number;
+  /** actor.ulysses_sequence_parallel_size (1: no sequence parallelism). */
+  sp: number;
+  /** perGpu × sp: what one micro-batch of a data-parallel rank may hold. */
+  tokens: number;
+}
+
+/**
+ * dp_actor.update_policy (dp_actor.py:552): max_token_len = ppo_max_token_len_per_gpu × ulysses_sequence_parallel_size.
+ * A data-parallel rank is a group of sp GPUs that share each sequence, so its micro-batch holds sp GPUs' budget.
+ */
+export function verlMaxTokenLen(c: Pick<LayoutConfig, 'ppoMaxTokenLenPerGpu' | 'ulyssesSequenceParallelSize'>): VerlMaxTokenLen {
+  const perGpu = c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+  const sp = c.ulyssesSequenceParallelSize ?? 1;
+  return { perGpu, sp, tokens: perGpu * sp };
+}
+
+/** The budget as verl's keys give it: "ppo_max_token_len_per_gpu 2048", or "… 2048 × ulysses_sequence_parallel_size 2 = 4096". */
+export function verlMaxTokenLenText(m: VerlMaxTokenLen): string {
+  return m.sp === 1
+    ? `ppo_max_token_len_per_gpu ${m.perGpu}`
+    : `ppo_max_token_len_per_gpu ${m.perGpu} × ulysses_sequence_parallel_size ${m.sp} = ${m.tokens}`;
+}
 
 /**
  * `parts` sorted as rearrange_micro_batches sorts its partitions: by (Σ workload, first index), reverse=True.

@@ -6,7 +6,7 @@ import { VERL_VERSION, verlSays, raises } from '../../samplers/framework-errors.
 import { batchesFact, byNearness, divisors, gcd, passingMultiples, passingValues, validKFact } from '../../samplers/rules.ts';
 import type { SamplerSpec } from '../../samplers/spec.ts';
 import { balanceBatchOrder, keepMinibatchOrder, prefixGrouperOrder } from './balance.ts';
-import { VERL_PPO_MAX_TOKEN_LEN_PER_GPU, ownMicroBatchCount } from './rearrange.ts';
+import { ownMicroBatchCount, verlMaxTokenLen, verlMaxTokenLenText } from './rearrange.ts';
 
 /** The layout settings only the verl sampler reads; every other sampler refuses them when given. */
 export const VERL_ONLY_FIELDS = [
@@ -18,6 +18,7 @@ export const VERL_ONLY_FIELDS = [
   'keepMinibatch',
   'useDynamicBsz',
   'ppoMaxTokenLenPerGpu',
+  'ulyssesSequenceParallelSize',
 ] as const;
 
 /** torch.Generator()'s seed when nothing seeds it: what verl's data.seed null leaves the RandomSampler with. */
@@ -67,11 +68,11 @@ function microBatchesFactor(miniSizes: number[], normalisedMini: number, micro: 
 
 /**
  * actor.use_dynamic_bsz: each training step's micro-batches per pass, read from its seqlens as update_policy cuts them
- * (per mini-batch, the ranks' maximum of min(samples, ceil(tokens / ppo_max_token_len_per_gpu))).
+ * (per mini-batch, the ranks' maximum of min(samples, ceil(tokens / (ppo_max_token_len_per_gpu × ulysses sp)))).
  */
 function dynamicMicroPerPass(c: LayoutConfig): number[] {
   const { normalisedMini } = verlSizes(c);
-  const budget = c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+  const budget = verlMaxTokenLen(c).tokens;
   return verlSteps(c).map((step) => {
     const perRank = c.batch;
     const rankSeqlens = (r: number) => step.order!.slice(r * perRank, (r + 1) * perRank).map((i) => step.seqlens![i]!);
@@ -86,12 +87,13 @@ function dynamicMicroPerPass(c: LayoutConfig): number[] {
 
 /** The micro-batch count under use_dynamic_bsz, in words: the rule, and the counts the steps' seqlens give. */
 function dynamicFactor(c: LayoutConfig, perStep: number[], minis: number): string {
-  const budget = c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+  const maxTokenLen = verlMaxTokenLen(c);
+  const budget = maxTokenLen.tokens;
   const least = Math.min(...perStep);
   const most = Math.max(...perStep);
   const range = least === most ? `${least}` : `${least} to ${most}`;
   return (
-    `use_dynamic_bsz: each mini-batch goes through rearrange_micro_batches(max_token_len = ppo_max_token_len_per_gpu ${budget}), ` +
+    `use_dynamic_bsz: each mini-batch goes through rearrange_micro_batches(max_token_len = ${verlMaxTokenLenText(maxTokenLen)}), ` +
     `min(samples, ceil(tokens / ${budget})) micro-batches, the ranks' maximum; the steps' seqlens give ${range} micro-batches per pass ` +
     `over the step's ${minis} mini-batch${minis === 1 ? '' : 'es'}.`
   );
@@ -100,6 +102,7 @@ function dynamicFactor(c: LayoutConfig, perStep: number[], minis: number): strin
 function verlCounts(c: LayoutConfig): TrainingCounts {
   const { trainBatchSize, mini, normalisedMini, micro, stepsPerEpoch } = verlSizes(c);
   const perRank = c.batch;
+  const sp = c.ulyssesSequenceParallelSize ?? 1;
   // dp_actor.update_policy: data.split(mini) (a short last one is kept), each split into micro-batches.
   const miniSizes: number[] = [];
   for (let left = perRank; left > 0; left -= normalisedMini) miniSizes.push(Math.min(left, normalisedMini));
@@ -122,8 +125,11 @@ function verlCounts(c: LayoutConfig): TrainingCounts {
     factors: [
       `verl: training steps per epoch = len(StatefulDataLoader) = floor(dataset ${c.datasetSize} / data.train_batch_size ${trainBatchSize}) = ` +
         `${stepsPerEpoch} (drop_last=True); total_training_steps = ${stepsPerEpoch} × trainer.total_epochs ${c.epochs}.`,
-      `each step: ${trainBatchSize} prompts × rollout.n ${c.k} = ${c.ranks * c.batch} samples, ${perRank} per rank (dp size ${c.ranks}).`,
-      `ppo_mini_batch_size ${mini} prompts → normalised per rank: ${mini} × n ${c.k} // dp ${c.ranks} = ${normalisedMini} samples; ` +
+      `each step: ${trainBatchSize} prompts × rollout.n ${c.k} = ${c.ranks * c.batch} samples, ${perRank} per rank (dp size ${c.ranks}` +
+        (sp > 1 ? `; × ulysses_sequence_parallel_size ${sp} = ${c.ranks * sp} GPUs, a group's ${sp} GPUs given the same samples).` : ').'),
+      `ppo_mini_batch_size ${mini} prompts → normalised per rank: ${mini} × n ${c.k} // ` +
+        (sp > 1 ? `(GPUs ${c.ranks * sp} // sp ${sp} = dp ${c.ranks})` : `dp ${c.ranks}`) +
+        ` = ${normalisedMini} samples; ` +
         `mini-batches per step = ${miniSizes.length} (${miniSizes.join(' + ')} samples), one optimizer step each.`,
       dynamic ? dynamicFactor(c, dynamic, miniSizes.length) : microBatchesFactor(miniSizes, normalisedMini, micro),
       `× ppo_epochs ${c.numIterations}: ${perEpoch.optimizerSteps / stepsPerEpoch || 0} optimizer steps and ` +
@@ -206,6 +212,19 @@ export const verl: SamplerSpec = {
         [...ks.values.slice(0, 1).map((v) => ({ k: v })), ...batches.map((b) => ({ batch: b }))],
       );
     }
+    const sp = c.ulyssesSequenceParallelSize ?? 1;
+    if (sp > 1 && !c.useDynamicBsz && samples % (c.ranks * sp) !== 0) {
+      // validate_config (utils/config.py:86-113), without use_dynamic_bsz: minimal_bsz = n_gpus, and the GPUs are ranks × sp.
+      const batches = passingMultiples(c.batch, sp, passes);
+      return configError(
+        [
+          fact('verl.ulysses-gpus', { ranks: c.ranks, batch: c.batch, samples, sp, gpus: c.ranks * sp }),
+          ...fixClauses([batchesFact(batches)]),
+          raises(VERL_VERSION, verlSays.notDivisibleByGpus(samples, c.ranks * sp)),
+        ],
+        batches.map((b) => ({ batch: b })),
+      );
+    }
     const { trainBatchSize, mini, normalisedMini, micro, stepsPerEpoch } = verlSizes(c);
     if (stepsPerEpoch < 1) {
       const ok = passes({ datasetSize: trainBatchSize });
@@ -279,8 +298,9 @@ export const verl: SamplerSpec = {
       if (samples % mini !== 0) return configError([fact('verl.keep-minibatch-partial', { samples, slice: mini })]);
     }
     if (c.useDynamicBsz) {
-      // rearrange_micro_batches asserts max_token_len >= the attention mask's width, at least the longest sample here.
-      const budget = c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU;
+      // rearrange_micro_batches asserts max_token_len >= the attention mask's width, at least the longest sample here;
+      // max_token_len is ppo_max_token_len_per_gpu × ulysses_sequence_parallel_size (dp_actor.py:552).
+      const budget = verlMaxTokenLen(c).tokens;
       const longest = c.seqlens ? c.seqlens.reduce((a, b) => Math.max(a, b), 0) : SYNTHETIC_SEQLEN.high - 1;
       if (budget < longest) return configError([raises(VERL_VERSION, verlSays.maxTokenLenBelowWidth(budget, longest))]);
     }
@@ -313,6 +333,7 @@ export const verl: SamplerSpec = {
   notes(c) {
     const { trainBatchSize, samples, stepsPerEpoch } = verlSizes(c);
     const workers = c.dataloaderNumWorkers ?? 8;
+    const sp = c.ulyssesSequenceParallelSize ?? 1;
     const notes: Fact[] = [
       fact('note.verl.step', { prompts: trainBatchSize, k: c.k, samples, chunk: c.batch }),
       fact('note.verl.seed', {
@@ -323,6 +344,7 @@ export const verl: SamplerSpec = {
       }),
       fact('note.verl.drop-last', { dropped: c.datasetSize - stepsPerEpoch * trainBatchSize }),
       balancingNote(c),
+      ...(sp > 1 ? [fact('note.verl.ulysses', { ranks: c.ranks, sp, gpus: c.ranks * sp, chunk: c.batch })] : []),
       c.seqlens
         ? fact('note.verl.measured-seqlens', { count: c.seqlens.length })
         : fact('note.verl.synthetic-seqlens', { low: SYNTHETIC_SEQLEN.low, high: SYNTHETIC_SEQLEN.high }),

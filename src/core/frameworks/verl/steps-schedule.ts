@@ -3,7 +3,7 @@
 import type { LayoutConfig } from '../../layout/types.ts';
 import { configError, fact } from '../../messages/index.ts';
 import { verlSizes } from './sampler.ts';
-import { VERL_PPO_MAX_TOKEN_LEN_PER_GPU, dynamicMicroBatches } from './rearrange.ts';
+import { dynamicMicroBatches, verlMaxTokenLen } from './rearrange.ts';
 import { chunks, completionOffsets, layoutBlocks, ordered } from '../../steps/plan.ts';
 import type { Layout } from '../../layout/types.ts';
 import type { MicroStepPlan, StepSchedule, WindowPlan } from '../../steps/types.ts';
@@ -54,10 +54,11 @@ export const verlSchedule: StepSchedule = {
       for (let pass = 0; pass < c.numIterations; pass++) {
         for (let mini = 0; mini < perRank[0]!.length; mini++) {
           const micro = seqlens
-            ? // prepare_dynamic_batch(mini_batch, max_token_len=ppo_max_token_len_per_gpu × ulysses_sp 1): the same cut every ppo_epoch.
+            ? // prepare_dynamic_batch(mini_batch, max_token_len=ppo_max_token_len_per_gpu × ulysses_sequence_parallel_size): the same
+              // cut every ppo_epoch; each rank is a data-parallel group whose GPUs hold the same micro-batch.
               dynamicMicroBatches(
                 perRank.map((minis) => minis[mini]!.map((id) => seqlens[id]!)),
-                c.ppoMaxTokenLenPerGpu ?? VERL_PPO_MAX_TOKEN_LEN_PER_GPU,
+                verlMaxTokenLen(c).tokens,
               ).map((parts, r) => parts.map((p) => p.map((i) => perRank[r]![mini]![i]!)))
             : perRank.map((minis) => chunks(minis[mini]!, microBatch));
           for (let chunk = 0; chunk < micro[0]!.length; chunk++) {
