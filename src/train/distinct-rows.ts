@@ -74,29 +74,36 @@ function gatherInputs(x: TrunkInput, width: number, ids: Uint32Array, d: Distinc
 const allDistinctRows = (x: TrunkInput, d: DistinctRows, rows: number): Float32Array | null =>
   'rows' in x && d.count === rows ? x.rows : null;
 
+/** A TrunkCache's states of an input id. */
+const ABSENT = 0;
+const HELD = 1;
+const COMPUTING = 2;
+
 /**
  * A trunk's outputs (z and y rows) by input id, kept for the other ranks of a thread that hold the same
- * replica (src/train/replicas.ts's sharedTrunks says when they may use it): the rows of one input under one
+ * replica (src/train/replicas.ts's sharedRows says when they may use it): the rows of one input under one
  * set of weights have the same bits whichever rank, batch or position computes them (a dense layer computes
  * each row alone), so each distinct input of the thread's ranks is computed once. Only the forward is
  * shared: each rank's weight gradient stays its own sum over its own rows. The ranks of a thread take
  * turns at every op they await, so an input another rank is computing is awaited, not computed again.
+ * The heads' softmax rows by input are kept in one likewise (src/train/shared-heads.ts).
  */
 export class TrunkCache {
   private width = 0;
   private z = new Float32Array(0);
   private y = new Float32Array(0);
-  /** Whether input id i's rows are held. */
+  /** Input id i's rows: ABSENT, HELD, or being computed by a rank (COMPUTING, awaited through `pending[pendingOf[i]]`). */
   private held = new Uint8Array(0);
-  /** The inputs a rank is computing now, with what to await for them. */
-  private readonly computing = new Map<number, Promise<void>>();
+  private pendingOf = new Int32Array(0);
+  /** The computations under way or done since the last clear, each a rank's rows. */
+  private pending: Promise<void>[] = [];
   /** Clears so far: rows computed before the last clear are not kept. */
   private clears = 0;
 
   /** Forgets every row (the weights changed). */
   clear(): void {
-    this.held.fill(0);
-    this.computing.clear();
+    this.held.fill(ABSENT);
+    this.pending = [];
     this.clears++;
   }
 
@@ -106,18 +113,84 @@ export class TrunkCache {
     if (ids <= this.held.length) return;
     const size = Math.max(ids, 2 * this.held.length);
     const keep = this.held.length * width;
-    const [z, y, held] = [new Float32Array(size * width), new Float32Array(size * width), new Uint8Array(size)];
+    const [z, y, held, pendingOf] = [
+      new Float32Array(size * width),
+      new Float32Array(size * width),
+      new Uint8Array(size),
+      new Int32Array(size),
+    ];
     z.set(this.z.subarray(0, keep));
     y.set(this.y.subarray(0, keep));
     held.set(this.held);
-    [this.z, this.y, this.held] = [z, y, held];
+    pendingOf.set(this.pendingOf.subarray(0, Math.min(this.pendingOf.length, size)));
+    [this.z, this.y, this.held, this.pendingOf] = [z, y, held, pendingOf];
   }
 
   /**
-   * The trunk over the distinct inputs `d` of rows `ids` into `out` (rows × width each), computing only
-   * the inputs no rank has computed or is computing (`compute`: the first row of each, their count → z and
-   * y rows in that order; `missing` holds those rows until it has settled).
+   * Makes every distinct input `d` of rows `ids` held (`width` floats in each of the two arrays), computing only
+   * the inputs no rank has computed or is computing (`compute`: the first row of each, their count → z and y rows
+   * in that order; `missing` holds those rows until it has settled). What is held is read through `zRows` and
+   * `yRows` (input id i's row at i × width) until the next await.
    */
+  async hold(
+    ids: Uint32Array,
+    d: DistinctRows,
+    width: number,
+    missing: Uint32Array,
+    compute: (missing: Uint32Array, count: number) => Promise<DenseOut>,
+  ): Promise<void> {
+    let top = 0;
+    for (let u = 0; u < d.count; u++) top = Math.max(top, ids[d.first[u]!]! + 1);
+    this.fit(top, width);
+    const { held, pendingOf } = this;
+    // The other ranks' computations to await (a few: one per rank that came before), by index into `pending`.
+    const waits: number[] = [];
+    let m = 0;
+    for (let u = 0; u < d.count; u++) {
+      const id = ids[d.first[u]!]!;
+      const state = held[id];
+      if (state === HELD) continue;
+      if (state === COMPUTING) {
+        const p = pendingOf[id]!;
+        if (!waits.includes(p)) waits.push(p);
+      } else missing[m++] = d.first[u]!;
+    }
+    const promises = waits.map((p) => this.pending[p]!);
+    if (m > 0) {
+      const clears = this.clears;
+      const index = this.pending.length;
+      const mine = compute(missing, m).then((h) => {
+        if (clears !== this.clears) throw new Error('a trunk cache was cleared while a rank computed its rows');
+        for (let j = 0; j < m; j++) {
+          const id = ids[missing[j]!]!;
+          copyFloats(h.z, j * width, this.z, id * width, width);
+          copyFloats(h.y, j * width, this.y, id * width, width);
+          this.held[id] = HELD;
+        }
+      });
+      for (let j = 0; j < m; j++) {
+        const id = ids[missing[j]!]!;
+        held[id] = COMPUTING;
+        pendingOf[id] = index;
+      }
+      this.pending.push(mine);
+      promises.push(mine);
+    }
+    if (promises.length === 1) await promises[0];
+    else if (promises.length) await Promise.all(promises);
+  }
+
+  /** The held z rows, input id i's at i × width (valid until the next await: a later hold may grow the arrays). */
+  get zRows(): Float32Array {
+    return this.z;
+  }
+
+  /** The held y rows, as zRows. */
+  get yRows(): Float32Array {
+    return this.y;
+  }
+
+  /** hold, then every row's z and y copied into `out` (rows × width each). */
   async rows(
     ids: Uint32Array,
     d: DistinctRows,
@@ -126,47 +199,31 @@ export class TrunkCache {
     compute: (missing: Uint32Array, count: number) => Promise<DenseOut>,
     out: DenseOut,
   ): Promise<DenseOut> {
-    let top = 0;
-    for (let u = 0; u < d.count; u++) top = Math.max(top, ids[d.first[u]!]! + 1);
-    this.fit(top, width);
-    const waits = new Set<Promise<void>>();
-    let m = 0;
-    for (let u = 0; u < d.count; u++) {
-      const id = ids[d.first[u]!]!;
-      if (this.held[id]) continue;
-      const other = this.computing.get(id);
-      if (other) waits.add(other);
-      else missing[m++] = d.first[u]!;
-    }
-    if (m > 0) {
-      const clears = this.clears;
-      const mine = compute(missing, m).then((h) => {
-        if (clears !== this.clears) throw new Error('a trunk cache was cleared while a rank computed its rows');
-        for (let j = 0; j < m; j++) {
-          const id = ids[missing[j]!]!;
-          copyFloats(h.z, j * width, this.z, id * width, width);
-          copyFloats(h.y, j * width, this.y, id * width, width);
-          this.held[id] = 1;
-          this.computing.delete(id);
-        }
-      });
-      for (let j = 0; j < m; j++) this.computing.set(ids[missing[j]!]!, mine);
-      waits.add(mine);
-    }
-    await Promise.all(waits);
+    await this.hold(ids, d, width, missing, compute);
+    const { z, y } = this;
     for (let r = 0; r < ids.length; r++) {
-      copyFloats(this.z, ids[r]! * width, out.z, r * width, width);
-      copyFloats(this.y, ids[r]! * width, out.y, r * width, width);
+      copyFloats(z, ids[r]! * width, out.z, r * width, width);
+      copyFloats(y, ids[r]! * width, out.y, r * width, width);
     }
     return out;
   }
 }
 
 /**
+ * The rows the ranks of a thread that hold one replica share under its parameters, by input id: each stage's
+ * trunk (z and y) and, on the fast backend, each stage's heads' softmax (probabilities and log-probabilities,
+ * the stage's heads side by side; shared-heads.ts).
+ */
+export interface SharedRows {
+  trunks: readonly [TrunkCache, TrunkCache];
+  heads: readonly [TrunkCache, TrunkCache];
+}
+
+/**
  * A trunk (dense with its activation) over every row of `x`, computed once per distinct input
  * (`ids`) and copied to the rows that share it; into `out` (rows × outDim each). With `shared` (the
  * trunk's rows the other ranks of this thread computed under the same weights), only the inputs it
- * lacks are computed, and added to it.
+ * lacks are computed, and added to it. `d`: distinctRows of `ids` where the caller has it.
  */
 export async function trunkForward(
   ops: OpsBackend,
@@ -179,8 +236,8 @@ export async function trunkForward(
   name: string,
   out: DenseOut,
   shared: TrunkCache | null = null,
+  d: DistinctRows = distinctRows(ids, ws, name),
 ): Promise<DenseOut> {
-  const d = distinctRows(ids, ws, name);
   if (shared) {
     const n = shape.outDim;
     const compute = (missing: Uint32Array, count: number) => {

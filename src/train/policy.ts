@@ -21,9 +21,10 @@ import {
 } from '../core/env/controller.ts';
 import { cacheLatencyTokens, latencyToken, type Task } from '../core/env/task.ts';
 import type { OpsBackend } from '../ops/backend.ts';
-import type { DenseShape } from '../ops/cpu/dense.ts';
+import type { DenseOut, DenseShape } from '../ops/cpu/dense.ts';
 import { simdLatencyTokens } from '../ops/fast/latencyTokens.ts';
-import { type TrunkCache, type TrunkInput, trunkForward, trunkWeightGrad } from './distinct-rows.ts';
+import { type DistinctRows, distinctRows, type SharedRows, type TrunkInput, trunkForward, trunkWeightGrad } from './distinct-rows.ts';
+import { sampleSharedHeads } from './shared-heads.ts';
 import { Workspace } from './workspace.ts';
 
 interface Sampled {
@@ -89,9 +90,10 @@ export function stageShapes(dims: ControllerDims, rows: number, stage: 1 | 2) {
 
 /**
  * Runs both stages for `promptIds` (one row each) and samples every head. Its arrays are `ws`'s
- * (a rank's workspace, reused by its next step; by default a fresh one). `shared`: each trunk's rows
- * that the other ranks of this thread computed under these same parameters (replicas.ts's sharedTrunks),
- * used and added to; the same bits as without.
+ * (a rank's workspace, reused by its next step; by default a fresh one). `shared`: each trunk's rows,
+ * and on the fast backend each stage's heads' softmax (shared-heads.ts), by input, that the other ranks
+ * of this thread computed under these same parameters (replicas.ts's sharedRows), used and added to; the
+ * same bits as without.
  */
 export async function rollout(
   ops: OpsBackend,
@@ -102,7 +104,7 @@ export async function rollout(
   /** Evaluation only: stage 2 runs after these insertions instead of the sampled ones. */
   forcedInsertion?: Uint32Array,
   ws = new Workspace(),
-  shared: readonly [TrunkCache, TrunkCache] | null = null,
+  shared: SharedRows | null = null,
 ): Promise<Rollout> {
   const dims = task.dims;
   const rows = promptIds.length;
@@ -128,11 +130,15 @@ export async function rollout(
     heads[h.name] = s;
   };
   const inputIds: [Uint32Array, Uint32Array] = [ws.u32('inputIds1', rows), ws.u32('inputIds2', rows)];
-  const forward = async (x: TrunkInput, stage: 1 | 2) => {
+  // The heads' softmax per distinct input of the thread (shared-heads.ts; its draw is the fast backend's).
+  const sharedHeads = shared && ops.name === 'fast' ? shared.heads : null;
+  /** A stage's trunk, and its heads' logits unless the thread shares their softmax (null: sampleStage samples them). */
+  const forward = async (x: TrunkInput, stage: 1 | 2): Promise<{ h: DenseOut; d: DistinctRows; logits: Float32Array | null }> => {
     const { trunk, head } = stageShapes(dims, rows, stage);
     const w = stage === 1 ? (['w1', 'b1', 'w1h', 'b1h'] as const) : (['w2', 'b2', 'w2h', 'b2h'] as const);
     const n = rows * dims.hidden;
     const hidden = { z: ws.f32(`preact${stage}`, n), y: ws.f32(`hidden${stage}`, n) };
+    const d = distinctRows(inputIds[stage - 1]!, ws, `trunk${stage}`);
     const h = await trunkForward(
       ops,
       x,
@@ -143,21 +149,50 @@ export async function rollout(
       ws,
       `trunk${stage}`,
       hidden,
-      shared?.[stage - 1] ?? null,
+      shared?.trunks[stage - 1] ?? null,
+      d,
     );
+    if (sharedHeads) return { h, d, logits: null };
     const m = rows * head.outDim;
     const headOut = { z: ws.f32(`logits${stage}`, m), y: ws.f32(`logitsCopy${stage}`, m) };
     const logits = (
       await ops.dense(h.y, tensor(params, dims, w[2]), tensor(params, dims, w[3]), { ...head, activation: 'identity' }, headOut)
     ).z;
-    return { h, logits };
+    return { h, d, logits };
+  };
+
+  /** A stage's heads from the thread's softmax per distinct input (sharedHeads). */
+  const sampleStage = (stage: 1 | 2, trunk: DenseOut, distinct: DistinctRows, masks: Partial<Record<HeadName, Float32Array>>) => {
+    const [w, b] = stage === 1 ? (['w1h', 'b1h'] as const) : (['w2h', 'b2h'] as const);
+    const ids = inputIds[stage - 1]!;
+    const rowsOf = {
+      stage,
+      hidden: trunk.y,
+      hiddenDim: dims.hidden,
+      ids,
+      distinct,
+      w: tensor(params, dims, w),
+      b: tensor(params, dims, b),
+      masks,
+    };
+    const out = (h: Readonly<HeadSpec>) => {
+      const names = HEAD_ARRAYS[h.name];
+      return (heads[h.name] = {
+        actions: ws.u32(names.actions, rows),
+        logp: ws.f32(names.logp, rows),
+        probs: ws.f32(names.probs, rows * h.width),
+      });
+    };
+    return sampleSharedHeads(ops, rowsOf, key, sharedHeads![stage - 1]!, ws, out, logpTokens);
   };
 
   for (let r = 0; r < rows; r++) inputIds[0][r] = promptIds[r]!;
   const one = await forward({ bank }, 1);
   const [tier, insertionHead, topK, knob3] = HEAD_LIST as [HeadSpec, HeadSpec, HeadSpec, HeadSpec];
-  await sample(one.logits, null, tier);
-  await sample(one.logits, null, insertionHead);
+  if (one.logits) {
+    await sample(one.logits, null, tier);
+    await sample(one.logits, null, insertionHead);
+  } else await sampleStage(1, one.h, one.d, {});
   // Stage 2 sees what the first p blocks made of the input, and p itself (one-hot).
   const insertion = forcedInsertion ?? heads.insertion.actions;
   const x2 = ws.f32('x2', rows * s2);
@@ -168,8 +203,10 @@ export async function rollout(
   for (let r = 0; r < rows; r++) inputIds[1][r] = promptIds[r]! * insertionHead.width + insertion[r]!;
   const knob3Mask = await ops.knob3Mask(insertion, ws.f32('knob3Mask', rows * KNOB3_WIDTH));
   const two = await forward({ rows: x2 }, 2);
-  await sample(two.logits, null, topK);
-  await sample(two.logits, knob3Mask, knob3);
+  if (two.logits) {
+    await sample(two.logits, null, topK);
+    await sample(two.logits, knob3Mask, knob3);
+  } else await sampleStage(2, two.h, two.d, { knob3: knob3Mask });
   return {
     rows,
     promptIds,

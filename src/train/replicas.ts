@@ -3,15 +3,15 @@
 // that start a step with the same parameters and Adam moments end it with the same bits: the ranks
 // of a thread (its block, src/ranks/local-group.ts) that start with equal states hold one state
 // object, whose update the first of them to reach it runs for all (`updateOnce`), and whose checksum
-// is computed once a step (`checksumOnce`); their rollouts run each trunk's forward once per distinct
-// input of the thread (`sharedTrunks`: the rows under these parameters have the same bits whichever
-// rank computes them; each rank's backward stays its own). Only the CPU path shares (a rank's own WebGPU device keeps
-// its own state). A rank whose state may differ from the others' (the replica check's test nudging
-// one rank) takes a private copy first (`ownState`), so the replica check still compares its own bits
-// and its rollout computes its own rows.
+// is computed once a step (`checksumOnce`); their rollouts run each trunk's forward and each head's
+// softmax once per distinct input of the thread (`sharedRows`: the rows under these parameters have the
+// same bits whichever rank computes them; each rank's draws and backward stay its own). Only the CPU
+// path shares (a rank's own WebGPU device keeps its own state). A rank whose state may differ from the
+// others' (the replica check's test nudging one rank) takes a private copy first (`ownState`), so the
+// replica check still compares its own bits and its rollout computes its own rows.
 import type { Task } from '../core/env/task.ts';
 import type { LocalGroup } from '../ranks/local-group.ts';
-import { TrunkCache } from './distinct-rows.ts';
+import { type SharedRows, TrunkCache } from './distinct-rows.ts';
 import type { TrainState } from './step.ts';
 
 /** One state held by several ranks of a thread. */
@@ -22,8 +22,8 @@ interface Shared {
   update: { before: number; result: unknown } | null;
   /** Its parameters' checksum at a step count. */
   checksum: { step: number; value: number } | null;
-  /** Both trunks' rows computed by its holders under its parameters at a step count, for a task. */
-  trunks: { step: number; task: Task; caches: readonly [TrunkCache, TrunkCache] } | null;
+  /** Both trunks' and both stages' heads' rows computed by its holders under its parameters at a step count, for a task. */
+  rows: { step: number; task: Task; caches: SharedRows } | null;
 }
 
 const sharedOf = new WeakMap<TrainState, Shared>();
@@ -57,7 +57,7 @@ export function joinReplica(local: LocalGroup, rank: number, key: string, own: T
     open.joined.add(rank);
     state = open.state;
     let shared = sharedOf.get(state);
-    if (!shared) sharedOf.set(state, (shared = { holders: new Set(open.joined), update: null, checksum: null, trunks: null }));
+    if (!shared) sharedOf.set(state, (shared = { holders: new Set(open.joined), update: null, checksum: null, rows: null }));
     shared.holders.add(rank);
   } else joining.set(local, { key, state: own, joined: new Set([rank]) });
   const now = joining.get(local)!;
@@ -99,16 +99,17 @@ export function checksumOnce(state: TrainState, checksum: (params: Float32Array)
 }
 
 /**
- * The trunks' rows its holders computed this step for `task` under `state`'s parameters (rollout's
+ * The trunks' and heads' rows its holders computed this step for `task` under `state`'s parameters (rollout's
  * `shared`), or null where no other rank holds `state`: a private state (ownState) computes its own.
  * Cleared whenever the step count moved (the update is the only writer of a shared state's parameters).
  */
-export function sharedTrunks(state: TrainState, task: Task): readonly [TrunkCache, TrunkCache] | null {
+export function sharedRows(state: TrainState, task: Task): SharedRows | null {
   const shared = sharedOf.get(state);
   if (!shared || shared.holders.size < 2) return null;
-  const t = (shared.trunks ??= { step: state.step, task, caches: [new TrunkCache(), new TrunkCache()] });
+  const caches = (): SharedRows => ({ trunks: [new TrunkCache(), new TrunkCache()], heads: [new TrunkCache(), new TrunkCache()] });
+  const t = (shared.rows ??= { step: state.step, task, caches: caches() });
   if (t.step !== state.step || t.task !== task) {
-    for (const c of t.caches) c.clear();
+    for (const c of [...t.caches.trunks, ...t.caches.heads]) c.clear();
     [t.step, t.task] = [state.step, task];
   }
   return t.caches;

@@ -11,7 +11,7 @@
 import { ACTIONS_PER_CONFIG, controllerLayout, HEAD_LIST, headShape, initControllerParams } from '../core/env/controller.ts';
 import { scoreSample, type Task } from '../core/env/task.ts';
 import type { GrpoLossSettings } from '../core/grpo/loss.ts';
-import { keyGroups, slotAdvantages } from '../core/grpo/slot-advantages.ts';
+import { keyGroups } from '../core/grpo/slot-advantages.ts';
 import type { OpsBackend } from '../ops/backend.ts';
 import { ADAM_DEFAULTS } from '../ops/cpu/adam.ts';
 import { tokenWeight } from '../ops/cpu/grpoLoss.ts';
@@ -40,7 +40,8 @@ import {
   stageTrunk,
   type Rollout,
 } from './policy.ts';
-import { checksumOnce, sharedTrunks, updateOnce } from './replicas.ts';
+import { checksumOnce, sharedRows, updateOnce } from './replicas.ts';
+import { rankAdvantages } from './shared-advantages.ts';
 import { Workspace } from './workspace.ts';
 
 /** What every rank holds between steps. */
@@ -103,9 +104,9 @@ export async function generateLocal(
   ws = new Workspace(),
 ): Promise<LocalBatch> {
   const keyStep = state.step + attempt * 0x10000000;
-  // The trunks' rows this thread's other ranks computed under the same replica (replicas.ts), used and added to.
+  // The trunks' and heads' rows this thread's other ranks computed under the same replica (replicas.ts), used and added to.
   const key = { seed: c.seed, step: keyStep, rowOffset };
-  const ro = await rollout(ops, task, state.params, promptIds, key, undefined, ws, sharedTrunks(state, task));
+  const ro = await rollout(ops, task, state.params, promptIds, key, undefined, ws, sharedRows(state, task));
   const rewards = ws.f32('rewards', ro.rows);
   const expected = ws.f32('expected', ro.rows);
   const accuracy = ws.f32('accuracy', ro.rows);
@@ -286,11 +287,8 @@ export function generationOf(
   ws: Workspace,
   report: boolean,
 ): Generation {
-  const n = gathered.rewards.length;
-  const rows = ro.rows;
   const input = { rewards: gathered.rewards, promptIds: gathered.promptIds, k: c.k, ranks: rank.size };
-  const all = report ? slotAdvantages(c.advantage, input, 0, ws.f64('advantages.gathered', n), ws) : null;
-  const advantages = all ? f32Of(all, rowOffset, rows, ws) : slotAdvantages(c.advantage, input, rowOffset, ws.f32('advantages', rows), ws);
+  const { advantages, all } = rankAdvantages(rank.local, c.advantage, input, rowOffset, ro.rows, ws, report);
   return { rollout: ro, gathered, rowOffset, advantages, allAdvantages: all, version: state.step };
 }
 
@@ -535,13 +533,6 @@ function gatheredMetrics(task: Task, microSteps: readonly MicroStep[], ws: Works
       )
     : null;
   return { ...rewardStats(task, gathered), advantageStd: all ? std(all) : NaN };
-}
-
-/** Positions [from, from + rows) of `x` as float32, in the workspace's 'advantages'. */
-function f32Of(x: Float64Array, from: number, rows: number, ws: Workspace): Float32Array {
-  const out = ws.f32('advantages', rows);
-  for (let r = 0; r < rows; r++) out[r] = x[from + r]!;
-  return out;
 }
 
 /** Population standard deviation (float64 sums). */

@@ -21,7 +21,7 @@ test('4 ranks on 4 threads, 2 threads and 1 thread train to the same bits', asyn
 
 test("flow_grpo's scattered copies: ranks sharing a thread share trunk rows and train to the same bits", async () => {
   // flow_grpo's sampler spreads a prompt's copies over the ranks, so the ranks of a thread hold the same inputs
-  // and compute each once (replicas.ts's sharedTrunks); with a diverged rank its rows must stay its own.
+  // and compute each once (replicas.ts's sharedRows); with a diverged rank its rows must stay its own.
   const flow = { ...config, sampler: 'flow-grpo', advantage: 'flow-grpo' } as const;
   const separate = await runTrain(flow, { threads: 4 });
   const shared = await runTrain(flow, { threads: 1 });

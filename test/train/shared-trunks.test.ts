@@ -1,5 +1,5 @@
 // The ranks of a thread that hold one replica run each trunk's forward once per distinct input of the
-// thread (replicas.ts's sharedTrunks, distinct-rows.ts's TrunkCache): every rank's rollout has the bits
+// thread (replicas.ts's sharedRows, distinct-rows.ts's TrunkCache): every rank's rollout has the bits
 // it has alone, the later ranks compute only the inputs the earlier ones did not, and a rank whose
 // state is its own (ownState), or a step under moved parameters, never reads rows computed under
 // other parameters. Runs under Node and Deno.
@@ -10,7 +10,7 @@ import { makeTask } from '../../src/core/env/task.ts';
 import { fastBackend, type OpsBackend } from '../../src/ops/backend.ts';
 import { LocalGroup } from '../../src/ranks/local-group.ts';
 import { layoutOf, rollout, type Rollout } from '../../src/train/policy.ts';
-import { joinReplica, ownState, sharedTrunks, updateOnce } from '../../src/train/replicas.ts';
+import { joinReplica, ownState, sharedRows, updateOnce } from '../../src/train/replicas.ts';
 import type { TrainState } from '../../src/train/step.ts';
 import { Workspace } from '../../src/train/workspace.ts';
 
@@ -42,7 +42,7 @@ const idsOf = (r: number) => Array.from({ length: 24 }, (_, i) => (3 * i + 5 * r
 
 function roll(state: TrainState, r: number, shared: boolean): Promise<Rollout> {
   const key = { seed: 5, step: 0, rowOffset: 24 * r };
-  return rollout(counting, task, state.params, idsOf(r), key, undefined, new Workspace(), shared ? sharedTrunks(state, task) : null);
+  return rollout(counting, task, state.params, idsOf(r), key, undefined, new Workspace(), shared ? sharedRows(state, task) : null);
 }
 
 function assertSameBits(got: Rollout, want: Rollout, what: string) {
