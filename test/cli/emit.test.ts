@@ -112,7 +112,7 @@ test('--emit with an unknown framework: exit 2, one line; --json gives the same 
   const res = await emit('--emit', 'deepspeed');
   assert.equal(res.status, 2);
   assert.equal(res.stdout, '');
-  assert.match(res.stderr, /^grpo-sandbox layout: unknown --emit 'deepspeed'; choose one of trl, flow-grpo, verl, dance-grpo\n$/);
+  assert.match(res.stderr, /^grpo-sandbox layout: unknown --emit 'deepspeed'; choose one of flow-grpo, trl, dance-grpo, verl\n$/);
   const json = JSON.parse((await emit('--emit', 'verl', '--json')).stdout);
   assert.equal(json.target, 'verl');
   assert.ok(json.cannotExpress.length > 0);

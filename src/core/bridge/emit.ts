@@ -1,19 +1,21 @@
 // The configuration of a real framework equivalent to the sandbox's settings (`layout --emit`):
 // each value with where it comes from, the version it targets, and what the framework cannot
 // express (reported, never dropped). Each target is declared in its framework's home
-// (src/core/frameworks/<name>/emit.ts) with the syntax it prints in; this registry lists them.
+// (src/core/frameworks/<name>/emit.ts) with the syntax it prints in; this registry reads them from the
+// sampler homes' list (a home without one says why).
 // Pure data; src/cli/emit-text.ts prints it.
-import { emitter as danceGrpo } from '../frameworks/dance-grpo/emit.ts';
-import { emitter as flowGrpo } from '../frameworks/flow-grpo/emit.ts';
-import { emitter as trl } from '../frameworks/trl/emit.ts';
-import { emitter as verl } from '../frameworks/verl/emit.ts';
+import { SAMPLER_HOMES, type SamplerHome } from '../frameworks/sampler-homes.ts';
 import type { LayoutConfig } from '../layout/types.ts';
 import { samplers } from '../samplers/index.ts';
+import { ruleBroken } from './emit-parts.ts';
 import type { Emitted, Emitter } from './emit-types.ts';
 
 export type { Emitted, EmittedValue, Emitter } from './emit-types.ts';
 
-const EMITTERS = [trl, flowGrpo, verl, danceGrpo] as const;
+/** The homes' emitters, in the homes' order. */
+const EMITTERS = SAMPLER_HOMES.flatMap<Extract<SamplerHome['emitter'], Emitter>>((home) =>
+  'absent' in home.emitter ? [] : [home.emitter],
+);
 
 export type EmitTarget = (typeof EMITTERS)[number]['target'];
 export const EMIT_TARGETS: readonly EmitTarget[] = EMITTERS.map((e) => e.target);
@@ -26,5 +28,5 @@ export function emitterOf(target: string): Emitter | undefined {
 /** The framework configuration equivalent to a valid sandbox configuration. */
 export function emitConfig(config: LayoutConfig, target: EmitTarget): Emitted {
   const c = samplers[config.sampler].effective(config);
-  return emitterOf(target)!.emit(c);
+  return emitterOf(target)!.emit(c, ruleBroken);
 }

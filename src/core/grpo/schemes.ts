@@ -1,20 +1,17 @@
 // One entry point for the advantage schemes the CLI (`grpo-sandbox advantages`) and the training
 // loop (src/train) share: gathered rewards and prompt ids in, advantages in gathered order out,
 // computed as each framework does. Each scheme is declared in its framework's home
-// (src/core/frameworks/<name>/advantages.ts); this registry lists them. Checks the inputs first and names what is wrong.
+// (src/core/frameworks/<name>/advantages.ts); this registry reads them from the sampler homes' list.
+// Checks the inputs first and names what is wrong.
 import { ConfigError } from '../errors.ts';
-import { schemes as danceGrpo } from '../frameworks/dance-grpo/advantages.ts';
-import { schemes as flowGrpo } from '../frameworks/flow-grpo/advantages.ts';
-import { schemes as msSwift } from '../frameworks/ms-swift/advantages.ts';
-import { schemes as trl } from '../frameworks/trl/advantages.ts';
-import { schemes as verl } from '../frameworks/verl/advantages.ts';
+import { SAMPLER_HOMES, type SamplerHome } from '../frameworks/sampler-homes.ts';
 import { type AdvantageDef, homeAdvantageSchemes } from '../frameworks/index.ts';
 import type { AdvantageInput, SchemeDef } from './scheme-types.ts';
 
 export type { AdvantageInput } from './scheme-types.ts';
 
-/** Every home's schemes, in the order help texts list them. */
-const SCHEMES = [...flowGrpo, ...trl, ...verl, ...danceGrpo, ...msSwift];
+/** Every home's schemes, in the homes' order (help texts list them so), each with its name's literal type. */
+const SCHEMES = SAMPLER_HOMES.flatMap<SamplerHome['schemes'][number]>((home) => home.schemes);
 
 export type AdvantageScheme = (typeof SCHEMES)[number]['scheme'];
 export const ADVANTAGE_SCHEMES: readonly AdvantageScheme[] = SCHEMES.map((s) => s.scheme);

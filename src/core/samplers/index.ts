@@ -22,7 +22,11 @@ export { lcmBatchesStep, lcmPromptsPerEpoch } from '../frameworks/flow-grpo/samp
 export { lookAhead, receivedDraws, type Draw, type LoaderModel } from './loader.ts';
 import { lcmBatchesStep } from '../frameworks/flow-grpo/sampler.ts';
 
-/** Every sampler by name. */
+/**
+ * Every sampler by name, in the sampler homes' order (src/core/frameworks/sampler-homes.ts; test/core/frameworks/sampler-homes.test.ts
+ * checks that this lists exactly their samplers). Not yet read from that list: verl's emitter imports this registry (its
+ * verlSizes, and validateConfig through bridge/emit-parts.ts's ruleBroken), so importing the list here would close a cycle.
+ */
 export const samplers: Record<SamplerName, SamplerSpec> = {
   'flow-grpo': flowGrpo,
   'flow-grpo-lcm': flowGrpoLcm,

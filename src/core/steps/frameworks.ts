@@ -1,28 +1,16 @@
-// Every framework version the steps model, from the framework homes (src/core/frameworks/<home>/steps.ts):
-// each declares its loss normalisers, its micro-step schedule and the samplers it trains. A
-// normaliser gives the factor multiplying d(per-token loss) of each token of one rank's micro-batch
+// Every framework version the steps model, from the sampler homes (src/core/frameworks/sampler-homes.ts,
+// each home's steps.ts): each declares its loss normalisers, its micro-step schedule and the samplers it
+// trains. A normaliser gives the factor multiplying d(per-token loss) of each token of one rank's micro-batch
 // in that micro-step's backward; DDP / FSDP / accelerate then average the gradient over the W ranks
 // (÷ W, applied by the caller), and micro-steps add up until the optimizer steps.
-import { DANCE_GRPO_STEPS } from '../frameworks/dance-grpo/steps.ts';
-import { FLOW_GRPO_STEPS } from '../frameworks/flow-grpo/steps.ts';
-import { MS_SWIFT_STEPS } from '../frameworks/ms-swift/steps.ts';
-import { TRL_STEPS } from '../frameworks/trl/steps.ts';
-import { UNSLOTH_STEPS } from '../frameworks/unsloth/steps.ts';
-import { VERL_STEPS } from '../frameworks/verl/steps.ts';
+import { SAMPLER_HOMES } from '../frameworks/sampler-homes.ts';
 import type { SamplerName } from '../layout/types.ts';
 import type { FrameworkName, FrameworkSpec } from './types.ts';
 
 export type { FrameworkSpec, Normaliser, NormaliserContext, StepSchedule } from './types.ts';
 
-/** Every framework version, in display order. */
-const STEP_FRAMEWORKS: readonly FrameworkSpec[] = [
-  ...TRL_STEPS,
-  ...UNSLOTH_STEPS,
-  ...MS_SWIFT_STEPS,
-  ...VERL_STEPS,
-  ...FLOW_GRPO_STEPS,
-  ...DANCE_GRPO_STEPS,
-];
+/** Every framework version, in display order: the homes' order. */
+const STEP_FRAMEWORKS: readonly FrameworkSpec[] = SAMPLER_HOMES.flatMap((home) => home.steps);
 
 /** Every framework version, CLI name (`spec.name`) → spec, in display order. */
 export const FRAMEWORKS: Record<string, FrameworkSpec> = Object.fromEntries(STEP_FRAMEWORKS.map((spec) => [spec.name, spec]));

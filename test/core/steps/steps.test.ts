@@ -160,7 +160,10 @@ test('mistakes are one ConfigError naming the alternatives', () => {
   const layout = buildLayout(trl());
   const refuses = (f: () => unknown, pattern: RegExp) =>
     assert.throws(f, (e: unknown) => e instanceof ConfigError && pattern.test(e.message) && !e.message.includes('\n'));
-  refuses(() => buildSteps(layout, { framework: 'trl-9' }), /unknown --framework 'trl-9'; frameworks: trl-1\.13\.0/);
+  refuses(
+    () => buildSteps(layout, { framework: 'trl-9' }),
+    /unknown --framework 'trl-9'; frameworks: flow_grpo-ac4c86e, flow_grpo-sd3-fast-74db691, trl-1\.13\.0/,
+  );
   refuses(
     () => buildSteps(layout, { framework: 'verl-b178a3c' }),
     /does not train --sampler trl's layout; for trl: trl-1\.13\.0, trl-1\.9\.0/,

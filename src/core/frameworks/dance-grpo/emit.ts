@@ -1,16 +1,16 @@
 // DanceGRPO's `--emit` target: the argparse flags of fastvideo/train_grpo_flux.py equivalent to the
 // sandbox's settings, each with its origin, then the command line.
-import { ruleBroken, samplerMismatch, v } from '../../bridge/emit-parts.ts';
-import type { Emitted, EmittedValue, Emitter } from '../../bridge/emit-types.ts';
+import { samplerMismatch, v } from '../../bridge/emit-parts.ts';
+import type { Emitted, EmittedValue, Emitter, RuleBroken } from '../../bridge/emit-types.ts';
 import type { LayoutConfig } from '../../layout/types.ts';
 import { DANCE_GRPO_VERSION } from '../../samplers/framework-errors.ts';
-import { samplers } from '../../samplers/index.ts';
+import { danceGrpo as danceGrpoSampler } from './sampler.ts';
 
-function danceGrpo(c: LayoutConfig): Emitted {
+function danceGrpo(c: LayoutConfig, ruleBroken: RuleBroken): Emitted {
   const divisible = c.batch % c.k === 0;
   const broken = ruleBroken(c, 'dance-grpo');
   // Steps per pass only exist for numbers DanceGRPO accepts.
-  const perPass = broken.length ? 0 : samplers['dance-grpo'].effective(c).batchesPerEpoch;
+  const perPass = broken.length ? 0 : danceGrpoSampler.effective(c).batchesPerEpoch;
   return {
     target: 'dance-grpo',
     version: `${DANCE_GRPO_VERSION} (fastvideo/train_grpo_flux.py argparse)`,

@@ -1,9 +1,9 @@
 // flow_grpo's `--emit` target: the ml_collections config assignments and the lines of
 // scripts/train_sd3.py between the sampler and the loop that the layout assumes.
-import { py, ruleBroken, samplerMismatch, v } from '../../bridge/emit-parts.ts';
-import type { Emitted, Emitter } from '../../bridge/emit-types.ts';
+import { py, samplerMismatch, v } from '../../bridge/emit-parts.ts';
+import type { Emitted, Emitter, RuleBroken } from '../../bridge/emit-types.ts';
 import type { LayoutConfig } from '../../layout/types.ts';
-import { samplers } from '../../samplers/index.ts';
+import { flowGrpo as flowGrpoSampler, flowGrpoLcm } from './sampler.ts';
 
 /**
  * ": as scripts/train_sd3.py builds it" when the value is the published script's, else a warning that it is not. The script
@@ -11,12 +11,12 @@ import { samplers } from '../../samplers/index.ts';
  */
 function loaderOrigin(c: LayoutConfig, field: 'numWorkers' | 'prefetchFactor' | 'acceleratePrepare'): string {
   const lcm = c.sampler === 'flow-grpo-lcm';
-  const published = samplers[lcm ? 'flow-grpo-lcm' : 'flow-grpo'].defaults![field];
+  const published = (lcm ? flowGrpoLcm : flowGrpoSampler).defaults![field];
   const script = lcm ? 'train_sd3.py at 74db691' : 'train_sd3.py at ac4c86e';
   return c[field] === published ? `: as ${script} builds it` : `: ${script} has ${published}; edit the script to match`;
 }
 
-function flowGrpo(c: LayoutConfig): Emitted {
+function flowGrpo(c: LayoutConfig, ruleBroken: RuleBroken): Emitted {
   const lcm = c.sampler === 'flow-grpo-lcm';
   return {
     target: 'flow-grpo',

@@ -1,13 +1,13 @@
 // TRL's `--emit` target: GRPOConfig keyword arguments equivalent to the sandbox's settings, with the
 // accelerate launch line, printed as a GRPOConfig(...) call.
-import { py, ruleBroken, samplerMismatch, v } from '../../bridge/emit-parts.ts';
-import type { Emitted, Emitter } from '../../bridge/emit-types.ts';
+import { py, samplerMismatch, v } from '../../bridge/emit-parts.ts';
+import type { Emitted, Emitter, RuleBroken } from '../../bridge/emit-types.ts';
 import type { LayoutConfig } from '../../layout/types.ts';
 import { TRL_VERSION } from '../../samplers/framework-errors.ts';
-import { samplers } from '../../samplers/index.ts';
+import { trl as trlSampler } from './sampler.ts';
 
-function trl(c: LayoutConfig): Emitted {
-  const eff = samplers.trl.effective(c);
+function trl(c: LayoutConfig, ruleBroken: RuleBroken): Emitted {
+  const eff = trlSampler.effective(c);
   return {
     target: 'trl',
     version: `TRL ${TRL_VERSION} (GRPOConfig), accelerate 1.15.0`,

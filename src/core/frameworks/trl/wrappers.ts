@@ -39,7 +39,11 @@ export interface TrlFramework {
   notes(c: LayoutConfig): Fact[];
 }
 
-/** The frameworks whose reading of the batch settings differs from TRL 1.x's (the others run the trl sampler as it is). */
+/**
+ * The frameworks whose reading of the batch settings differs from TRL 1.x's (the others run the trl sampler as it is): the
+ * homes' trlReadings (src/core/frameworks/sampler-homes.ts; test/core/frameworks/sampler-homes.test.ts checks that this
+ * lists exactly them). Not read from that list: the trl sampler reads this one, and the list imports the trl sampler.
+ */
 export const TRL_FRAMEWORKS: Record<string, TrlFramework> = Object.fromEntries([trl018, unsloth, msSwift].map((f) => [f.name, f]));
 
 /** The framework a trl configuration names, if its reading differs from TRL 1.x's. */

@@ -1,0 +1,19 @@
+// verl's home: the verl sampler (RandomSampler, balance_batch, DataProto.chunk), its steps models, advantages,
+// `--emit` target and version rule, as one SamplerFrameworkHome.
+import type { SamplerFrameworkHome } from '../sampler-home.ts';
+import { samplerDefaults, schemes } from './advantages.ts';
+import { emitter } from './emit.ts';
+import { verl } from './sampler.ts';
+import { VERL_STEPS } from './steps.ts';
+import { versionRule } from './versions.ts';
+
+export const home = {
+  name: 'verl',
+  samplers: [verl],
+  steps: VERL_STEPS,
+  schemes,
+  samplerDefaults,
+  emitter,
+  versionRule,
+  trlReadings: [],
+} satisfies SamplerFrameworkHome;
