@@ -1,8 +1,7 @@
 // What every `--emit` target (src/core/frameworks/<name>/emit.ts) is made of: a value with its
-// origin, the sampler mismatch and broken rule it reports, and the config syntaxes it prints in
+// origin, the sampler mismatch it reports, and the config syntaxes it prints in
 // (Python literals, nested YAML).
 import type { LayoutConfig } from '../layout/types.ts';
-import { validateConfig } from '../samplers/index.ts';
 import type { EmittedValue } from './emit-types.ts';
 
 export const v = (key: string, value: EmittedValue['value'], origin: string): EmittedValue => ({ key, value, origin });
@@ -14,12 +13,6 @@ export function samplerMismatch(config: LayoutConfig, own: LayoutConfig['sampler
     `--sampler ${config.sampler}: ${name} does not use that sampler; its own layout is --sampler ${own[0]} ` +
       `(run \`grpo-sandbox layout --sampler ${own[0]}\` to see what ${name} will do with these numbers)`,
   ];
-}
-
-/** The framework's own rule on these numbers, when they break it (e.g. k must divide TRL's generation batch). */
-export function ruleBroken(config: LayoutConfig, sampler: LayoutConfig['sampler']): string[] {
-  const err = validateConfig({ ...config, sampler });
-  return err ? [`these settings break ${sampler}'s rule: ${err.message}`] : [];
 }
 
 /** A value as Python writes it (True/False). */

@@ -6,9 +6,8 @@
 // Pure data; src/cli/emit-text.ts prints it.
 import { SAMPLER_HOMES, type SamplerHome } from '../frameworks/sampler-homes.ts';
 import type { LayoutConfig } from '../layout/types.ts';
-import { samplers } from '../samplers/index.ts';
-import { ruleBroken } from './emit-parts.ts';
-import type { Emitted, Emitter } from './emit-types.ts';
+import { samplers, validateConfig } from '../samplers/index.ts';
+import type { Emitted, Emitter, RuleBroken } from './emit-types.ts';
 
 export type { Emitted, EmittedValue, Emitter } from './emit-types.ts';
 
@@ -24,6 +23,12 @@ export const EMIT_TARGETS: readonly EmitTarget[] = EMITTERS.map((e) => e.target)
 export function emitterOf(target: string): Emitter | undefined {
   return EMITTERS.find((e) => e.target === target);
 }
+
+/** The framework's own rule on these numbers, when they break it (e.g. k must divide TRL's generation batch). */
+const ruleBroken: RuleBroken = (config, sampler) => {
+  const err = validateConfig({ ...config, sampler });
+  return err ? [`these settings break ${sampler}'s rule: ${err.message}`] : [];
+};
 
 /** The framework configuration equivalent to a valid sandbox configuration. */
 export function emitConfig(config: LayoutConfig, target: EmitTarget): Emitted {

@@ -3,15 +3,10 @@ import { ConfigError } from '../errors.ts';
 import { configError, fact, fixClauses } from '../messages/index.ts';
 import type { Layout, LayoutConfig, SamplerName } from '../layout/types.ts';
 import { presets } from '../presets.ts';
-import { contiguous } from './contiguous.ts';
-import { danceGrpo } from '../frameworks/dance-grpo/sampler.ts';
-import { flowGrpo, flowGrpoLcm } from '../frameworks/flow-grpo/sampler.ts';
-import { groupDistributed } from '../frameworks/flow-factory/sampler.ts';
+import { SAMPLER_HOMES } from '../frameworks/sampler-homes.ts';
 import { flagName } from '../settings.ts';
 import { checkCommon, checkSize, gcd, noFixes, passingMultiples, withFixes, type FixCheck } from './rules.ts';
 import type { SamplerSpec } from './spec.ts';
-import { trl } from '../frameworks/trl/sampler.ts';
-import { verl } from '../frameworks/verl/sampler.ts';
 
 export type { SamplerSpec } from './spec.ts';
 export { repeatSamplerPass, trlSizes, trlStepsPerGeneration, type TrlBatchingArgs } from '../frameworks/trl/sampler.ts';
@@ -22,20 +17,11 @@ export { lcmBatchesStep, lcmPromptsPerEpoch } from '../frameworks/flow-grpo/samp
 export { lookAhead, receivedDraws, type Draw, type LoaderModel } from './loader.ts';
 import { lcmBatchesStep } from '../frameworks/flow-grpo/sampler.ts';
 
-/**
- * Every sampler by name, in the sampler homes' order (src/core/frameworks/sampler-homes.ts; test/core/frameworks/sampler-homes.test.ts
- * checks that this lists exactly their samplers). Not yet read from that list: verl's emitter imports this registry (its
- * verlSizes, and validateConfig through bridge/emit-parts.ts's ruleBroken), so importing the list here would close a cycle.
- */
-export const samplers: Record<SamplerName, SamplerSpec> = {
-  'flow-grpo': flowGrpo,
-  'flow-grpo-lcm': flowGrpoLcm,
-  trl,
-  contiguous,
-  'dance-grpo': danceGrpo,
-  'group-distributed': groupDistributed,
-  verl,
-};
+/** Every sampler by name, in the sampler homes' order (src/core/frameworks/sampler-homes.ts). */
+export const samplers = Object.fromEntries(SAMPLER_HOMES.flatMap((home) => home.samplers).map((spec) => [spec.name, spec])) as Record<
+  SamplerName,
+  SamplerSpec
+>;
 
 /** The sampler names, in display order. */
 export const samplerNames = Object.keys(samplers) as SamplerName[];

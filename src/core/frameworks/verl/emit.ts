@@ -1,13 +1,13 @@
 // verl's `--emit` target: the ppo_trainer.yaml keys equivalent to the sandbox's settings, printed as
 // nested YAML (each key also works as a main_ppo `key=value` override).
-import { ruleBroken, samplerMismatch, v, yaml } from '../../bridge/emit-parts.ts';
-import type { Emitted, Emitter } from '../../bridge/emit-types.ts';
+import { samplerMismatch, v, yaml } from '../../bridge/emit-parts.ts';
+import type { Emitted, Emitter, RuleBroken } from '../../bridge/emit-types.ts';
 import type { LayoutConfig } from '../../layout/types.ts';
 import { VERL_VERSION } from '../../samplers/framework-errors.ts';
-import { TORCH_DEFAULT_SEED, verlSizes } from '../../samplers/index.ts';
+import { TORCH_DEFAULT_SEED, verlSizes } from './sampler.ts';
 import { verlMaxTokenLen, verlMaxTokenLenText } from './rearrange.ts';
 
-function verl(c: LayoutConfig): Emitted {
+function verl(c: LayoutConfig, ruleBroken: RuleBroken): Emitted {
   const samples = c.ranks * c.batch;
   const divisible = samples % c.k === 0;
   const { trainBatchSize, mini, normalisedMini, micro } = verlSizes(c);
