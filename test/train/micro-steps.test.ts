@@ -165,7 +165,10 @@ test('settings the micro-steps cannot train are one-line errors naming the flag'
   assert.throws(() => trainConfigFrom(get({ 'gradient-accumulation-steps': '2', 'dynamic-sampling': 'naive' })), /do not combine/);
   // The diffusion trainers weigh samples over timesteps: not the controller's tokens.
   assert.throws(() => trainConfigFrom(get({ framework: 'flow_grpo-ac4c86e' })), /--framework must be one of trl-1\.13\.0/);
-  assert.throws(() => trainConfigFrom(get({ framework: 'verl-b178a3c', loss: 'dapo' })), /--loss dapo is not verl-b178a3c's: it trains token-mean/);
+  assert.throws(
+    () => trainConfigFrom(get({ framework: 'verl-b178a3c', loss: 'dapo' })),
+    /--loss dapo is not verl-b178a3c's: it trains token-mean/,
+  );
   // --loss left out: the version's own default.
   assert.equal(trainConfigFrom(get({ framework: 'verl-b178a3c', sampler: 'verl' })).loss, 'token-mean');
   assert.equal(trainConfigFrom(get({ framework: 'ms-swift-efd0a54' })).loss, 'grpo');
