@@ -26,6 +26,8 @@ export interface RuleState {
   readonly dispatched: number;
   /** Dispatched groups still generating (not aborted). */
   readonly inFlight: readonly Group[];
+  /** Σ open over inFlight: the completions dispatched and not yet finished (queued or decoding), kept as they change. */
+  readonly openCompletions: number;
   /** Finished groups not yet trained or dropped, in the order they finished. */
   readonly ready: readonly Group[];
   /** Groups trained so far. */

@@ -125,7 +125,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
   const slotCount = workload.genWorkers * workload.concurrency;
   const free = new FreeSlots(slotCount);
   const running = new Map<number, { sample: Sample; event: SlotEvent }>();
-  const pending: Sample[] = [];
+  const pending = new SampleQueue();
   const events = new Events();
   const groups: Group[] = [];
   const inFlight: Group[] = [];
@@ -139,6 +139,8 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
   let trainer = 0;
   let generator = 0;
   let trained = 0;
+  /** Σ open over inFlight (RuleState.openCompletions). */
+  let openCompletions = 0;
   let trainerBusy = false;
   let trainerFreeSince = 0;
   /** An update held back until the batch being generated finishes (WeightSync 'after-batch'). */
@@ -151,6 +153,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
     k,
     dispatched: groups.length,
     inFlight,
+    openCompletions,
     ready,
     trained,
     droppedCount: dropped.length,
@@ -166,6 +169,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
     const wasInFlight = inFlight.includes(g);
     if (wasInFlight) {
       remove(inFlight, g);
+      openCompletions -= g.open;
       // Abort: free its slots, forget its queued completions; what it generated so far counts as generated.
       for (const s of g.samples) {
         const r = running.get(s.slot);
@@ -178,8 +182,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
           free.push(s.slot);
           aborted.push(s);
         }
-        const q = pending.indexOf(s);
-        if (q >= 0) pending.splice(q, 1);
+        pending.remove(s);
       }
     } else remove(ready, g);
     dropped.push({
@@ -221,7 +224,8 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
         g.samples = ls.map((length, index) => ({ group: id, index, length, start: -1, end: -1, versions: [], slot: -1 }));
         groups.push(g);
         inFlight.push(g);
-        pending.push(...g.samples);
+        openCompletions += k;
+        pending.pushAll(g.samples);
         rule.dispatched(g, state());
       }
     }
@@ -336,6 +340,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
       }
       const g = groups[s.group]!;
       g.open -= 1;
+      openCompletions -= 1;
       if (g.open === 0) {
         g.readyAt = now;
         remove(inFlight, g);
@@ -389,6 +394,36 @@ function packStep(step: TrainedStep, packing: RulePacking): void {
   for (const s of step.samples) {
     const v = s.versions?.[0] ?? s.version!;
     step.byVersion[v] = (step.byVersion[v] ?? 0) + 1;
+  }
+}
+
+/** The completions waiting for a free slot, first in first out: a head index instead of Array.shift (10^5 of them). */
+class SampleQueue {
+  private items: Sample[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  pushAll(samples: readonly Sample[]): void {
+    for (const s of samples) this.items.push(s);
+  }
+
+  shift(): Sample | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const s = this.items[this.head++]!;
+    if (this.head > 4096 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return s;
+  }
+
+  /** Takes `s` out of the queue (an aborted group's completion that never started). */
+  remove(s: Sample): void {
+    const i = this.items.indexOf(s, this.head);
+    if (i >= 0) this.items.splice(i, 1);
   }
 }
 

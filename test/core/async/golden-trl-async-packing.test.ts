@@ -36,3 +36,60 @@ test('TokenBudgetBatcher: the same micro-batches, rows and drops', () => {
     assert.deepEqual(packByTokenBudget(c.lengths, c.numProcesses, c.tokenBudget), c.packed, `case ${i}`);
   }
 });
+
+// TRL's two loops as its code has them (a scan of every row per sample, min over a candidate list), kept here to hold
+// the fast paths (a heap on (load, row); one pass over the fitting rows) to them on many seeded sets, ties included.
+function balanceAsTrl(lengths: readonly number[], p: number): number[][] {
+  const rows: number[][] = Array.from({ length: p }, () => []);
+  const load = new Array<number>(p).fill(0);
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[b]! - lengths[a]! || a - b);
+  for (const s of order) {
+    let best = 0;
+    for (let j = 0; j < p; j++) if (load[j]! < load[best]!) best = j;
+    rows[best]!.push(s);
+    load[best]! += lengths[s]! ** 2;
+  }
+  return rows;
+}
+
+function packAsTrl(lengths: readonly number[], p: number, budget: number) {
+  const microBatches: number[][][] = [];
+  const dropped: number[] = [];
+  let rows: number[][] = Array.from({ length: p }, () => []);
+  let sq = new Array<number>(p).fill(0);
+  let tok = new Array<number>(p).fill(0);
+  let placed = false;
+  lengths.forEach((n, s) => {
+    if (n > budget) return void dropped.push(s);
+    let fits = tok.flatMap((t, i) => (t + n <= budget ? [i] : []));
+    if (fits.length === 0) {
+      microBatches.push(rows);
+      [rows, sq, tok] = [Array.from({ length: p }, () => []), new Array<number>(p).fill(0), new Array<number>(p).fill(0)];
+      fits = rows.map((_, i) => i);
+    }
+    let best = fits[0]!;
+    for (const j of fits) if (sq[j]! < sq[best]!) best = j;
+    rows[best]!.push(s);
+    sq[best]! += n * n;
+    tok[best]! += n;
+    placed = true;
+  });
+  if (placed) microBatches.push(rows);
+  return { microBatches, dropped };
+}
+
+test('the fast paths give TRL’s loops’ rows on 400 seeded sets (few distinct lengths, so many ties)', () => {
+  let seed = 12345;
+  const next = (m: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % m;
+  };
+  for (let c = 0; c < 400; c++) {
+    const p = 1 + next(40);
+    const distinct = 1 + next(6);
+    const lengths = Array.from({ length: next(200) }, () => 16 * (1 + next(distinct)));
+    assert.deepEqual(balanceBySquaredLength(lengths, p), balanceAsTrl(lengths, p), `balance case ${c}`);
+    const budget = 16 * (1 + next(12));
+    assert.deepEqual(packByTokenBudget(lengths, p, budget), packAsTrl(lengths, p, budget), `pack case ${c}`);
+  }
+});

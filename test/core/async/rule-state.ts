@@ -8,6 +8,12 @@ export class TraceState implements RuleState {
   dispatched = 0;
   inFlight: Group[] = [];
   ready: Group[] = [];
+
+  /** Σ open over inFlight, as the simulation keeps it. */
+  get openCompletions(): number {
+    return this.inFlight.reduce((n, g) => n + g.open, 0);
+  }
+
   trained = 0;
   droppedCount = 0;
   readonly groups: Group[] = [];

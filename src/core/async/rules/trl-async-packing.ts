@@ -5,29 +5,59 @@
 /** A micro-batch: per rank, the indices (into the input) of the samples its row holds, in placement order. */
 export type MicroBatch = number[][];
 
-/** Python's min(candidates, key=load): the first candidate with the smallest load. */
-function argminFirst(candidates: readonly number[], load: readonly number[]): number {
-  let best = candidates[0]!;
-  for (const j of candidates) if (load[j]! < load[best]!) best = j;
-  return best;
-}
-
 /**
  * _balance_by_squared_length: longest first (Python's stable sort, reverse=True keeps equal lengths in input order),
  * each into the row with the smallest running Σ Lᵢ² (the first such row).
  */
 export function balanceBySquaredLength(lengths: readonly number[], numProcesses: number): MicroBatch {
   const rows: MicroBatch = Array.from({ length: numProcesses }, () => []);
-  const squared = new Array<number>(numProcesses).fill(0);
-  const all = Array.from({ length: numProcesses }, (_, j) => j);
   const order = lengths.map((_, i) => i).sort((a, b) => lengths[b]! - lengths[a]! || a - b);
+  // min(range(num_processes), key=load) is the row of least load, the first among equals: a heap on (load, row).
+  const heap = new RowHeap(numProcesses);
   for (const s of order) {
     const n = lengths[s]!;
-    const i = argminFirst(all, squared);
+    const i = heap.top();
     rows[i]!.push(s);
-    squared[i]! += n * n;
+    heap.addToTop(n * n);
   }
   return rows;
+}
+
+/** Rows 0..n−1 by (load, row), least first; loads start at 0 and only grow. */
+class RowHeap {
+  private readonly row: Int32Array;
+  private readonly load: Float64Array;
+
+  constructor(n: number) {
+    this.row = Int32Array.from({ length: n }, (_, i) => i);
+    this.load = new Float64Array(n);
+  }
+
+  /** The row of least load (the first among equals). */
+  top(): number {
+    return this.row[0]!;
+  }
+
+  /** Adds `x` to the top row's load and sifts it down. */
+  addToTop(x: number): void {
+    const { row, load } = this;
+    const n = row.length;
+    const r = row[0]!;
+    const l = load[0]! + x;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && (load[c + 1]! < load[c]! || (load[c + 1] === load[c] && row[c + 1]! < row[c]!))) c++;
+      if (load[c]! < l || (load[c] === l && row[c]! < r)) {
+        row[i] = row[c]!;
+        load[i] = load[c]!;
+        i = c;
+      } else break;
+    }
+    row[i] = r;
+    load[i] = l;
+  }
 }
 
 export interface TokenBudgetPacking {
@@ -35,6 +65,18 @@ export interface TokenBudgetPacking {
   microBatches: MicroBatch[];
   /** Indices of samples longer than token_budget, dropped with a warning. */
   dropped: number[];
+}
+
+/**
+ * min(rows it fits, key=Σ Lᵢ²): among the rows where tokens + n ≤ budget, the first with the smallest load; −1 where it
+ * fits none (one pass, no list of candidates: 10^5 samples over 1,024 ranks).
+ */
+function fittingArgmin(tokens: readonly number[], squared: readonly number[], n: number, budget: number): number {
+  let best = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]! + n <= budget && (best < 0 || squared[i]! < squared[best]!)) best = i;
+  }
+  return best;
 }
 
 /**
@@ -55,15 +97,14 @@ export function packByTokenBudget(lengths: readonly number[], numProcesses: numb
       dropped.push(s);
       return;
     }
-    let fits = tokens.flatMap((t, i) => (t + n <= tokenBudget ? [i] : []));
-    if (fits.length === 0) {
+    let i = fittingArgmin(tokens, squared, n, tokenBudget);
+    if (i < 0) {
       microBatches.push(rows);
       rows = Array.from({ length: numProcesses }, () => []);
       squared = new Array<number>(numProcesses).fill(0);
       tokens = new Array<number>(numProcesses).fill(0);
-      fits = Array.from({ length: numProcesses }, (_, i) => i);
+      i = 0;
     }
-    const i = argminFirst(fits, squared);
     rows[i]!.push(s);
     squared[i]! += n * n;
     tokens[i]! += n;

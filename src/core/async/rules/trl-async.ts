@@ -71,7 +71,7 @@ export const trlAsyncRule: RuleDef = {
       lagDefinition: 'the trainer’s model_version − the model_version when the group’s first completion started',
       // Tasks start one completion at a time; the sandbox dispatches a group once all its k fit (or, below k slots, alone).
       admit(state) {
-        const open = state.inFlight.reduce((n, g) => n + g.open, 0);
+        const open = state.openCompletions;
         return open + k <= maxInflight || open === 0 ? 1 : 0;
       },
       dispatched() {},

@@ -52,7 +52,7 @@ export const primeRlRule: RuleDef = {
       weightSync: 'in-flight',
       syncEvery: 1,
       lagDefinition: '(step − 1) − the oldest version that generated the rollout (its dispatch version), queue time included',
-      admit: (state) => (state.inFlight.reduce((n, g) => n + g.open, 0) + k <= maxInflight ? 1 : 0),
+      admit: (state) => (state.openCompletions + k <= maxInflight ? 1 : 0),
       dispatched() {},
       finished() {},
       select: (state) =>
