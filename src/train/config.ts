@@ -343,9 +343,9 @@ const framedByNormaliser = (c: TrainConfig): boolean =>
 
 /**
  * True when a run trains through the micro-step model (src/train/micro-steps.ts): gradients
- * accumulated over several micro-steps, several passes per generation, or several micro-batches per
- * generation. Otherwise each step is one generation and one update (src/train/step.ts), which the
- * model says is the same thing.
+ * accumulated over several micro-steps, several passes per generation, several micro-batches per
+ * generation, or a step spec whose normaliser is not the loss op's (verl's). Otherwise each step is one
+ * generation and one update (src/train/step.ts), which the model says is the same thing.
  */
 export function usesMicroSteps(c: TrainConfig): boolean {
   return c.gradientAccumulationSteps > 1 || c.numIterations > 1 || stepsPerGenerationOf(c) > 1 || framedByNormaliser(c);
