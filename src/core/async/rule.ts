@@ -87,7 +87,11 @@ export interface StalenessRule {
   finished(group: Group, state: RuleState): void;
   /** The generators just took new weights (state.generator). */
   synced?(state: RuleState): void;
-  /** The next step's batch, or null to wait for more. */
+  /**
+   * The next step's batch, or null to wait for more. After a null the simulation asks again only once a group was
+   * dispatched, finished or dropped, the trainer stepped or the generators took new weights: until then the answer must
+   * stay null (select reads neither openCompletions nor a completion's progress).
+   */
   select(state: RuleState): Selection | null;
   /** After a weight update: ready groups dropped and in-flight groups aborted. */
   afterUpdate(state: RuleState): RuleDrop[];

@@ -8,7 +8,7 @@ import { configError, fact } from '../messages/index.ts';
 import { PromptLengths } from './lengths.ts';
 import type { RuleDrop, RulePacking, RuleState, StalenessRule } from './rule.ts';
 import { summarize } from './summary.ts';
-import type { AsyncResult, AsyncWorkload, Dropped, Group, Sample, TrainedStep } from './types.ts';
+import type { AsyncResult, AsyncWorkload, Dropped, Group, Sample, TrainedSample, TrainedStep } from './types.ts';
 
 /** Times in the result are rounded to microseconds (the same decimal text on every runtime). */
 export const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
@@ -16,50 +16,55 @@ export const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 /** A run that never reaches its steps (a rule that starves the trainer) stops after this many events. */
 const MAX_EVENTS = 5_000_000;
 
-/** Completions a run may generate (about 10 s of work): an unbounded rule with a fast generator is refused past it. */
+/** Completions a run may generate (under a second of work here): an unbounded rule with a fast generator is refused past it. */
 export const MAX_GENERATED = 200_000;
 
-interface SlotEvent {
-  time: number;
-  seq: number;
-  kind: 'sample' | 'step';
-  sample?: Sample;
+/** A completion's end (its sample; none once aborted) or a trainer step's end. One shape for both (a monomorphic heap). */
+class SlotEvent {
+  constructor(
+    readonly time: number,
+    readonly seq: number,
+    public kind: 'sample' | 'step',
+    public sample: Sample | undefined,
+  ) {}
 }
 
-/** A binary heap of events by (time, seq). */
+/** A binary heap of events by (time, seq): a strict order, so the pops are the same for any heap. */
 class Events {
   private readonly heap: SlotEvent[] = [];
   private seq = 0;
-  push(e: Omit<SlotEvent, 'seq'>): SlotEvent {
-    const ev = { ...e, seq: this.seq++ };
+  push(time: number, kind: 'sample' | 'step', sample?: Sample): SlotEvent {
+    const ev = new SlotEvent(time, this.seq++, kind, sample);
     const h = this.heap;
+    let i = h.length;
     h.push(ev);
-    let i = h.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!less(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
+      const parent = h[p]!;
+      if (!less(ev, parent)) break;
+      h[i] = parent;
       i = p;
     }
+    h[i] = ev;
     return ev;
   }
   pop(): SlotEvent | undefined {
     const h = this.heap;
     const top = h[0];
     const last = h.pop();
-    if (h.length > 0 && last) {
-      h[0] = last;
+    const n = h.length;
+    if (n > 0 && last) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && less(h[l]!, h[m]!)) m = l;
-        if (r < h.length && less(h[r]!, h[m]!)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
+        if (l >= n) break;
+        let m = l;
+        if (l + 1 < n && less(h[l + 1]!, h[l]!)) m = l + 1;
+        if (!less(h[m]!, last)) break;
+        h[i] = h[m]!;
         i = m;
       }
+      h[i] = last;
     }
     return top;
   }
@@ -145,6 +150,11 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
   let trainerFreeSince = 0;
   /** An update held back until the batch being generated finishes (WeightSync 'after-batch'). */
   let syncPending = false;
+  /**
+   * Whether what select reads may have changed since it last answered null: a group dispatched, finished or dropped, a
+   * trainer step or a weight update (a completion that leaves its group open changes none of it). See StalenessRule.select.
+   */
+  let selectable = true;
 
   const state = (): RuleState => ({
     trainer,
@@ -165,6 +175,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
   };
 
   const drop = (d: RuleDrop) => {
+    selectable = true;
     const g = d.group;
     const wasInFlight = inFlight.includes(g);
     if (wasInFlight) {
@@ -225,6 +236,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
         groups.push(g);
         inFlight.push(g);
         openCompletions += k;
+        selectable = true;
         pending.pushAll(g.samples);
         rule.dispatched(g, state());
       }
@@ -238,12 +250,13 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
       s.slot = slot;
       s.start = now;
       s.versions = [generator];
-      const event = events.push({ time: now + s.length / workload.tokensPerSecond, kind: 'sample', sample: s });
+      const event = events.push(now + s.length / workload.tokensPerSecond, 'sample', s);
       running.set(slot, { sample: s, event });
     }
   };
 
   const applyUpdate = () => {
+    selectable = true;
     syncPending = false;
     generator = trainer;
     if (rule.weightSync === 'in-flight') for (const { sample } of running.values()) sample.versions.push(generator);
@@ -251,10 +264,13 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
   };
 
   const tryTrain = () => {
-    if (trainerBusy || syncPending || steps.length >= stepsWanted) return;
+    if (trainerBusy || syncPending || steps.length >= stepsWanted || !selectable) return;
     for (;;) {
       const sel = rule.select(state());
-      if (!sel) return;
+      if (!sel) {
+        selectable = false;
+        return;
+      }
       for (const d of sel.dropped) drop(d);
       if (sel.take.length === 0) continue;
       const version = trainer;
@@ -275,16 +291,14 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
         for (const s of g.samples) {
           const v = s.versions[0]!;
           step.byVersion[v] = (step.byVersion[v] ?? 0) + 1;
-          step.samples.push({
-            prompt: g.prompt,
-            group: g.id,
-            index: s.index,
-            length: s.length,
-            ...(s.versions.length === 1 ? { version: v } : { versions: [...s.versions] }),
-            lag,
-            wait: round6(now - s.end),
-            ...(g.difficulty === null ? {} : { difficulty: g.difficulty }),
-          });
+          const wait = round6(now - s.end);
+          // The keys in this order (the JSON's): version or versions, then lag and wait, then difficulty where known.
+          const trained: TrainedSample =
+            s.versions.length === 1
+              ? { prompt: g.prompt, group: g.id, index: s.index, length: s.length, version: v, lag, wait }
+              : { prompt: g.prompt, group: g.id, index: s.index, length: s.length, versions: [...s.versions], lag, wait };
+          if (g.difficulty !== null) trained.difficulty = g.difficulty;
+          step.samples.push(trained);
         }
       }
       if (rule.pack) packStep(step, rule.pack(step.samples.map((s) => s.length)));
@@ -292,7 +306,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
       step.end = round6(now + duration);
       steps.push(step);
       trainerBusy = true;
-      events.push({ time: now + duration, kind: 'step' });
+      events.push(now + duration, 'step');
       return;
     }
   };
@@ -342,6 +356,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
       g.open -= 1;
       openCompletions -= 1;
       if (g.open === 0) {
+        selectable = true;
         g.readyAt = now;
         remove(inFlight, g);
         ready.push(g);
@@ -355,6 +370,7 @@ export function simulate(workload: AsyncWorkload, rule: StalenessRule): AsyncRes
       trainerBusy = false;
       trainerFreeSince = now;
       trainer += 1;
+      selectable = true;
       if (trainer % rule.syncEvery === 0) {
         if (rule.weightSync === 'after-batch' && inFlight.length > 0) syncPending = true;
         else applyUpdate();
@@ -429,12 +445,24 @@ class SampleQueue {
 
 /** Slot-seconds without a completion decoding, per step interval (previous step's end → this step's end). */
 function fillGeneratorIdle(steps: TrainedStep[], samples: readonly Sample[], slots: number, end: number): void {
-  let from = 0;
-  for (const step of steps) {
-    const to = Math.min(step.end, end);
-    let busy = 0;
-    for (const s of samples) busy += Math.max(0, Math.min(s.end, to) - Math.max(s.start, from));
-    step.generatorIdle = round6(Math.max(0, slots * (to - from) - busy));
-    from = to;
+  const n = steps.length;
+  const to = steps.map((step) => Math.min(step.end, end));
+  const from = to.map((_, i) => (i === 0 ? 0 : to[i - 1]!));
+  const busy = new Array<number>(n).fill(0);
+  // Each sample adds to the intervals it overlaps, in the samples' order; elsewhere its share is 0 (x + 0 = x), so each
+  // sum is the one a pass over every sample per interval makes. The intervals follow each other: the first it reaches
+  // is the first ending after its start.
+  for (const s of samples) {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (to[mid]! > s.start) hi = mid;
+      else lo = mid + 1;
+    }
+    for (let j = lo; j < n && from[j]! < s.end; j++) busy[j]! += Math.max(0, Math.min(s.end, to[j]!) - Math.max(s.start, from[j]!));
   }
+  steps.forEach((step, j) => {
+    step.generatorIdle = round6(Math.max(0, slots * (to[j]! - from[j]!) - busy[j]!));
+  });
 }

@@ -93,3 +93,22 @@ test('the fast paths give TRL’s loops’ rows on 400 seeded sets (few distinct
     assert.deepEqual(packByTokenBudget(lengths, p, budget), packAsTrl(lengths, p, budget), `pack case ${c}`);
   }
 });
+
+test('TokenBudgetBatcher’s fast path (a tree over the rows) gives TRL’s loop’s rows on wide meshes: 16 seeded sets up to 1,100 ranks', () => {
+  let seed = 777;
+  const next = (m: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((seed / 2 ** 31) * m);
+  };
+  let microBatches = 0;
+  for (let c = 0; c < 16; c++) {
+    const p = 64 + next(1037);
+    // Few distinct lengths (ties) or a wide spread; budgets from a few samples a row to dozens.
+    const lengths = Array.from({ length: next(2000) }, () => (c % 2 === 0 ? 64 * (1 + next(4)) : 1 + next(4096)));
+    const budget = 256 * (1 + next(32));
+    const got = packByTokenBudget(lengths, p, budget);
+    assert.deepEqual(got, packAsTrl(lengths, p, budget), `case ${c}: ${p} ranks, budget ${budget}`);
+    microBatches += got.microBatches.length;
+  }
+  assert.ok(microBatches > 30, `${microBatches} micro-batches`);
+});

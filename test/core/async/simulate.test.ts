@@ -3,7 +3,8 @@
 // versions, and the per-step and overall accounting adds up.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runFramework, synchronousLoop } from '../../../src/core/async/index.ts';
+import { readRuleValues, ruleDef, runFramework, simulate, synchronousLoop } from '../../../src/core/async/index.ts';
+import type { RuleState, StalenessRule } from '../../../src/core/async/rule.ts';
 import type { AsyncResult, AsyncWorkload, TrainedStep } from '../../../src/core/async/types.ts';
 
 const workload = (over: Partial<AsyncWorkload> = {}): AsyncWorkload => ({
@@ -174,4 +175,65 @@ test('given lengths: the run uses them prompt by prompt and asks for more when t
     [100, 200, 300, 400],
   );
   assert.throws(() => run(workload({ steps: 30, lengths: { kind: 'given', lengths, difficulty: null } }), 'areal'), /stalls|give more/);
+});
+
+/** What select may read: the state but openCompletions, and how often the rule's callbacks were told something. */
+function selectInputs(state: RuleState, told: number): string {
+  const ids = (gs: readonly { id: number }[]) => gs.map((g) => g.id).join(',');
+  const { trainer, generator, dispatched, trained, droppedCount } = state;
+  return JSON.stringify([trainer, generator, dispatched, trained, droppedCount, ids(state.ready), ids(state.inFlight), told]);
+}
+
+test('after a null, select is asked again only once what it reads has changed (and the run is the same bytes)', () => {
+  const others = ['areal', 'prime-rl', 'trl-async', 'open-instruct', 'openrlhf', 'verl', 'roll', 'skyrl', 'slime'];
+  const rules: [string, Record<string, string>][] = [
+    ...others.map((f): [string, Record<string, string>] => [f, {}]),
+    ...['windowed', 'ready_first', 'weight_fifo', 'in_order'].map((p): [string, Record<string, string>] => [
+      'nemo-rl',
+      { 'sampler-policy': p },
+    ]),
+  ];
+  for (const [framework, flags] of rules) {
+    const def = ruleDef(framework)!;
+    const rule = def.build(
+      readRuleValues(def, (f) => flags[f]),
+      stress.trainBatchSize,
+      stress.k,
+      stress.genWorkers,
+    );
+    let told = 0;
+    let lastNull: string | null = null;
+    let asked = 0;
+    const watched: StalenessRule = {
+      ...rule,
+      dispatched(g, state) {
+        told += 1;
+        rule.dispatched(g, state);
+      },
+      finished(g, state) {
+        told += 1;
+        rule.finished(g, state);
+      },
+      afterUpdate(state) {
+        told += 1;
+        return rule.afterUpdate(state);
+      },
+      select(state) {
+        asked += 1;
+        const inputs = selectInputs(state, told);
+        assert.notEqual(inputs, lastNull, `${framework} ${JSON.stringify(flags)}: select asked again with nothing changed`);
+        const sel = rule.select(state);
+        lastNull = sel ? null : inputs;
+        return sel;
+      },
+    };
+    if (rule.synced)
+      watched.synced = (state) => {
+        told += 1;
+        rule.synced!(state);
+      };
+    const result = simulate(stress, watched);
+    assert.ok(asked > stress.steps, framework);
+    assert.equal(JSON.stringify(result), JSON.stringify(run(stress, framework, flags)));
+  }
 });

@@ -154,10 +154,7 @@ export const nemoRlRule: RuleDef = {
       },
       afterUpdate(state) {
         const aborted = state.inFlight.filter((g) => sampler.shouldAbortInflight(g.dispatchVersion, state.trainer));
-        for (const g of aborted) {
-          const i = sampler.slots.findIndex((s) => s.group === String(g.id));
-          if (i >= 0) sampler.slots.splice(i, 1);
-        }
+        for (const g of aborted) sampler.removeGroup(String(g.id));
         return aborted.map((group) => ({
           group,
           why: 'aborted-in-flight',

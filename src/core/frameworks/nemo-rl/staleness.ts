@@ -31,7 +31,16 @@ export interface BufferSlot {
 export type Admission = { blocked: true } | { blocked: false; stamp: number | null };
 
 export class StalenessSampler {
-  readonly slots: BufferSlot[] = [];
+  private readonly buffer: BufferSlot[] = [];
+  /**
+   * What select and evict count before they scan the buffer (at 10^5 completions they are asked after every finished
+   * group, and mostly the answer is "nothing"): every slot by start weight, ready ones by start weight and by target step,
+   * and each group's slots in buffer order (commit takes the first). Kept by reserve, commit and remove.
+   */
+  private readonly slotsByWeight = new Map<number, number>();
+  private readonly readyByWeight = new Map<number, number>();
+  private readonly readyByTarget = new Map<number, number>();
+  private readonly byGroup = new Map<string, BufferSlot[]>();
   /** BaseSampler._dispatch_index: batches admitted so far − 1. */
   dispatchIndex = -1;
 
@@ -40,6 +49,11 @@ export class StalenessSampler {
       const what = policy.name === 'windowed' ? 'max_staleness_versions' : 'gate_window';
       throw nemoError('ValueError', `${what} must be non-negative, got ${policy.maxStalenessVersions}`);
     }
+  }
+
+  /** The replay buffer: slots in the order they were reserved. */
+  get slots(): readonly BufferSlot[] {
+    return this.buffer;
   }
 
   private get window(): number {
@@ -65,26 +79,69 @@ export class StalenessSampler {
   }
 
   reserve(group: string, startWeight: number, targetStep: number | null = null): void {
-    this.slots.push({ group, startWeight, targetStep, ready: false });
+    const slot: BufferSlot = { group, startWeight, targetStep, ready: false };
+    this.buffer.push(slot);
+    count(this.slotsByWeight, startWeight, 1);
+    const same = this.byGroup.get(group);
+    if (same) same.push(slot);
+    else this.byGroup.set(group, [slot]);
   }
 
   commit(group: string): void {
-    const slot = this.slots.find((s) => s.group === group);
+    const slot = this.byGroup.get(group)?.[0];
     if (!slot)
       throw nemoError(
         'ValueError',
         `commit called with unknown group_id='${group}'; reserve() must precede commit() (or the slot was already removed)`,
       );
+    if (slot.ready) return;
     slot.ready = true;
+    this.counted(slot, 1);
+  }
+
+  /** Takes the group's first slot out of the buffer (an in-flight rollout aborted before the weight sync). */
+  removeGroup(group: string): void {
+    const slot = this.byGroup.get(group)?.[0];
+    if (slot) this.remove([this.buffer.indexOf(slot)]);
+  }
+
+  /** Counts a ready slot in (+1) or out (−1). */
+  private counted(slot: BufferSlot, delta: 1 | -1): void {
+    count(this.readyByWeight, slot.startWeight, delta);
+    if (slot.targetStep !== null) count(this.readyByTarget, slot.targetStep, delta);
   }
 
   private lowest(trainer: number): number {
     return Math.max(0, trainer - this.window);
   }
 
+  /**
+   * Drops the slots at `indices`, the others keeping their order (one slot: a splice; more: one pass from the first
+   * index); returns their groups in the order given.
+   */
   private remove(indices: number[]): string[] {
-    const groups = indices.map((i) => this.slots[i]!.group);
-    for (const i of [...indices].sort((a, b) => b - a)) this.slots.splice(i, 1);
+    const buffer = this.buffer;
+    const groups = indices.map((i) => buffer[i]!.group);
+    if (indices.length === 0) return groups;
+    const forget = (slot: BufferSlot) => {
+      count(this.slotsByWeight, slot.startWeight, -1);
+      if (slot.ready) this.counted(slot, -1);
+      const same = this.byGroup.get(slot.group)!;
+      same.splice(same.indexOf(slot), 1);
+      if (same.length === 0) this.byGroup.delete(slot.group);
+    };
+    if (indices.length === 1) {
+      forget(buffer.splice(indices[0]!, 1)[0]!);
+      return groups;
+    }
+    const gone = new Set(indices);
+    let kept = indices.reduce((a, b) => Math.min(a, b));
+    for (let i = kept; i < buffer.length; i++) {
+      const slot = buffer[i]!;
+      if (gone.has(i)) forget(slot);
+      else buffer[kept++] = slot;
+    }
+    buffer.length = kept;
     return groups;
   }
 
@@ -92,21 +149,48 @@ export class StalenessSampler {
   select(trainer: number, min: number, max: number): string[] | null {
     if (min < 1) throw nemoError('ValueError', `min_prompt_groups must be >= 1, got ${min}`);
     if (max < min) throw nemoError('ValueError', `max_prompt_groups (${max}) must be >= min_prompt_groups (${min})`);
+    // The count of what eligible would list: below `min` (or no weight_fifo target) the answer is null without the scan.
+    const eligibleCount = this.eligibleCount(trainer);
+    if (eligibleCount === null || eligibleCount < min) return null;
     const eligible = this.eligible(trainer);
     if (eligible === null) return null;
     if (this.policy.name === 'windowed' && this.policy.sampleFreshestFirst) {
-      eligible.sort((a, b) => trainer - this.slots[a]!.startWeight - (trainer - this.slots[b]!.startWeight) || a - b);
+      eligible.sort((a, b) => trainer - this.buffer[a]!.startWeight - (trainer - this.buffer[b]!.startWeight) || a - b);
     }
     if (eligible.length < min) return null;
     const chosen = eligible.slice(0, Math.min(eligible.length, max));
-    const groups = chosen.map((i) => this.slots[i]!.group);
+    const groups = chosen.map((i) => this.buffer[i]!.group);
     this.remove(chosen);
     return groups;
   }
 
+  /** How many slots eligible lists, from the counts (null where it is null). */
+  private eligibleCount(trainer: number): number | null {
+    const readyWithin = (from: number, to: number) => {
+      let n = 0;
+      for (const [weight, ready] of this.readyByWeight) if (from <= weight && weight <= to) n += ready;
+      return n;
+    };
+    switch (this.policy.name) {
+      case 'windowed':
+        return readyWithin(this.lowest(trainer), trainer);
+      case 'ready_first':
+        return readyWithin(Number.NEGATIVE_INFINITY, trainer);
+      case 'weight_fifo': {
+        const lowest = this.lowest(trainer);
+        let target: number | null = null;
+        for (const weight of this.slotsByWeight.keys())
+          if (lowest <= weight && weight <= trainer && (target === null || weight < target)) target = weight;
+        return target === null ? null : (this.readyByWeight.get(target) ?? 0);
+      }
+      case 'in_order':
+        return this.readyByTarget.get(trainer) ?? 0;
+    }
+  }
+
   /** The slots select may take at version `trainer`, in buffer order (null: weight_fifo has no weight in its window). */
   private eligible(trainer: number): number[] | null {
-    const ready = (keep: (s: BufferSlot) => boolean) => this.slots.flatMap((s, i) => (s.ready && keep(s) ? [i] : []));
+    const ready = (keep: (s: BufferSlot) => boolean) => this.buffer.flatMap((s, i) => (s.ready && keep(s) ? [i] : []));
     switch (this.policy.name) {
       case 'windowed': {
         const lowest = this.lowest(trainer);
@@ -116,7 +200,7 @@ export class StalenessSampler {
         return ready((s) => s.startWeight <= trainer);
       case 'weight_fifo': {
         const lowest = this.lowest(trainer);
-        const inWindow = this.slots.map((s) => s.startWeight).filter((w) => lowest <= w && w <= trainer);
+        const inWindow = this.buffer.map((s) => s.startWeight).filter((w) => lowest <= w && w <= trainer);
         if (inWindow.length === 0) return null;
         const target = Math.min(...inWindow);
         return ready((s) => s.startWeight === target);
@@ -129,14 +213,29 @@ export class StalenessSampler {
   /** Drops the ready groups that can no longer be selected; returns them. */
   evict(trainer: number): string[] {
     if (this.policy.name === 'ready_first') return [];
-    if (this.policy.name === 'in_order')
-      return this.remove(this.slots.flatMap((s, i) => (s.ready && s.targetStep !== null && s.targetStep < trainer ? [i] : [])));
+    // The counts first: mostly no ready slot is below the window, and the scan is skipped.
+    const below = (counts: Map<number, number>, bound: number) => {
+      for (const key of counts.keys()) if (key < bound) return true;
+      return false;
+    };
+    if (this.policy.name === 'in_order') {
+      if (!below(this.readyByTarget, trainer)) return [];
+      return this.remove(this.buffer.flatMap((s, i) => (s.ready && s.targetStep !== null && s.targetStep < trainer ? [i] : [])));
+    }
     const lowest = this.lowest(trainer);
-    return this.remove(this.slots.flatMap((s, i) => (s.ready && s.startWeight < lowest ? [i] : [])));
+    if (!below(this.readyByWeight, lowest)) return [];
+    return this.remove(this.buffer.flatMap((s, i) => (s.ready && s.startWeight < lowest ? [i] : [])));
   }
 
   /** Should a rollout that started at `start` be aborted now that the trainer is at `trainer`? */
   shouldAbortInflight(start: number, trainer: number): boolean {
     return this.policy.name === 'windowed' && start < this.lowest(trainer);
   }
+}
+
+/** Adds `delta` to `key`'s count, forgetting a key whose count reaches 0 (so a map's keys are the values present). */
+function count(counts: Map<number, number>, key: number, delta: number): void {
+  const n = (counts.get(key) ?? 0) + delta;
+  if (n === 0) counts.delete(key);
+  else counts.set(key, n);
 }
