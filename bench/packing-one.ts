@@ -60,8 +60,8 @@ export interface PackRun {
 }
 
 /** One run of this file in its own process, stopped after limitS seconds. */
-export function packOnce(home: string, samples: number, limitS: number): PackRun {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'bench/packing-one.ts', home, String(samples), String(RANKS)], {
+export function packOnce(home: string, samples: number, limitS: number, ranks = RANKS): PackRun {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'bench/packing-one.ts', home, String(samples), String(ranks)], {
     cwd: root,
     encoding: 'utf8',
     timeout: limitS * 1000,
