@@ -158,8 +158,8 @@ test('advantages --compare text with lengths: the advantages table, then a weigh
   const heads = lines.filter((l) => /^#\s+prompt\s+reward\s+tokens/.test(l));
   assert.equal(heads.length, 2, 'a weights table and a totals table');
   const cols = heads[0]!.trim().split(/\s+/).slice(4);
-  // The step specs' columns, then every framework home in its registry's order.
-  assert.deepEqual(cols.slice(0, 7), ['trl', 'trl-grpo', 'ms-swift', 'unsloth', 'verl', 'nemo-rl', 'easyr1']);
+  // The sampler-style homes' token columns (SAMPLER_HOMES' order), then every framework home in its registry's order.
+  assert.deepEqual(cols.slice(0, 7), ['trl', 'trl-grpo', 'unsloth', 'ms-swift', 'verl', 'nemo-rl', 'easyr1']);
   // The diffusion trainers' columns are marked per sample, and the mark is said under the weights table.
   assert.deepEqual(cols.slice(-2), ['flow_grpo*', 'dance-grpo*']);
   assert.match(r.stdout, /\n\* per sample, not per token: a diffusion trainer's loss has no tokens/);

@@ -23,6 +23,24 @@ export const oneStepBase = (b: OneStepBatch): Record<string, string> => ({
   'dataset-size': String(b.prompts),
 });
 
+/**
+ * A column of the weights figure (core/grpo/compare-weights.ts) from one of a sampler-style home's `steps` versions:
+ * the flags of `steps` (besides --framework and --lengths) that make a batch one optimizer step on one rank.
+ */
+export interface SpecWeightColumn {
+  /** Column name: the framework (and the loss, where one framework shows two). */
+  name: string;
+  /** `steps --framework` value: one of the home's step specs. */
+  framework: string;
+  /** The loss the column shows; null: the version's shipped default. */
+  loss: string | null;
+  /** Whether `loss` is a documented switch shown beside the default. */
+  switched: boolean;
+  /** The sandbox's scheme of the framework's default advantages. */
+  scheme: string;
+  flags(batch: OneStepBatch): Record<string, string>;
+}
+
 export interface OneStepWeights {
   /** The flags of the home's keys the step ran with (`steps --framework NAME` with them and --lengths/--seqlens gives it). */
   flags: Record<string, string>;

@@ -7,6 +7,7 @@ import type { SamplerDefault, SchemeDef } from '../grpo/scheme-types.ts';
 import type { SamplerSpec } from '../samplers/spec.ts';
 import type { FrameworkSpec } from '../steps/types.ts';
 import type { TrlFramework } from './trl/wrappers.ts';
+import type { SpecWeightColumn } from './one-step.ts';
 import type { Absent } from './types.ts';
 
 export interface SamplerFrameworkHome {
@@ -24,6 +25,8 @@ export interface SamplerFrameworkHome {
   emitter: Emitter | Absent;
   /** Its reading of the version a probe log names (`diff`), or why it has none. */
   versionRule: VersionRule | Absent;
+  /** Its columns of the weights figure (`advantages --compare --weights`), one per step version it shows; none: not shown. */
+  weightColumns: readonly SpecWeightColumn[];
   /** Its readings of TRL's batch settings (`--framework NAME` on the trl sampler); none where it reads TRL's as TRL 1.x does. */
   trlReadings: readonly TrlFramework[];
 }

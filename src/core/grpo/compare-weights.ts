@@ -9,10 +9,12 @@
 // their columns weigh a whole sample (their step spec's unit 'sample'), and `steps` runs them without --lengths.
 import { ConfigError } from '../errors.ts';
 import { FRAMEWORK_HOMES, frameworkHome } from '../frameworks/index.ts';
-import { homeStepWeights } from '../frameworks/one-step.ts';
+import { homeStepWeights, type SpecWeightColumn } from '../frameworks/one-step.ts';
+import { SAMPLER_HOMES } from '../frameworks/sampler-homes.ts';
 import { buildLayout } from '../samplers/index.ts';
 import { buildSteps } from '../steps/build.ts';
 import { FRAMEWORKS } from '../steps/frameworks.ts';
+import type { FrameworkName } from '../steps/types.ts';
 import { seededLengths } from '../steps/lengths.ts';
 import { stepsSettingsFrom } from '../steps/settings.ts';
 import type { Comparison } from './compare.ts';
@@ -38,58 +40,22 @@ interface WeightRecipe {
   flags(prompts: number, k: number, samples: number, longest: number): Record<string, string>;
 }
 
-const trlFlags = (prompts: number, k: number, samples: number, longest: number) => ({
-  ranks: '1',
-  batch: String(samples),
-  k: String(k),
-  'dataset-size': String(prompts),
-  epochs: '1',
-  'max-completion-length': String(Math.max(LENGTHS_MAX, longest)),
+/** A sampler-style home's column as a recipe (its flags get the response width the batch needs, at least LENGTHS_MAX). */
+const specRecipe = (c: SpecWeightColumn): WeightRecipe => ({
+  ...c,
+  flags: (prompts, k, samples, longest) => c.flags({ prompts, k, samples, maxLength: Math.max(LENGTHS_MAX, longest) }),
 });
-/**
- * TRL's flags with Unsloth's own default gradient_accumulation_steps 2, the batch two micro-batches of half the samples
- * (an odd number of samples: GA 1, one micro-batch). Unsloth's rewrite of the batch size never fires: GA × batch is the samples.
- */
-const unslothFlags = (prompts: number, k: number, samples: number, longest: number) => {
-  const ga = samples % 2 === 0 ? 2 : 1;
-  return { ...trlFlags(prompts, k, samples, longest), batch: String(samples / ga), 'gradient-accumulation-steps': String(ga) };
-};
-/** A diffusion trainer's sampler with the batch one training batch: `batch` samples on one rank, one batch an epoch. */
-const diffusionFlags =
-  (sampler: string, extra: (samples: number) => Record<string, string>) => (prompts: number, k: number, samples: number) => ({
-    sampler,
-    ranks: '1',
-    batch: String(samples),
-    k: String(k),
-    'dataset-size': String(prompts),
-    epochs: '1',
-    ...extra(samples),
-  });
+const byUnit = (unit: 'token' | 'sample') =>
+  SAMPLER_HOMES.flatMap((h) => h.weightColumns)
+    .filter((c) => FRAMEWORKS[c.framework as FrameworkName]?.unit === unit)
+    .map(specRecipe);
 
-/** The frameworks compared, in display order; each runs its shipped default loss unless `switched`. */
+/**
+ * The frameworks compared, in display order: the sampler-style homes' token columns, every framework home (its own
+ * one-step flags), then the diffusion trainers' per-sample columns; each runs its shipped default loss unless `switched`.
+ */
 const RECIPES: readonly WeightRecipe[] = [
-  { name: 'trl', framework: 'trl-1.13.0', loss: null, switched: false, scheme: 'trl-group', flags: trlFlags },
-  { name: 'trl-grpo', framework: 'trl-1.13.0', loss: 'grpo', switched: true, scheme: 'trl-group', flags: trlFlags },
-  { name: 'ms-swift', framework: 'ms-swift-3602360', loss: null, switched: false, scheme: 'ms-swift', flags: trlFlags },
-  // Unsloth on TRL 0.18.2–0.24.0: TRL's group advantages (scale_rewards group), its own default loss bnpo.
-  { name: 'unsloth', framework: 'unsloth-015bdef', loss: null, switched: false, scheme: 'trl-group', flags: unslothFlags },
-  {
-    name: 'verl',
-    framework: 'verl-b178a3c',
-    loss: null,
-    switched: false,
-    scheme: 'verl',
-    flags: (prompts, k, _samples, longest) => ({
-      sampler: 'verl',
-      ranks: '1',
-      'train-batch-size': String(prompts),
-      k: String(k),
-      'dataset-size': String(prompts),
-      epochs: '1',
-      'max-completion-length': String(Math.max(LENGTHS_MAX, longest)),
-    }),
-  },
-  // Every framework home, in its registry's order, with its own one-step flags.
+  ...byUnit('token'),
   ...FRAMEWORK_HOMES.map(
     (home): WeightRecipe => ({
       name: home.name,
@@ -100,24 +66,7 @@ const RECIPES: readonly WeightRecipe[] = [
       flags: (prompts, k, samples, longest) => home.oneStep({ prompts, k, samples, maxLength: Math.max(LENGTHS_MAX, longest) }),
     }),
   ),
-  // The diffusion trainers: one weight per sample. flow_grpo: the batch one training batch (one batch an epoch, GA 1).
-  {
-    name: 'flow_grpo',
-    framework: 'flow_grpo-ac4c86e',
-    loss: null,
-    switched: false,
-    scheme: 'flow-grpo',
-    flags: diffusionFlags('flow-grpo', () => ({ 'batches-per-epoch': '1' })),
-  },
-  // DanceGRPO steps the optimizer every gradient_accumulation_steps samples: all of them, one step.
-  {
-    name: 'dance-grpo',
-    framework: 'dance-grpo-22b85ef',
-    loss: null,
-    switched: false,
-    scheme: 'dance',
-    flags: diffusionFlags('dance-grpo', (samples) => ({ 'gradient-accumulation-steps': String(samples) })),
-  },
+  ...byUnit('sample'),
 ];
 
 /** The batch and its completions' tokens. */

@@ -24,5 +24,6 @@ export const home = {
   samplerDefaults,
   emitter: { absent: 'layout --emit writes no configuration for the generic sampler' },
   versionRule: { absent: 'the generic sampler pins no framework version for a probe log to be checked against' },
+  weightColumns: [],
   trlReadings: [],
 } satisfies SamplerFrameworkHome;

@@ -15,5 +15,25 @@ export const home = {
   samplerDefaults,
   emitter,
   versionRule,
+  weightColumns: [
+    // A diffusion trainer: one weight per sample; DanceGRPO steps the optimizer every gradient_accumulation_steps
+    // samples: all of them, one step.
+    {
+      name: 'dance-grpo',
+      framework: 'dance-grpo-22b85ef',
+      loss: null,
+      switched: false,
+      scheme: 'dance',
+      flags: (b) => ({
+        sampler: 'dance-grpo',
+        ranks: '1',
+        batch: String(b.samples),
+        k: String(b.k),
+        'dataset-size': String(b.prompts),
+        epochs: '1',
+        'gradient-accumulation-steps': String(b.samples),
+      }),
+    },
+  ],
   trlReadings: [],
 } satisfies SamplerFrameworkHome;

@@ -12,5 +12,6 @@ export const home = {
   samplerDefaults,
   emitter: { absent: 'layout --emit writes no Flow-Factory configuration' },
   versionRule: { absent: 'probe/grpo_sandbox_probe.py has no Flow-Factory probe, so no log names its version' },
+  weightColumns: [],
   trlReadings: [],
 } satisfies SamplerFrameworkHome;

@@ -15,5 +15,24 @@ export const home = {
   samplerDefaults,
   emitter,
   versionRule,
+  weightColumns: [
+    // A diffusion trainer: one weight per sample (its steps take no lengths); the batch one training batch, one an epoch.
+    {
+      name: 'flow_grpo',
+      framework: 'flow_grpo-ac4c86e',
+      loss: null,
+      switched: false,
+      scheme: 'flow-grpo',
+      flags: (b) => ({
+        sampler: 'flow-grpo',
+        ranks: '1',
+        batch: String(b.samples),
+        k: String(b.k),
+        'dataset-size': String(b.prompts),
+        epochs: '1',
+        'batches-per-epoch': '1',
+      }),
+    },
+  ],
   trlReadings: [],
 } satisfies SamplerFrameworkHome;

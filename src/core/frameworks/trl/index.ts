@@ -8,6 +8,8 @@ import { TRL_STEPS } from './steps.ts';
 import { trl018 } from './v018.ts';
 import { versionRule } from './versions.ts';
 
+import { trlOneStep } from './one-step.ts';
+
 export const home = {
   name: 'trl',
   samplers: [trl],
@@ -16,5 +18,9 @@ export const home = {
   samplerDefaults,
   emitter,
   versionRule,
+  weightColumns: [
+    { name: 'trl', framework: 'trl-1.13.0', loss: null, switched: false, scheme: 'trl-group', flags: trlOneStep },
+    { name: 'trl-grpo', framework: 'trl-1.13.0', loss: 'grpo', switched: true, scheme: 'trl-group', flags: trlOneStep },
+  ],
   trlReadings: [trl018],
 } satisfies SamplerFrameworkHome;

@@ -15,5 +15,23 @@ export const home = {
   samplerDefaults,
   emitter,
   versionRule,
+  weightColumns: [
+    {
+      name: 'verl',
+      framework: 'verl-b178a3c',
+      loss: null,
+      switched: false,
+      scheme: 'verl',
+      flags: (b) => ({
+        sampler: 'verl',
+        ranks: '1',
+        'train-batch-size': String(b.prompts),
+        k: String(b.k),
+        'dataset-size': String(b.prompts),
+        epochs: '1',
+        'max-completion-length': String(b.maxLength),
+      }),
+    },
+  ],
   trlReadings: [],
 } satisfies SamplerFrameworkHome;
