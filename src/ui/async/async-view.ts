@@ -13,6 +13,7 @@ import { type AsyncResult, type AsyncWorkload, type DropReason, LENGTH_DISTRIBUT
 import { WORKLOAD_DEFAULTS } from '../../core/async/workload-settings.ts';
 import { type Said, coreOriginal, saidOf, withCoreMessage } from '../core-text.ts';
 import { section } from '../i18n/index.ts';
+import { ElementWidth } from '../element-width.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 import { ASYNC_FIGURE_WIDTH_MAX, asyncFigure, newestVersion, versionColour } from './async-figure.ts';
 import { ASYNC_ATTRIBUTES, DEFAULT_FRAMEWORK, RULE_ATTRIBUTES, asyncRequest, boundKey, boundValues } from './async-request.ts';
@@ -46,15 +47,10 @@ export class GrpoAsyncView extends LitElement {
     ...Object.fromEntries(ASYNC_ATTRIBUTES.map((a) => [prop(a), { type: String, attribute: a, reflect: true }])),
     trace: { state: true },
     error: { state: true },
-    figureWidth: { state: true },
   };
 
   /** The width the figure is drawn at: the element's content box (the timeline fits its column, never scrolls). */
-  declare figureWidth: number;
-  private readonly sized = new ResizeObserver((entries) => {
-    const w = Math.floor(entries[0]!.contentRect.width);
-    if (w > 0 && w !== this.figureWidth) this.figureWidth = w;
-  });
+  private readonly figureWidth = new ElementWidth(this, ASYNC_FIGURE_WIDTH_MAX);
 
   declare trace: AsyncTrace | null;
   declare error: Said | null;
@@ -101,17 +97,6 @@ export class GrpoAsyncView extends LitElement {
     super();
     this.trace = null;
     this.error = null;
-    this.figureWidth = ASYNC_FIGURE_WIDTH_MAX;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.sized.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.sized.disconnect();
   }
 
   private attr(name: string): string | null {
@@ -127,7 +112,7 @@ export class GrpoAsyncView extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (!this.hasUpdated || [...changed.keys()].some((k) => k !== 'trace' && k !== 'error' && k !== 'figureWidth')) this.compute();
+    if (!this.hasUpdated || [...changed.keys()].some((k) => k !== 'trace' && k !== 'error')) this.compute();
   }
 
   private compute(): void {
@@ -305,7 +290,7 @@ export class GrpoAsyncView extends LitElement {
       ${
         t
           ? html`${this.legend(t)}
-            <div class="figure">${unsafeHTML(asyncFigure(t, MSG.figure, this.figureWidth))}</div>
+            <div class="figure">${unsafeHTML(asyncFigure(t, MSG.figure, this.figureWidth.value))}</div>
             ${this.summary(t.result)}
             ${asFigure ? nothing : html`<p class="command">${MSG.commandLead} <code translate="no">${this.command(false)}</code></p>`}
             ${!asFigure && this.compared ? this.table(this.compared.rows) : nothing}`

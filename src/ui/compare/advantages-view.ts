@@ -12,6 +12,7 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { type CompareInput, type Comparison, compareAdvantages, comparedSchemes, defaultSchemes } from '../../core/grpo/compare.ts';
 import { type WeightsComparison, compareWeights, weightSchemes } from '../../core/grpo/compare-weights.ts';
 import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
+import { ElementWidth } from '../element-width.ts';
 import { section } from '../i18n/index.ts';
 import { advantagesFigure, cellText } from './advantages-figure.ts';
 import { ADVANTAGES_ATTRIBUTES, DEFAULT_BATCH, parseList } from './advantages-request.ts';
@@ -26,7 +27,6 @@ export class GrpoAdvantagesView extends LitElement {
     k: { type: String, reflect: true },
     schemes: { type: String, reflect: true },
     lengths: { type: String, reflect: true },
-    width: { state: true },
   };
 
   declare rewards: string | null;
@@ -35,13 +35,12 @@ export class GrpoAdvantagesView extends LitElement {
   declare schemes: string | null;
   declare lengths: string | null;
   /** The room the figure has, in px (measured; 360 until the first measure). */
-  declare width: number;
+  private readonly figureWidth = new ElementWidth(this, 360);
 
   private input: CompareInput | null = null;
   private result: Comparison | null = null;
   private weights: WeightsComparison | null = null;
   private error: Said | string | null = null;
-  private resize: ResizeObserver | null = null;
 
   static override styles = css`
     :host { display: block; font: 14px/1.45 system-ui, sans-serif; color: #222; max-width: 100%; }
@@ -70,22 +69,6 @@ export class GrpoAdvantagesView extends LitElement {
     this.k = null;
     this.schemes = null;
     this.lengths = null;
-    this.width = 360;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.resize = new ResizeObserver(([entry]) => {
-      const w = Math.floor(entry!.contentRect.width);
-      if (w > 0 && w !== this.width) this.width = w;
-    });
-    this.resize.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.resize?.disconnect();
-    this.resize = null;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -206,9 +189,9 @@ export class GrpoAdvantagesView extends LitElement {
     return html`<h3 class="weights-title">${W.title}</h3>
       <p class="meta">${W.assumption} ${source.kind === 'given' ? W.given : W.seeded(source.seed, source.low, source.high)}</p>
       <p class="meta">${W.weightLegend}</p>
-      <div class="weights" data-mode="weight">${unsafeHTML(weightsFigure(input, w, W.figure, this.width, 'weight'))}</div>
+      <div class="weights" data-mode="weight">${unsafeHTML(weightsFigure(input, w, W.figure, this.figureWidth.value, 'weight'))}</div>
       <p class="meta">${W.totalLegend(w.lengths.length)}</p>
-      <div class="weights" data-mode="total">${unsafeHTML(weightsFigure(input, w, W.figure, this.width, 'total'))}</div>
+      <div class="weights" data-mode="total">${unsafeHTML(weightsFigure(input, w, W.figure, this.figureWidth.value, 'total'))}</div>
       ${
         asFigure
           ? nothing
@@ -238,7 +221,7 @@ export class GrpoAdvantagesView extends LitElement {
       ${
         r && input
           ? html`<p class="meta">${this.schemes === 'all' ? MSG.all : this.schemes ? nothing : MSG.defaults} ${MSG.legend}</p>
-            <div class="figure">${unsafeHTML(advantagesFigure(input, r, MSG.figure, this.width))}</div>
+            <div class="figure">${unsafeHTML(advantagesFigure(input, r, MSG.figure, this.figureWidth.value))}</div>
             ${this.flagged(r, input.k)} ${asFigure ? nothing : this.perScheme(r, input.rewards.length)}
             ${this.weights ? this.weightsPart(input, this.weights, asFigure) : nothing}`
           : nothing

@@ -8,6 +8,7 @@
 // plan is checked against it. The sparsity sweep runs in a worker and is drawn with uPlot.
 // Attributes are named like `grpo-sandbox dynamic`'s flags (and its --sweep flags trials, ps).
 import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
+import { ElementWidth } from '../element-width.ts';
 import { section } from '../i18n/index.ts';
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import uPlot from 'uplot';
@@ -67,14 +68,9 @@ export class GrpoDynamicView extends LitElement {
     ranksState: { state: true },
     sweepState: { state: true },
     figureOnly: { type: Boolean, attribute: 'figure' },
-    figureWidth: { state: true },
   };
   /** The width the figure is drawn at: the element's content box (the figure fits its column, never scrolls). */
-  declare figureWidth: number;
-  private readonly sized = new ResizeObserver((entries) => {
-    const w = Math.floor(entries[0]!.contentRect.width);
-    if (w > 0 && w !== this.figureWidth) this.figureWidth = w;
-  });
+  private readonly figureWidth = new ElementWidth(this, 960);
 
   /** `figure`: the picture and its stage slider only (an article's figure: no settings, no runs on rank workers, no sweep). */
   declare figureOnly: boolean;
@@ -147,7 +143,6 @@ export class GrpoDynamicView extends LitElement {
     this.trace = null;
     this.error = null;
     this.playing = false;
-    this.figureWidth = 960;
     this.ranksState = { status: 'idle', records: [] };
     this.sweepState = { status: 'idle', units: 0, total: 0 };
   }
@@ -191,14 +186,8 @@ export class GrpoDynamicView extends LitElement {
     return this.renderRoot.querySelector<SVGSVGElement>('svg.dynamic-figure');
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.sized.observe(this);
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.sized.disconnect();
     this.pause();
     this.sweepWorker?.terminate();
     this.sweepWorker = null;
@@ -481,7 +470,7 @@ export class GrpoDynamicView extends LitElement {
         ? html`<div class="controls"><input type="range" name="step" min="0" max=${last} .value=${String(step)}
               @input=${(e: Event) => this.setStep(Number((e.target as HTMLInputElement).value))} aria-label=${MSG.stepOf(step, last + 1, what)} />
             <span class="step-label" aria-live="polite">${MSG.stepOf(step, last + 1, what)}</span></div>
-            <div class="figure">${dynamicSvg(t, step, this.figureWidth)}</div>`
+            <div class="figure">${dynamicSvg(t, step, this.figureWidth.value)}</div>`
         : html`${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}`;
     return html`<h2>${MSG.title}</h2>
       ${this.form(req)}
@@ -499,7 +488,7 @@ export class GrpoDynamicView extends LitElement {
                 <span class="step-label" aria-live="polite">${MSG.stepOf(step, last + 1, what)}</span>
               </div>
               <p class="label">${MSG.inPage}</p>
-              <div class="figure">${dynamicSvg(t, step, this.figureWidth)}</div>
+              <div class="figure">${dynamicSvg(t, step, this.figureWidth.value)}</div>
               <pre class="log">${[
                 ...this.eventLines(t, Math.min(step, t.draws.length - 1)),
                 ...(step >= t.draws.length && t.plan.shortage > 0 ? [MSG.shortage(t.plan.shortage, t.plan.target)] : []),

@@ -12,6 +12,7 @@ import { FRAMEWORK_HOMES } from '../../core/frameworks/index.ts';
 import type { FrameworkKey } from '../../core/frameworks/types.ts';
 import { coreOriginal, type Said, saidOf, withCoreMessage } from '../core-text.ts';
 import { lang, section } from '../i18n/index.ts';
+import { ElementWidth } from '../element-width.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 import {
   copiesOf,
@@ -47,15 +48,10 @@ export class GrpoFrameworkView extends LitElement {
     request: { state: true },
     picture: { state: true },
     error: { state: true },
-    figureWidth: { state: true },
   };
 
   /** The width the figures are drawn at: the element's content box (they fit their column, never scroll). */
-  declare figureWidth: number;
-  private readonly sized = new ResizeObserver((entries) => {
-    const w = Math.floor(entries[0]!.contentRect.width);
-    if (w > 0 && w !== this.figureWidth) this.figureWidth = w;
-  });
+  private readonly figureWidth = new ElementWidth(this, Number.POSITIVE_INFINITY);
 
   /** The config text last read from the paste box, with its parsers (null: none). */
   declare pasted: { text: string; parsers: ConfigParsers } | null;
@@ -119,17 +115,6 @@ export class GrpoFrameworkView extends LitElement {
     this.request = null;
     this.picture = null;
     this.error = null;
-    this.figureWidth = Number.POSITIVE_INFINITY;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.sized.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.sized.disconnect();
   }
 
   private attr(name: string): string | null {
@@ -145,7 +130,7 @@ export class GrpoFrameworkView extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    const own = new Set(['request', 'picture', 'error', 'draft', 'figureWidth']);
+    const own = new Set(['request', 'picture', 'error', 'draft']);
     if (!this.hasUpdated || [...changed.keys()].some((k) => !own.has(String(k)) && k !== prop('prompt'))) this.compute();
   }
 
@@ -334,7 +319,7 @@ export class GrpoFrameworkView extends LitElement {
         moreRanks: MSG.moreRanks,
         tile: MSG.tile,
       },
-      this.figureWidth,
+      this.figureWidth.value,
     );
     return html`<h3>${MSG.layoutHeading}</h3>
       <p class="legend">${MSG.layoutLegend}</p>
@@ -382,7 +367,7 @@ export class GrpoFrameworkView extends LitElement {
         more: MSG.moreMicro,
         moreRanks: MSG.moreRanksPacked,
       },
-      this.figureWidth,
+      this.figureWidth.value,
     );
     return html`${head}
       <p class="legend">${MSG.packingLegend}</p>

@@ -23,6 +23,7 @@ import {
 import { GANTT_COLUMNS, ganttSvg, sampleColour } from './schedule-gantt.ts';
 import { SCHEDULE_ATTRIBUTES, scheduleRequest, type ScheduleRequest } from './schedule-request.ts';
 import { readTrainedRun, type TrainedRun } from './trained-policy.ts';
+import { ElementWidth } from '../element-width.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 /** Every user-visible string of this view: its section of the en/zh catalogues (src/ui/i18n), read in the current language. */
@@ -46,7 +47,6 @@ export class GrpoScheduleView extends LitElement {
     figureOnly: { type: Boolean, attribute: 'figure' },
     run: { state: true },
     busy: { state: true },
-    columns: { state: true },
   };
 
   declare preset: string | null;
@@ -70,12 +70,7 @@ export class GrpoScheduleView extends LitElement {
   declare run: TrainedRun | null;
   declare busy: boolean;
   /** Gantt panels a row: as many as the view's width keeps readable (3 on a desktop, 1 on a phone). */
-  declare columns: number;
-  private readonly widthWatch = new ResizeObserver(([e]) => {
-    const w = e?.contentRect.width ?? 0;
-    const columns = w >= 1100 ? 3 : w >= 700 ? 2 : 1;
-    if (w > 0 && columns !== this.columns) this.columns = columns;
-  });
+  private readonly columns = new ElementWidth(this, GANTT_COLUMNS, (px) => (px >= 1100 ? 3 : px >= 700 ? 2 : 1));
 
   /** The trained policy's tables for the current batch and seed (a trained controller reads its prompts). */
   private trainedPolicy: { key: string; policy: ControllerPolicy } | null = null;
@@ -122,19 +117,8 @@ export class GrpoScheduleView extends LitElement {
     this.request = null;
     this.error = null;
     this.hovered = '';
-    this.columns = GANTT_COLUMNS;
     this.run = null;
     this.busy = false;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.widthWatch.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.widthWatch.disconnect();
   }
 
   /** Nothing runs in the background: the simulation is computed when the settings change. */
@@ -307,7 +291,7 @@ export class GrpoScheduleView extends LitElement {
     if (this.figureOnly)
       return r && !this.error
         ? html`<p class="headline">${MSG.explain.headline(headlineFacts(r))}</p>${this.legend(r)}
-            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown, this.columns)}</div>
+            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown, this.columns.value)}</div>
             <p class="readout" aria-live="polite">${this.hovered || MSG.hoverHint}</p>`
         : html`${this.error ? html`<p class="error" role="alert">${withCoreMessage(MSG.error, this.error)}</p>` : nothing}`;
     return html`<h2>${MSG.title}</h2>
@@ -319,7 +303,7 @@ export class GrpoScheduleView extends LitElement {
           ? html`${intro && !this.hasCustomSettings() ? html`<p class="intro">${MSG.presetIntro[req!.preset] ?? coreOriginal(intro)}</p>` : nothing}
             <p class="headline">${MSG.explain.headline(headlineFacts(r))}</p>
             ${this.legend(r)}
-            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown, this.columns)}</div>
+            <div class="chart" @mouseover=${this.onHover} @focusin=${this.onHover}>${ganttSvg(r, shown, this.columns.value)}</div>
             <p class="readout" aria-live="polite">${this.hovered || MSG.hoverHint}</p>
             <h3>${MSG.table}</h3>
             ${this.table(r, shown)}

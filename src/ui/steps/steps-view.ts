@@ -21,6 +21,7 @@ import { stepsFigure } from './steps-figure.ts';
 import { copiesIn, type StepsPacking, stepsPacking } from './steps-packing.ts';
 import { litPromptStyle, packingFigure } from '../frameworks/packing-figure.ts';
 import { PromptPick } from '../frameworks/prompt-pick.ts';
+import { ElementWidth } from '../element-width.ts';
 import { ScrollHint, scrollHintStyles } from '../scroll-hint.ts';
 
 export const MSG = section('steps');
@@ -46,7 +47,6 @@ export class GrpoStepsView extends LitElement {
     report: { state: true },
     layout: { state: true },
     error: { state: true },
-    figureWidth: { state: true },
   };
 
   declare report: StepsReport | null;
@@ -55,21 +55,7 @@ export class GrpoStepsView extends LitElement {
   /** The prompt under the mouse (a tap selects through the `prompt` attribute instead). */
   declare error: Said | null;
   /** The element's content width: the timeline wraps its optimizer steps to fit it (no sideways scroll on a phone). */
-  declare figureWidth: number;
-  private readonly sized = new ResizeObserver((entries) => {
-    const w = Math.floor(entries[0]!.contentRect.width);
-    if (w > 0 && w !== this.figureWidth) this.figureWidth = w;
-  });
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.sized.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.sized.disconnect();
-  }
+  private readonly figureWidth = new ElementWidth(this, Number.POSITIVE_INFINITY);
 
   static override styles = [
     scrollHintStyles,
@@ -114,7 +100,6 @@ export class GrpoStepsView extends LitElement {
     this.report = null;
     this.layout = null;
     this.error = null;
-    this.figureWidth = Number.POSITIVE_INFINITY;
   }
 
   private attr(name: string): string | null {
@@ -137,7 +122,7 @@ export class GrpoStepsView extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     // The first update too: `?view=steps` with no settings shows the defaults' report, not an empty page.
-    const own = new Set(['report', 'layout', 'error', 'figureWidth', ...VIEW_ATTRIBUTES.map(prop)]);
+    const own = new Set(['report', 'layout', 'error', ...VIEW_ATTRIBUTES.map(prop)]);
     if (!this.hasUpdated || [...changed.keys()].some((k) => !own.has(String(k)))) this.compute();
   }
 
@@ -252,7 +237,7 @@ export class GrpoStepsView extends LitElement {
         more: PACKING.moreMicro,
         moreRanks: PACKING.moreRanksPacked,
       },
-      this.figureWidth,
+      this.figureWidth.value,
     );
     // The budget sentence with verl's key kept as written (the framework view's words).
     const budgetText = () => {
@@ -313,7 +298,7 @@ export class GrpoStepsView extends LitElement {
                 : html`<p class="meta">${withCode(MSG.meta(r.framework.name, r.loss))}${noteText({ id: 'steps.pinned', params: r.framework })}</p>
                   <p class="meta">${MSG.legend}</p>`
             }
-            <div class="figure">${unsafeHTML(stepsFigure(r, this.figureWords(), 6, this.figureWidth))}</div>
+            <div class="figure">${unsafeHTML(stepsFigure(r, this.figureWords(), 6, this.figureWidth.value))}</div>
             ${r.steps.length > 6 ? html`<p class="meta">${MSG.more(r.steps.length - 6)}</p>` : nothing}
             ${this.packed(r)}
             ${
