@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { WeightColumn } from '../../src/core/grpo/compare-weights.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -19,20 +20,8 @@ const batch = {
   lengths: [10, 20, 30, 40, 50, 60, 70, 80],
 };
 
-interface Column {
-  name: string;
-  framework: string;
-  loss: string;
-  switched: boolean;
-  scheme: string;
-  via: 'spec' | 'home';
-  unit: 'token' | 'sample';
-  cli: string[];
-  weights: number[] | null;
-  relative: number[] | null;
-  totals: (number | null)[] | null;
-  refused: string | null;
-}
+/** A column as `--json` prints it (core/grpo/compare-weights.ts's type). */
+type Column = WeightColumn;
 
 async function compared(input: object, extra: string[] = []) {
   const r = await runCli(['advantages', '--compare', '--k', '4', '--json', ...extra], JSON.stringify(input));
